@@ -1,0 +1,27 @@
+#pragma once
+// The roofsim command line. Each command lives in its own file and registers itself on the app here.
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "sim/config/hardware_params.h"
+
+namespace roofsim::cli {
+
+// Runs the CLI; returns the process exit code: 0 success, 2 bad input, 1 internal error.
+int run_main(int argc, char* argv[]);
+
+// Splits repeated `--set KEY=VALUE` options; keys starting with "workload." go to the workload, the rest to the
+// hardware (or cluster) file. A malformed option is an InputError.
+struct SplitOverrides {
+  std::vector<Override> hardware;
+  std::vector<Override> workload;  // with the "workload." prefix removed
+};
+[[nodiscard]] SplitOverrides split_overrides(const std::vector<std::string>& sets);
+
+// Each command adds its subcommand; the callback runs the command and returns its exit code through `exit_code`.
+void add_validate_command(CLI::App& app, int& exit_code);
+void add_list_command(CLI::App& app, int& exit_code);
+
+}  // namespace roofsim::cli

@@ -1,0 +1,56 @@
+// `roofsim list [--keys]`: bundled files, or every configuration key with its unit, default and description.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "sim/cli/app.h"
+#include "sim/cli/file_kinds.h"
+#include "sim/config/data_paths.h"
+
+namespace roofsim::cli {
+
+namespace {
+
+void print_keys() {
+  for (const auto& kind : file_kinds()) {
+    const auto& registry = kind.registry();
+    std::cout << fmt::format("# {} file (top-level [{}])\n", kind.name, kind.root_key);
+    std::cout << fmt::format("{:<48} {:<34} {:<12} {}\n", "key", "unit", "default", "description");
+    for (const auto& spec : registry.specs()) {
+      if (spec.kind == ValueKind::section) continue;
+      const std::string fallback = spec.presence == Presence::required ? "(required)" : "-";
+      std::cout << fmt::format("{:<48} {:<34} {:<12} {}\n", spec.path, unit_text(spec),
+                               spec.default_value.empty() ? fallback : std::string(spec.default_value),
+                               spec.description);
+    }
+    std::cout << "\n";
+  }
+}
+
+void print_bundled() {
+  for (const auto& kind : file_kinds()) {
+    const auto files = bundled_files(std::string(kind.bundled_in));
+    if (files.empty()) continue;
+    std::cout << fmt::format("{} files ({}/):\n", kind.name, kind.bundled_in);
+    for (const auto& file : files) std::cout << "  " << file.stem().string() << "\n";
+  }
+}
+
+}  // namespace
+
+void add_list_command(CLI::App& app, int& exit_code) {
+  auto* command = app.add_subcommand("list", "List bundled configs and workloads, or every configuration key");
+  auto keys = std::make_shared<bool>(false);
+  command->add_flag("--keys", *keys, "Every key of every file kind, with unit, default and description");
+  command->callback([keys, &exit_code]() {
+    if (*keys) {
+      print_keys();
+    } else {
+      print_bundled();
+    }
+    exit_code = 0;
+  });
+}
+
+}  // namespace roofsim::cli

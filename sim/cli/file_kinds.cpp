@@ -1,0 +1,18 @@
+#include "sim/cli/file_kinds.h"
+
+#include "sim/config/dram_params.h"
+#include "sim/config/hardware_params.h"
+
+namespace roofsim::cli {
+
+const std::vector<FileKind>& file_kinds() {
+  static const std::vector<FileKind> kinds = {
+      {"device", "hardware", "configs", &hardware_registry,
+       [](const std::filesystem::path& file) { (void)load_hardware(file); }},
+      {"standard", "DRAM standard", "configs/dram", &dram_standard_registry,
+       [](const std::filesystem::path& file) { (void)load_dram_standard(file); }},
+  };
+  return kinds;
+}
+
+}  // namespace roofsim::cli

@@ -1,0 +1,240 @@
+#include "sim/config/hardware_params.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/config/config_document.h"
+#include "sim/config/data_paths.h"
+#include "sim/config/key_spec.h"
+
+namespace roofsim {
+
+FlopsPerSecond EngineParams::peak_flops_per_s(DataType type, std::uint64_t units) const {
+  const auto found = flops_per_cycle.find(type);
+  if (found == flops_per_cycle.end()) return 0.0;
+  return found->second * clock_hz * static_cast<double>(units);
+}
+
+const EngineParams* ComputeParams::engine(std::string_view name) const {
+  for (const auto& candidate : engines) {
+    if (candidate.name == name) return &candidate;
+  }
+  return nullptr;
+}
+
+const EngineParams* ComputeParams::engine_for(DataType type, std::string_view preferred) const {
+  if (!preferred.empty()) {
+    const auto* named = engine(preferred);
+    return named != nullptr && named->supports(type) ? named : nullptr;
+  }
+  const EngineParams* best = nullptr;
+  for (const auto& candidate : engines) {
+    if (!candidate.supports(type)) continue;
+    if (best == nullptr || candidate.peak_flops_per_s(type, 1) > best->peak_flops_per_s(type, 1)) best = &candidate;
+  }
+  return best;
+}
+
+FlopsPerSecond ComputeParams::peak_flops_per_s(DataType type, std::string_view preferred) const {
+  const auto* chosen = engine_for(type, preferred);
+  return chosen == nullptr ? 0.0 : chosen->peak_flops_per_s(type, units);
+}
+
+const MemoryLevelParams* HardwareParams::level(std::string_view level_name) const {
+  for (const auto& candidate : levels) {
+    if (candidate.name == level_name) return &candidate;
+  }
+  return nullptr;
+}
+
+const MemoryLevelParams* HardwareParams::local_level() const {
+  for (const auto& candidate : levels) {
+    if (candidate.scope == LevelScope::unit) return &candidate;
+  }
+  return nullptr;
+}
+
+namespace {
+
+EngineParams read_engine(const ConfigSection& section) {
+  EngineParams engine;
+  engine.name = section.name();
+  engine.clock_hz = section.quantity("clock", QuantityKind::frequency);
+  if (engine.clock_hz <= 0) section.fail("clock", "a clock above 0 Hz");
+  if (const auto flops = section.child("flops_per_cycle")) {
+    for (const auto& key : flops->keys()) {
+      engine.flops_per_cycle[*parse_data_type(key)] = static_cast<double>(flops->count(key));
+    }
+  }
+  if (engine.flops_per_cycle.empty()) section.fail("flops_per_cycle", "at least one data type (fp32 = 256, ...)");
+  if (const auto energies = section.child("energy_per_flop")) {
+    for (const auto& key : energies->keys()) {
+      const auto type = *parse_data_type(key);
+      if (engine.flops_per_cycle.count(type) == 0) {
+        energies->fail(key, "a data type that the engine's flops_per_cycle lists");
+      }
+      engine.energy_per_flop_j[type] = energies->quantity(key, QuantityKind::energy);
+    }
+  }
+  return engine;
+}
+
+MemoryLevelParams read_level(const ConfigSection& section, std::uint64_t units) {
+  MemoryLevelParams level;
+  level.name = section.name();
+  level.scope = section.text("scope") == "unit" ? LevelScope::unit : LevelScope::device;
+  level.kind = section.text("kind") == "scratchpad" ? LevelKind::scratchpad : LevelKind::cache;
+  level.capacity_bytes = section.bytes("capacity");
+  if (level.capacity_bytes == 0) section.fail("capacity", "a capacity greater than 0 B");
+  level.line_bytes = section.bytes("line_size");
+  if (level.line_bytes == 0) section.fail("line_size", "a line size greater than 0 B");
+  if (level.capacity_bytes % level.line_bytes != 0) {
+    section.fail("line_size", "a line size that divides the capacity (" + format_bytes(level.capacity_bytes) + ")");
+  }
+  level.associativity = section.count("associativity");
+  if (level.kind == LevelKind::cache && (level.capacity_bytes / level.line_bytes) % level.associativity != 0) {
+    section.fail("associativity", "a way count that divides the number of lines (" +
+                                      std::to_string(level.capacity_bytes / level.line_bytes) + ")");
+  }
+  level.banks = section.count("banks");
+  level.bytes_per_cycle = section.real("bytes_per_cycle");
+  if (level.bytes_per_cycle <= 0) section.fail("bytes_per_cycle", "a number greater than 0");
+  level.clock_hz = section.quantity("clock", QuantityKind::frequency);
+  if (level.clock_hz <= 0) section.fail("clock", "a clock above 0 Hz");
+  level.latency_s = section.time("latency", level.clock_hz);
+  level.tracking_bytes = section.bytes("tracking_granularity");
+  if (level.tracking_bytes < level.line_bytes || level.tracking_bytes % level.line_bytes != 0) {
+    section.fail("tracking_granularity", "a multiple of the line size (" + format_bytes(level.line_bytes) + ")");
+  }
+  level.energy_per_byte_j = section.quantity("energy_per_byte", QuantityKind::energy);
+  level.bandwidth_bytes_per_s = level.bytes_per_cycle * level.clock_hz *
+                                (level.scope == LevelScope::unit ? static_cast<double>(units) : 1.0);
+  return level;
+}
+
+std::filesystem::path find_dram_standard(const std::filesystem::path& hardware_file, const std::string& name) {
+  const auto dir = hardware_file.parent_path();
+  for (const auto& candidate : {dir / "dram" / (name + ".toml"), dir.parent_path() / "dram" / (name + ".toml")}) {
+    if (std::filesystem::exists(candidate)) return candidate;
+  }
+  return resolve_data_file(name, "configs/dram");
+}
+
+DramParams read_dram(const ConfigSection& section, const std::filesystem::path& hardware_file) {
+  DramParams dram;
+  const auto standard_name = section.text("standard");
+  const auto standard_file = find_dram_standard(hardware_file, standard_name);
+  if (!std::filesystem::exists(standard_file)) {
+    section.fail("standard", "the name of a DRAM standard file in configs/dram/ (none called '" + standard_name +
+                                 ".toml' was found)");
+  }
+  const double data_rate = section.optional_quantity("data_rate", QuantityKind::bandwidth).value_or(0.0) * 8.0;
+  dram.standard = load_dram_standard(standard_file, data_rate);
+  dram.stacks = static_cast<std::uint32_t>(section.count("stacks"));
+  dram.capacity_bytes = section.bytes("capacity");
+  if (dram.capacity_bytes == 0) section.fail("capacity", "a capacity greater than 0 B");
+  dram.latency_s = section.time("latency", 0);
+  dram.model = section.text("model") == "detailed" ? DramModel::detailed : DramModel::simple;
+  dram.mapping = section.text("mapping");
+  const auto policy = section.text("page_policy");
+  dram.page_policy = policy == "closed" ? PagePolicy::closed : policy == "adaptive" ? PagePolicy::adaptive : PagePolicy::open;
+  dram.scheduler = section.text("scheduler") == "fcfs" ? DramScheduler::fcfs : DramScheduler::frfcfs;
+  const auto refresh = section.text("refresh");
+  dram.refresh = refresh == "per_bank" ? RefreshMode::per_bank : refresh == "none" ? RefreshMode::none : RefreshMode::all_bank;
+  if (dram.refresh == RefreshMode::per_bank && !dram.standard.per_bank_refresh) {
+    section.fail("refresh", "all_bank or none (" + dram.standard.name + " has no per-bank refresh)");
+  }
+  dram.read_queue = static_cast<std::uint32_t>(section.count("read_queue"));
+  dram.write_queue = static_cast<std::uint32_t>(section.count("write_queue"));
+  dram.write_high = static_cast<std::uint32_t>(section.count("write_high"));
+  dram.write_low = static_cast<std::uint32_t>(section.integer("write_low"));
+  if (dram.write_high > dram.write_queue) section.fail("write_high", "at most write_queue entries");
+  if (dram.write_low >= dram.write_high) section.fail("write_low", "fewer entries than write_high");
+  dram.frfcfs_cap = static_cast<std::uint32_t>(section.count("frfcfs_cap"));
+  dram.energy_per_byte_j = section.quantity("energy_per_byte", QuantityKind::energy);
+  return dram;
+}
+
+PowerParams read_power(const std::optional<ConfigSection>& section, Hertz nominal_clock_hz) {
+  PowerParams power;
+  power.nominal_clock_hz = nominal_clock_hz;
+  power.nominal_voltage_v = 1.0;
+  if (section) {
+    power.tdp_w = section->quantity("tdp", QuantityKind::power);
+    power.cap_w = section->optional_quantity("cap", QuantityKind::power).value_or(power.tdp_w);
+    power.static_w = section->quantity("static", QuantityKind::power);
+    power.nominal_voltage_v = section->quantity("nominal_voltage", QuantityKind::voltage);
+    power.window_s = section->time("window", nominal_clock_hz);
+    power.reaction_delay_s = section->time("reaction_delay", nominal_clock_hz);
+    if (power.window_s <= 0) section->fail("window", "a window longer than 0 s");
+    for (const auto& state : section->elements("dvfs")) {
+      const DvfsState parsed{state.quantity("clock", QuantityKind::frequency),
+                             state.quantity("voltage", QuantityKind::voltage)};
+      // Engine figures are given at the nominal (fastest) clock; a state above it would invent performance.
+      if (parsed.clock_hz <= 0 || parsed.clock_hz > nominal_clock_hz * (1 + 1e-9)) {
+        state.fail("clock", "a clock above 0 and at most the fastest engine clock (" +
+                                format_si(nominal_clock_hz, "Hz") + ")");
+      }
+      if (parsed.voltage_v <= 0) state.fail("voltage", "a voltage above 0 V");
+      power.dvfs.push_back(parsed);
+    }
+  }
+  std::sort(power.dvfs.begin(), power.dvfs.end(),
+            [](const DvfsState& a, const DvfsState& b) { return a.clock_hz < b.clock_hz; });
+  if (power.dvfs.empty() || power.dvfs.back().clock_hz < nominal_clock_hz * (1 - 1e-9)) {
+    power.dvfs.push_back({nominal_clock_hz, power.nominal_voltage_v});
+  }
+  return power;
+}
+
+}  // namespace
+
+HardwareParams load_hardware(const std::filesystem::path& file, const std::vector<Override>& overrides) {
+  ConfigDocument document(file, hardware_registry());
+  for (const auto& entry : overrides) document.apply_override(entry.key, entry.value);
+  document.check();
+  const auto root = document.root();
+
+  HardwareParams hw;
+  hw.file = file.string();
+  const auto device = *root.child("device");
+  hw.name = device.text("name");
+  hw.launch_latency_s = device.time("launch_latency", 0);
+  hw.streams = device.count("streams");
+
+  const auto compute = *root.child("compute");
+  hw.compute.units = compute.count("units");
+  hw.compute.occupancy = compute.count("occupancy");
+  hw.compute.outstanding_requests = compute.count("outstanding_requests");
+  hw.compute.request_bytes = compute.bytes("request_bytes");
+  if (hw.compute.request_bytes == 0) compute.fail("request_bytes", "a request size greater than 0 B");
+  if (const auto tile = compute.child("default_tile")) {
+    hw.compute.default_tile = TileShape{tile->count("m"), tile->count("n"), tile->count("k")};
+  }
+  for (const auto& engine : compute.child("engines")->children()) hw.compute.engines.push_back(read_engine(engine));
+  if (hw.compute.engines.empty()) compute.fail("engines", "at least one engine ([compute.engines.matrix], ...)");
+
+  if (const auto memory = root.child("memory")) {
+    for (const auto& level : memory->children()) hw.levels.push_back(read_level(level, hw.compute.units));
+    // A unit's requests pass its own levels before shared ones, whatever order the file lists them in.
+    std::stable_sort(hw.levels.begin(), hw.levels.end(), [](const auto& a, const auto& b) {
+      return a.scope == LevelScope::unit && b.scope == LevelScope::device;
+    });
+  }
+  if (const auto dram = root.child("dram")) hw.dram = read_dram(*dram, file);
+  if (hw.levels.empty() && !hw.dram) root.fail_message("a device needs at least one [memory.<level>] or a [dram]");
+
+  Hertz nominal_clock = 0;
+  for (const auto& engine : hw.compute.engines) nominal_clock = std::max(nominal_clock, engine.clock_hz);
+  hw.power = read_power(root.child("power"), nominal_clock);
+
+  if (const auto link = root.child("interconnect")) {
+    hw.interconnect.links = static_cast<std::uint64_t>(link->integer("links"));
+    hw.interconnect.link_bandwidth_bytes_per_s = link->quantity("link_bandwidth", QuantityKind::bandwidth);
+    hw.interconnect.link_latency_s = link->time("link_latency", 0);
+    hw.interconnect.energy_per_byte_j = link->quantity("energy_per_byte", QuantityKind::energy);
+  }
+  return hw;
+}
+
+}  // namespace roofsim

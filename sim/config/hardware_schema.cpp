@@ -1,0 +1,128 @@
+// The hardware file's schema: every key, its unit, default and meaning. `roofsim list --keys` prints this table.
+#include "sim/config/hardware_params.h"
+#include "sim/config/key_spec.h"
+
+namespace roofsim {
+
+namespace {
+using K = ValueKind;
+using Q = QuantityKind;
+constexpr Presence req = Presence::required;
+constexpr Presence opt = Presence::optional;
+}  // namespace
+
+const KeyRegistry& hardware_registry() {
+  static const KeyRegistry registry(
+      "hardware",
+      {
+          {"device", K::section, Q::bytes, req, "", "The device as a whole"},
+          {"device.name", K::text, Q::bytes, req, "", "Name shown in reports"},
+          {"device.vendor", K::text, Q::bytes, opt, "", "Vendor, for reports"},
+          {"device.source", K::text, Q::bytes, opt, "", "Where the figures of this file come from"},
+          {"device.derived", K::flag, Q::bytes, opt, "false",
+           "True when the figures are a design point rather than a datasheet (the peak test then checks them "
+           "against themselves)"},
+          {"device.launch_latency", K::quantity, Q::time, opt, "4us",
+           "Time from an op's inputs being ready to its first tile starting (kernel launch)"},
+          {"device.streams", K::count, Q::bytes, opt, "1", "Independent ops that may run concurrently"},
+          {"device.peak_flops", K::section, Q::bytes, opt, "",
+           "Cited dense datasheet peak per data type, TFLOP/s (checked by a test, not used by the model)"},
+          {"device.peak_flops.<dtype>", K::real, Q::bytes, opt, "", "Cited dense peak, TFLOP/s"},
+          {"device.peak_dram_bandwidth", K::quantity, Q::bandwidth, opt, "",
+           "Cited DRAM bandwidth (checked by a test against pins x rate, not used by the model)"},
+
+          {"compute", K::section, Q::bytes, req, "", "Compute units and their engines"},
+          {"compute.units", K::count, Q::bytes, req, "", "Compute units (SMs, CUs, TPU cores)"},
+          {"compute.occupancy", K::count, Q::bytes, opt, "1",
+           "Tiles resident per unit at once; resident tiles share the unit's engines"},
+          {"compute.outstanding_requests", K::count, Q::bytes, opt, "32",
+           "Memory requests in flight per unit; with request_bytes and latency it bounds a unit's bandwidth "
+           "(Little's law)"},
+          {"compute.request_bytes", K::quantity, Q::bytes, opt, "4KiB",
+           "Size of one memory request (chunk): the unit of simulated data movement"},
+          {"compute.default_tile", K::section, Q::bytes, opt, "", "GEMM tile used when an op names none"},
+          {"compute.default_tile.m", K::count, Q::bytes, req, "", "Tile rows (elements)"},
+          {"compute.default_tile.n", K::count, Q::bytes, req, "", "Tile columns (elements)"},
+          {"compute.default_tile.k", K::count, Q::bytes, req, "", "Tile depth of one k-step (elements)"},
+          {"compute.engines", K::section, Q::bytes, req, "", "Execution engines of a unit"},
+          {"compute.engines.<name>", K::section, Q::bytes, opt, "",
+           "One engine: \"matrix\" (tensor cores, MXU) or \"vector\" (SIMT lanes, VPU)"},
+          {"compute.engines.<name>.clock", K::quantity, Q::frequency, req, "", "Nominal clock of the engine"},
+          {"compute.engines.<name>.flops_per_cycle", K::section, Q::bytes, req, "",
+           "Dense FLOPs per cycle per unit, per data type (an FMA counts 2)"},
+          {"compute.engines.<name>.flops_per_cycle.<dtype>", K::count, Q::bytes, opt, "",
+           "Dense FLOPs per cycle per unit for this data type"},
+          {"compute.engines.<name>.energy_per_flop", K::section, Q::bytes, opt, "",
+           "Dynamic energy per FLOP at nominal voltage, per data type"},
+          {"compute.engines.<name>.energy_per_flop.<dtype>", K::quantity, Q::energy, opt, "",
+           "Dynamic energy per FLOP for this data type"},
+
+          {"memory", K::section, Q::bytes, opt, "",
+           "On-chip memory levels, listed from the compute units outward (DRAM is [dram])"},
+          {"memory.<name>", K::section, Q::bytes, opt, "", "One SRAM level (scratchpad or cache)"},
+          {"memory.<name>.scope", K::choice, Q::bytes, req, "", "unit: one per compute unit; device: shared",
+           "unit|device"},
+          {"memory.<name>.kind", K::choice, Q::bytes, opt, "cache",
+           "scratchpad (software-managed tiles) or cache (tags, LRU)", "scratchpad|cache"},
+          {"memory.<name>.capacity", K::quantity, Q::bytes, req, "",
+           "Capacity (per unit for unit scope, total for device scope)"},
+          {"memory.<name>.line_size", K::quantity, Q::bytes, opt, "128B", "Line (sector) size; divides capacity"},
+          {"memory.<name>.associativity", K::count, Q::bytes, opt, "16", "Ways per set (caches)"},
+          {"memory.<name>.banks", K::count, Q::bytes, opt, "1", "Independently addressed banks"},
+          {"memory.<name>.bytes_per_cycle", K::real, Q::bytes, req, "",
+           "Bytes delivered per cycle (per unit for unit scope, whole level for device scope)"},
+          {"memory.<name>.clock", K::quantity, Q::frequency, req, "", "Clock of the level"},
+          {"memory.<name>.latency", K::quantity, Q::time, req, "", "Unloaded access latency (cycles of the level's clock allowed)"},
+          {"memory.<name>.tracking_granularity", K::quantity, Q::bytes, opt, "4KiB",
+           "Granularity of simulated cache tags (coarser than lines; keeps events per chunk, not per line)"},
+          {"memory.<name>.energy_per_byte", K::quantity, Q::energy, opt, "0pJ", "Dynamic energy per byte accessed"},
+
+          {"dram", K::section, Q::bytes, opt, "", "Off-chip DRAM (absent on SRAM-only designs)"},
+          {"dram.standard", K::text, Q::bytes, req, "", "A DRAM standard file in configs/dram/, by name (\"HBM3-6400\")"},
+          {"dram.data_rate", K::quantity, Q::bandwidth, opt, "",
+           "Pin data rate if it differs from the standard's (\"5.23Gb/s\"); tCK scales, ns timings keep their duration"},
+          {"dram.stacks", K::count, Q::bytes, req, "", "HBM stacks (or DIMMs/packages)"},
+          {"dram.capacity", K::quantity, Q::bytes, req, "", "Total capacity"},
+          {"dram.latency", K::quantity, Q::time, req, "",
+           "Unloaded read latency seen by a compute unit (the simple model's fixed latency; the latency line)"},
+          {"dram.model", K::choice, Q::bytes, opt, "simple",
+           "simple: per-channel bandwidth, fixed latency, FIFO; detailed: banks, row buffers, timing",
+           "simple|detailed"},
+          {"dram.mapping", K::text, Q::bytes, opt, "RoBaBgCoCh",
+           "Address-bit order, most significant first (Ro row, Ba bank, Bg bank group, Co column, Ch channel; "
+           "prefix X for XOR-interleaved bank bits)"},
+          {"dram.page_policy", K::choice, Q::bytes, opt, "open", "Row-buffer policy", "open|closed|adaptive"},
+          {"dram.scheduler", K::choice, Q::bytes, opt, "frfcfs", "Command scheduler", "frfcfs|fcfs"},
+          {"dram.refresh", K::choice, Q::bytes, opt, "all_bank", "Refresh mode", "all_bank|per_bank|none"},
+          {"dram.read_queue", K::count, Q::bytes, opt, "64", "Read queue entries per channel"},
+          {"dram.write_queue", K::count, Q::bytes, opt, "64", "Write queue entries per channel"},
+          {"dram.write_high", K::count, Q::bytes, opt, "48", "Write-drain starts at this many queued writes"},
+          {"dram.write_low", K::integer, Q::bytes, opt, "16", "Write-drain stops at this many queued writes"},
+          {"dram.frfcfs_cap", K::count, Q::bytes, opt, "16",
+           "Row hits FR-FCFS may serve ahead of an older request before that one must go"},
+          {"dram.energy_per_byte", K::quantity, Q::energy, opt, "0pJ",
+           "Energy per byte transferred (simple model; the detailed model counts per command)"},
+
+          {"power", K::section, Q::bytes, opt, "", "Power, energy and DVFS"},
+          {"power.tdp", K::quantity, Q::power, opt, "0W", "Thermal design power (0: unknown)"},
+          {"power.cap", K::quantity, Q::power, opt, "",
+           "Power cap the governor enforces (default: the TDP; absent with no TDP: no cap)"},
+          {"power.static", K::quantity, Q::power, opt, "0W", "Static (leakage) power at nominal voltage"},
+          {"power.nominal_voltage", K::quantity, Q::voltage, opt, "1V", "Voltage at which energies are given"},
+          {"power.window", K::quantity, Q::time, opt, "10us", "Governor's power-averaging window"},
+          {"power.reaction_delay", K::quantity, Q::time, opt, "1us", "Governor's delay from decision to clock change"},
+          {"power.dvfs", K::section_array, Q::bytes, opt, "",
+           "DVFS states of the compute domain (default: the nominal clock only)"},
+          {"power.dvfs.[].clock", K::quantity, Q::frequency, req, "", "Compute-domain clock of the state"},
+          {"power.dvfs.[].voltage", K::quantity, Q::voltage, req, "", "Supply voltage at that clock"},
+
+          {"interconnect", K::section, Q::bytes, opt, "", "Device-to-device links (NVLink, ICI, Infinity Fabric)"},
+          {"interconnect.links", K::integer, Q::bytes, opt, "0", "Links per device"},
+          {"interconnect.link_bandwidth", K::quantity, Q::bandwidth, opt, "0B/s", "Bandwidth per link per direction"},
+          {"interconnect.link_latency", K::quantity, Q::time, opt, "0ns", "Latency of one hop"},
+          {"interconnect.energy_per_byte", K::quantity, Q::energy, opt, "0pJ", "Energy per byte sent"},
+      });
+  return registry;
+}
+
+}  // namespace roofsim

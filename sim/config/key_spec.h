@@ -1,0 +1,64 @@
+#pragma once
+// The schema of a configuration file: one KeySpec per key, with its kind, unit, default and a one-line description.
+// The same table checks files (unknown keys, types, units), supplies defaults, validates --set overrides and prints
+// `roofsim list --keys`, so the documentation cannot drift from what the parser accepts.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/config/quantity.h"
+
+namespace roofsim {
+
+enum class ValueKind {
+  section,            // a table of further keys
+  section_array,      // an array of tables ([[name]])
+  quantity,           // a string with a unit, see QuantityKind
+  count,              // an integer > 0
+  integer,            // an integer >= 0
+  real,               // a number (integer or float)
+  choice,             // one of the strings in `choices` ("a|b|c")
+  text,               // any string
+  flag,               // true or false
+  text_list,          // an array of strings
+  integer_list,       // an array of integers >= 0
+  expression,         // an integer, or a string holding an integer expression of workload parameters
+  any,                // any value (a workload op's free-form shape entries are checked by the graph layer)
+};
+
+enum class Presence { required, optional };
+
+struct KeySpec {
+  // Dotted path. A segment "<name>" matches any key (a named memory level, engine or parameter), "<dtype>" a data
+  // type name (fp64, fp32, tf32, bf16, fp16, fp8, int8), and "[]" an element of an array of tables.
+  std::string_view path;
+  ValueKind kind = ValueKind::text;
+  QuantityKind quantity = QuantityKind::bytes;  // for ValueKind::quantity
+  Presence presence = Presence::optional;
+  std::string_view default_value;  // text as it would appear in the file; empty = none
+  std::string_view description;
+  std::string_view choices;  // for ValueKind::choice: "open|closed|adaptive"
+};
+
+class KeyRegistry {
+ public:
+  KeyRegistry(std::string file_kind, std::vector<KeySpec> specs);
+
+  // The spec for a concrete path given as segments (array indices already replaced by "[]"); nullptr if unknown.
+  [[nodiscard]] const KeySpec* find(const std::vector<std::string>& segments) const;
+  // Specs whose parent path matches the given section segments (for "expected one of ..." and required checks).
+  [[nodiscard]] std::vector<const KeySpec*> children_of(const std::vector<std::string>& section) const;
+
+  [[nodiscard]] const std::string& file_kind() const { return file_kind_; }
+  [[nodiscard]] const std::vector<KeySpec>& specs() const { return specs_; }
+
+ private:
+  std::string file_kind_;
+  std::vector<KeySpec> specs_;
+};
+
+[[nodiscard]] std::vector<std::string> split_key_path(std::string_view path);
+// The unit text shown for a spec in `list --keys` ("bytes", "B/s", "count", "fp64|...").
+[[nodiscard]] std::string unit_text(const KeySpec& spec);
+
+}  // namespace roofsim

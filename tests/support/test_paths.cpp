@@ -1,0 +1,48 @@
+#include "tests/support/test_paths.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace roofsim::test {
+
+std::filesystem::path source_dir() { return ROOFSIM_SOURCE_DIR; }
+std::filesystem::path config_path(const std::string& relative) { return source_dir() / "configs" / relative; }
+std::filesystem::path workload_path(const std::string& relative) { return source_dir() / "workloads" / relative; }
+std::filesystem::path roofsim_binary() { return ROOFSIM_BINARY; }
+
+std::filesystem::path scratch_dir(const std::string& name) {
+  const auto dir = std::filesystem::path(ROOFSIM_BINARY).parent_path() / "test-scratch" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+namespace {
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+}  // namespace
+
+CommandResult run_roofsim(const std::string& args) {
+  static int counter = 0;
+  const auto dir = scratch_dir("cmd-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  const auto out_file = dir / "stdout";
+  const auto err_file = dir / "stderr";
+  const std::string command = "'" + roofsim_binary().string() + "' " + args + " >'" + out_file.string() + "' 2>'" +
+                              err_file.string() + "' </dev/null";
+  const int status = std::system(command.c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = slurp(out_file);
+  result.err = slurp(err_file);
+  return result;
+}
+
+}  // namespace roofsim::test
