@@ -33,8 +33,14 @@ int run_main(int argc, char* argv[]) {
   int exit_code = 0;
   add_validate_command(app, exit_code);
   add_list_command(app, exit_code);
+  add_roofline_command(app, exit_code);
+  add_run_command(app, exit_code);
+  add_dram_command(app, exit_code);
+  add_collective_command(app, exit_code);
+  add_bench_command(app, exit_code);
   try {
     app.parse(argc, argv);
+    if (app.get_subcommands().empty()) return run_default_scenario();
   } catch (const CLI::ParseError& error) {
     const int code = app.exit(error);
     return code == 0 ? 0 : 2;

@@ -21,7 +21,20 @@ struct SplitOverrides {
 [[nodiscard]] SplitOverrides split_overrides(const std::vector<std::string>& sets);
 
 // Each command adds its subcommand; the callback runs the command and returns its exit code through `exit_code`.
-void add_validate_command(CLI::App& app, int& exit_code);
-void add_list_command(CLI::App& app, int& exit_code);
+void add_validate_command(CLI::App& app, int& exit_code);    // cmd_validate.cpp
+void add_list_command(CLI::App& app, int& exit_code);        // cmd_list.cpp
+void add_roofline_command(CLI::App& app, int& exit_code);    // cmd_roofline.cpp
+void add_run_command(CLI::App& app, int& exit_code);         // cmd_run.cpp (also the default scenario)
+void add_dram_command(CLI::App& app, int& exit_code);        // cmd_dram.cpp
+void add_collective_command(CLI::App& app, int& exit_code);  // cmd_collective.cpp
+void add_bench_command(CLI::App& app, int& exit_code);       // cmd_bench.cpp
+
+// `roofsim` with no command: the default scenario (cmd_run.cpp).
+int run_default_scenario();
+
+// `roofsim bench [engine|dram|net]`: each area's benchmark lives beside its command; each returns an exit code.
+int run_engine_bench();  // cmd_run.cpp
+int run_dram_bench();    // cmd_dram.cpp
+int run_net_bench();     // cmd_collective.cpp
 
 }  // namespace roofsim::cli

@@ -1,0 +1,22 @@
+// `roofsim bench [engine|dram|net|all]`: whole-run benchmarks that print figures (never timed tests).
+#include <algorithm>
+#include <memory>
+
+#include "sim/cli/app.h"
+
+namespace roofsim::cli {
+
+void add_bench_command(CLI::App& app, int& exit_code) {
+  auto* command = app.add_subcommand("bench", "Benchmarks of the simulator itself: wall time, events/s, RSS");
+  auto target = std::make_shared<std::string>("engine");
+  command->add_option("target", *target, "engine (default), dram, net or all")
+      ->check(CLI::IsMember({"engine", "dram", "net", "all"}));
+  command->callback([target, &exit_code]() {
+    if (*target == "engine") exit_code = run_engine_bench();
+    if (*target == "dram") exit_code = run_dram_bench();
+    if (*target == "net") exit_code = run_net_bench();
+    if (*target == "all") exit_code = std::max({run_engine_bench(), run_dram_bench(), run_net_bench()});
+  });
+}
+
+}  // namespace roofsim::cli
