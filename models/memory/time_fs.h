@@ -1,0 +1,28 @@
+#pragma once
+// Simulated time inside the policies: integer femtoseconds, the SystemC resolution (DESIGN.md section 1.8), so that
+// the policies and the kernel agree exactly and results do not depend on floating-point summation order.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "sim/core/units.h"
+
+namespace roofsim {
+
+using TimeFs = std::uint64_t;
+inline constexpr TimeFs kFsPerSecond = 1'000'000'000'000'000ULL;
+inline constexpr TimeFs kNever = std::numeric_limits<TimeFs>::max();
+
+[[nodiscard]] inline TimeFs to_fs(Seconds seconds) {
+  return static_cast<TimeFs>(std::llround(seconds * 1e15));
+}
+[[nodiscard]] inline Seconds to_seconds(TimeFs fs) {
+  return static_cast<double>(fs) * 1e-15;
+}
+
+// Time to move `bytes` at `rate` (bytes/s), rounded once to the femtosecond.
+[[nodiscard]] inline TimeFs transfer_fs(Bytes bytes, BytesPerSecond rate) {
+  return rate <= 0 ? 0 : static_cast<TimeFs>(std::llround(static_cast<double>(bytes) * 1e15 / rate));
+}
+
+}  // namespace roofsim
