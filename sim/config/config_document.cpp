@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 #include <utility>
 
@@ -79,29 +80,47 @@ std::string value_text(const toml::node& node) {
   return out.str();
 }
 
+toml::table parse_toml_text(std::string_view text, const std::string& name) {
+  try {
+    return toml::parse(text, name);
+  } catch (const toml::parse_error& error) {
+    const auto& begin = error.source().begin;
+    // The parser's description rarely names the key; the offending line does.
+    std::string line;
+    std::size_t start = 0;
+    for (std::uint32_t i = 1; i < begin.line && start != std::string_view::npos; ++i) {
+      start = text.find('\n', start);
+      if (start != std::string_view::npos) ++start;
+    }
+    if (start != std::string_view::npos && start < text.size()) {
+      line = std::string(text.substr(start, text.find('\n', start) - start));
+      while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t')) line.pop_back();
+    }
+    throw InputError(SourcePos{name, begin.line, begin.column},
+                     "malformed TOML: " + std::string(error.description()) +
+                         (line.empty() ? std::string() : " (the line reads: " + line + ")"));
+  }
+}
+
+toml::table parse_toml_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(SourcePos{file.string()}, "file not found or not readable");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_toml_text(text.str(), file.string());
+}
+
 ConfigDocument::ConfigDocument(const std::filesystem::path& file, const KeyRegistry& registry)
     : file_name_(file.string()), registry_(&registry) {
   if (!std::filesystem::exists(file)) {
     throw InputError(SourcePos{file_name_}, "file not found (expected a " + registry.file_kind() + " file)");
   }
-  try {
-    table_ = toml::parse_file(file_name_);
-  } catch (const toml::parse_error& error) {
-    const auto& begin = error.source().begin;
-    throw InputError(SourcePos{file_name_, begin.line, begin.column},
-                     "malformed TOML: " + std::string(error.description()));
-  }
+  table_ = parse_toml_file(file);
 }
 
 ConfigDocument::ConfigDocument(std::string_view text, std::string name, const KeyRegistry& registry)
     : file_name_(std::move(name)), registry_(&registry) {
-  try {
-    table_ = toml::parse(text, file_name_);
-  } catch (const toml::parse_error& error) {
-    const auto& begin = error.source().begin;
-    throw InputError(SourcePos{file_name_, begin.line, begin.column},
-                     "malformed TOML: " + std::string(error.description()));
-  }
+  table_ = parse_toml_text(text, file_name_);
 }
 
 SourcePos ConfigDocument::pos_of(const toml::node& node) const {
@@ -214,7 +233,9 @@ SourcePos ConfigDocument::pos_override_aware(const toml::node& node, const std::
 }
 
 void ConfigDocument::check_value(const toml::node& node, const KeySpec& spec, const std::string& path) const {
-  const auto fail = [&]() { throw InputError(pos_override_aware(node, path), path, value_text(node), kinds_expected(spec)); };
+  const auto fail = [&]() {
+    throw InputError(pos_override_aware(node, path), path, value_text(node), kinds_expected(spec));
+  };
   switch (spec.kind) {
     case ValueKind::quantity: {
       const auto* text = node.as_string();
@@ -269,7 +290,9 @@ void ConfigDocument::check_value(const toml::node& node, const KeySpec& spec, co
   }
 }
 
-ConfigSection ConfigDocument::root() const { return ConfigSection(*this, table_, ""); }
+ConfigSection ConfigDocument::root() const {
+  return ConfigSection(*this, table_, "");
+}
 
 ConfigSection::ConfigSection(const ConfigDocument& document, const toml::table& table, std::string path)
     : document_(&document), table_(&table), path_(std::move(path)) {}
@@ -279,13 +302,21 @@ std::string ConfigSection::name() const {
   return dot == std::string::npos ? path_ : path_.substr(dot + 1);
 }
 
-std::string ConfigSection::key_path(std::string_view key) const { return join_path(path_, key); }
+std::string ConfigSection::key_path(std::string_view key) const {
+  return join_path(path_, key);
+}
 
-bool ConfigSection::has(std::string_view key) const { return table_->get(key) != nullptr; }
+bool ConfigSection::has(std::string_view key) const {
+  return table_->get(key) != nullptr;
+}
 
-std::vector<std::string> ConfigSection::keys() const { return source_ordered_keys(*table_); }
+std::vector<std::string> ConfigSection::keys() const {
+  return source_ordered_keys(*table_);
+}
 
-const toml::node* ConfigSection::node(std::string_view key) const { return table_->get(key); }
+const toml::node* ConfigSection::node(std::string_view key) const {
+  return table_->get(key);
+}
 
 std::optional<ConfigSection> ConfigSection::child(std::string_view key) const {
   const auto* found = table_->get(key);

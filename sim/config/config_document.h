@@ -64,7 +64,7 @@ class ConfigSection {
   [[nodiscard]] bool has(std::string_view key) const;
   [[nodiscard]] std::vector<std::string> keys() const;  // keys present, in source order
   [[nodiscard]] std::optional<ConfigSection> child(std::string_view key) const;
-  [[nodiscard]] std::vector<ConfigSection> children() const;  // sub-tables present, in source order
+  [[nodiscard]] std::vector<ConfigSection> children() const;                      // sub-tables present, in source order
   [[nodiscard]] std::vector<ConfigSection> elements(std::string_view key) const;  // an array of tables
   [[nodiscard]] SourcePos pos(std::string_view key = {}) const;  // of the key's value, else of this table
   [[nodiscard]] const ConfigDocument& document() const { return *document_; }
@@ -98,6 +98,10 @@ class ConfigSection {
   const toml::table* table_;
   std::string path_;
 };
+
+// Parses TOML; a syntax error is an InputError at its position that quotes the offending line.
+[[nodiscard]] toml::table parse_toml_text(std::string_view text, const std::string& name);
+[[nodiscard]] toml::table parse_toml_file(const std::filesystem::path& file);
 
 // The text of a value for error messages: strings quoted, numbers as written.
 [[nodiscard]] std::string value_text(const toml::node& node);
