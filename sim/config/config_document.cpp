@@ -1,6 +1,7 @@
 #include "sim/config/config_document.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -86,19 +87,19 @@ toml::table parse_toml_text(std::string_view text, const std::string& name) {
   } catch (const toml::parse_error& error) {
     const auto& begin = error.source().begin;
     // The parser's description rarely names the key; the offending line does.
-    std::string line;
     std::size_t start = 0;
-    for (std::uint32_t i = 1; i < begin.line && start != std::string_view::npos; ++i) {
+    for (std::uint32_t line = 1; line < begin.line && start != std::string_view::npos; ++line) {
       start = text.find('\n', start);
       if (start != std::string_view::npos) ++start;
     }
+    std::string excerpt;
     if (start != std::string_view::npos && start < text.size()) {
-      line = std::string(text.substr(start, text.find('\n', start) - start));
-      while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t')) line.pop_back();
+      excerpt = std::string(text.substr(start, text.find('\n', start) - start));
+      while (!excerpt.empty() && std::isspace(static_cast<unsigned char>(excerpt.back())) != 0) excerpt.pop_back();
     }
     throw InputError(SourcePos{name, begin.line, begin.column},
                      "malformed TOML: " + std::string(error.description()) +
-                         (line.empty() ? std::string() : " (the line reads: " + line + ")"));
+                         (excerpt.empty() ? std::string() : " (the line reads: " + excerpt + ")"));
   }
 }
 
@@ -233,9 +234,7 @@ SourcePos ConfigDocument::pos_override_aware(const toml::node& node, const std::
 }
 
 void ConfigDocument::check_value(const toml::node& node, const KeySpec& spec, const std::string& path) const {
-  const auto fail = [&]() {
-    throw InputError(pos_override_aware(node, path), path, value_text(node), kinds_expected(spec));
-  };
+  const auto fail = [&]() { throw InputError(pos_override_aware(node, path), path, value_text(node), kinds_expected(spec)); };
   switch (spec.kind) {
     case ValueKind::quantity: {
       const auto* text = node.as_string();
@@ -290,9 +289,7 @@ void ConfigDocument::check_value(const toml::node& node, const KeySpec& spec, co
   }
 }
 
-ConfigSection ConfigDocument::root() const {
-  return ConfigSection(*this, table_, "");
-}
+ConfigSection ConfigDocument::root() const { return ConfigSection(*this, table_, ""); }
 
 ConfigSection::ConfigSection(const ConfigDocument& document, const toml::table& table, std::string path)
     : document_(&document), table_(&table), path_(std::move(path)) {}
@@ -302,21 +299,13 @@ std::string ConfigSection::name() const {
   return dot == std::string::npos ? path_ : path_.substr(dot + 1);
 }
 
-std::string ConfigSection::key_path(std::string_view key) const {
-  return join_path(path_, key);
-}
+std::string ConfigSection::key_path(std::string_view key) const { return join_path(path_, key); }
 
-bool ConfigSection::has(std::string_view key) const {
-  return table_->get(key) != nullptr;
-}
+bool ConfigSection::has(std::string_view key) const { return table_->get(key) != nullptr; }
 
-std::vector<std::string> ConfigSection::keys() const {
-  return source_ordered_keys(*table_);
-}
+std::vector<std::string> ConfigSection::keys() const { return source_ordered_keys(*table_); }
 
-const toml::node* ConfigSection::node(std::string_view key) const {
-  return table_->get(key);
-}
+const toml::node* ConfigSection::node(std::string_view key) const { return table_->get(key); }
 
 std::optional<ConfigSection> ConfigSection::child(std::string_view key) const {
   const auto* found = table_->get(key);
