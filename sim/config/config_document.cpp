@@ -241,7 +241,10 @@ void ConfigDocument::check_value(const toml::node& node, const KeySpec& spec, co
       if (text == nullptr) fail();
       const auto parsed = parse_quantity(text->get(), spec.quantity);
       if (!parsed) fail();
-      if (parsed->value < 0) fail();
+      if (parsed->value < 0) {
+        throw InputError(pos_override_aware(node, path), path, value_text(node),
+                         "a value that is not negative: " + kinds_expected(spec));
+      }
       if (spec.quantity == QuantityKind::bytes && !parse_bytes(text->get())) fail();
       break;
     }
