@@ -446,6 +446,11 @@ Workload assemble(std::string name, std::string file, std::uint64_t devices, std
   workload.file = std::move(file);
   workload.devices = devices;
 
+  // A collective without a group spans every device; resolved first, since its buffers' shapes depend on it.
+  for (auto& draft : drafts) {
+    if (is_collective(draft.op.kind) && draft.op.shape.group == 0) draft.op.shape.group = devices;
+  }
+
   std::map<std::string, std::size_t> tensor_index;
   // Shape and type of a tensor: its declaration, else what its producer implies, else its first consumer.
   const auto tensor_for = [&](const std::string& tensor_name, const Op& user, bool output, std::size_t slot,
@@ -484,8 +489,7 @@ Workload assemble(std::string name, std::string file, std::uint64_t devices, std
 
   for (const auto original : order) {
     auto& draft = drafts[original];
-    Op op = std::move(draft.op);
-    if (is_collective(op.kind) && op.shape.group == 0) op.shape.group = devices;
+    Op op = draft.op;  // a copy: later consumers still read the producer's shape from its draft
     try {
       for (std::size_t slot = 0; slot < draft.inputs.size(); ++slot) {
         op.inputs.push_back(tensor_for(draft.inputs[slot], op, false, slot, draft.inputs.size()));

@@ -99,6 +99,14 @@ outputs = ["pong.out"]
   CHECK(result.exit_code == 2);
   CHECK(result.err.find("op 'scale': key 'elements'") != std::string::npos);
   CHECK(result.err.find("unknown parameter 'n'") != std::string::npos);
+  const auto missing = test::write_file(dir, "missing.toml",
+                                        "[workload]\nname = \"m\"\n[[op]]\nname = \"use\"\n"
+                                        "kind = \"elementwise\"\nelements = 4\n"
+                                        "inputs = [\"nowhere\"]\n");
+  result = test::run_roofsim("validate '" + missing.string() + "'");
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("op 'use'") != std::string::npos);
+  CHECK(result.err.find("'nowhere' is unknown") != std::string::npos);
 }
 
 TEST_CASE("roofsim list --keys shows the workload keys") {

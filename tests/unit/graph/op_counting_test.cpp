@@ -225,6 +225,11 @@ kind = "allgather"
 dtype = "fp32"
 message_bytes = 4096
 [[op]]
+name = "rs"
+kind = "reducescatter"
+dtype = "fp32"
+message_bytes = 4096
+[[op]]
 name = "single"
 kind = "allreduce"
 message_bytes = 4096
@@ -239,5 +244,9 @@ group = 1
   CHECK(ag.network_bytes == 3 * 4096 / 4);
   CHECK(ag.bytes_read == 4096 / 4);
   CHECK(ag.bytes_written == 4096);
+  const Op& rs = *workload.find_op("rs");
+  CHECK(rs.network_bytes == 3 * 4096 / 4);
+  CHECK(rs.bytes_read == 4096);
+  CHECK(rs.bytes_written == 4096 / 4);  // each rank keeps its reduced quarter
   CHECK(workload.find_op("single")->network_bytes == 0);
 }
