@@ -49,6 +49,12 @@ class Builder {
     expansion_.tensors.push_back(std::move(tensor));
   }
 
+  // A weight: resident on chip when the template asks for it (SRAM-centric designs keep weights in place).
+  void weight(const std::string& name, std::vector<std::uint64_t> shape) {
+    declare(name, std::move(shape));
+    expansion_.tensors.back().resident = args_.resident_weights;
+  }
+
   OpDraft& gemm(const std::string& name, std::uint64_t m, std::uint64_t n, std::uint64_t k, const std::string& a,
                 const std::string& b, const std::string& c) {
     auto& draft = add_op(name, OpKind::gemm, {a, b}, {c});
@@ -79,8 +85,8 @@ class Builder {
     const std::uint64_t h = args_.hidden;
     const std::uint64_t f = args_.ffn;
     const std::uint64_t up_width = args_.gated ? 2 * f : f;
-    declare(prefix + "w_up", {h, up_width});
-    declare(prefix + "w_down", {f, h});
+    weight(prefix + "w_up", {h, up_width});
+    weight(prefix + "w_down", {f, h});
     declare(prefix + "up.out", {tokens, up_width});
     declare(prefix + "act.out", {tokens, f});
     gemm(prefix + "up", tokens, up_width, h, in, prefix + "w_up", prefix + "up.out");
@@ -131,10 +137,10 @@ Expansion transformer_block(const TemplateArgs& args) {
     const bool last = layer + 1 == args.layers;
     const std::string y = last ? b.output_name() : p + "out";
     b.declare(p + "norm1.out", {tokens, h});
-    b.declare(p + "w_qkv", {h, qkv_width});
+    b.weight(p + "w_qkv", {h, qkv_width});
     b.declare(p + "qkv.out", {tokens, qkv_width});
     b.declare(p + "attn.out", {tokens, h});
-    b.declare(p + "w_o", {h, h});
+    b.weight(p + "w_o", {h, h});
     b.declare(p + "proj.out", {tokens, h});
     b.declare(p + "h1", {tokens, h});
     b.declare(p + "norm2.out", {tokens, h});
@@ -205,8 +211,8 @@ Expansion dp_training_step(const TemplateArgs& args) {
   for (std::uint64_t layer = 0; layer < args.layers; ++layer) {
     const auto p = b.layer_prefix(layer) + "fwd.";
     const auto w = b.layer_prefix(layer);
-    b.declare(w + "w_up", {h, f});
-    b.declare(w + "w_down", {f, h});
+    b.weight(w + "w_up", {h, f});
+    b.weight(w + "w_down", {f, h});
     b.declare(p + "up.out", {tokens, f});
     b.declare(p + "act.out", {tokens, f});
     b.declare(p + "out", {tokens, h});

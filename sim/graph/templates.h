@@ -42,10 +42,11 @@ struct TemplateArgs {
   bool flash = true;
   bool causal = true;
   OpKind norm = OpKind::layernorm;
-  bool silu = false;   // activation: SiLU rather than GELU
-  bool gated = false;  // SwiGLU-style gate
-  std::string input;   // "" = a fresh graph input <name>.in
-  std::string output;  // "" = <name>.out
+  bool silu = false;              // activation: SiLU rather than GELU
+  bool gated = false;             // SwiGLU-style gate
+  bool resident_weights = false;  // weights stay on chip (Tensor::resident)
+  std::string input;              // "" = a fresh graph input <name>.in
+  std::string output;             // "" = <name>.out
   std::vector<std::string> after;
 };
 

@@ -254,6 +254,7 @@ TemplateArgs read_template(const ConfigSection& section, Parameters& parameters)
   args.norm = section.text("norm") == "rmsnorm" ? OpKind::rmsnorm : OpKind::layernorm;
   args.silu = section.text("activation") == "silu";
   args.gated = section.flag("gated");
+  args.resident_weights = section.flag("resident_weights");
   args.input = section.optional_text("input").value_or("");
   args.output = section.optional_text("output").value_or("");
   args.after = section.text_list("after");

@@ -113,6 +113,8 @@ const KeyRegistry& workload_registry() {
            "MLP activation: gelu, or silu (with gated = true: SwiGLU as in Llama)", "gelu|silu"},
           {"template.[].gated", K::flag, Q::bytes, opt, "false",
            "MLP with a gate projection (SwiGLU: up and gate GEMMs fused into one of width 2 ffn)"},
+          {"template.[].resident_weights", K::flag, Q::bytes, opt, "false",
+           "Weights stay on chip (SRAM-centric designs): their reads are resident_bytes_read, not DRAM traffic"},
           {"template.[].input", K::text, Q::bytes, opt, "",
            "Input activation tensor (declared or produced); default: a fresh graph input <name>.in"},
           {"template.[].output", K::text, Q::bytes, opt, "", "Output activation tensor; default: <name>.out"},

@@ -199,6 +199,7 @@ hidden = 64
 seq = 16
 input = "tokens"
 output = "y"
+resident_weights = true
 [[op]]
 name = "head"
 kind = "gemm"
@@ -211,6 +212,8 @@ name = "w_head"
 shape = [64, 10]
 )");
   CHECK(workload.ops.back().name == "head");
+  CHECK(workload.find_op("mlp.up")->pos.line == 7);  // template ops point at their [[template]] (line 7)
+  CHECK(workload.find_op("mlp.up")->resident_bytes_read == 2 * 64 * 256);
   CHECK(workload.ops.back().after == std::vector<std::size_t>{2});
   CHECK(workload.find_op("mlp.up")->shape.n == 256);
 }
