@@ -99,7 +99,8 @@ void MemorySystem::access(std::uint64_t unit, const Chunk& chunk, bool write, Ti
     const auto [level_done, level_unloaded] = occupy(level, unit, current_, bytes, now);
     done = std::max(done, level_done);
     unloaded = std::max(unloaded, level_unloaded);
-    const bool has_below = l + 1 < levels_.size() || dram_ != nullptr;
+    // A resident tensor's data lives in the outermost SRAM level; everything else may go on to DRAM.
+    const bool has_below = l + 1 < levels_.size() || (dram_ != nullptr && !chunk.resident);
     next_.clear();
     if (level.cache) {
       CacheTags& tags = level.tags[level.unit_scope ? unit : 0];

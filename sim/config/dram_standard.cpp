@@ -155,7 +155,8 @@ DramStandardParams load_dram_standard(const std::filesystem::path& file, double 
   params.timing.act_cycles = static_cast<std::uint32_t>(timing.count("act_cycles"));
   params.timing.pre_cycles = static_cast<std::uint32_t>(timing.count("pre_cycles"));
   params.timing.cas_cycles = static_cast<std::uint32_t>(timing.count("cas_cycles"));
-  if (params.timing.tRC < params.timing.tRAS + params.timing.tRP) {
+  // Each of tRAS and tRP is rounded up to whole cycles on its own, so their sum may exceed the rounded tRC by one.
+  if (params.timing.tRC + 1 < params.timing.tRAS + params.timing.tRP) {
     timing.fail("tRC", "at least tRAS + tRP (" + std::to_string(params.timing.tRAS + params.timing.tRP) + " cycles)");
   }
 

@@ -15,28 +15,6 @@ namespace roofsim {
 
 namespace {
 
-// Interim name table until the graph's to_string(OpKind) is on main.
-std::string kind_name(OpKind kind) {
-  switch (kind) {
-    case OpKind::gemm: return "gemm";
-    case OpKind::conv2d: return "conv2d";
-    case OpKind::elementwise: return "elementwise";
-    case OpKind::reduction: return "reduction";
-    case OpKind::softmax: return "softmax";
-    case OpKind::layernorm: return "layernorm";
-    case OpKind::rmsnorm: return "rmsnorm";
-    case OpKind::attention: return "attention";
-    case OpKind::embedding: return "embedding";
-    case OpKind::allreduce: return "allreduce";
-    case OpKind::allgather: return "allgather";
-    case OpKind::reducescatter: return "reducescatter";
-    case OpKind::alltoall: return "alltoall";
-    case OpKind::broadcast: return "broadcast";
-    case OpKind::sendrecv: return "sendrecv";
-  }
-  return "op";
-}
-
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return b == 0 ? 0 : (a + b - 1) / b;
 }
@@ -112,7 +90,7 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
     const auto& times = policy.times(i);
     OpRunStats stats;
     stats.name = op.name;
-    stats.kind = kind_name(op.kind);
+    stats.kind = std::string(to_string(op.kind));
     stats.launch_s = to_seconds(times.launch_fs);
     stats.start_s = to_seconds(times.start_fs);
     stats.end_s = to_seconds(times.end_fs);

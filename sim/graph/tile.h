@@ -19,7 +19,8 @@ struct AddressRange {
 // strided in a row-major tensor). One event per chunk, whatever the number of ranges.
 struct Chunk {
   std::vector<AddressRange> ranges;
-  Bytes bytes = 0;  // sum of the ranges
+  Bytes bytes = 0;        // sum of the ranges
+  bool resident = false;  // of a tensor kept on chip (SRAM-centric designs): served by the outermost SRAM level
 
   void add(Bytes address, Bytes length) {
     if (!ranges.empty() && ranges.back().address + ranges.back().bytes == address) {
@@ -50,12 +51,14 @@ struct TileStep {
 // Splits byte ranges into chunks of at most `request_bytes`, keeping ranges in order.
 class ChunkBuilder {
  public:
-  ChunkBuilder(std::vector<Chunk>& out, Bytes request_bytes) : out_(out), request_bytes_(request_bytes) {}
+  ChunkBuilder(std::vector<Chunk>& out, Bytes request_bytes, bool resident = false)
+      : out_(out), request_bytes_(request_bytes), resident_(resident) {}
 
   void add(Bytes address, Bytes length) {
     while (length > 0) {
       if (out_.empty() || !open_ || out_.back().bytes == request_bytes_) {
         out_.emplace_back();
+        out_.back().resident = resident_;
         open_ = true;
       }
       const Bytes room = request_bytes_ - out_.back().bytes;
@@ -69,6 +72,7 @@ class ChunkBuilder {
  private:
   std::vector<Chunk>& out_;
   Bytes request_bytes_;
+  bool resident_;
   bool open_ = false;  // the last chunk of `out_` belongs to this builder (another operand's chunk is never shared)
 };
 
