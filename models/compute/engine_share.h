@@ -13,7 +13,7 @@ class EngineShare {
  public:
   // Time of `flops` at `rate` FLOP/s, rounded once.
   [[nodiscard]] static TimeFs step_fs(Flops flops, FlopsPerSecond rate) {
-    return rate <= 0 ? 0 : static_cast<TimeFs>(std::llround(static_cast<double>(flops) * 1e15 / rate));
+    return rate <= 0 ? 0 : round_fs(static_cast<double>(flops) * 1e15 / rate);
   }
   // A step taking `duration` whose operands are ready at `ready`: returns when it finishes.
   TimeFs run(TimeFs ready, TimeFs duration) { return engine_.reserve(ready, duration); }

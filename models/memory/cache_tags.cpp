@@ -15,6 +15,7 @@ CacheTags::CacheTags(const CacheTagsParams& params) : tracking_bytes_(params.tra
   const std::uint64_t blocks = std::max<std::uint64_t>(1, params.capacity_bytes / tracking_bytes_);
   ways_ = std::clamp<std::uint64_t>(params.associativity, 1, blocks);
   sets_ = std::max<std::uint64_t>(1, blocks / ways_);
+  blocks_.assign(sets_ * ways_, kEmpty);
   entries_.resize(sets_ * ways_);
 }
 
@@ -25,35 +26,29 @@ std::uint64_t CacheTags::set_of(std::uint64_t block) const {
   return h % sets_;
 }
 
-CacheTags::Entry* CacheTags::find(std::uint64_t block) {
-  Entry* base = &entries_[set_of(block) * ways_];
+std::uint64_t CacheTags::find(std::uint64_t block) const {
+  const std::uint64_t base = set_of(block) * ways_;
+  const std::uint64_t* tags = blocks_.data() + base;
   for (std::uint64_t way = 0; way < ways_; ++way) {
-    if (base[way].used && base[way].block == block) return &base[way];
+    if (tags[way] == block) return base + way;
   }
-  return nullptr;
+  return kEmpty;
 }
 
-const CacheTags::Entry* CacheTags::find(std::uint64_t block) const {
-  const Entry* base = &entries_[set_of(block) * ways_];
+std::uint64_t CacheTags::allocate(std::uint64_t block) {
+  const std::uint64_t base = set_of(block) * ways_;
+  std::uint64_t victim = base;
   for (std::uint64_t way = 0; way < ways_; ++way) {
-    if (base[way].used && base[way].block == block) return &base[way];
-  }
-  return nullptr;
-}
-
-CacheTags::Entry& CacheTags::allocate(std::uint64_t block) {
-  Entry* base = &entries_[set_of(block) * ways_];
-  Entry* victim = base;
-  for (std::uint64_t way = 0; way < ways_; ++way) {
-    if (!base[way].used) {
-      victim = &base[way];
+    if (blocks_[base + way] == kEmpty) {
+      victim = base + way;
       break;
     }
-    if (base[way].last_use < victim->last_use) victim = &base[way];
+    if (entries_[base + way].last_use < entries_[victim].last_use) victim = base + way;
   }
-  if (victim->used) ++evictions_;
-  *victim = Entry{block, 0, clock_, 0, true};
-  return *victim;
+  if (blocks_[victim] != kEmpty) ++evictions_;
+  blocks_[victim] = block;
+  entries_[victim] = Entry{0, clock_, 0};
+  return victim;
 }
 
 std::uint64_t CacheTags::sector_mask(std::uint64_t block, Bytes address, Bytes bytes) const {
@@ -74,14 +69,15 @@ void CacheTags::read(Bytes address, Bytes bytes, CacheLookup& result) {
   for (std::uint64_t block = first_block; block <= last_block; ++block) {
     ++clock_;
     const std::uint64_t mask = sector_mask(block, address, bytes);
-    Entry* entry = find(block);
+    std::uint64_t index = find(block);
     std::uint64_t valid = 0;
-    if (entry != nullptr) {
-      valid = entry->valid & mask;
-      if (valid != 0) result.hit_ready_fs = std::max(result.hit_ready_fs, entry->ready_fs);
+    if (index != kEmpty) {
+      valid = entries_[index].valid & mask;
+      if (valid != 0) result.hit_ready_fs = std::max(result.hit_ready_fs, entries_[index].ready_fs);
     } else {
-      entry = &allocate(block);
+      index = allocate(block);
     }
+    Entry* entry = &entries_[index];
     entry->last_use = clock_;
     // Bytes of the range in each sector: exact at the range's ends, whole sectors in between.
     const Bytes block_start = block * tracking_bytes_;
@@ -111,10 +107,10 @@ void CacheTags::write(Bytes address, Bytes bytes) {
   const std::uint64_t last_block = (address + bytes - 1) / tracking_bytes_;
   for (std::uint64_t block = first_block; block <= last_block; ++block) {
     ++clock_;
-    Entry* entry = find(block);
-    if (entry == nullptr) entry = &allocate(block);
-    entry->last_use = clock_;
-    entry->valid |= sector_mask(block, address, bytes);
+    std::uint64_t index = find(block);
+    if (index == kEmpty) index = allocate(block);
+    entries_[index].last_use = clock_;
+    entries_[index].valid |= sector_mask(block, address, bytes);
   }
 }
 
@@ -123,7 +119,8 @@ void CacheTags::mark_ready(Bytes address, Bytes bytes, TimeFs ready_fs) {
   const std::uint64_t first_block = address / tracking_bytes_;
   const std::uint64_t last_block = (address + bytes - 1) / tracking_bytes_;
   for (std::uint64_t block = first_block; block <= last_block; ++block) {
-    if (Entry* entry = find(block)) entry->ready_fs = std::max(entry->ready_fs, ready_fs);
+    const std::uint64_t index = find(block);
+    if (index != kEmpty) entries_[index].ready_fs = std::max(entries_[index].ready_fs, ready_fs);
   }
 }
 
@@ -132,9 +129,9 @@ bool CacheTags::contains(Bytes address, Bytes bytes) const {
   const std::uint64_t first_block = address / tracking_bytes_;
   const std::uint64_t last_block = (address + bytes - 1) / tracking_bytes_;
   for (std::uint64_t block = first_block; block <= last_block; ++block) {
-    const Entry* entry = find(block);
+    const std::uint64_t index = find(block);
     const std::uint64_t mask = sector_mask(block, address, bytes);
-    if (entry == nullptr || (entry->valid & mask) != mask) return false;
+    if (index == kEmpty || (entries_[index].valid & mask) != mask) return false;
   }
   return true;
 }

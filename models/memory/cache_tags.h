@@ -45,18 +45,17 @@ class CacheTags {
   [[nodiscard]] bool contains(Bytes address, Bytes bytes) const;
 
  private:
+  static constexpr std::uint64_t kEmpty = ~0ULL;
   struct Entry {
-    std::uint64_t block = 0;
     std::uint64_t valid = 0;  // one bit per sector
     std::uint64_t last_use = 0;
     TimeFs ready_fs = 0;
-    bool used = false;
   };
 
   [[nodiscard]] std::uint64_t set_of(std::uint64_t block) const;
-  Entry* find(std::uint64_t block);
-  [[nodiscard]] const Entry* find(std::uint64_t block) const;
-  Entry& allocate(std::uint64_t block);
+  // Index of the block's way (set x ways + way), or kEmpty. The tags of a set are scanned in one dense array.
+  [[nodiscard]] std::uint64_t find(std::uint64_t block) const;
+  std::uint64_t allocate(std::uint64_t block);
   // Sectors of `block` that [address, address + bytes) touches.
   [[nodiscard]] std::uint64_t sector_mask(std::uint64_t block, Bytes address, Bytes bytes) const;
 
@@ -67,7 +66,8 @@ class CacheTags {
   std::uint64_t ways_;
   std::uint64_t clock_ = 0;
   std::uint64_t evictions_ = 0;
-  std::vector<Entry> entries_;  // sets x ways
+  std::vector<std::uint64_t> blocks_;  // sets x ways: the block held, or kEmpty
+  std::vector<Entry> entries_;         // sets x ways
 };
 
 }  // namespace roofsim

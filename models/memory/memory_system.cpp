@@ -58,38 +58,42 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
     const TimeFs transfer = transfer_fs(bytes, level.port_bandwidth);
     return {level.ports[0].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
   }
-  bank_share_.assign(banks, 0);
+  if (bank_share_.size() < banks) bank_share_.assign(banks, 0);
+  banks_touched_.clear();
   const Bytes line = level.params.line_bytes;
   for (const auto& r : ranges) {
     for (Bytes at = r.address; at < r.address + r.bytes;) {
       const Bytes take = std::min(r.address + r.bytes - at, line - at % line);
-      bank_share_[bank_of(at / line, banks)] += take;
+      const auto bank = static_cast<std::uint32_t>(bank_of(at / line, banks));
+      if (bank_share_[bank] == 0) banks_touched_.push_back(bank);
+      bank_share_[bank] += take;
       at += take;
     }
   }
+  // Each bank is reserved once per chunk with its whole share, so the order of the banks does not matter.
   TimeFs done = now, unloaded = 0;
-  for (std::uint64_t b = 0; b < banks; ++b) {
-    if (bank_share_[b] == 0) continue;
+  for (const auto b : banks_touched_) {
     const TimeFs transfer = transfer_fs(bank_share_[b], level.port_bandwidth);
+    bank_share_[b] = 0;
     done = std::max(done, level.ports[b].reserve(now, transfer));
     unloaded = std::max(unloaded, transfer);
   }
   return {done + level.latency_fs, unloaded + level.latency_fs};
 }
 
-void MemorySystem::read(std::uint64_t unit, const Chunk& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
-                        std::uint64_t tag) {
+void MemorySystem::read(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes,
+                        ChunkCompletionSink& sink, std::uint64_t tag) {
   access(unit, chunk, false, now, op_bytes, sink, tag);
 }
 
-void MemorySystem::write(std::uint64_t unit, const Chunk& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
-                         std::uint64_t tag) {
+void MemorySystem::write(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes,
+                         ChunkCompletionSink& sink, std::uint64_t tag) {
   access(unit, chunk, true, now, op_bytes, sink, tag);
 }
 
-void MemorySystem::access(std::uint64_t unit, const Chunk& chunk, bool write, TimeFs now, Bytes* op_bytes,
+void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
                           ChunkCompletionSink& sink, std::uint64_t tag) {
-  current_.assign(chunk.ranges.begin(), chunk.ranges.end());
+  current_.assign(chunk.ranges, chunk.ranges + chunk.count);
   TimeFs done = now, unloaded = 0, hit_ready = 0;
   for (std::size_t l = 0; l < levels_.size() && !current_.empty(); ++l) {
     Level& level = levels_[l];

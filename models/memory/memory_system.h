@@ -49,9 +49,9 @@ class MemorySystem final : private DramCompletionSink {
   [[nodiscard]] const std::vector<std::string>& level_names() const { return names_; }
   // A unit's read or write of a chunk issued at `now`; adds the bytes each level moved to `op_bytes`
   // (level_names().size() entries) and reports completion to `sink` (possibly before returning).
-  void read(std::uint64_t unit, const Chunk& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
+  void read(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
             std::uint64_t tag);
-  void write(std::uint64_t unit, const Chunk& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
+  void write(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
              std::uint64_t tag);
 
   // Counters of the SRAM levels (in level_names() order, without DRAM).
@@ -83,7 +83,7 @@ class MemorySystem final : private DramCompletionSink {
   };
 
   void dram_done(std::uint64_t id, TimeFs done_fs) override;
-  void access(std::uint64_t unit, const Chunk& chunk, bool write, TimeFs now, Bytes* op_bytes,
+  void access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
               ChunkCompletionSink& sink, std::uint64_t tag);
   // Reserves the level's ports for `ranges`; returns {finish + latency, unloaded}.
   std::pair<TimeFs, TimeFs> occupy(Level& level, std::uint64_t unit, const std::vector<AddressRange>& ranges,
@@ -98,6 +98,7 @@ class MemorySystem final : private DramCompletionSink {
   std::vector<std::uint32_t> free_pending_;
   std::vector<AddressRange> current_, next_;
   std::vector<Bytes> bank_share_;
+  std::vector<std::uint32_t> banks_touched_;
 };
 
 }  // namespace roofsim

@@ -44,38 +44,43 @@ SimpleDram::SimpleDram(const SimpleDramParams& params)
   }
 }
 
-void SimpleDram::split(Bytes address, Bytes bytes, std::vector<Bytes>& share) const {
-  std::fill(share.begin(), share.end(), 0);
+void SimpleDram::split(Bytes address, Bytes bytes) {
   const Bytes g = params_.interleave_bytes;
   const std::uint64_t n = params_.channels;
+  touched_.clear();
+  const auto add = [this](std::uint64_t channel, Bytes part) {
+    if (share_[channel] == 0) touched_.push_back(static_cast<std::uint32_t>(channel));
+    share_[channel] += part;
+  };
   Bytes at = address;
   const Bytes end = address + bytes;
   // The first partial unit, then whole rounds over all channels, then the rest one unit at a time.
-  while (at < end && at % g != 0) {
+  if (at % g != 0) {
     const Bytes take = std::min(end - at, g - at % g);
-    share[(at / g) % n] += take;
+    add((at / g) % n, take);
     at += take;
   }
   const Bytes rounds = (end - at) / (g * n);
   if (rounds > 0) {
-    for (auto& s : share) s += rounds * g;
+    for (std::uint64_t c = 0; c < n; ++c) add(c, rounds * g);
     at += rounds * g * n;
   }
   while (at < end) {
     const Bytes take = std::min(end - at, g);
-    share[(at / g) % n] += take;
+    add((at / g) % n, take);
     at += take;
   }
+  // Each channel is reserved once per request with its whole share, so the order of the channels does not matter.
 }
 
 TimeFs SimpleDram::access(Bytes address, Bytes bytes, bool write, TimeFs arrival_fs) {
-  split(address, bytes, share_);
+  split(address, bytes);
   TimeFs done = arrival_fs;
-  for (std::uint32_t c = 0; c < params_.channels; ++c) {
-    if (share_[c] == 0) continue;
+  for (const auto c : touched_) {
     done =
         std::max(done, channels_[c].reserve(arrival_fs, transfer_fs(share_[c], params_.channel_bandwidth_bytes_per_s)));
     channel_bytes_[c] += share_[c];
+    share_[c] = 0;
   }
   (write ? bytes_written_ : bytes_read_) += bytes;
   return done + latency_fs_;
@@ -85,9 +90,11 @@ void SimpleDram::submit(const DramRequest& request, DramCompletionSink& sink) {
   sink.dram_done(request.id, access(request.address, request.bytes, request.write, request.arrival_fs));
 }
 
-TimeFs SimpleDram::unloaded_fs(Bytes address, Bytes bytes) const {
-  split(address, bytes, share_);
-  const Bytes most = *std::max_element(share_.begin(), share_.end());
+TimeFs SimpleDram::unloaded_fs(Bytes, Bytes bytes) const {
+  // The busiest channel of an aligned range carries ceil(units / channels) interleave units (at most the range).
+  const Bytes g = params_.interleave_bytes;
+  const Bytes units = (bytes + g - 1) / g;
+  const Bytes most = std::min(bytes, (units + params_.channels - 1) / params_.channels * g);
   return transfer_fs(most, params_.channel_bandwidth_bytes_per_s) + latency_fs_;
 }
 

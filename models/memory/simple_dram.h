@@ -43,14 +43,15 @@ class SimpleDram final : public DramInterface {
   [[nodiscard]] TimeFs channel_busy_fs(std::uint32_t channel) const { return channels_[channel].busy_fs(); }
 
  private:
-  // Bytes of [address, address + bytes) on each channel, into `share_` (only channels touched are non-zero).
-  void split(Bytes address, Bytes bytes, std::vector<Bytes>& share) const;
+  // Bytes of [address, address + bytes) on each channel into `share_`, the channels touched into `touched_`.
+  void split(Bytes address, Bytes bytes);
 
   SimpleDramParams params_;
   TimeFs latency_fs_;
   std::vector<BusyUntil> channels_;
   std::vector<Bytes> channel_bytes_;
-  mutable std::vector<Bytes> share_;
+  std::vector<Bytes> share_;
+  std::vector<std::uint32_t> touched_;
   Bytes bytes_read_ = 0;
   Bytes bytes_written_ = 0;
 };

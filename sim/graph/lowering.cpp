@@ -131,18 +131,18 @@ class GemmLowering : public OpLowering {
     out.useful_flops = 2 * (i1 - i0) * (j1 - j0) * (k1 - k0);
     const Bytes ea = element_bytes(a_->dtype), eb = element_bytes(b_->dtype), ec = element_bytes(c_->dtype);
     {
-      ChunkBuilder chunks(out.reads, request_bytes_, a_->resident);
+      ChunkBuilder chunks(out, out.reads, request_bytes_, a_->resident);
       for (std::uint64_t i = i0; i < i1; ++i) chunks.add(a_->address + ((b * m_ + i) * k_ + k0) * ea, (k1 - k0) * ea);
     }
     {
-      ChunkBuilder chunks(out.reads, request_bytes_, b_->resident);
+      ChunkBuilder chunks(out, out.reads, request_bytes_, b_->resident);
       const std::uint64_t bb = b_batched_ ? b : 0;
       for (std::uint64_t kk = k0; kk < k1; ++kk) {
         chunks.add(b_->address + ((bb * k_ + kk) * n_ + j0) * eb, (j1 - j0) * eb);
       }
     }
     if (index + 1 == k_steps_) {
-      ChunkBuilder chunks(out.writes, request_bytes_);
+      ChunkBuilder chunks(out, out.writes, request_bytes_);
       for (std::uint64_t i = i0; i < i1; ++i) chunks.add(c_->address + ((b * m_ + i) * n_ + j0) * ec, (j1 - j0) * ec);
     }
   }
@@ -160,7 +160,7 @@ class GemmLowering : public OpLowering {
     const std::uint64_t pixels = out_h_ * out_w_;
     const std::uint64_t H = shape_.height, W = shape_.width, C = shape_.channels, K = shape_.filters;
     {
-      ChunkBuilder chunks(out.reads, request_bytes_, a_->resident);
+      ChunkBuilder chunks(out, out.reads, request_bytes_, a_->resident);
       for (std::uint64_t image = i0 / pixels; image * pixels < i1; ++image) {
         const std::uint64_t p_lo = (std::max(i0, image * pixels) - image * pixels) / out_w_;
         const std::uint64_t p_hi = (std::min(i1, (image + 1) * pixels) - 1 - image * pixels) / out_w_;
@@ -176,11 +176,11 @@ class GemmLowering : public OpLowering {
       }
     }
     {
-      ChunkBuilder chunks(out.reads, request_bytes_, b_->resident);
+      ChunkBuilder chunks(out, out.reads, request_bytes_, b_->resident);
       for (std::uint64_t f = j0; f < j1; ++f) chunks.add(b_->address + (f * C + c0) * rs_ * eb, (c1 - c0) * rs_ * eb);
     }
     if (index + 1 == k_steps_) {
-      ChunkBuilder chunks(out.writes, request_bytes_);
+      ChunkBuilder chunks(out, out.writes, request_bytes_);
       for (std::uint64_t image = i0 / pixels; image * pixels < i1; ++image) {
         const std::uint64_t lo = std::max(i0, image * pixels) - image * pixels;
         const std::uint64_t hi = std::min(i1, (image + 1) * pixels) - image * pixels;
@@ -256,7 +256,7 @@ class StreamLowering : public OpLowering {
     out.executed_flops = step_elements_ * flops_per_element_;
     out.useful_flops = count * flops_per_element_;
     for (const auto* input : inputs_) {
-      ChunkBuilder chunks(out.reads, request_bytes_of(*input), input->resident);
+      ChunkBuilder chunks(out, out.reads, request_bytes_of(*input), input->resident);
       if (!rows_mode_ || elements_of(*input) >= elements_) {
         add_elements(chunks, *input, first, count);
       } else if (index == 0) {
@@ -265,7 +265,7 @@ class StreamLowering : public OpLowering {
     }
     const bool last = first + count == tile_end;
     for (const auto* output : outputs_) {
-      ChunkBuilder chunks(out.writes, request_bytes_of(*output));
+      ChunkBuilder chunks(out, out.writes, request_bytes_of(*output));
       if (!reduce_) {
         add_elements(chunks, *output, first, count);
       } else if (last) {
@@ -317,7 +317,7 @@ class CompulsoryStreamLowering : public OpLowering {
     const auto slice = [&](const Tensor& tensor, std::vector<Chunk>& into) {
       const Bytes lo = tensor.bytes * part / parts;
       const Bytes hi = tensor.bytes * (part + 1) / parts;
-      ChunkBuilder chunks(into, request_bytes_, tensor.resident);
+      ChunkBuilder chunks(out, into, request_bytes_, tensor.resident);
       if (hi > lo) chunks.add(tensor.address + lo, hi - lo);
     };
     for (const auto* input : inputs_) slice(*input, out.reads);

@@ -34,7 +34,10 @@ Totals walk(const OpLowering& lowering, const std::vector<Tensor>& tensors) {
         for (const auto& chunk : *list) {
           ++totals.chunks;
           totals.largest_chunk = std::max(totals.largest_chunk, chunk.bytes);
-          for (const auto& r : chunk.ranges) totals.in_bounds = totals.in_bounds && inside(r, tensors);
+          const auto view = step.view(chunk);
+          for (std::uint32_t i = 0; i < view.count; ++i) {
+            totals.in_bounds = totals.in_bounds && inside(view.ranges[i], tensors);
+          }
           (list == &step.reads ? totals.read : totals.written) += chunk.bytes;
         }
       }
@@ -98,8 +101,8 @@ TEST_CASE("batched GEMM with shared weights reads B at the same addresses for ev
   TileStep first, last;
   lowering->step(0, 0, first);
   lowering->step(2, 0, last);
-  CHECK(first.reads.back().ranges.front().address == last.reads.back().ranges.front().address);
-  CHECK(first.reads.front().ranges.front().address != last.reads.front().ranges.front().address);
+  CHECK(first.view(first.reads.back()).ranges[0].address == last.view(last.reads.back()).ranges[0].address);
+  CHECK(first.view(first.reads.front()).ranges[0].address != last.view(last.reads.front()).ranges[0].address);
   CHECK(walk(*lowering, w.tensors).in_bounds);
 }
 

@@ -17,10 +17,11 @@ struct Recorder final : ChunkCompletionSink {
   TimeFs done = 0, unloaded = 0;
 };
 
-Chunk chunk_at(Bytes address, Bytes bytes) {
-  Chunk c;
-  c.add(address, bytes);
-  return c;
+// A one-range chunk; the range lives in static storage for the duration of the call.
+ChunkView chunk_at(Bytes address, Bytes bytes) {
+  static AddressRange range;
+  range = AddressRange{address, bytes};
+  return ChunkView{&range, 1, bytes, false};
 }
 }  // namespace
 
