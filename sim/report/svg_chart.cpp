@@ -23,6 +23,8 @@ constexpr double kPlotRight = kPlotLeft + kPlotWidth, kPlotBottom = kPlotTop + k
 constexpr double kLegendLeft = kPlotRight + 22;
 constexpr double kFontPx = 12, kSmallFontPx = 10.5, kOpFontPx = 10.5;
 constexpr double kPointRadius = 4;
+// Ops closer than this share a point and a label ("conv1 +2"): separate markers would hide each other.
+constexpr double kMergePx = 2.5;
 
 std::string px(double value) {
   return fmt::format("{:.2f}", value);
@@ -58,9 +60,10 @@ struct LogAxis {
 std::pair<double, double> decade_range(double lo, double hi, double pad, int min_decades) {
   double lo_exp = std::floor(std::log10(lo / pad));
   double hi_exp = std::ceil(std::log10(hi * pad));
+  // Widen downwards first: the room above the highest roof is wasted, the room below holds the slow ops.
   while (hi_exp - lo_exp < min_decades) {
-    hi_exp += 1;
-    if (hi_exp - lo_exp < min_decades) lo_exp -= 1;
+    lo_exp -= 1;
+    if (hi_exp - lo_exp < min_decades) hi_exp += 1;
   }
   return {lo_exp, hi_exp};
 }
@@ -237,7 +240,7 @@ void write_roofline_svg(const Report& report, const DeviceRoof& device, std::ost
     const double x = x_axis.map(op.oi_at(report.main_memory));
     const double y = y_axis.map(op.attainable_flops_per_s());
     auto same = std::find_if(points.begin(), points.end(), [&](const PlotPoint& p) {
-      return std::abs(p.x - x) < 0.5 && std::abs(p.y - y) < 0.5 && p.bound_by == op.roofline.bound_by;
+      return std::abs(p.x - x) < kMergePx && std::abs(p.y - y) < kMergePx && p.bound_by == op.roofline.bound_by;
     });
     if (same != points.end()) {
       same->ops.push_back(i);

@@ -139,3 +139,39 @@ TEST_CASE("the same report renders to the same bytes twice") {
   const auto report = test::sample_report(device);
   CHECK(render(report, device) == render(report, device));
 }
+
+TEST_CASE("a crowded chart (60 conv-like ops) keeps points inside and labels apart") {
+  const auto device = test::h100_like_device();
+  auto report = test::sample_report(device);
+  report.ops.clear();
+  for (int i = 0; i < 60; ++i) {
+    // Intensities from 20 to 600 FLOP/B around the ridge, as ResNet-50's convolutions have.
+    const double oi = 20.0 * std::pow(30.0, (i % 20) / 19.0) * (1 + 0.01 * (i / 20));
+    const double flops = 1e9 * (1 + i);
+    report.ops.push_back(
+        test::make_op(device, "conv" + std::to_string(i + 1), "conv2d", DataType::fp16, flops, flops / oi));
+  }
+  const std::string svg = render(report, device);
+  std::ofstream(test::scratch_dir("svg_chart_crowded") / "roofline.svg") << svg;
+  const auto areas = elements(svg, "rect", "plot-area");
+  const double x0 = number(areas[0], "x"), y0 = number(areas[0], "y");
+  const double x1 = x0 + number(areas[0], "width"), y1 = y0 + number(areas[0], "height");
+  int ops_drawn = 0;
+  for (const auto& point : elements(svg, "circle", "op")) {
+    ops_drawn += std::stoi(point.at("data-ops"));
+    CHECK(number(point, "cx") > x0);
+    CHECK(number(point, "cx") < x1);
+    CHECK(number(point, "cy") > y0);
+    CHECK(number(point, "cy") < y1);
+  }
+  CHECK(ops_drawn == 60);
+  std::vector<Box> boxes;
+  for (const auto& label : elements(svg, "text", "op-label")) {
+    const std::string anchor = label.at("text-anchor");
+    const Anchor a = anchor == "start" ? Anchor::start : anchor == "end" ? Anchor::end : Anchor::middle;
+    boxes.push_back(text_box(label.at("#text"), number(label, "x"), number(label, "y"), number(label, "font-size"), a));
+  }
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    for (std::size_t j = i + 1; j < boxes.size(); ++j) CHECK_FALSE(boxes[i].overlaps(boxes[j]));
+  }
+}
