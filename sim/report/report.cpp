@@ -150,20 +150,29 @@ void write_ops_csv(const Report& report, std::ostream& out) {
 }
 
 void write_console_table(const Report& report, std::ostream& out) {
-  std::vector<std::string> header = {"op", "kind", "dtype", "GFLOP"};
+  // Two header lines: the column's name, then its unit.
+  std::vector<std::string> header = {"op", "kind", "dtype", "useful"};
+  std::vector<std::string> units = {"", "", "", "GFLOP"};
+  std::vector<bool> left_aligned = {true, true, true, false};
+  const auto add_column = [&](std::string name, std::string unit, bool left) {
+    header.push_back(std::move(name));
+    units.push_back(std::move(unit));
+    left_aligned.push_back(left);
+  };
   const bool one_bytes_column = same_bytes_at_every_level(report);
   if (one_bytes_column) {
-    header.push_back(report.levels.size() > 1 ? "MB (every level)" : "MB");
+    add_column(report.levels.size() > 1 ? "bytes (each level)" : "bytes", "MB", false);
   } else {
-    for (const auto& level : report.levels) header.push_back("MB " + level);
+    for (const auto& level : report.levels) add_column("bytes " + level, "MB", false);
   }
-  header.push_back("OI " + report.main_memory + " FLOP/B");
-  for (const auto variant : kAllVariants) header.push_back(std::string(to_string(variant)) + " TFLOP/s");
-  header.push_back("binding");
-  header.push_back("bound_by");
-  if (report.command == "run") {
-    header.push_back("sim us");
-    header.push_back("achieved TFLOP/s");
+  add_column("OI " + report.main_memory, "FLOP/B", false);
+  for (const auto variant : kAllVariants) add_column(std::string(to_string(variant)), "TFLOP/s", false);
+  add_column("binding", "", true);
+  add_column("bound_by", "", true);
+  const bool run = report.command == "run";
+  if (run) {
+    add_column("sim", "us", false);
+    add_column("achieved", "TFLOP/s", false);
   }
 
   std::vector<std::vector<std::string>> rows;
@@ -173,15 +182,17 @@ void write_console_table(const Report& report, std::ostream& out) {
     if (one_bytes_column) {
       row.push_back(short_number(op.bytes.empty() ? 0.0 : static_cast<double>(op.bytes.front().bytes) / 1e6));
     } else {
-      for (const auto& level : report.levels)
+      for (const auto& level : report.levels) {
         row.push_back(short_number(static_cast<double>(op.bytes_at(level)) / 1e6));
+      }
     }
     row.push_back(short_number(op.oi_at(report.main_memory)));
-    for (const auto variant : kAllVariants)
+    for (const auto variant : kAllVariants) {
       row.push_back(short_number(op.roofline.ceilings[variant].flops_per_s / 1e12));
+    }
     row.push_back(std::string(to_string(op.roofline.binding)));
     row.push_back(op.roofline.bound_by);
-    if (report.command == "run") {
+    if (run) {
       row.push_back(op.sim_time_s ? short_number(*op.sim_time_s * 1e6) : "-");
       row.push_back(op.achieved_flops_per_s ? short_number(*op.achieved_flops_per_s / 1e12) : "-");
     }
@@ -190,14 +201,9 @@ void write_console_table(const Report& report, std::ostream& out) {
 
   std::vector<std::size_t> widths(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
-    widths[c] = header[c].size();
+    widths[c] = std::max(header[c].size(), units[c].size());
     for (const auto& row : rows) widths[c] = std::max(widths[c], row[c].size());
   }
-  // Names and words left-aligned, numbers right-aligned.
-  std::vector<bool> left_aligned(header.size(), false);
-  left_aligned[0] = left_aligned[1] = left_aligned[2] = true;
-  const std::size_t binding_column = 4 + (one_bytes_column ? 1 : report.levels.size()) + 1 + kAllVariants.size();
-  left_aligned[binding_column] = left_aligned[binding_column + 1] = true;
   const auto print_row = [&](const std::vector<std::string>& cells) {
     std::string line;
     for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -208,9 +214,10 @@ void write_console_table(const Report& report, std::ostream& out) {
     out << line << "\n";
   };
 
-  out << fmt::format("{} on {}: {} ops, {} bytes, OI against {}\n", report.workload_name, report.hardware_name,
-                     report.ops.size(), report.bytes_basis, report.main_memory);
+  out << fmt::format("{} on {}: {} ops, {} bytes, OI against {}; ceilings in TFLOP/s\n", report.workload_name,
+                     report.hardware_name, report.ops.size(), report.bytes_basis, report.main_memory);
   print_row(header);
+  print_row(units);
   std::size_t total_width = 0;
   for (const auto width : widths) total_width += width + 2;
   out << std::string(total_width - 2, '-') << "\n";

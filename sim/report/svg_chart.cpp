@@ -218,7 +218,10 @@ void write_roofline_svg(const Report& report, const DeviceRoof& device, std::ost
   if (y_max <= 0) y_min = 1e9, y_max = 1e15;
   y_min = std::min(y_min, y_max);
   const auto [x_lo, x_hi] = decade_range(x_min, x_max, 2.0, 4);
-  const auto [y_lo, y_hi] = decade_range(y_min, y_max, 1.6, 4);
+  // The y axis ends a little above the highest roof rather than at the next decade, which would waste up to a
+  // decade of height; decade ticks stay where they are.
+  const auto [y_lo, y_decade_hi] = decade_range(y_min, y_max, 1.6, 4);
+  const double y_hi = std::min(y_decade_hi, std::log10(y_max * 3.0));
   const LogAxis x_axis{x_lo, x_hi, kPlotLeft, kPlotRight};
   const LogAxis y_axis{y_lo, y_hi, kPlotBottom, kPlotTop};
   const double oi_lo = std::pow(10.0, x_lo), oi_hi = std::pow(10.0, x_hi);
@@ -275,12 +278,12 @@ void write_roofline_svg(const Report& report, const DeviceRoof& device, std::ost
       svg.line(mx, kPlotBottom, mx, kPlotBottom + 3, {"#666666", 0.8, ""}, "minor-tick-x");
     }
   }
-  for (int e = static_cast<int>(y_lo); e <= static_cast<int>(y_hi); ++e) {
+  for (int e = static_cast<int>(y_lo); e <= static_cast<int>(std::floor(y_hi)); ++e) {
     const double y = y_axis.map(std::pow(10.0, e));
     svg.line(kPlotLeft, y, kPlotRight, y, {"#E3E3E3", 1, ""}, "grid-y");
     svg.line(kPlotLeft - 6, y, kPlotLeft, y, {"#333333", 1, ""}, "tick-y");
     svg.text(kPlotLeft - 9, y + 4, decade_label(e), kFontPx, Anchor::end, "tick-label-y");
-    for (int m = 2; m <= 9 && e < static_cast<int>(y_hi); ++m) {
+    for (int m = 2; m <= 9 && std::log10(m) + e < y_hi; ++m) {
       const double my = y_axis.map(m * std::pow(10.0, e));
       svg.line(kPlotLeft - 3, my, kPlotLeft, my, {"#666666", 0.8, ""}, "minor-tick-y");
     }

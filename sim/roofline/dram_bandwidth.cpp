@@ -5,16 +5,6 @@
 
 namespace roofsim {
 
-namespace {
-
-// HBM has separate row and column command interfaces (JESD235/JESD238); DDR4/DDR5/LPDDR5 share one command bus, so
-// a column command takes a slot between row commands there.
-bool has_separate_row_bus(const DramStandardParams& standard) {
-  return standard.family.rfind("HBM", 0) == 0;
-}
-
-}  // namespace
-
 DramRowBandwidth dram_row_bandwidth(const DramStandardParams& standard, RefreshMode refresh, std::uint32_t channels) {
   DramRowBandwidth rows;
   const auto& t = standard.timing;
@@ -29,8 +19,10 @@ DramRowBandwidth dram_row_bandwidth(const DramStandardParams& standard, RefreshM
   rows.column_interval_s = std::max(rows.burst_time_s, tccd_s);
 
   const Seconds trrd_s = (rotate_groups ? t.tRRD_S : t.tRRD_L) * tck;
+  // HBM has separate row and column command buses (JESD235/JESD238); DDR4/DDR5/LPDDR5 share one, so each miss's
+  // column command takes its slot between the row commands there.
   const double command_cycles =
-      static_cast<double>(t.act_cycles + t.pre_cycles) + (has_separate_row_bus(standard) ? 0.0 : 1.0);
+      static_cast<double>(t.act_cycles + t.pre_cycles + (standard.separate_row_bus ? 0U : t.cas_cycles));
   rows.act_interval_s = std::max({t.tRC * tck / banks, trrd_s, t.tFAW * tck / 4.0, command_cycles * tck});
 
   double refresh_busy = 0.0;

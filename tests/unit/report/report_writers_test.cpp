@@ -124,12 +124,14 @@ TEST_CASE("console table: units in the headers and one line per op") {
   const auto report = test::sample_report(device);
   const auto text = table_text(report);
   CHECK(text.find("GFLOP") != std::string::npos);
-  CHECK(text.find("classic TFLOP/s") != std::string::npos);
-  CHECK(text.find("OI dram FLOP/B") != std::string::npos);
+  CHECK(text.find("TFLOP/s") != std::string::npos);
+  CHECK(text.find("FLOP/B") != std::string::npos);
+  CHECK(text.find("OI dram") != std::string::npos);
+  CHECK(text.find("hierarchical") != std::string::npos);
   CHECK(text.find("bound_by") != std::string::npos);
   for (const auto& op : report.ops) CHECK(text.find(op.name) != std::string::npos);
-  // title, header, rule, one line per op
-  CHECK(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) == 3 + report.ops.size());
+  // title, header names, header units, rule, one line per op
+  CHECK(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) == 4 + report.ops.size());
 }
 
 TEST_CASE("the writers give identical bytes twice") {

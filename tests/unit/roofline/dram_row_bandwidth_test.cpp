@@ -13,6 +13,7 @@ DramStandardParams hbm_like() {
   DramStandardParams s;
   s.name = "test-hbm";
   s.family = "HBM3";
+  s.separate_row_bus = true;
   s.data_rate_bits_per_s = 6.4e9;
   s.tck_s = 0.3125e-9;
   s.channels = 1;
@@ -60,9 +61,11 @@ TEST_CASE("each ACT limiter binds in turn: tRC over banks / tRRD / command bus")
   s.timing.pre_cycles = 2;
   // HBM: separate row-command bus, ACT + PRE = 5 cycles.
   CHECK(dram_row_bandwidth(s, RefreshMode::none, 1).act_interval_s == doctest::Approx(5 * 0.3125e-9));
-  // DDR shares one command bus with the column command: one more cycle.
+  // DDR shares one command bus with the column command: cas_cycles more (DDR5: 2).
   s.family = "DDR5";
-  CHECK(dram_row_bandwidth(s, RefreshMode::none, 1).act_interval_s == doctest::Approx(6 * 0.3125e-9));
+  s.separate_row_bus = false;
+  s.timing.cas_cycles = 2;
+  CHECK(dram_row_bandwidth(s, RefreshMode::none, 1).act_interval_s == doctest::Approx(7 * 0.3125e-9));
 }
 
 TEST_CASE("a single bank group pays tCCD_L and tRRD_L") {
