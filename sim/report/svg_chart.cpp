@@ -321,6 +321,7 @@ void write_roofline_svg(const Report& report, const DeviceRoof& device, std::ost
     bool drawn = false;
   };
   std::vector<PowerLegend> power_curves;
+  std::string power_bound_label;
   if (device.power_cap_w > 0) {
     std::map<std::pair<DataType, std::string>, Flops> flops_by_type;
     for (const auto& op : report.ops) flops_by_type[{op.dtype, op.engine}] += op.useful_flops;
@@ -353,6 +354,20 @@ void write_roofline_svg(const Report& report, const DeviceRoof& device, std::ost
         continue;
       }
       drawn_paths.push_back(path);
+      if (power_curves.empty()) {
+        // The cap alone (nominal state), thin: where it lies above the roofs it shows the headroom.
+        std::string bound_path;
+        for (const auto& point : curve) {
+          const double bound = nominal_power_bound_flops_per_s(device, dtype, engine, point.oi);
+          if (!(bound > 0)) continue;
+          bound_path += (bound_path.empty() ? "M" : " L") + px(x_axis.map(point.oi)) + " " + px(y_axis.map(bound));
+        }
+        if (!bound_path.empty()) {
+          body << "<path class=\"power-bound\" d=\"" << bound_path
+               << "\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"1\" stroke-dasharray=\"1 3\"/>\n";
+          power_bound_label = fmt::format("cap alone, nominal V ({} {})", engine, to_string(dtype));
+        }
+      }
       if (!path.empty()) {
         body << "<path class=\"power\" d=\"" << path << "\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2.2\""
              << dash_attr(kPowerDash[power_curves.size()]) << "/>\n";
@@ -505,6 +520,7 @@ void write_roofline_svg(const Report& report, const DeviceRoof& device, std::ost
                 fmt::format("power cap {}: {}{}", format_si(device.power_cap_w, "W"), power_curves[i].label,
                             power_curves[i].drawn ? "" : " (never below the roof)"));
   }
+  if (!power_bound_label.empty()) legend_line({"#D55E00", 1.0, "1 3"}, power_bound_label);
   ly += 6;
   legend_title("Markers");
   legend_body << "<path d=\"M" << px(kLegendLeft + 14) << " " << px(ly - 5) << " L" << px(kLegendLeft + 19) << " "

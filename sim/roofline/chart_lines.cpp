@@ -68,6 +68,19 @@ FlopsPerSecond power_capped_flops_per_s(const DeviceRoof& device, DataType dtype
   return power_ceiling(device, input).flops_per_s;
 }
 
+FlopsPerSecond nominal_power_bound_flops_per_s(const DeviceRoof& device, DataType dtype, const std::string& engine,
+                                               FlopsPerByte oi) {
+  if (device.power_cap_w <= 0 || !(oi > 0)) return 0;
+  const auto* chosen = device.compute.engine_for(dtype, engine);
+  if (chosen == nullptr) return 0;
+  const auto found = chosen->energy_per_flop_j.find(dtype);
+  Joules per_flop = found == chosen->energy_per_flop_j.end() ? 0.0 : found->second;
+  for (const auto& level : device.levels) per_flop += level.energy_per_byte_j / oi;
+  const Watts available = device.power_cap_w - device.static_power_w;
+  if (per_flop <= 0 || available <= 0) return 0;
+  return available / per_flop;
+}
+
 std::vector<CurvePoint> power_curve(const DeviceRoof& device, DataType dtype, const std::string& engine,
                                     FlopsPerByte oi_min, FlopsPerByte oi_max, int points_per_decade) {
   std::vector<CurvePoint> points;

@@ -50,6 +50,12 @@ struct RooflineLines {
 [[nodiscard]] FlopsPerSecond power_capped_flops_per_s(const DeviceRoof& device, DataType dtype,
                                                       const std::string& engine, FlopsPerByte oi);
 
+// The cap alone at the nominal DVFS state, without the compute and memory roofs: (Pcap - P_static) / (e_flop +
+// sum over levels of e_l / OI), Choi et al. 2013's power line turned into a rate. 0 without a cap or energies (the
+// line does not exist), so the chart can show how far the cap sits above the roofs even where it does not bind.
+[[nodiscard]] FlopsPerSecond nominal_power_bound_flops_per_s(const DeviceRoof& device, DataType dtype,
+                                                             const std::string& engine, FlopsPerByte oi);
+
 // The curve sampled log-uniformly on [oi_min, oi_max] with `points_per_decade` points per decade (both ends kept).
 [[nodiscard]] std::vector<CurvePoint> power_curve(const DeviceRoof& device, DataType dtype, const std::string& engine,
                                                   FlopsPerByte oi_min, FlopsPerByte oi_max, int points_per_decade);

@@ -26,7 +26,8 @@ struct DramRowBandwidth {
 //   miss: burst_bytes / max(t_burst, tCCD, t_ACT)                (one ACT per burst), where
 //         t_ACT = max(tRC / banks, tRRD, tFAW / 4, t_cmd)        (bank cycling, ACT spacing, four-activate window,
 //                                                                 row-command bus: ACT + PRE cycles, plus the column
-//                                                                 command (cas_cycles) where the standard shares one bus)
+//                                                                 command (cas_cycles) where the standard shares one
+//                                                                 bus)
 //   both x (1 - refresh busy fraction): all-bank tRFC / tREFI; per-bank tRFCsb / (tREFIsb x banks), since one bank
 //   of `banks` is refreshing while the others serve.
 // tCCD and tRRD are the _S values when the stream can rotate over bank groups (more than one), else the _L values.
