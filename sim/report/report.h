@@ -39,6 +39,10 @@ struct OpReport {
   [[nodiscard]] FlopsPerSecond attainable_flops_per_s() const {
     return roofline.ceilings[roofline.binding].flops_per_s;
   }
+  // Where the chart puts the op: the achieved rate where simulated, else the binding ceiling.
+  [[nodiscard]] FlopsPerSecond chart_flops_per_s() const {
+    return achieved_flops_per_s ? *achieved_flops_per_s : attainable_flops_per_s();
+  }
 };
 
 struct Report {
