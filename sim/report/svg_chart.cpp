@@ -451,10 +451,18 @@ struct Chart {
     for (const auto& group : peaks) {
       const std::string text = fmt::format("{}  {}", group.label, format_si(group.peak, "FLOP/s"));
       const double y = y_axis.map(group.peak);
-      for (const double dy : {-5.0, 13.0, -16.0, 24.0}) {
-        const auto box = text_box(text, kPlotRight - 6, y + dy, kSmallFontPx, Anchor::end);
-        if (!placer.try_place({box})) continue;
-        svg.text(kPlotRight - 6, y + dy, text, kSmallFontPx, Anchor::end, "compute-label", group.colour, 0, true);
+      // At the right edge just above or below the roof, then further left along it (not left of its ridge).
+      const double roof_start = group.ridge_oi > oi_lo ? x_axis.map(std::min(group.ridge_oi, oi_hi)) : kPlotLeft;
+      const double width = text_width_px(text, kSmallFontPx);
+      std::vector<std::pair<double, double>> candidates;  // (right end, baseline offset)
+      for (const double dy : {-5.0, 13.0, -16.0, 24.0}) candidates.push_back({kPlotRight - 6, dy});
+      for (double right = kPlotRight - 66; right - width >= roof_start; right -= 60) {
+        candidates.push_back({right, -5.0});
+        candidates.push_back({right, 13.0});
+      }
+      for (const auto& [right, dy] : candidates) {
+        if (!placer.try_place({text_box(text, right, y + dy, kSmallFontPx, Anchor::end)})) continue;
+        svg.text(right, y + dy, text, kSmallFontPx, Anchor::end, "compute-label", group.colour, 0, true);
         break;
       }
     }
