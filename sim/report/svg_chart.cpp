@@ -225,9 +225,8 @@ struct Chart {
     std::tie(x_lo, x_hi) = decade_range(x_min, x_max, 2.0, 4);
     // The y axis ends a little above the highest roof rather than at the next decade, which would waste up to a
     // decade of height; decade ticks stay where they are.
-    double y_decade_hi = 0;
-    std::tie(y_lo, y_decade_hi) = decade_range(y_min, y_max, 1.6, 4);
-    y_hi = std::min(y_decade_hi, std::log10(y_max * 3.0));
+    std::tie(y_lo, std::ignore) = decade_range(y_min, y_max, 1.6, 4);
+    y_hi = std::max(y_lo + 4, std::log10(y_max * 3.0));
     x_axis = {x_lo, x_hi, kPlotLeft, kPlotRight};
     y_axis = {y_lo, y_hi, kPlotBottom, kPlotTop};
     oi_lo = std::pow(10.0, x_lo);
