@@ -1,0 +1,35 @@
+// FIFO links with a busy-until time: flows that share a link share its bandwidth.
+#include <doctest/doctest.h>
+
+#include <memory>
+
+#include "net_test_support.h"
+
+using namespace roofsim;
+using namespace roofsim::net;
+using namespace roofsim::net::test;
+
+TEST_CASE("two flows sharing a link each get half its bandwidth") {
+  // Devices 0 and 1 both send to device 2 through a switch: the switch-to-2 link is shared.
+  const double bandwidth = 50e9;
+  const Topology topology(make_cluster(TopologyKind::switch_star, 3, make_link(bandwidth, 1e-6)));
+  const Bytes chunk = 1 << 20;
+  const std::size_t chunks = 256;
+  NetworkOptions options;
+  NetworkCore core(topology, options);
+  std::vector<CollectiveId> flows;
+  for (const NodeId source : {NodeId{0}, NodeId{1}}) {
+    auto schedule = std::make_shared<Schedule>();
+    // All chunks are queued at the sender at once, as in a DMA queue; each crosses the links as a message.
+    for (std::size_t j = 0; j < chunks; ++j) schedule->add_transfer(source, 2, chunk);
+    schedule->finalize();
+    flows.push_back(core.issue(schedule, 0));
+  }
+  (void)core.run();
+  const double alone_s = static_cast<double>(chunk * chunks) / bandwidth;
+  for (const auto flow : flows) {
+    const double rate = static_cast<double>(chunk * chunks) / to_seconds(core.finish_fs(flow));
+    CHECK(rate / (bandwidth / 2) == doctest::Approx(1.0).epsilon(0.02));
+  }
+  CHECK(to_seconds(core.finish_fs(flows[0])) > 1.9 * alone_s);
+}
