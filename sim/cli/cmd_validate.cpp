@@ -1,11 +1,13 @@
-// `roofsim validate FILE...`: checks configuration and workload files without running anything.
+// `roofsim validate FILE... [--set KEY=VALUE]...`: checks configuration and workload files without running anything.
+// Overrides apply to the files of the kind they address (hardware keys to hardware files), exactly as `run` would
+// apply them, so a sweep point can be checked before it runs.
 #include <iostream>
 #include <memory>
 
-#include <toml++/toml.h>
-
 #include "sim/cli/app.h"
 #include "sim/cli/file_kinds.h"
+#include "sim/config/config_document.h"
+#include "sim/config/hardware_params.h"
 #include "sim/core/input_error.h"
 
 namespace roofsim::cli {
@@ -14,13 +16,7 @@ namespace {
 
 const FileKind& detect_kind(const std::filesystem::path& file) {
   if (!std::filesystem::exists(file)) throw InputError(SourcePos{file.string()}, "file not found");
-  toml::table table;
-  try {
-    table = toml::parse_file(file.string());
-  } catch (const toml::parse_error& error) {
-    throw InputError(SourcePos{file.string(), error.source().begin.line, error.source().begin.column},
-                     "malformed TOML: " + std::string(error.description()));
-  }
+  const toml::table table = parse_toml_file(file);
   for (const auto& kind : file_kinds()) {
     if (table.contains(kind.root_key)) return kind;
   }
@@ -32,24 +28,57 @@ const FileKind& detect_kind(const std::filesystem::path& file) {
   throw InputError(SourcePos{file.string()}, "unknown kind of file: expected a top-level table " + expected);
 }
 
+// Validates one file with the overrides that address its kind; returns whether it took overrides.
+bool validate_file(const FileKind& kind, const std::filesystem::path& file, const SplitOverrides& overrides) {
+  if (kind.root_key == "device") {
+    (void)load_hardware(file, overrides.hardware);
+    return true;
+  }
+  kind.validate(file);
+  return false;
+}
+
+// An override that no file took would be silently ignored; say so instead.
+void check_overrides_used(const SplitOverrides& overrides, bool hardware_used) {
+  if (!overrides.hardware.empty() && !hardware_used) {
+    const auto& first = overrides.hardware.front();
+    throw InputError(SourcePos{"--set " + first.key + "=" + first.value},
+                     "no hardware file among the files to validate takes this override");
+  }
+  if (!overrides.workload.empty()) {
+    const auto& first = overrides.workload.front();
+    throw InputError(SourcePos{"--set workload." + first.key + "=" + first.value},
+                     "validate applies --set to hardware files only; check workload overrides with `roofsim roofline`");
+  }
+}
+
 }  // namespace
 
 void add_validate_command(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("validate", "Check hardware, DRAM, cluster, workload and sweep files");
   auto files = std::make_shared<std::vector<std::string>>();
+  auto sets = std::make_shared<std::vector<std::string>>();
   command->add_option("files", *files, "Files to check (the kind is recognised by the top-level table)")->required();
-  command->callback([files, &exit_code]() {
+  command
+      ->add_option("--set", *sets,
+                   "Override a hardware key before checking, KEY=VALUE (repeatable): --set memory.l2.capacity=16MiB")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command->callback([files, sets, &exit_code]() {
+    const auto overrides = split_overrides(*sets);
     int failures = 0;
+    bool hardware_used = false;
     for (const auto& file : *files) {
       try {
         const auto& kind = detect_kind(file);
-        kind.validate(file);
+        hardware_used = validate_file(kind, file, overrides) || hardware_used;
         std::cout << file << ": ok (" << kind.name << ")\n";
       } catch (const InputError& error) {
         std::cerr << "roofsim: error: " << error.what() << "\n";
         ++failures;
       }
     }
+    if (failures == 0) check_overrides_used(overrides, hardware_used);
     exit_code = failures == 0 ? 0 : 2;
   });
 }

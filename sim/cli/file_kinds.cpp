@@ -2,6 +2,7 @@
 
 #include "sim/config/dram_params.h"
 #include "sim/config/hardware_params.h"
+#include "sim/graph/workload.h"
 
 namespace roofsim::cli {
 
@@ -11,6 +12,8 @@ const std::vector<FileKind>& file_kinds() {
        [](const std::filesystem::path& file) { (void)load_hardware(file); }},
       {"standard", "DRAM standard", "configs/dram", &dram_standard_registry,
        [](const std::filesystem::path& file) { (void)load_dram_standard(file); }},
+      {"workload", "workload", "workloads", &workload_registry,
+       [](const std::filesystem::path& file) { (void)build_workload(file, {}); }},
   };
   return kinds;
 }

@@ -1,7 +1,9 @@
 #include "sim/config/config_document.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 #include <utility>
 
@@ -79,29 +81,47 @@ std::string value_text(const toml::node& node) {
   return out.str();
 }
 
+toml::table parse_toml_text(std::string_view text, const std::string& name) {
+  try {
+    return toml::parse(text, name);
+  } catch (const toml::parse_error& error) {
+    const auto& begin = error.source().begin;
+    // The parser's description rarely names the key; the offending line does.
+    std::size_t start = 0;
+    for (std::uint32_t line = 1; line < begin.line && start != std::string_view::npos; ++line) {
+      start = text.find('\n', start);
+      if (start != std::string_view::npos) ++start;
+    }
+    std::string excerpt;
+    if (start != std::string_view::npos && start < text.size()) {
+      excerpt = std::string(text.substr(start, text.find('\n', start) - start));
+      while (!excerpt.empty() && std::isspace(static_cast<unsigned char>(excerpt.back())) != 0) excerpt.pop_back();
+    }
+    throw InputError(SourcePos{name, begin.line, begin.column},
+                     "malformed TOML: " + std::string(error.description()) +
+                         (excerpt.empty() ? std::string() : " (the line reads: " + excerpt + ")"));
+  }
+}
+
+toml::table parse_toml_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(SourcePos{file.string()}, "file not found or not readable");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_toml_text(text.str(), file.string());
+}
+
 ConfigDocument::ConfigDocument(const std::filesystem::path& file, const KeyRegistry& registry)
     : file_name_(file.string()), registry_(&registry) {
   if (!std::filesystem::exists(file)) {
     throw InputError(SourcePos{file_name_}, "file not found (expected a " + registry.file_kind() + " file)");
   }
-  try {
-    table_ = toml::parse_file(file_name_);
-  } catch (const toml::parse_error& error) {
-    const auto& begin = error.source().begin;
-    throw InputError(SourcePos{file_name_, begin.line, begin.column},
-                     "malformed TOML: " + std::string(error.description()));
-  }
+  table_ = parse_toml_file(file);
 }
 
 ConfigDocument::ConfigDocument(std::string_view text, std::string name, const KeyRegistry& registry)
     : file_name_(std::move(name)), registry_(&registry) {
-  try {
-    table_ = toml::parse(text, file_name_);
-  } catch (const toml::parse_error& error) {
-    const auto& begin = error.source().begin;
-    throw InputError(SourcePos{file_name_, begin.line, begin.column},
-                     "malformed TOML: " + std::string(error.description()));
-  }
+  table_ = parse_toml_text(text, file_name_);
 }
 
 SourcePos ConfigDocument::pos_of(const toml::node& node) const {
@@ -221,7 +241,10 @@ void ConfigDocument::check_value(const toml::node& node, const KeySpec& spec, co
       if (text == nullptr) fail();
       const auto parsed = parse_quantity(text->get(), spec.quantity);
       if (!parsed) fail();
-      if (parsed->value < 0) fail();
+      if (parsed->value < 0) {
+        throw InputError(pos_override_aware(node, path), path, value_text(node),
+                         "a value that is not negative: " + kinds_expected(spec));
+      }
       if (spec.quantity == QuantityKind::bytes && !parse_bytes(text->get())) fail();
       break;
     }

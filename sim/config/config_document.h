@@ -99,6 +99,10 @@ class ConfigSection {
   std::string path_;
 };
 
+// Parses TOML; a syntax error is an InputError at its position that quotes the offending line.
+[[nodiscard]] toml::table parse_toml_text(std::string_view text, const std::string& name);
+[[nodiscard]] toml::table parse_toml_file(const std::filesystem::path& file);
+
 // The text of a value for error messages: strings quoted, numbers as written.
 [[nodiscard]] std::string value_text(const toml::node& node);
 

@@ -21,16 +21,26 @@ struct TimingField {
 
 // The timing set of DESIGN.md section 4. Where a standard makes no distinction, the fallback key supplies it.
 constexpr TimingField kTimingFields[] = {
-    {"tRCD", &DramTiming::tRCD, ""},       {"tRCDWR", &DramTiming::tRCDWR, "tRCD"},
-    {"tRP", &DramTiming::tRP, ""},         {"tRAS", &DramTiming::tRAS, ""},
-    {"tRC", &DramTiming::tRC, ""},         {"tCL", &DramTiming::tCL, ""},
-    {"tWL", &DramTiming::tWL, ""},         {"tCCD_S", &DramTiming::tCCD_S, ""},
-    {"tCCD_L", &DramTiming::tCCD_L, "tCCD_S"}, {"tRRD_S", &DramTiming::tRRD_S, ""},
-    {"tRRD_L", &DramTiming::tRRD_L, "tRRD_S"}, {"tFAW", &DramTiming::tFAW, ""},
-    {"tWR", &DramTiming::tWR, ""},         {"tWTR_S", &DramTiming::tWTR_S, ""},
-    {"tWTR_L", &DramTiming::tWTR_L, "tWTR_S"}, {"tRTP", &DramTiming::tRTP, ""},
-    {"tRTW", &DramTiming::tRTW, ""},       {"tRFC", &DramTiming::tRFC, ""},
-    {"tRFCsb", &DramTiming::tRFCsb, "tRFC"}, {"tREFI", &DramTiming::tREFI, ""},
+    {"tRCD", &DramTiming::tRCD, ""},
+    {"tRCDWR", &DramTiming::tRCDWR, "tRCD"},
+    {"tRP", &DramTiming::tRP, ""},
+    {"tRAS", &DramTiming::tRAS, ""},
+    {"tRC", &DramTiming::tRC, ""},
+    {"tCL", &DramTiming::tCL, ""},
+    {"tWL", &DramTiming::tWL, ""},
+    {"tCCD_S", &DramTiming::tCCD_S, ""},
+    {"tCCD_L", &DramTiming::tCCD_L, "tCCD_S"},
+    {"tRRD_S", &DramTiming::tRRD_S, ""},
+    {"tRRD_L", &DramTiming::tRRD_L, "tRRD_S"},
+    {"tFAW", &DramTiming::tFAW, ""},
+    {"tWR", &DramTiming::tWR, ""},
+    {"tWTR_S", &DramTiming::tWTR_S, ""},
+    {"tWTR_L", &DramTiming::tWTR_L, "tWTR_S"},
+    {"tRTP", &DramTiming::tRTP, ""},
+    {"tRTW", &DramTiming::tRTW, ""},
+    {"tRFC", &DramTiming::tRFC, ""},
+    {"tRFCsb", &DramTiming::tRFCsb, "tRFC"},
+    {"tREFI", &DramTiming::tREFI, ""},
     {"tREFIsb", &DramTiming::tREFIsb, "tREFI"},
 };
 }  // namespace
@@ -56,6 +66,8 @@ const KeyRegistry& dram_standard_registry() {
           {"organization.row_size", K::quantity, Q::bytes, req, "", "Row (page) size per pseudo-channel"},
           {"organization.burst_length", K::count, Q::bytes, req, "", "Burst length, beats"},
           {"organization.per_bank_refresh", K::flag, Q::bytes, opt, "false", "The standard has per-bank refresh"},
+          {"organization.separate_row_bus", K::flag, Q::bytes, opt, "false",
+           "Row commands (ACT, PRE, REF) and column commands (RD, WR) have separate buses (HBM)"},
 
           {"timing", K::section, Q::bytes, req, "", "Timing constraints (ns, or cycles of tCK)"},
           {"timing.tRCD", K::quantity, Q::time, req, "", "ACT to RD"},
@@ -81,6 +93,7 @@ const KeyRegistry& dram_standard_registry() {
           {"timing.tREFIsb", K::quantity, Q::time, opt, "", "Average per-bank refresh interval (default tREFI)"},
           {"timing.act_cycles", K::count, Q::bytes, opt, "1", "Command-bus cycles an ACT occupies"},
           {"timing.pre_cycles", K::count, Q::bytes, opt, "1", "Command-bus cycles a PRE occupies"},
+          {"timing.cas_cycles", K::count, Q::bytes, opt, "1", "Command-bus cycles a RD or WR occupies"},
 
           {"energy", K::section, Q::bytes, opt, "", "Energy per command (per pseudo-channel)"},
           {"energy.act", K::quantity, Q::energy, opt, "0pJ", "Energy of one ACT (with its PRE share excluded)"},
@@ -120,6 +133,7 @@ DramStandardParams load_dram_standard(const std::filesystem::path& file, double 
   params.banks_per_group = static_cast<std::uint32_t>(organization.count("banks_per_group"));
   params.row_bytes = organization.bytes("row_size");
   params.per_bank_refresh = organization.flag("per_bank_refresh");
+  params.separate_row_bus = organization.flag("separate_row_bus");
   params.timing.burst_length = static_cast<std::uint32_t>(organization.count("burst_length"));
   if (params.burst_bytes() == 0 || params.row_bytes % params.burst_bytes() != 0) {
     organization.fail("row_size", "a whole number of bursts (burst = bus_width x burst_length / 8 = " +
@@ -140,6 +154,7 @@ DramStandardParams load_dram_standard(const std::filesystem::path& file, double 
   }
   params.timing.act_cycles = static_cast<std::uint32_t>(timing.count("act_cycles"));
   params.timing.pre_cycles = static_cast<std::uint32_t>(timing.count("pre_cycles"));
+  params.timing.cas_cycles = static_cast<std::uint32_t>(timing.count("cas_cycles"));
   if (params.timing.tRC < params.timing.tRAS + params.timing.tRP) {
     timing.fail("tRC", "at least tRAS + tRP (" + std::to_string(params.timing.tRAS + params.timing.tRP) + " cycles)");
   }

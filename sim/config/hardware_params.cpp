@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "sim/config/config_document.h"
 #include "sim/config/data_paths.h"
@@ -89,7 +90,9 @@ MemoryLevelParams read_level(const ConfigSection& section, std::uint64_t units) 
   level.line_bytes = section.bytes("line_size");
   if (level.line_bytes == 0) section.fail("line_size", "a line size greater than 0 B");
   if (level.capacity_bytes % level.line_bytes != 0) {
-    section.fail("line_size", "a line size that divides the capacity (" + format_bytes(level.capacity_bytes) + ")");
+    section.fail("line_size", "a line size that divides " + section.key_path("capacity") + " (" +
+                                  std::to_string(level.capacity_bytes) + " B = " + format_bytes(level.capacity_bytes) +
+                                  ")");
   }
   level.associativity = section.count("associativity");
   if (level.kind == LevelKind::cache && (level.capacity_bytes / level.line_bytes) % level.associativity != 0) {
@@ -125,8 +128,19 @@ DramParams read_dram(const ConfigSection& section, const std::filesystem::path& 
   const auto standard_name = section.text("standard");
   const auto standard_file = find_dram_standard(hardware_file, standard_name);
   if (!std::filesystem::exists(standard_file)) {
+    // Name the standards that do exist, so that a typo or a missing speed grade is obvious.
+    std::set<std::string> names;
+    for (const auto& dir : {hardware_file.parent_path() / "dram", hardware_file.parent_path().parent_path() / "dram"}) {
+      if (!std::filesystem::is_directory(dir)) continue;
+      for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() == ".toml") names.insert(entry.path().stem().string());
+      }
+    }
+    for (const auto& bundled : bundled_files("configs/dram")) names.insert(bundled.stem().string());
+    std::string available;
+    for (const auto& name : names) available += (available.empty() ? "" : ", ") + name;
     section.fail("standard", "the name of a DRAM standard file in configs/dram/ (none called '" + standard_name +
-                                 ".toml' was found)");
+                                 ".toml' was found; available: " + (available.empty() ? "none" : available) + ")");
   }
   const double data_rate = section.optional_quantity("data_rate", QuantityKind::bandwidth).value_or(0.0) * 8.0;
   dram.standard = load_dram_standard(standard_file, data_rate);

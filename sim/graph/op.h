@@ -71,6 +71,9 @@ struct Op {
   std::optional<TileShape> tile;               // op-level tile override
   std::vector<std::size_t> inputs;             // indices into Workload::tensors
   std::vector<std::size_t> outputs;
+  // Intermediate tensors the op keeps in device memory that are not compulsory traffic: naive attention's score
+  // matrix (written and read back by the kernel, absent from bytes_read/bytes_written). Allocated like the others.
+  std::vector<std::size_t> scratch;
   std::vector<std::size_t> after;              // ops (indices into Workload::ops) this op depends on: producers
                                                // of its inputs and explicit `after = [...]`
   SourcePos pos;                               // where the op (or the template that made it) was written
@@ -79,6 +82,7 @@ struct Op {
   Flops useful_flops = 0;      // 2MNK for GEMM; the algorithm's FLOPs, never the padded tiles'
   Bytes bytes_read = 0;        // compulsory: each input read once
   Bytes bytes_written = 0;     // compulsory: each output written once
+  Bytes resident_bytes_read = 0;  // the part of bytes_read that comes from resident tensors (kept on chip)
   Bytes network_bytes = 0;     // collectives: bytes this device sends under the default algorithm (ring)
   // Expected DRAM row locality for the analytic DRAM-aware line: 1 for streams, 0 for gathers (DESIGN.md 5).
   double analytic_row_hit_rate = 1.0;

@@ -3,6 +3,7 @@
 // substituted, edges inferred from producer to consumer), checked against the hardware.
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/config/hardware_params.h"
@@ -13,12 +14,20 @@ namespace roofsim {
 struct Workload {
   std::string name;
   std::string file;
-  std::vector<Tensor> tensors;
-  std::vector<Op> ops;  // in a topological order (every op after the ops it depends on), stable w.r.t. the file
+  std::uint64_t devices = 1;    // data-parallel ranks (workload.devices); the default group of collectives
+  std::vector<Tensor> tensors;  // in order of first use by the ops; addresses ascend in this order
+  std::vector<Op> ops;          // in a topological order (every op after the ops it depends on), stable w.r.t. the file
+  Bytes footprint_bytes = 0;    // end of the last tensor's aligned range: device memory the workload occupies
 
   [[nodiscard]] Flops total_useful_flops() const;
   [[nodiscard]] Bytes total_compulsory_bytes() const;
+  [[nodiscard]] const Op* find_op(std::string_view name) const;          // nullptr when absent
+  [[nodiscard]] const Tensor* find_tensor(std::string_view name) const;  // nullptr when absent
 };
+
+// Tensors start at multiples of this (and of the device's request size when larger), so that a request chunk
+// never straddles two tensors and addresses do not depend on the order of unrelated allocations.
+inline constexpr Bytes kTensorAlignmentBytes = 4096;
 
 class KeyRegistry;
 [[nodiscard]] const KeyRegistry& workload_registry();
@@ -29,5 +38,10 @@ class KeyRegistry;
 // Throws InputError naming the file, the key or the op.
 [[nodiscard]] Workload load_workload(const std::filesystem::path& file, const std::vector<Override>& overrides,
                                      const HardwareParams& hardware);
+
+// The same without a device: the file's schema, expressions, templates, DAG, counts and addresses (aligned to
+// `alignment_bytes`), but no engine, data-type or SRAM check. `roofsim validate` uses this.
+[[nodiscard]] Workload build_workload(const std::filesystem::path& file, const std::vector<Override>& overrides,
+                                      Bytes alignment_bytes = kTensorAlignmentBytes);
 
 }  // namespace roofsim

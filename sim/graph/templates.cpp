@@ -1,0 +1,285 @@
+#include "sim/graph/templates.h"
+
+#include <utility>
+
+#include "sim/graph/counting.h"
+
+namespace roofsim {
+
+// GELU, tanh form 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) (Hendrycks and Gimpel 2016): x^3 2, scale 1,
+// add 1, scale 1, tanh 1, add 1, two multiplies 2 = 9 FLOPs. SiLU x / (1 + exp(-x)): exp 1, add 1, divide 1 = 3;
+// the SwiGLU gate multiplies by the up projection, one more (Shazeer 2020, "GLU variants improve transformer").
+std::uint64_t activation_flops_per_element(bool silu, bool gated) {
+  const std::uint64_t base = silu ? 3 : 9;
+  return gated ? base + 1 : base;
+}
+
+namespace {
+
+class Builder {
+ public:
+  explicit Builder(const TemplateArgs& args) : args_(args) {}
+
+  [[noreturn]] void fail(const std::string& message) const {
+    throw InputError(args_.pos, "template '" + args_.name + "': " + message);
+  }
+
+  OpDraft& add_op(const std::string& name, OpKind kind, std::vector<std::string> inputs,
+                  std::vector<std::string> outputs) {
+    OpDraft draft;
+    draft.op.name = name;
+    draft.op.kind = kind;
+    draft.op.dtype = args_.dtype;
+    draft.op.engine = args_.engine;
+    draft.op.pos = args_.pos;
+    draft.op.shape.flops_per_element = default_flops_per_element(kind);
+    draft.inputs = std::move(inputs);
+    draft.outputs = std::move(outputs);
+    if (expansion_.ops.empty()) draft.after = args_.after;
+    expansion_.ops.push_back(std::move(draft));
+    return expansion_.ops.back();
+  }
+
+  void declare(const std::string& name, std::vector<std::uint64_t> shape) {
+    TensorDraft tensor;
+    tensor.name = name;
+    tensor.shape = std::move(shape);
+    tensor.dtype = args_.dtype;
+    tensor.pos = args_.pos;
+    expansion_.tensors.push_back(std::move(tensor));
+  }
+
+  // A weight: resident on chip when the template asks for it (SRAM-centric designs keep weights in place).
+  void weight(const std::string& name, std::vector<std::uint64_t> shape) {
+    declare(name, std::move(shape));
+    expansion_.tensors.back().resident = args_.resident_weights;
+  }
+
+  OpDraft& gemm(const std::string& name, std::uint64_t m, std::uint64_t n, std::uint64_t k, const std::string& a,
+                const std::string& b, const std::string& c) {
+    auto& draft = add_op(name, OpKind::gemm, {a, b}, {c});
+    draft.op.shape.m = m;
+    draft.op.shape.n = n;
+    draft.op.shape.k = k;
+    return draft;
+  }
+
+  OpDraft& elementwise(const std::string& name, std::uint64_t elements, std::uint64_t flops_per_element,
+                       std::vector<std::string> inputs, const std::string& out) {
+    auto& draft = add_op(name, OpKind::elementwise, std::move(inputs), {out});
+    draft.op.shape.elements = elements;
+    draft.op.shape.flops_per_element = flops_per_element;
+    return draft;
+  }
+
+  OpDraft& rowwise(const std::string& name, OpKind kind, std::uint64_t rows, std::uint64_t cols, const std::string& in,
+                   const std::string& out) {
+    auto& draft = add_op(name, kind, {in}, {out});
+    draft.op.shape.rows = rows;
+    draft.op.shape.cols = cols;
+    return draft;
+  }
+
+  // The MLP of a block: up (and gate) projection, activation, down projection. Returns the output tensor.
+  std::string mlp(const std::string& prefix, std::uint64_t tokens, const std::string& in, const std::string& out) {
+    const std::uint64_t h = args_.hidden;
+    const std::uint64_t f = args_.ffn;
+    const std::uint64_t up_width = args_.gated ? 2 * f : f;
+    weight(prefix + "w_up", {h, up_width});
+    weight(prefix + "w_down", {f, h});
+    declare(prefix + "up.out", {tokens, up_width});
+    declare(prefix + "act.out", {tokens, f});
+    gemm(prefix + "up", tokens, up_width, h, in, prefix + "w_up", prefix + "up.out");
+    elementwise(prefix + "act", checked_mul(tokens, f), activation_flops_per_element(args_.silu, args_.gated),
+                {prefix + "up.out"}, prefix + "act.out");
+    gemm(prefix + "down", tokens, h, f, prefix + "act.out", prefix + "w_down", out);
+    return out;
+  }
+
+  std::string input_name() {
+    if (!args_.input.empty()) return args_.input;
+    return args_.name + ".in";
+  }
+  std::string output_name() const { return args_.output.empty() ? args_.name + ".out" : args_.output; }
+  std::string layer_prefix(std::uint64_t layer) const {
+    return args_.layers == 1 ? args_.name + "." : args_.name + ".l" + std::to_string(layer) + ".";
+  }
+
+  Expansion take() { return std::move(expansion_); }
+
+  const TemplateArgs& args_;
+  Expansion expansion_;
+};
+
+void require(const Builder& b, bool condition, const std::string& what) {
+  if (!condition) b.fail(what);
+}
+
+// A pre-norm decoder block (GPT-2/3 and Llama layout): norm, fused QKV projection, attention, output projection,
+// residual add, norm, MLP, residual add.
+Expansion transformer_block(const TemplateArgs& args) {
+  Builder b(args);
+  require(b, args.heads > 0 && args.hidden % args.heads == 0, "hidden must be a multiple of heads");
+  const std::uint64_t kv_heads = args.kv_heads == 0 ? args.heads : args.kv_heads;
+  require(b, args.heads % kv_heads == 0, "heads must be a multiple of kv_heads");
+  const std::uint64_t h = args.hidden;
+  const std::uint64_t d = h / args.heads;
+  const std::uint64_t seq_q = args.decode ? 1 : args.seq;
+  const std::uint64_t seq_kv = args.decode ? (args.context == 0 ? args.seq : args.context) : args.seq;
+  require(b, seq_q > 0 && seq_kv > 0 && args.batch > 0, "batch, seq and context must be greater than 0");
+  const std::uint64_t tokens = checked_mul(args.batch, seq_q);
+  const std::uint64_t qkv_width = h + 2 * kv_heads * d;
+
+  std::string x = b.input_name();
+  if (args.input.empty()) b.declare(x, {tokens, h});
+  for (std::uint64_t layer = 0; layer < args.layers; ++layer) {
+    const auto p = b.layer_prefix(layer);
+    const bool last = layer + 1 == args.layers;
+    const std::string y = last ? b.output_name() : p + "out";
+    b.declare(p + "norm1.out", {tokens, h});
+    b.weight(p + "w_qkv", {h, qkv_width});
+    b.declare(p + "qkv.out", {tokens, qkv_width});
+    b.declare(p + "attn.out", {tokens, h});
+    b.weight(p + "w_o", {h, h});
+    b.declare(p + "proj.out", {tokens, h});
+    b.declare(p + "h1", {tokens, h});
+    b.declare(p + "norm2.out", {tokens, h});
+    b.declare(p + "mlp.out", {tokens, h});
+    if (!last || args.output.empty()) b.declare(y, {tokens, h});
+
+    b.rowwise(p + "norm1", args.norm, tokens, h, x, p + "norm1.out");
+    b.gemm(p + "qkv", tokens, qkv_width, h, p + "norm1.out", p + "w_qkv", p + "qkv.out");
+    std::vector<std::string> attention_inputs = {p + "qkv.out"};
+    if (args.decode) {
+      // The KV cache of the earlier positions; the new token's K and V come with qkv.out (their append is a
+      // write of 2 kv_heads d elements per sequence, not modelled as an op).
+      b.declare(p + "k_cache", {args.batch, kv_heads, seq_kv, d});
+      b.declare(p + "v_cache", {args.batch, kv_heads, seq_kv, d});
+      attention_inputs.push_back(p + "k_cache");
+      attention_inputs.push_back(p + "v_cache");
+    }
+    auto& attention = b.add_op(p + "attn", OpKind::attention, attention_inputs, {p + "attn.out"});
+    attention.op.shape.batch = args.batch;
+    attention.op.shape.heads = args.heads;
+    attention.op.shape.kv_heads = kv_heads;
+    attention.op.shape.seq_q = seq_q;
+    attention.op.shape.seq_kv = seq_kv;
+    attention.op.shape.head_dim = d;
+    attention.op.shape.causal = args.causal;
+    attention.op.shape.flash = args.flash;
+    b.gemm(p + "proj", tokens, h, h, p + "attn.out", p + "w_o", p + "proj.out");
+    b.elementwise(p + "residual1", checked_mul(tokens, h), 1, {x, p + "proj.out"}, p + "h1");
+    b.rowwise(p + "norm2", args.norm, tokens, h, p + "h1", p + "norm2.out");
+    b.mlp(p + "mlp.", tokens, p + "norm2.out", p + "mlp.out");
+    b.elementwise(p + "residual2", checked_mul(tokens, h), 1, {p + "h1", p + "mlp.out"}, y);
+    x = y;
+  }
+  return b.take();
+}
+
+Expansion mlp_stack(const TemplateArgs& args) {
+  Builder b(args);
+  const std::uint64_t tokens = checked_mul(args.batch, args.seq);
+  require(b, tokens > 0, "batch and seq must be greater than 0");
+  std::string x = b.input_name();
+  if (args.input.empty()) b.declare(x, {tokens, args.hidden});
+  for (std::uint64_t layer = 0; layer < args.layers; ++layer) {
+    const auto p = b.layer_prefix(layer);
+    const bool last = layer + 1 == args.layers;
+    const std::string y = last ? b.output_name() : p + "out";
+    if (!last || args.output.empty()) b.declare(y, {tokens, args.hidden});
+    x = b.mlp(p, tokens, x, y);
+  }
+  return b.take();
+}
+
+// One step of data-parallel training of an MLP stack: forward, a loss gradient, backward (input and weight
+// gradients of every GEMM, activation gradient), a gradient AllReduce per weight as soon as its gradient exists
+// (so communication can overlap the rest of the backward pass), and an SGD update per weight.
+Expansion dp_training_step(const TemplateArgs& args) {
+  Builder b(args);
+  const std::uint64_t tokens = checked_mul(args.batch, args.seq);
+  require(b, tokens > 0 && args.layers > 0, "batch, seq and layers must be greater than 0");
+  const std::uint64_t h = args.hidden;
+  const std::uint64_t f = args.ffn;
+  const std::uint64_t act_flops = activation_flops_per_element(args.silu, false);
+  const Bytes element = element_bytes(args.dtype);
+
+  std::vector<std::string> acts;  // input of each layer, then the model output
+  acts.push_back(b.input_name());
+  if (args.input.empty()) b.declare(acts.back(), {tokens, h});
+  for (std::uint64_t layer = 0; layer < args.layers; ++layer) {
+    const auto p = b.layer_prefix(layer) + "fwd.";
+    const auto w = b.layer_prefix(layer);
+    b.weight(w + "w_up", {h, f});
+    b.weight(w + "w_down", {f, h});
+    b.declare(p + "up.out", {tokens, f});
+    b.declare(p + "act.out", {tokens, f});
+    b.declare(p + "out", {tokens, h});
+    b.gemm(p + "up", tokens, f, h, acts.back(), w + "w_up", p + "up.out");
+    b.elementwise(p + "act", checked_mul(tokens, f), act_flops, {p + "up.out"}, p + "act.out");
+    b.gemm(p + "down", tokens, h, f, p + "act.out", w + "w_down", p + "out");
+    acts.push_back(p + "out");
+  }
+  // Gradient of the loss with respect to the output (mean-squared error against a target: subtract, scale).
+  const std::string target = args.name + ".target";
+  b.declare(target, {tokens, h});
+  std::string grad = args.name + ".loss.grad";
+  b.declare(grad, {tokens, h});
+  b.elementwise(args.name + ".loss", checked_mul(tokens, h), 2, {acts.back(), target}, grad);
+
+  const Bytes weight_bytes = checked_mul(checked_mul(h, f), element);
+  for (std::uint64_t step = 0; step < args.layers; ++step) {
+    const std::uint64_t layer = args.layers - 1 - step;
+    const auto w = b.layer_prefix(layer);
+    const auto fwd = w + "fwd.";
+    const auto p = w + "bwd.";
+    b.declare(p + "d_act", {tokens, f});
+    b.declare(p + "d_up", {tokens, f});
+    b.declare(p + "dw_down", {f, h});
+    b.declare(p + "dw_up", {h, f});
+    // down: out = act.out * w_down  ->  d_act = grad * w_down^T, dw_down = act.out^T * grad
+    b.gemm(p + "down.dgrad", tokens, f, h, grad, w + "w_down", p + "d_act");
+    b.gemm(p + "down.wgrad", f, h, tokens, fwd + "act.out", grad, p + "dw_down");
+    // Activation gradient: f'(up.out) times the incoming gradient, one more multiply than the forward function.
+    b.elementwise(p + "act", checked_mul(tokens, f), act_flops + 1, {p + "d_act", fwd + "up.out"}, p + "d_up");
+    if (layer > 0) {
+      b.declare(p + "d_in", {tokens, h});
+      b.gemm(p + "up.dgrad", tokens, h, f, p + "d_up", w + "w_up", p + "d_in");
+    }
+    b.gemm(p + "up.wgrad", h, f, tokens, acts[layer], p + "d_up", p + "dw_up");
+    for (const std::string weight : {"w_down", "w_up"}) {
+      const std::string gradient = p + "d" + weight;
+      const std::string reduced = gradient + ".sum";
+      const bool down = weight == "w_down";
+      b.declare(reduced, down ? std::vector<std::uint64_t>{f, h} : std::vector<std::uint64_t>{h, f});
+      auto& reduce = b.add_op(p + "allreduce." + weight, OpKind::allreduce, {gradient}, {reduced});
+      reduce.op.shape.message_bytes = weight_bytes;
+      reduce.op.shape.group = args.devices;
+      // SGD: w - lr * g, a multiply and a subtract per element.
+      const std::string updated = w + weight + ".next";
+      b.declare(updated, down ? std::vector<std::uint64_t>{f, h} : std::vector<std::uint64_t>{h, f});
+      b.elementwise(p + "sgd." + weight, checked_mul(h, f), 2, {w + weight, reduced}, updated);
+    }
+    if (layer > 0) grad = p + "d_in";
+  }
+  return b.take();
+}
+
+}  // namespace
+
+Expansion expand_template(const TemplateArgs& args) {
+  TemplateArgs resolved = args;
+  if (resolved.ffn == 0) resolved.ffn = checked_mul(4, resolved.hidden);
+  Builder check(resolved);
+  require(check, resolved.hidden > 0, "hidden must be greater than 0");
+  require(check, resolved.layers > 0, "layers must be greater than 0");
+  switch (resolved.kind) {
+    case TemplateKind::transformer_block: return transformer_block(resolved);
+    case TemplateKind::mlp: return mlp_stack(resolved);
+    case TemplateKind::dp_training_step: return dp_training_step(resolved);
+  }
+  return {};
+}
+
+}  // namespace roofsim

@@ -1,0 +1,126 @@
+// The workload file's schema: every key, its unit, default and meaning. `roofsim list --keys` prints this table.
+#include "sim/config/key_spec.h"
+#include "sim/graph/workload.h"
+
+namespace roofsim {
+
+namespace {
+using K = ValueKind;
+using Q = QuantityKind;
+constexpr Presence req = Presence::required;
+constexpr Presence opt = Presence::optional;
+constexpr std::string_view kDataTypes = "fp64|fp32|tf32|bf16|fp16|fp8|int8";
+constexpr std::string_view kOpKinds =
+    "gemm|conv2d|elementwise|reduction|softmax|layernorm|rmsnorm|attention|embedding|allreduce|allgather|"
+    "reducescatter|alltoall|broadcast|sendrecv";
+}  // namespace
+
+const KeyRegistry& workload_registry() {
+  static const KeyRegistry registry(
+      "workload",
+      {
+          {"workload", K::section, Q::bytes, req, "", "The workload as a whole"},
+          {"workload.name", K::text, Q::bytes, req, "", "Name shown in reports"},
+          {"workload.description", K::text, Q::bytes, opt, "", "What the workload is and where its shapes come from"},
+          {"workload.devices", K::expression, Q::bytes, opt, "1",
+           "Devices the workload runs on (data-parallel ranks); the default group of collectives"},
+
+          {"params", K::section, Q::bytes, opt, "", "Named integer parameters used by shape expressions"},
+          {"params.<name>", K::expression, Q::bytes, opt, "",
+           "An integer, or an expression of other parameters (+ - * / % ( ), cdiv(a,b), min(a,b), max(a,b))"},
+
+          {"tensor", K::section_array, Q::bytes, opt, "",
+           "Declared tensors (graph inputs, weights); others are inferred from the ops that produce or consume them"},
+          {"tensor.[].name", K::text, Q::bytes, req, "", "Tensor name, referenced by ops' inputs and outputs"},
+          {"tensor.[].shape", K::any, Q::bytes, opt, "",
+           "Elements per dimension, outermost first: integers or expressions (default: inferred from its first op)"},
+          {"tensor.[].dtype", K::choice, Q::bytes, opt, "", "Element type (default: its producer's or consumer's)",
+           kDataTypes},
+          {"tensor.[].resident", K::flag, Q::bytes, opt, "false",
+           "Kept on chip (weights of SRAM-centric designs): not read from DRAM"},
+
+          {"op", K::section_array, Q::bytes, opt, "", "Ops, in file order (ties of the topological order keep it)"},
+          {"op.[].name", K::text, Q::bytes, req, "", "Op name (unique)"},
+          {"op.[].kind", K::choice, Q::bytes, req, "", "What the op computes", kOpKinds},
+          {"op.[].dtype", K::choice, Q::bytes, opt, "fp16", "Data type of its operands and compute", kDataTypes},
+          {"op.[].engine", K::text, Q::bytes, opt, "",
+           "Engine to run on (\"matrix\", \"vector\"); default: the fastest for the data type"},
+          {"op.[].inputs", K::text_list, Q::bytes, opt, "",
+           "Input tensors (each declared or produced by an op); default: fresh graph inputs <op>.<role>"},
+          {"op.[].outputs", K::text_list, Q::bytes, opt, "", "Output tensors; default: <op>.out"},
+          {"op.[].after", K::text_list, Q::bytes, opt, "", "Ops this op must follow besides its inputs' producers"},
+          {"op.[].tile", K::section, Q::bytes, opt, "", "Tile override for this op (gemm, conv2d)"},
+          {"op.[].tile.m", K::expression, Q::bytes, req, "", "Tile rows (elements)"},
+          {"op.[].tile.n", K::expression, Q::bytes, req, "", "Tile columns (elements)"},
+          {"op.[].tile.k", K::expression, Q::bytes, req, "", "Tile depth of one k-step (elements)"},
+          {"op.[].batch", K::expression, Q::bytes, opt, "1", "gemm batch count; attention batch; conv2d N"},
+          {"op.[].m", K::expression, Q::bytes, opt, "", "gemm: rows of A and C (elements)"},
+          {"op.[].n", K::expression, Q::bytes, opt, "", "gemm: columns of B and C (elements)"},
+          {"op.[].k", K::expression, Q::bytes, opt, "", "gemm: the reduction dimension (elements)"},
+          {"op.[].channels", K::expression, Q::bytes, opt, "", "conv2d: input channels C"},
+          {"op.[].height", K::expression, Q::bytes, opt, "", "conv2d: input height H"},
+          {"op.[].width", K::expression, Q::bytes, opt, "", "conv2d: input width W"},
+          {"op.[].filters", K::expression, Q::bytes, opt, "", "conv2d: output channels K"},
+          {"op.[].kernel_h", K::expression, Q::bytes, opt, "", "conv2d: filter height R"},
+          {"op.[].kernel_w", K::expression, Q::bytes, opt, "", "conv2d: filter width S"},
+          {"op.[].stride", K::expression, Q::bytes, opt, "1", "conv2d: stride"},
+          {"op.[].padding", K::expression, Q::bytes, opt, "0", "conv2d: zero padding on each side"},
+          {"op.[].elements", K::expression, Q::bytes, opt, "", "elementwise: elements of the output"},
+          {"op.[].flops_per_element", K::expression, Q::bytes, opt, "",
+           "elementwise, reduction, softmax, norms: FLOPs per input element (defaults 1, 1, 5, 8 layernorm, 4 "
+           "rmsnorm)"},
+          {"op.[].rows", K::expression, Q::bytes, opt, "", "reduction, softmax, norms: rows; embedding: tokens"},
+          {"op.[].cols", K::expression, Q::bytes, opt, "", "reduction, softmax, norms: row length; embedding: hidden"},
+          {"op.[].vocab", K::expression, Q::bytes, opt, "", "embedding: rows of the table"},
+          {"op.[].heads", K::expression, Q::bytes, opt, "", "attention: query heads"},
+          {"op.[].kv_heads", K::expression, Q::bytes, opt, "", "attention: key/value heads (default: heads)"},
+          {"op.[].seq_q", K::expression, Q::bytes, opt, "", "attention: query positions"},
+          {"op.[].seq_kv", K::expression, Q::bytes, opt, "", "attention: key/value positions (default: seq_q)"},
+          {"op.[].head_dim", K::expression, Q::bytes, opt, "", "attention: elements per head"},
+          {"op.[].causal", K::flag, Q::bytes, opt, "false", "attention: a query sees only keys at or before it"},
+          {"op.[].attention", K::choice, Q::bytes, opt, "flash",
+           "attention: flash (tiled, scores stay on chip) or naive (score matrix in memory)", "flash|naive"},
+          {"op.[].message_bytes", K::expression, Q::bytes, opt, "",
+           "collectives: buffer size S per rank in bytes (default: the input tensor; allgather: the output)"},
+          {"op.[].group", K::expression, Q::bytes, opt, "",
+           "collectives: ranks taking part (default: workload.devices)"},
+
+          {"template", K::section_array, Q::bytes, opt, "",
+           "Templates expanded into ops: transformer_block, mlp, dp_training_step"},
+          {"template.[].name", K::text, Q::bytes, req, "", "Prefix of the names of the ops and tensors it makes"},
+          {"template.[].kind", K::choice, Q::bytes, req, "", "What to expand",
+           "transformer_block|mlp|dp_training_step"},
+          {"template.[].phase", K::choice, Q::bytes, opt, "prefill",
+           "transformer_block: prefill (seq tokens) or decode (one token against a KV cache of `context`)",
+           "prefill|decode"},
+          {"template.[].hidden", K::expression, Q::bytes, req, "", "Model width h (elements)"},
+          {"template.[].heads", K::expression, Q::bytes, opt, "1", "transformer_block: attention heads"},
+          {"template.[].kv_heads", K::expression, Q::bytes, opt, "", "transformer_block: KV heads (default: heads)"},
+          {"template.[].ffn", K::expression, Q::bytes, opt, "", "MLP inner width (default: 4 hidden)"},
+          {"template.[].seq", K::expression, Q::bytes, opt, "1", "Tokens per sequence (prefill, mlp, training)"},
+          {"template.[].context", K::expression, Q::bytes, opt, "",
+           "decode: positions in the KV cache including the new token (default: seq)"},
+          {"template.[].batch", K::expression, Q::bytes, opt, "1", "Sequences per device"},
+          {"template.[].layers", K::expression, Q::bytes, opt, "1", "Blocks repeated back to back"},
+          {"template.[].dtype", K::choice, Q::bytes, opt, "fp16", "Data type of every op", kDataTypes},
+          {"template.[].engine", K::text, Q::bytes, opt, "", "Engine of every op (default: the fastest)"},
+          {"template.[].attention", K::choice, Q::bytes, opt, "flash", "transformer_block: flash or naive attention",
+           "flash|naive"},
+          {"template.[].causal", K::flag, Q::bytes, opt, "true", "transformer_block: causal (decoder) attention"},
+          {"template.[].norm", K::choice, Q::bytes, opt, "layernorm", "transformer_block: normalisation",
+           "layernorm|rmsnorm"},
+          {"template.[].activation", K::choice, Q::bytes, opt, "gelu",
+           "MLP activation: gelu, or silu (with gated = true: SwiGLU as in Llama)", "gelu|silu"},
+          {"template.[].gated", K::flag, Q::bytes, opt, "false",
+           "MLP with a gate projection (SwiGLU: up and gate GEMMs fused into one of width 2 ffn)"},
+          {"template.[].resident_weights", K::flag, Q::bytes, opt, "false",
+           "Weights stay on chip (SRAM-centric designs): their reads are resident_bytes_read, not DRAM traffic"},
+          {"template.[].input", K::text, Q::bytes, opt, "",
+           "Input activation tensor (declared or produced); default: a fresh graph input <name>.in"},
+          {"template.[].output", K::text, Q::bytes, opt, "", "Output activation tensor; default: <name>.out"},
+          {"template.[].after", K::text_list, Q::bytes, opt, "", "Ops its first ops must follow"},
+      });
+  return registry;
+}
+
+}  // namespace roofsim
