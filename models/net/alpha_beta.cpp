@@ -146,9 +146,7 @@ Prediction predict(const CollectiveRequest& request, const Topology& topology, S
       for (std::size_t i = 0; i < p_count; ++i) {
         for (std::size_t d = 0; d < p_count; ++d) {
           if (d == i || (request.op == CollectiveOp::broadcast && i != request.root)) continue;
-          const double bytes = request.op == CollectiveOp::broadcast   ? s
-                               : request.op == CollectiveOp::allgather ? s / p
-                                                                       : s / p;
+          const double bytes = request.op == CollectiveOp::broadcast ? s : s / p;
           messages.emplace_back(ranks[i], ranks[d], bytes);
         }
       }
@@ -253,17 +251,21 @@ Prediction predict(const CollectiveRequest& request, const Topology& topology, S
       const auto up = path_cost(topology, ranks[0], request.switch_node);
       const auto down = path_cost(topology, request.switch_node, ranks[0]);
       const double b = std::max(up.beta_s_per_byte, down.beta_s_per_byte);
-      const double shard = request.op == CollectiveOp::broadcast ? s : s / p;
+      const bool broadcast = request.op == CollectiveOp::broadcast;
+      const double shard = broadcast ? s : s / p;
       const double k = chunks(shard, chunk);
       const double piece = shard / k;
-      // Every rank's link carries the whole buffer (allreduce) once each way, one message per chunk.
-      const double messages = request.op == CollectiveOp::broadcast ? k : p * k;
-      const double carried = request.op == CollectiveOp::broadcast       ? s
+      // The busiest link direction (see build_in_switch): allreduce S + S/p each way; reducescatter S up;
+      // allgather S - S/p down; broadcast S. Latency: the owner's round trip to the switch, then the multicast.
+      const double carried = request.op == CollectiveOp::allreduce       ? s + s / p
                              : request.op == CollectiveOp::reducescatter ? s
+                             : request.op == CollectiveOp::allgather     ? s - s / p
                                                                          : s;
+      const double trips = request.op == CollectiveOp::allreduce ? 2.0 : 1.0;
+      const double messages = broadcast ? k : p * k;
       prediction.cost = worst(up, down);
-      prediction.time_s = up.latency_s + down.latency_s + carried * b + piece * b + messages * up.overhead_s;
-      prediction.formula = "2L + S b + c b + (messages) o";
+      prediction.time_s = trips * (up.latency_s + down.latency_s) + carried * b + piece * b + messages * up.overhead_s;
+      prediction.formula = "trips x 2L + (bytes on the busiest link + c) b + messages o";
       break;
     }
   }

@@ -477,44 +477,41 @@ void build_hierarchical(Schedule& schedule, const CollectiveRequest& request) {
   }
 }
 
-// The switch reduces what every rank sends it and multicasts the result (NVLink SHARP, "NVLS"): each rank's link
-// carries the buffer once up and once down.
+// NVLink SHARP ("NVLS") data flow: for each shard, the owner's multimem load makes the switch read the shard from
+// every rank, reduce it and return it to the owner; the owner's multimem store sends it back to the switch, which
+// multicasts it to every rank (NVIDIA NCCL 2.17+ NVLS algorithm; H100 whitepaper, NVLink SHARP). Each rank's link
+// carries the buffer plus one shard in each direction. Broadcast and allgather use the multicast half only.
 void build_in_switch(Schedule& schedule, const CollectiveRequest& request) {
   const auto& ranks = request.ranks;
   const std::size_t p = ranks.size();
   const NodeId sw = request.switch_node;
-  for (std::size_t d = 0; d < p; ++d) {
-    const Bytes shard = share(request.bytes, p, d);
-    const std::size_t k = chunk_count(shard, request.chunk_bytes);
-    for (std::size_t j = 0; j < k; ++j) {
+  const bool reduces = request.op == CollectiveOp::allreduce || request.op == CollectiveOp::reducescatter;
+  const std::size_t shards = request.op == CollectiveOp::broadcast ? 1 : p;
+  // The loads of a chunk start once the chunk kWindow places earlier has come back reduced, so loads, stores and
+  // multicasts of consecutive chunks overlap instead of every load queueing ahead of every store (the SMs pull a
+  // few chunks at a time).
+  constexpr std::size_t kWindow = 4;
+  std::vector<OpId> returns;
+  // Chunk-major order: every owner works on its shard at once, as every GPU's SMs do.
+  const std::size_t k = chunk_count(request.op == CollectiveOp::broadcast ? request.bytes : share(request.bytes, p, 0),
+                                    request.chunk_bytes);
+  for (std::size_t j = 0; j < k; ++j) {
+    for (std::size_t d = 0; d < shards; ++d) {
+      const std::size_t owner = request.op == CollectiveOp::broadcast ? request.root : d;
+      const Bytes shard = request.op == CollectiveOp::broadcast ? request.bytes : share(request.bytes, p, d);
       const Bytes part = share(shard, k, j);
-      std::vector<OpId> up;
-      switch (request.op) {
-        case CollectiveOp::allreduce:
-        case CollectiveOp::reducescatter:
-          for (std::size_t i = 0; i < p; ++i) up.push_back(schedule.add_transfer(ranks[i], sw, part));
-          break;
-        case CollectiveOp::allgather: up.push_back(schedule.add_transfer(ranks[d], sw, part)); break;
-        default: break;
+      OpId at_owner = kNoOp;
+      if (reduces) {
+        std::vector<OpId> loads;
+        const OpId window = returns.size() >= kWindow * shards ? returns[returns.size() - kWindow * shards] : kNoOp;
+        for (std::size_t i = 0; i < p; ++i) loads.push_back(schedule.add_transfer(ranks[i], sw, part, {window}));
+        at_owner = schedule.add_transfer(sw, ranks[owner], part, {gather(schedule, loads)});
+        returns.push_back(at_owner);
       }
-      const OpId combined = gather(schedule, up);
-      if (request.op == CollectiveOp::reducescatter) {
-        schedule.add_transfer(sw, ranks[d], part, {combined});
-        continue;
-      }
+      if (request.op == CollectiveOp::reducescatter) continue;
+      const OpId stored = schedule.add_transfer(ranks[owner], sw, part, {at_owner});
       for (std::size_t i = 0; i < p; ++i) {
-        if (request.op == CollectiveOp::allgather && i == d) continue;
-        schedule.add_transfer(sw, ranks[i], part, {combined});
-      }
-    }
-  }
-  if (request.op == CollectiveOp::broadcast) {
-    const std::size_t k = chunk_count(request.bytes, request.chunk_bytes);
-    for (std::size_t j = 0; j < k; ++j) {
-      const Bytes part = share(request.bytes, k, j);
-      const OpId up = schedule.add_transfer(ranks[request.root], sw, part);
-      for (std::size_t i = 0; i < p; ++i) {
-        if (i != request.root) schedule.add_transfer(sw, ranks[i], part, {up});
+        if (i != owner || request.op == CollectiveOp::allreduce) schedule.add_transfer(sw, ranks[i], part, {stored});
       }
     }
   }
