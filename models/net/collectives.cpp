@@ -428,13 +428,17 @@ void build_tree(Schedule& schedule, const CollectiveRequest& request) {
 
 // Reduce-scatter along the levels from the fastest, all-reduce along the slowest, all-gather back (the
 // multi-dimensional scheme of NCCL's and ASTRA-sim's hierarchical collectives).
-void build_hierarchical(Schedule& schedule, const CollectiveRequest& request) {
+// One slice of a hierarchical collective. It starts at each rank when the previous slice has left its first level
+// (`first_level_done`, updated for the next slice), so slices flow through the levels like a pipeline.
+void build_hierarchical_slice(Schedule& schedule, const CollectiveRequest& request, Bytes total,
+                              std::vector<OpId>& first_level_done) {
   const auto& levels = request.levels;
   const std::size_t p = request.ranks.size();
   const std::size_t last = levels.size() - 1;
-  std::vector<OpId> ready = no_ops(p);
-  std::vector<Bytes> buffer(p, request.bytes);  // each rank's working buffer at the current level
-  const auto run_level = [&](std::size_t level, RingKind kind, bool shrink, bool grow) {
+  std::vector<OpId> ready = first_level_done;
+  bool first_level = true;
+  std::vector<Bytes> buffer(p, total);  // each rank's working buffer at the current level
+  const auto run_level = [&](std::size_t level, RingKind kind, bool shrink) {
     for (const auto& group : level_groups(levels, level)) {
       std::vector<OpId> entry;
       for (const auto i : group) entry.push_back(ready[i]);
@@ -443,37 +447,51 @@ void build_hierarchical(Schedule& schedule, const CollectiveRequest& request) {
       for (std::size_t m = 0; m < group.size(); ++m) {
         ready[group[m]] = exit[m];
         if (shrink) buffer[group[m]] = share(bytes, group.size(), m);
-        if (grow) buffer[group[m]] = bytes * group.size();
       }
     }
+    if (first_level) first_level_done = ready;
+    first_level = false;
   };
   switch (request.op) {
     case CollectiveOp::allreduce: {
       std::vector<std::vector<Bytes>> before(last);
       for (std::size_t l = 0; l < last; ++l) {
         before[l] = buffer;
-        run_level(l, RingKind::reduce_scatter, true, false);
+        run_level(l, RingKind::reduce_scatter, true);
       }
-      run_level(last, RingKind::all_reduce, false, false);
+      run_level(last, RingKind::all_reduce, false);
       for (std::size_t l = last; l-- > 0;) {
         buffer = before[l];
-        run_level(l, RingKind::all_gather, false, false);
+        run_level(l, RingKind::all_gather, false);
       }
       break;
     }
     case CollectiveOp::reducescatter:
-      for (std::size_t l = 0; l <= last; ++l) run_level(l, RingKind::reduce_scatter, true, false);
+      for (std::size_t l = 0; l <= last; ++l) run_level(l, RingKind::reduce_scatter, true);
       break;
     case CollectiveOp::allgather:
-      // From the slowest level, where the pieces are smallest: each rank starts with bytes / p.
-      for (std::size_t i = 0; i < p; ++i) buffer[i] = request.bytes / p;
+      // From the slowest level, where the pieces are smallest: each rank starts with total / p.
+      for (std::size_t i = 0; i < p; ++i) buffer[i] = total / p;
       for (std::size_t l = last + 1; l-- > 0;) {
         for (std::size_t i = 0; i < p; ++i) buffer[i] *= levels[l];
-        run_level(l, RingKind::all_gather, false, false);
+        run_level(l, RingKind::all_gather, false);
       }
       break;
     case CollectiveOp::alltoall:
     case CollectiveOp::broadcast: break;
+  }
+}
+
+// The buffer is cut into independent slices that each run every level, so that one slice's inter-node phase
+// overlaps the next slice's intra-node phase (as NCCL's channels pipeline its hierarchical collectives); a slice
+// keeps at least one chunk per rank of the first level.
+void build_hierarchical(Schedule& schedule, const CollectiveRequest& request) {
+  constexpr Bytes kMaxSlices = 8;
+  const Bytes per_slice_minimum = request.levels.front() * request.chunk_bytes;
+  const auto slices = static_cast<std::size_t>(std::clamp<Bytes>(request.bytes / per_slice_minimum, 1, kMaxSlices));
+  std::vector<OpId> first_level_done = no_ops(request.ranks.size());
+  for (std::size_t slice = 0; slice < slices; ++slice) {
+    build_hierarchical_slice(schedule, request, share(request.bytes, slices, slice), first_level_done);
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "models/net/algorithm_choice.h"
 #include "models/net/alpha_beta.h"
 #include "models/net/collectives.h"
 #include "models/net/network_core.h"
@@ -52,23 +53,6 @@ struct Row {
   net::Prediction prediction;
 };
 
-// The algorithm the request would run: the named one, or (auto) the supported one with the lowest prediction, as
-// NCCL's tuner picks from its cost model.
-net::Algorithm choose(net::CollectiveRequest request, const net::Topology& topology, Seconds gamma) {
-  net::Algorithm best = net::Algorithm::ring;
-  double best_s = -1;
-  for (const auto algorithm : net::kAllAlgorithms) {
-    request.algorithm = algorithm;
-    if (!net::unsupported_reason(request).empty()) continue;
-    const double predicted = net::predict(request, topology, gamma).time_s;
-    if (best_s < 0 || predicted < best_s) {
-      best_s = predicted;
-      best = algorithm;
-    }
-  }
-  return best;
-}
-
 int run_collective_command(const CollectiveOptions& options) {
   const auto op = net::parse_collective_op(options.op);
   if (!op) {
@@ -109,7 +93,7 @@ int run_collective_command(const CollectiveOptions& options) {
 
   net::CollectiveRequest base;
   base.op = *op;
-  base.ranks = topology.ring_order();
+  base.ranks = net::ranks_for(fixed ? *fixed : net::Algorithm::ring, topology);
   base.chunk_bytes = chunk_bytes;
   base.levels = topology.levels();
   base.switch_node = topology.in_switch_reduction() ? topology.switch_node() : 0;
@@ -125,11 +109,17 @@ int run_collective_command(const CollectiveOptions& options) {
        size *= options.factor) {
     net::CollectiveRequest request = base;
     request.bytes = static_cast<Bytes>(size);
-    request.algorithm = fixed ? *fixed : choose(request, topology, gamma);
     Row row;
     row.bytes = request.bytes;
+    if (fixed) {
+      row.run = net::run_collective(topology, request, network);
+    } else {
+      const auto choice = net::fastest_algorithm(topology, request, network);
+      request.algorithm = choice.algorithm;
+      request.ranks = net::ranks_for(choice.algorithm, topology);
+      row.run = choice.run;
+    }
     row.algorithm = std::string(net::to_string(request.algorithm));
-    row.run = net::run_collective(topology, request, network);
     row.prediction = net::predict(request, topology, gamma);
     rows.push_back(std::move(row));
   }
@@ -197,7 +187,9 @@ void add_collective_command(CLI::App& app, int& exit_code) {
   command->add_option("--hw", options->cluster, "Cluster file, by path or bundled name (8xH100-NVSwitch)")->required();
   command->add_option("--op", options->op, "allreduce, allgather, reducescatter, alltoall or broadcast")
       ->capture_default_str();
-  command->add_option("--algo", options->algorithm, "ring, tree, hd, direct, hierarchical, switch or auto")
+  command
+      ->add_option("--algo", options->algorithm,
+                   "ring, tree, hd, direct, hierarchical, switch, or auto (the fastest in simulation)")
       ->capture_default_str();
   command->add_option("--min", options->min_size, "Smallest size (nccl-tests -b)")->capture_default_str();
   command->add_option("--max", options->max_size, "Largest size (nccl-tests -e)")->capture_default_str();

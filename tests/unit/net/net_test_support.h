@@ -2,6 +2,7 @@
 // Small clusters built in memory for the network tests (no device file needed: the topology reads only links).
 #include <vector>
 
+#include "models/net/algorithm_choice.h"
 #include "models/net/collectives.h"
 #include "models/net/network_core.h"
 #include "models/net/topology.h"
@@ -34,7 +35,7 @@ inline CollectiveRequest make_request(CollectiveOp op, Algorithm algorithm, Byte
   request.op = op;
   request.algorithm = algorithm;
   request.bytes = bytes;
-  request.ranks = topology.ring_order();
+  request.ranks = ranks_for(algorithm, topology);
   request.chunk_bytes = chunk_bytes;
   request.levels = topology.levels();
   request.switch_node = topology.in_switch_reduction() ? topology.switch_node() : 0;
