@@ -248,8 +248,8 @@ Prediction predict(const CollectiveRequest& request, const Topology& topology, S
       break;
     }
     case Algorithm::in_switch: {
-      const auto up = path_cost(topology, ranks[0], request.switch_node);
-      const auto down = path_cost(topology, request.switch_node, ranks[0]);
+      const auto up = path_cost(topology, ranks[0], *request.switch_node);
+      const auto down = path_cost(topology, *request.switch_node, ranks[0]);
       const double b = std::max(up.beta_s_per_byte, down.beta_s_per_byte);
       const bool broadcast = request.op == CollectiveOp::broadcast;
       const double shard = broadcast ? s : s / p;

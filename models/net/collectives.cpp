@@ -502,7 +502,7 @@ void build_hierarchical(Schedule& schedule, const CollectiveRequest& request) {
 void build_in_switch(Schedule& schedule, const CollectiveRequest& request) {
   const auto& ranks = request.ranks;
   const std::size_t p = ranks.size();
-  const NodeId sw = request.switch_node;
+  const NodeId sw = *request.switch_node;
   const bool reduces = request.op == CollectiveOp::allreduce || request.op == CollectiveOp::reducescatter;
   const std::size_t shards = request.op == CollectiveOp::broadcast ? 1 : p;
   // The loads of a chunk start once the chunk kWindow places earlier has come back reduced, so loads, stores and
@@ -592,8 +592,7 @@ std::string unsupported_reason(const CollectiveRequest& request) {
     }
     case Algorithm::in_switch:
       if (op == CollectiveOp::alltoall) return name + " is not an algorithm (alltoall: direct)";
-      // Vertex 0 is always a device, so 0 means "no switch".
-      if (request.switch_node == 0) return "switch needs a switch topology with in_switch_reduction = true";
+      if (!request.switch_node) return "switch needs a switch topology with in_switch_reduction = true";
       return "";
   }
   return "";

@@ -44,7 +44,7 @@ struct CollectiveRequest {
   // hierarchical: group sizes per level, fastest first; product = ranks; rank i's coordinate on level l is
   // (i / product of the faster levels) mod levels[l].
   std::vector<std::uint64_t> levels;
-  NodeId switch_node = 0;  // in_switch: the reducing switch
+  std::optional<NodeId> switch_node;  // in_switch: the reducing switch (none: the algorithm is unavailable)
 };
 
 // Why an algorithm cannot run a request ("" when it can): an op it does not implement, a rank count that is not a

@@ -37,6 +37,10 @@ CollectiveId NetworkCore::issue(std::shared_ptr<const Schedule> schedule, TimeFs
   return id;
 }
 
+CollectiveId NetworkCore::issue(const CollectiveRequest& request, TimeFs start_fs) {
+  return issue(std::make_shared<const Schedule>(build_schedule(request)), start_fs);
+}
+
 void NetworkCore::schedule_event(TimeFs time_fs, EventKind kind, CollectiveId collective, OpId op, std::uint32_t train,
                                  std::uint32_t hop) {
   queue_.push(Event{time_fs, sequence_++, collective, op, train, hop, kind});

@@ -13,6 +13,7 @@
 #include <queue>
 #include <vector>
 
+#include "models/net/collectives.h"
 #include "models/net/packet_train.h"
 #include "models/net/reduction_model.h"
 #include "models/net/schedule.h"
@@ -40,6 +41,8 @@ class NetworkCore {
 
   // Starts a schedule at `start_fs` (not before the time already simulated). Returns its id.
   CollectiveId issue(std::shared_ptr<const Schedule> schedule, TimeFs start_fs);
+  // The same for a collective on a group of ranks (request.ranks): its schedule is built here.
+  CollectiveId issue(const CollectiveRequest& request, TimeFs start_fs);
   // Called when a collective's last op finishes, with its finish time.
   void on_completion(CompletionHandler handler) { on_completion_ = std::move(handler); }
 
@@ -112,7 +115,6 @@ struct CollectiveRun {
   std::uint64_t events = 0;
   std::uint64_t transfers = 0;
 };
-struct CollectiveRequest;
 // Builds the request's schedule and plays it alone on an idle network (what `roofsim collective` measures).
 [[nodiscard]] CollectiveRun run_collective(const Topology& topology, const CollectiveRequest& request,
                                            const NetworkOptions& options);

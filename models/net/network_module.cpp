@@ -5,8 +5,14 @@
 namespace roofsim::net {
 
 namespace {
+// Femtoseconds per tick of the kernel's time resolution (1 after prepare_systemc_process()); times are exchanged
+// as integer tick counts, never through doubles, so they stay exact beyond 2^53 fs.
+TimeFs fs_per_tick() {
+  static const auto ticks = static_cast<TimeFs>(sc_core::sc_get_time_resolution().to_seconds() * kFsPerSecond + 0.5);
+  return ticks;
+}
 sc_core::sc_time from_fs(TimeFs fs) {
-  return sc_core::sc_time(static_cast<double>(fs), sc_core::SC_FS);
+  return sc_core::sc_time::from_value(fs / fs_per_tick());
 }
 }  // namespace
 
@@ -19,7 +25,7 @@ NetworkModule::NetworkModule(const sc_core::sc_module_name& name, const Topology
 }
 
 TimeFs NetworkModule::now_fs() {
-  return static_cast<TimeFs>(sc_core::sc_time_stamp().to_seconds() * kFsPerSecond + 0.5);
+  return static_cast<TimeFs>(sc_core::sc_time_stamp().value()) * fs_per_tick();
 }
 
 CollectiveId NetworkModule::issue(std::shared_ptr<const Schedule> schedule) {
@@ -29,6 +35,10 @@ CollectiveId NetworkModule::issue(std::shared_ptr<const Schedule> schedule) {
   const CollectiveId id = core_.issue(std::move(schedule), now_fs());
   wake_.notify(sc_core::SC_ZERO_TIME);
   return id;
+}
+
+CollectiveId NetworkModule::issue(const CollectiveRequest& request) {
+  return issue(std::make_shared<const Schedule>(build_schedule(request)));
 }
 
 sc_core::sc_time NetworkModule::finish_time(CollectiveId id) const {

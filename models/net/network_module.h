@@ -23,6 +23,8 @@ class NetworkModule : public sc_core::sc_module {
 
   // Starts a finalized schedule at the current simulation time; done(id) fires when its last op has finished.
   CollectiveId issue(std::shared_ptr<const Schedule> schedule);
+  // A collective on a group of ranks (request.ranks), built and started now.
+  CollectiveId issue(const CollectiveRequest& request);
   [[nodiscard]] const sc_core::sc_event& done(CollectiveId id) const { return *done_[id]; }
   [[nodiscard]] bool finished(CollectiveId id) const { return core_.finished(id); }
   [[nodiscard]] sc_core::sc_time finish_time(CollectiveId id) const;

@@ -96,7 +96,7 @@ int run_collective_command(const CollectiveOptions& options) {
   base.ranks = net::ranks_for(fixed ? *fixed : net::Algorithm::ring, topology);
   base.chunk_bytes = chunk_bytes;
   base.levels = topology.levels();
-  base.switch_node = topology.in_switch_reduction() ? topology.switch_node() : 0;
+  if (topology.in_switch_reduction()) base.switch_node = topology.switch_node();
   if (fixed) {
     base.algorithm = *fixed;
     const auto reason = net::unsupported_reason(base);

@@ -38,7 +38,7 @@ inline CollectiveRequest make_request(CollectiveOp op, Algorithm algorithm, Byte
   request.ranks = ranks_for(algorithm, topology);
   request.chunk_bytes = chunk_bytes;
   request.levels = topology.levels();
-  request.switch_node = topology.in_switch_reduction() ? topology.switch_node() : 0;
+  if (topology.in_switch_reduction()) request.switch_node = topology.switch_node();
   return request;
 }
 
