@@ -189,12 +189,15 @@ Prediction predict(const CollectiveRequest& request, const Topology& topology, S
       const double piece = bytes / k;
       const double stages = used_trees == 2 ? 2.0 * height : height;
       prediction.cost = c;
-      // A pipeline of `stages` hops; after the first chunk, the busiest link passes `busiest` chunks per step.
-      prediction.time_s = stages * (c.alpha_s() + piece * c.beta_s_per_byte) +
-                          (k - 1.0) * busiest * (c.overhead_s + piece * c.beta_s_per_byte) +
-                          (used_trees == 2 ? height * 2.0 * piece * gamma : 0.0);
-      prediction.formula =
-          used_trees == 2 ? "2h(a + c b) + (k-1) m (o + c b) + 2h c g" : "h(a + c b) + (k-1) m (o + c b)";
+      // A pipeline of `stages` hops through which k chunks flow one chunk time apart, unless a link shared by m
+      // tree edges is the bottleneck: it must pass m k chunks, the fill and drain of the other hops hidden but their
+      // latency not (Sanders, Speck, Traeff 2009 for pipelined trees; the max with the bottleneck is ours).
+      const double chunk_s = c.overhead_s + piece * c.beta_s_per_byte;
+      const double pipeline_s = stages * (c.alpha_s() + piece * c.beta_s_per_byte) + (k - 1.0) * chunk_s;
+      const double bottleneck_s = busiest * k * chunk_s + stages * c.latency_s;
+      prediction.time_s = std::max(pipeline_s, bottleneck_s) + (used_trees == 2 ? height * 2.0 * piece * gamma : 0.0);
+      prediction.formula = used_trees == 2 ? "max(2h(a + c b) + (k-1)(o + c b), m k (o + c b) + 2h L) + 2h c g"
+                                           : "max(h(a + c b) + (k-1)(o + c b), m k (o + c b) + h L)";
       break;
     }
     case Algorithm::hierarchical: {

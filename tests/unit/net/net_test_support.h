@@ -1,5 +1,6 @@
 #pragma once
 // Small clusters built in memory for the network tests (no device file needed: the topology reads only links).
+#include <cmath>
 #include <vector>
 
 #include "models/net/algorithm_choice.h"
@@ -9,6 +10,12 @@
 #include "sim/config/cluster_params.h"
 
 namespace roofsim::net::test {
+
+// |measured / expected - 1| <= tolerance. (doctest's Approx adds a scale of 1 to its tolerance, which makes it far
+// too loose for times in seconds and ratios near 1.)
+inline bool within(double measured, double expected, double tolerance) {
+  return std::abs(measured / expected - 1.0) <= tolerance;
+}
 
 inline LinkParams make_link(double bandwidth_bytes_per_s, Seconds latency_s, Seconds overhead_s = 0) {
   return LinkParams{bandwidth_bytes_per_s, latency_s, overhead_s};
