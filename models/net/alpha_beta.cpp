@@ -151,6 +151,9 @@ Prediction predict(const CollectiveRequest& request, const Topology& topology, S
         }
       }
       const auto load = link_load(topology, messages, chunk);
+      for (const auto& message : messages) {
+        prediction.cost = worst(prediction.cost, path_cost(topology, std::get<0>(message), std::get<1>(message)));
+      }
       prediction.cost.latency_s = load.latency_s;
       const double phase = load.latency_s + load.time_s;
       const bool reduces = request.op == CollectiveOp::allreduce || request.op == CollectiveOp::reducescatter;

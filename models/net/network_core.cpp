@@ -125,11 +125,15 @@ void NetworkCore::cross_hop(CollectiveId collective, OpId op, std::uint32_t slot
   auto& flight = in_flight_[slot];
   const LinkId link_id = (*flight.route)[hop];
   const auto& params = topology_->link(link_id).params;
-  flight.train.cross(link_busy_until_fs_[link_id], params.bandwidth_bytes_per_s, to_fs(params.overhead_s),
-                     to_fs(params.latency_s));
+  auto& busy_until = link_busy_until_fs_[link_id];
+  const TimeFs begin = std::max(busy_until, flight.train.first_arrival_fs());
+  flight.train.cross(busy_until, params.bandwidth_bytes_per_s, to_fs(params.overhead_s), to_fs(params.latency_s));
   auto& stats = link_stats_[link_id];
   stats.bytes += flight.train.bytes();
   stats.messages += 1;
+  stats.busy_fs += busy_until - begin;
+  if (on_reservation_)
+    on_reservation_(LinkReservation{link_id, collective, op, begin, busy_until, flight.train.bytes()});
   if (hop + 1 < flight.route->size()) {
     schedule_event(flight.train.first_arrival_fs(), EventKind::hop, collective, op, slot, hop + 1);
   } else {

@@ -31,6 +31,17 @@ struct NetworkOptions {
 struct LinkStats {
   Bytes bytes = 0;
   std::uint64_t messages = 0;
+  TimeFs busy_fs = 0;  // time the link direction was reserved (overheads, packets and the gaps between them)
+};
+
+// One message's reservation of one link direction: from its first packet's start to its last packet's end.
+struct LinkReservation {
+  LinkId link = 0;
+  CollectiveId collective = 0;
+  OpId op = 0;
+  TimeFs begin_fs = 0;
+  TimeFs end_fs = 0;
+  Bytes bytes = 0;
 };
 
 class NetworkCore {
@@ -45,6 +56,8 @@ class NetworkCore {
   CollectiveId issue(const CollectiveRequest& request, TimeFs start_fs);
   // Called when a collective's last op finishes, with its finish time.
   void on_completion(CompletionHandler handler) { on_completion_ = std::move(handler); }
+  // Called for every link reservation (for traces of busy links); none by default.
+  void on_reservation(std::function<void(const LinkReservation&)> observer) { on_reservation_ = std::move(observer); }
 
   [[nodiscard]] std::optional<TimeFs> next_event_fs() const;
   // Processes every event at or before `limit_fs`.
@@ -108,6 +121,7 @@ class NetworkCore {
   std::uint64_t events_ = 0;
   TimeFs now_fs_ = 0;
   CompletionHandler on_completion_;
+  std::function<void(const LinkReservation&)> on_reservation_;
 };
 
 struct CollectiveRun {

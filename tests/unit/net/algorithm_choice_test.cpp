@@ -10,18 +10,21 @@ using namespace roofsim;
 using namespace roofsim::net;
 using namespace roofsim::net::test;
 
-TEST_CASE("the link-load bound is a lower bound of every algorithm's simulated time") {
-  ClusterParams cluster = make_cluster(TopologyKind::torus, 16, make_link(50e9, 1e-6, 0.1e-6));
-  cluster.dims = {4, 4};
-  const Topology topology(cluster);
-  for (const auto op : kAllCollectiveOps) {
-    for (const auto algorithm : kAllAlgorithms) {
-      auto request = make_request(op, algorithm, 16 << 20, topology, 1 << 20);
-      if (!unsupported_reason(request).empty()) continue;
-      const auto schedule = build_schedule(request);
-      CAPTURE(to_string(op));
-      CAPTURE(to_string(algorithm));
-      CHECK(link_load_bound_s(schedule, topology) <= simulate(topology, request));
+TEST_CASE("the link-load bound is a lower bound of every algorithm's simulated time (2D and 3D tori)") {
+  for (const auto& dims : {std::vector<std::uint64_t>{4, 4}, std::vector<std::uint64_t>{2, 4, 4}}) {
+    ClusterParams cluster = make_cluster(TopologyKind::torus, dims[0] * dims[1] * (dims.size() == 3 ? dims[2] : 1),
+                                         make_link(50e9, 1e-6, 0.1e-6));
+    cluster.dims = dims;
+    const Topology topology(cluster);
+    for (const auto op : kAllCollectiveOps) {
+      for (const auto algorithm : kAllAlgorithms) {
+        auto request = make_request(op, algorithm, 16 << 20, topology, 1 << 20);
+        if (!unsupported_reason(request).empty()) continue;
+        const auto schedule = build_schedule(request);
+        CAPTURE(to_string(op));
+        CAPTURE(to_string(algorithm));
+        CHECK(link_load_bound_s(schedule, topology) <= simulate(topology, request));
+      }
     }
   }
 }

@@ -94,5 +94,8 @@ TEST_CASE("roofsim collective prints nccl-tests columns and writes a CSV; bad op
   CHECK(result.out.find("2(p-1)a + 2(p-1)/p S b") != std::string::npos);
   CHECK(std::filesystem::exists(dir / "collective.csv"));
   CHECK(test::run_roofsim("collective --hw 8xA100-NVSwitch --algo hd --op alltoall").exit_code == 2);
+  const auto validated = test::run_roofsim("validate " + test::config_path("clusters/4x8xH100-NDR.toml").string());
+  CHECK(validated.exit_code == 0);
+  CHECK(validated.out.find("ok (cluster)") != std::string::npos);
   CHECK(test::run_roofsim("collective --hw 8xA100-NVSwitch --set link.bandwidth=fast").exit_code == 2);
 }

@@ -33,3 +33,24 @@ TEST_CASE("two flows sharing a link each get half its bandwidth") {
   }
   CHECK(to_seconds(core.finish_fs(flows[0])) > 1.9 * alone_s);
 }
+
+TEST_CASE("link statistics and reservations: a lone message occupies each link for overhead + bytes / bandwidth") {
+  const Topology topology(make_cluster(TopologyKind::switch_star, 2, make_link(50e9, 1e-6, 0.25e-6)));
+  NetworkCore core(topology, NetworkOptions{});
+  std::vector<LinkReservation> reservations;
+  core.on_reservation([&](const LinkReservation& reservation) { reservations.push_back(reservation); });
+  auto schedule = std::make_shared<Schedule>();
+  schedule->add_transfer(0, 1, 1 << 20);
+  schedule->finalize();
+  const auto id = core.issue(schedule, 0);
+  (void)core.run();
+  REQUIRE(reservations.size() == 2);
+  const TimeFs occupancy = to_fs(0.25e-6) + serialisation_fs(1 << 20, 50e9);
+  CHECK(reservations[0].begin_fs == 0);
+  CHECK(reservations[0].end_fs == occupancy);
+  CHECK(core.link_stats(reservations[1].link).busy_fs == occupancy);
+  CHECK(core.link_stats(reservations[1].link).bytes == Bytes{1} << 20);
+  // Store and forward per 64 KiB packet: the second link starts one packet (plus overhead and latency) later.
+  CHECK(reservations[1].begin_fs == to_fs(0.25e-6) + serialisation_fs(64 << 10, 50e9) + to_fs(1e-6));
+  CHECK(core.finish_fs(id) == reservations[1].end_fs + to_fs(1e-6));
+}
