@@ -55,7 +55,7 @@ TEST_CASE("bundled clusters load and build their topologies") {
   CHECK(ndr.nodes() == 4);
 }
 
-TEST_CASE("a cluster file names its device; errors point at the key") {
+TEST_CASE("a cluster file names its device, and errors point at the key") {
   const auto dir = test::scratch_dir("cluster_file_test");
   write_device(dir);
   const std::string good = R"([cluster]
@@ -85,7 +85,7 @@ latency = "1us"
   CHECK(error_of(missing, dir).find("cluster.device") != std::string::npos);
 }
 
-TEST_CASE("roofsim collective prints nccl-tests columns and writes a CSV; bad options exit 2") {
+TEST_CASE("roofsim collective prints nccl-tests columns and writes a CSV, and bad options exit 2") {
   const auto dir = test::scratch_dir("collective_command_test");
   const auto result = test::run_roofsim(
       "collective --hw 8xA100-NVSwitch --min 1MB --max 64MB --factor 4 --algo ring --out " + dir.string());

@@ -21,7 +21,7 @@ CollectiveRequest group_allreduce(std::vector<NodeId> group, Bytes bytes) {
 
 }  // namespace
 
-TEST_CASE("two allreduces on the same ring take twice as long; on disjoint halves of a switch, as long as alone") {
+TEST_CASE("two allreduces on the same ring take twice as long, and on disjoint halves of a switch, as long as alone") {
   const Bytes bytes = Bytes{256} << 20;
   {
     const Topology ring(make_cluster(TopologyKind::ring, 4, make_link(100e9, 1e-6)));

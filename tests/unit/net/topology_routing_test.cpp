@@ -26,7 +26,7 @@ TEST_CASE("ring, fully connected and switch: link counts and route lengths") {
   CHECK(star.route(3, 3).empty());
 }
 
-TEST_CASE("torus: routes take the shorter way round each dimension; the snake ring is one hop per step") {
+TEST_CASE("torus: routes take the shorter way round each dimension, and the snake ring is one hop per step") {
   ClusterParams cluster = make_cluster(TopologyKind::torus, 256, make_link(50e9, 1e-6));
   cluster.dims = {16, 16};
   const Topology torus(cluster);
@@ -42,7 +42,7 @@ TEST_CASE("torus: routes take the shorter way round each dimension; the snake ri
   }
 }
 
-TEST_CASE("two-level: same-node routes stay on the node switch; cross-node routes use NICs and the fat tree") {
+TEST_CASE("two-level: same-node routes stay on the node switch, and cross-node routes use NICs and the fat tree") {
   ClusterParams cluster = make_cluster(TopologyKind::two_level, 64, make_link(450e9, 0.5e-6));
   cluster.devices_per_node = 8;
   cluster.nics_per_node = 8;
