@@ -223,13 +223,17 @@ Prediction predict(const CollectiveRequest& request, const Topology& topology, S
         }
         return c;
       };
+      // Per slice, the time each level's links are busy (its reduce-scatter and all-gather, or its all-reduce).
+      const double slices = static_cast<double>(hierarchical_slices(request));
+      std::vector<double> level_s(levels.size(), 0.0);
+      buffer = s / slices;
       if (request.op == CollectiveOp::allgather) {
-        buffer = s / p;
+        buffer = s / slices / p;
         for (std::size_t l = last + 1; l-- > 0;) {
           buffer *= static_cast<double>(levels[l]);
           const auto c = level_cost(l);
           slowest = worst(slowest, c);
-          total += ring_time(CollectiveOp::allgather, static_cast<double>(levels[l]), buffer, c, gamma);
+          level_s[l] = ring_time(CollectiveOp::allgather, static_cast<double>(levels[l]), buffer, c, gamma);
         }
       } else {
         const std::size_t scatter_levels = request.op == CollectiveOp::allreduce ? last : last + 1;
@@ -238,19 +242,22 @@ Prediction predict(const CollectiveRequest& request, const Topology& topology, S
           slowest = worst(slowest, c);
           const double q = static_cast<double>(levels[l]);
           // Reduce-scatter now, all-gather of the same buffer on the way back.
-          total += ring_time(CollectiveOp::reducescatter, q, buffer, c, gamma);
-          if (request.op == CollectiveOp::allreduce) total += ring_time(CollectiveOp::allgather, q, buffer, c, gamma);
+          level_s[l] = ring_time(CollectiveOp::reducescatter, q, buffer, c, gamma);
+          if (request.op == CollectiveOp::allreduce)
+            level_s[l] += ring_time(CollectiveOp::allgather, q, buffer, c, gamma);
           buffer /= q;
         }
         if (request.op == CollectiveOp::allreduce) {
           const auto c = level_cost(last);
           slowest = worst(slowest, c);
-          total += ring_time(CollectiveOp::allreduce, static_cast<double>(levels[last]), buffer, c, gamma);
+          level_s[last] = ring_time(CollectiveOp::allreduce, static_cast<double>(levels[last]), buffer, c, gamma);
         }
       }
+      // Slices flow through the levels like a pipeline: one slice's sum, then one slowest level per further slice.
+      for (const double t : level_s) total += t;
       prediction.cost = slowest;
-      prediction.time_s = total;
-      prediction.formula = "sum over levels of ring phases (a, b of each level; S / product of faster levels)";
+      prediction.time_s = total + (slices - 1.0) * *std::max_element(level_s.begin(), level_s.end());
+      prediction.formula = "ring phases per level of one slice of S/m, summed, + (m-1) x the slowest level";
       break;
     }
     case Algorithm::in_switch: {

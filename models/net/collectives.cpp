@@ -486,9 +486,7 @@ void build_hierarchical_slice(Schedule& schedule, const CollectiveRequest& reque
 // overlaps the next slice's intra-node phase (as NCCL's channels pipeline its hierarchical collectives); a slice
 // keeps at least one chunk per rank of the first level.
 void build_hierarchical(Schedule& schedule, const CollectiveRequest& request) {
-  constexpr Bytes kMaxSlices = 8;
-  const Bytes per_slice_minimum = request.levels.front() * request.chunk_bytes;
-  const auto slices = static_cast<std::size_t>(std::clamp<Bytes>(request.bytes / per_slice_minimum, 1, kMaxSlices));
+  const std::size_t slices = hierarchical_slices(request);
   std::vector<OpId> first_level_done = no_ops(request.ranks.size());
   for (std::size_t slice = 0; slice < slices; ++slice) {
     build_hierarchical_slice(schedule, request, share(request.bytes, slices, slice), first_level_done);
@@ -540,6 +538,12 @@ bool power_of_two(std::size_t n) {
 }
 
 }  // namespace
+
+std::size_t hierarchical_slices(const CollectiveRequest& request) {
+  constexpr Bytes kMaxSlices = 8;
+  const Bytes per_slice_minimum = request.levels.front() * request.chunk_bytes;
+  return static_cast<std::size_t>(std::clamp<Bytes>(request.bytes / per_slice_minimum, 1, kMaxSlices));
+}
 
 std::vector<BinaryTree> double_binary_tree(std::size_t ranks) {
   const int n = static_cast<int>(ranks);

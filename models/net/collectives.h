@@ -54,6 +54,10 @@ struct CollectiveRequest {
 // The schedule of the request (finalized). Throws std::invalid_argument when unsupported_reason() is not empty.
 [[nodiscard]] Schedule build_schedule(const CollectiveRequest& request);
 
+// Hierarchical collectives run the buffer in this many pipelined slices (each keeps at least one chunk per rank
+// of the first level; at most 8).
+[[nodiscard]] std::size_t hierarchical_slices(const CollectiveRequest& request);
+
 // The share of `total` bytes that part `index` of `parts` gets (the first total % parts parts get one byte more).
 [[nodiscard]] Bytes share(Bytes total, std::size_t parts, std::size_t index);
 
