@@ -31,24 +31,27 @@ Seconds link_load_bound_s(const Schedule& schedule, const Topology& topology) {
 AlgorithmChoice fastest_algorithm(const Topology& topology, CollectiveRequest request, const NetworkOptions& options) {
   struct Candidate {
     Algorithm algorithm;
-    double predicted_s;
+    Seconds bound_s;     // the link-load lower bound
+    Seconds expected_s;  // the larger of the bound and the alpha-beta prediction: the order of trial
   };
   std::vector<Candidate> candidates;
   for (const auto algorithm : kAllAlgorithms) {
     request.algorithm = algorithm;
     request.ranks = ranks_for(algorithm, topology);
     if (!unsupported_reason(request).empty()) continue;
-    candidates.push_back({algorithm, predict(request, topology, options.reduction.gamma_s_per_byte()).time_s});
+    const Seconds bound_s = link_load_bound_s(build_schedule(request), topology);
+    const Seconds predicted_s = predict(request, topology, options.reduction.gamma_s_per_byte()).time_s;
+    candidates.push_back({algorithm, bound_s, std::max(bound_s, predicted_s)});
   }
   std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.predicted_s < b.predicted_s; });
+                   [](const Candidate& a, const Candidate& b) { return a.expected_s < b.expected_s; });
   AlgorithmChoice best;
   bool found = false;
   for (const auto& candidate : candidates) {
+    if (found && candidate.bound_s >= best.run.time_s) continue;
     request.algorithm = candidate.algorithm;
     request.ranks = ranks_for(candidate.algorithm, topology);
     auto schedule = std::make_shared<const Schedule>(build_schedule(request));
-    if (found && link_load_bound_s(*schedule, topology) >= best.run.time_s) continue;
     NetworkCore core(topology, options);
     const auto id = core.issue(schedule, 0);
     (void)core.run();
