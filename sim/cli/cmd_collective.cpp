@@ -139,6 +139,9 @@ int run_collective_command(const CollectiveOptions& options) {
             << fmt::format(
                    " = {:.4f} (nccl-tests); pred: alpha-beta-gamma prediction (Thakur, Rabenseifner, Gropp 2005)\n",
                    bus_factor);
+  std::cout
+      << "# sim/pred < 1 where chunks pipeline what the formula counts in full (latencies, reductions); > 1 where "
+         "links are shared or packets store and forward\n";
   std::cout << fmt::format("{:>14} {:>12} {:>6} {:>12} {:>12} {:>11} {:>11} {:>12} {:>11} {:>9}\n", "size", "count",
                            "type", "algo", "time_us", "algbw_GB/s", "busbw_GB/s", "pred_us", "pred_busbw", "sim/pred");
   std::map<std::string, net::Prediction> formulas;
