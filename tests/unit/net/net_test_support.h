@@ -8,14 +8,11 @@
 #include "models/net/network_core.h"
 #include "models/net/topology.h"
 #include "sim/config/cluster_params.h"
+#include "tests/support/relative.h"
 
 namespace roofsim::net::test {
 
-// |measured / expected - 1| <= tolerance. (doctest's Approx adds a scale of 1 to its tolerance, which makes it far
-// too loose for times in seconds and ratios near 1.)
-inline bool within(double measured, double expected, double tolerance) {
-  return std::abs(measured / expected - 1.0) <= tolerance;
-}
+using roofsim::test::within;
 
 inline LinkParams make_link(double bandwidth_bytes_per_s, Seconds latency_s, Seconds overhead_s = 0) {
   return LinkParams{bandwidth_bytes_per_s, latency_s, overhead_s};
