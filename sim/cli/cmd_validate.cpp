@@ -1,6 +1,6 @@
 // `roofsim validate FILE... [--set KEY=VALUE]...`: checks configuration and workload files without running anything.
-// Overrides apply to the files of the kind they address (hardware keys to hardware files), exactly as `run` would
-// apply them, so a sweep point can be checked before it runs.
+// Overrides apply to the files of the kind they address (hardware keys to hardware files, workload.* keys to workload
+// files), exactly as `run` would apply them, so a sweep point can be checked before it runs.
 #include <iostream>
 #include <memory>
 
@@ -9,6 +9,7 @@
 #include "sim/config/config_document.h"
 #include "sim/config/hardware_params.h"
 #include "sim/core/input_error.h"
+#include "sim/graph/workload.h"
 
 namespace roofsim::cli {
 
@@ -28,27 +29,36 @@ const FileKind& detect_kind(const std::filesystem::path& file) {
   throw InputError(SourcePos{file.string()}, "unknown kind of file: expected a top-level table " + expected);
 }
 
-// Validates one file with the overrides that address its kind; returns whether it took overrides.
-bool validate_file(const FileKind& kind, const std::filesystem::path& file, const SplitOverrides& overrides) {
+struct OverridesUsed {
+  bool hardware = false;
+  bool workload = false;
+};
+
+// Validates one file with the overrides that address its kind (hardware keys, or workload.* keys).
+void validate_file(const FileKind& kind, const std::filesystem::path& file, const SplitOverrides& overrides,
+                   OverridesUsed& used) {
   if (kind.root_key == "device") {
     (void)load_hardware(file, overrides.hardware);
-    return true;
+    used.hardware = true;
+  } else if (kind.root_key == "workload") {
+    (void)build_workload(file, overrides.workload);
+    used.workload = true;
+  } else {
+    kind.validate(file);
   }
-  kind.validate(file);
-  return false;
 }
 
 // An override that no file took would be silently ignored; say so instead.
-void check_overrides_used(const SplitOverrides& overrides, bool hardware_used) {
-  if (!overrides.hardware.empty() && !hardware_used) {
+void check_overrides_used(const SplitOverrides& overrides, const OverridesUsed& used) {
+  if (!overrides.hardware.empty() && !used.hardware) {
     const auto& first = overrides.hardware.front();
     throw InputError(SourcePos{"--set " + first.key + "=" + first.value},
                      "no hardware file among the files to validate takes this override");
   }
-  if (!overrides.workload.empty()) {
+  if (!overrides.workload.empty() && !used.workload) {
     const auto& first = overrides.workload.front();
     throw InputError(SourcePos{"--set workload." + first.key + "=" + first.value},
-                     "validate applies --set to hardware files only; check workload overrides with `roofsim roofline`");
+                     "no workload file among the files to validate takes this override");
   }
 }
 
@@ -60,25 +70,27 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   auto sets = std::make_shared<std::vector<std::string>>();
   command->add_option("files", *files, "Files to check (the kind is recognised by the top-level table)")->required();
   command
-      ->add_option("--set", *sets,
-                   "Override a hardware key before checking, KEY=VALUE (repeatable): --set memory.l2.capacity=16MiB")
+      ->add_option(
+          "--set", *sets,
+          "Override a key before checking, KEY=VALUE (repeatable): a hardware key (--set memory.l2.capacity=16MiB) "
+          "or, prefixed workload., a workload key (--set workload.params.batch=8)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command->callback([files, sets, &exit_code]() {
     const auto overrides = split_overrides(*sets);
     int failures = 0;
-    bool hardware_used = false;
+    OverridesUsed used;
     for (const auto& file : *files) {
       try {
         const auto& kind = detect_kind(file);
-        hardware_used = validate_file(kind, file, overrides) || hardware_used;
+        validate_file(kind, file, overrides, used);
         std::cout << file << ": ok (" << kind.name << ")\n";
       } catch (const InputError& error) {
         std::cerr << "roofsim: error: " << error.what() << "\n";
         ++failures;
       }
     }
-    if (failures == 0) check_overrides_used(overrides, hardware_used);
+    if (failures == 0) check_overrides_used(overrides, used);
     exit_code = failures == 0 ? 0 : 2;
   });
 }

@@ -155,9 +155,15 @@ DramStandardParams load_dram_standard(const std::filesystem::path& file, double 
   params.timing.act_cycles = static_cast<std::uint32_t>(timing.count("act_cycles"));
   params.timing.pre_cycles = static_cast<std::uint32_t>(timing.count("pre_cycles"));
   params.timing.cas_cycles = static_cast<std::uint32_t>(timing.count("cas_cycles"));
-  // Each of tRAS and tRP is rounded up to whole cycles on its own, so their sum may exceed the rounded tRC by one.
-  if (params.timing.tRC + 1 < params.timing.tRAS + params.timing.tRP) {
-    timing.fail("tRC", "at least tRAS + tRP (" + std::to_string(params.timing.tRAS + params.timing.tRP) + " cycles)");
+  // Re-timed to another pin rate, tRAS and tRP are each rounded up to whole cycles and their sum can exceed the
+  // rounded tRC by up to two cycles although the durations satisfy tRC >= tRAS + tRP; a bank then waits the sum.
+  const bool retimed = std::abs(params.data_rate_bits_per_s - nominal_rate) > 1e-9 * nominal_rate;
+  const std::uint32_t row_cycle_floor = params.timing.tRAS + params.timing.tRP;
+  if (retimed && params.timing.tRC < row_cycle_floor && params.timing.tRC + 2 >= row_cycle_floor) {
+    params.timing.tRC = row_cycle_floor;
+  }
+  if (params.timing.tRC < row_cycle_floor) {
+    timing.fail("tRC", "at least tRAS + tRP (" + std::to_string(row_cycle_floor) + " cycles)");
   }
 
   if (const auto energy = root.child("energy")) {

@@ -130,3 +130,25 @@ TEST_CASE("list --keys documents every key the bundled device files use") {
     }
   }
 }
+
+TEST_CASE("--set workload.KEY applies to the workload files being validated") {
+  const auto file = test::workload_path("llama2_7b_decode.toml").string();
+  const auto fine = test::run_roofsim("validate '" + file + "' --set workload.params.batch=8");
+  INFO("stderr: " << fine.err);
+  CHECK(fine.exit_code == 0);
+  // A zero batch makes the embedding's row count zero: the override reached the workload's checks.
+  const auto broken = test::run_roofsim("validate '" + file + "' --set workload.params.batch=0");
+  CHECK(broken.exit_code == 2);
+  CHECK(broken.err.find("llama2_7b_decode.toml:") != std::string::npos);
+}
+
+TEST_CASE("--set that no validated file takes is exit 2 rather than silently ignored") {
+  const auto hardware_only = test::run_roofsim("validate '" + test::config_path("H100-SXM5.toml").string() +
+                                               "' --set workload.params.batch=8");
+  CHECK(hardware_only.exit_code == 2);
+  CHECK(hardware_only.err.find("--set workload.params.batch=8") != std::string::npos);
+  const auto workload_only =
+      test::run_roofsim("validate '" + test::workload_path("gemm.toml").string() + "' --set power.cap=450W");
+  CHECK(workload_only.exit_code == 2);
+  CHECK(workload_only.err.find("--set power.cap=450W") != std::string::npos);
+}

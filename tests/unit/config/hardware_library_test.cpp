@@ -147,6 +147,9 @@ TEST_CASE("every device describes what the six rooflines need") {
       CHECK(hw.dram->latency_s > 0);
       CHECK(hw.dram->capacity_bytes > 0);
       CHECK(hw.dram->energy_per_byte_j > 0);
+      // Re-timed to the device's pin rate, the row cycle still covers an activation and a precharge.
+      const auto& timing = hw.dram->standard.timing;
+      CHECK(timing.tRC >= timing.tRAS + timing.tRP);
     }
   }
 }

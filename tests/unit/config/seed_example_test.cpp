@@ -81,8 +81,9 @@ capacity = "40GiB"
 latency = "400ns"
 )";
 
-std::filesystem::path write_seed_example() {
-  const auto dir = test::scratch_dir("seed-example");
+// Each test case writes its own copy: CTest runs the cases in parallel processes.
+std::filesystem::path write_seed_example(const std::string& name) {
+  const auto dir = test::scratch_dir("seed-example-" + name);
   std::filesystem::create_directories(dir / "dram");
   std::ofstream(dir / "dram" / "SEED-HBM-3200.toml") << kSeedDram;
   std::ofstream(dir / "seed.toml") << kSeedDevice;
@@ -92,7 +93,7 @@ std::filesystem::path write_seed_example() {
 }  // namespace
 
 TEST_CASE("worked example: 108 x 128 x 1.41 GHz, 4096 bits x 3.2 Gb/s, ridge 11.9 FLOP/B") {
-  const auto hw = load_hardware(write_seed_example());
+  const auto hw = load_hardware(write_seed_example("worked"));
   const double peak_flops_per_s = hw.compute.peak_flops_per_s(DataType::fp32);
   CHECK(peak_flops_per_s == doctest::Approx(108.0 * 128.0 * 1.41e9));
   CHECK(peak_flops_per_s / 1e12 == doctest::Approx(19.49).epsilon(0.0005));
@@ -109,7 +110,7 @@ TEST_CASE("worked example: 108 x 128 x 1.41 GHz, 4096 bits x 3.2 Gb/s, ridge 11.
 }
 
 TEST_CASE("--set on a nested key changes the validated value") {
-  const auto file = write_seed_example();
+  const auto file = write_seed_example("nested");
   CHECK(load_hardware(file).level("l2")->capacity_bytes == 40ULL * 1024 * 1024);
   const auto hw = load_hardware(file, {{"memory.l2.capacity", "16MiB"}});
   REQUIRE(hw.level("l2") != nullptr);
@@ -117,22 +118,22 @@ TEST_CASE("--set on a nested key changes the validated value") {
 }
 
 TEST_CASE("--set power.cap=450W sets the cap of a file without a [power] table") {
-  const auto file = write_seed_example();
+  const auto file = write_seed_example("cap");
   CHECK(load_hardware(file).power.cap_w == 0.0);
   const auto hw = load_hardware(file, {{"power.cap", "450W"}});
   CHECK(hw.power.cap_w == doctest::Approx(450.0));
 }
 
-TEST_CASE("--set of several keys applies each; a later one wins") {
+TEST_CASE("--set of several keys applies each and a later one wins") {
   const auto hw =
-      load_hardware(write_seed_example(),
+      load_hardware(write_seed_example("several"),
                     {{"compute.units", "132"}, {"compute.engines.vector.clock", "1.98GHz"}, {"compute.units", "100"}});
   CHECK(hw.compute.units == 100);
   CHECK(hw.compute.peak_flops_per_s(DataType::fp32) == doctest::Approx(100.0 * 128.0 * 1.98e9));
 }
 
 TEST_CASE("--set on an unknown key is an input error naming the key") {
-  const auto file = write_seed_example();
+  const auto file = write_seed_example("unknown");
   try {
     (void)load_hardware(file, {{"memory.l2.capacityy", "16MiB"}});
     FAIL("an unknown key must be rejected");
@@ -144,7 +145,7 @@ TEST_CASE("--set on an unknown key is an input error naming the key") {
 
 TEST_CASE("--set with a value of the wrong kind is an input error at the --set") {
   try {
-    (void)load_hardware(write_seed_example(), {{"memory.l2.capacity", "16GHz"}});
+    (void)load_hardware(write_seed_example("wrong-kind"), {{"memory.l2.capacity", "16GHz"}});
     FAIL("a frequency is not a capacity");
   } catch (const InputError& error) {
     CHECK(error.key() == "memory.l2.capacity");
