@@ -10,6 +10,9 @@
 #include "sim/cli/app.h"
 #include "sim/config/data_paths.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/run_report.h"
+#include "sim/report/report.h"
+#include "sim/roofline/roofline.h"
 
 namespace roofsim::cli {
 
@@ -39,27 +42,18 @@ Scenario simulate(const RunOptions& options) {
   return scenario;
 }
 
-void print_table(const Scenario& scenario, std::ostream& out) {
-  const auto& r = scenario.result;
-  out << fmt::format("{} on {}: simulated {:.3f} us\n", r.workload, r.device, r.sim_time_s * 1e6);
-  out << fmt::format("{:<28} {:<12} {:>7} {:>6} {:>12} {:>14}", "op", "kind", "tiles", "waves", "sim_time_us",
-                     "achieved_TFLOP/s");
-  if (!r.ops.empty()) {
-    for (const auto& [level, bytes] : r.ops.front().bytes) out << fmt::format(" {:>14}", level + "_MB");
-  }
-  out << "\n";
-  for (const auto& op : r.ops) {
-    out << fmt::format("{:<28} {:<12} {:>7} {:>6} {:>12.3f} {:>14.2f}", op.name, op.kind, op.tiles, op.waves,
-                       op.sim_time_s * 1e6, op.achieved_flops_per_s * 1e-12);
-    for (const auto& [level, bytes] : op.bytes) out << fmt::format(" {:>14.3f}", static_cast<double>(bytes) * 1e-6);
-    if (!op.simulated) out << "  " << op.note;
-    out << "\n";
-  }
-}
-
 int run_scenario(const RunOptions& options) {
   const auto scenario = simulate(options);
-  print_table(scenario, std::cout);
+  const auto device = make_device_roof(scenario.hardware);
+  const auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
+  write_console_table(report, std::cout);
+  write_engine_table(report, device, scenario.result, std::cout);
+  if (options.write_files) {
+    write_report_files(report, device, options.out_dir);
+    const std::filesystem::path out(options.out_dir);
+    std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
+              << (out / "roofline.svg").string() << "\n";
+  }
   return 0;
 }
 

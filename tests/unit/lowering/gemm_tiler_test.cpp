@@ -106,7 +106,7 @@ TEST_CASE("batched GEMM with shared weights reads B at the same addresses for ev
   CHECK(walk(*lowering, w.tensors).in_bounds);
 }
 
-TEST_CASE("conv2d as implicit GEMM: m = N P Q, n = K, k = C R S; output written once, reads in bounds") {
+TEST_CASE("conv2d as implicit GEMM: m = N P Q, n = K, k = C R S, output written once, reads in bounds") {
   const auto hw = test::TestDevice{}.build();
   test::WorkloadBuilder builder;
   Op op;

@@ -10,7 +10,7 @@ CacheTagsParams small_cache(std::uint64_t ways) {
 }
 }  // namespace
 
-TEST_CASE("a cold read misses every byte and fetches whole sectors; a second read hits") {
+TEST_CASE("a cold read misses every byte and fetches whole sectors, and a second read hits") {
   CacheTags tags(small_cache(4));
   CacheLookup first;
   tags.read(10 * 4096 + 100, 1000, first);

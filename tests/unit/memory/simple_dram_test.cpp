@@ -19,7 +19,7 @@ TEST_CASE("a lone request takes its transfer on the channels it spans plus the l
   for (std::uint32_t c = 0; c < 4; ++c) CHECK(dram.channel_bytes()[c] == 256);
 }
 
-TEST_CASE("requests to one channel queue in FIFO order; other channels are independent") {
+TEST_CASE("requests to one channel queue in FIFO order while other channels are independent") {
   SimpleDram dram(four_channels());
   const TimeFs first = dram.access(0, 256, false, 0);      // channel 0
   const TimeFs second = dram.access(1024, 256, false, 0);  // channel 0 again (1024 / 256 = 4 -> 0)
