@@ -15,15 +15,15 @@ CacheTags::CacheTags(const CacheTagsParams& params) : tracking_bytes_(params.tra
   const std::uint64_t blocks = std::max<std::uint64_t>(1, params.capacity_bytes / tracking_bytes_);
   ways_ = std::clamp<std::uint64_t>(params.associativity, 1, blocks);
   sets_ = std::max<std::uint64_t>(1, blocks / ways_);
+  per_block_ = Divider(tracking_bytes_);
+  per_sector_ = Divider(sector_bytes_);
   blocks_.assign(sets_ * ways_, kEmpty);
   entries_.resize(sets_ * ways_);
 }
 
 std::uint64_t CacheTags::set_of(std::uint64_t block) const {
   // Hashed set index (GPU L2s hash addresses over their slices) so that power-of-two strides do not alias.
-  std::uint64_t h = block * 0x9E3779B97F4A7C15ULL;
-  h ^= h >> 29;
-  return h % sets_;
+  return hash_bucket(block, sets_);
 }
 
 std::uint64_t CacheTags::find(std::uint64_t block) const {
@@ -55,8 +55,8 @@ std::uint64_t CacheTags::sector_mask(std::uint64_t block, Bytes address, Bytes b
   const Bytes block_start = block * tracking_bytes_;
   const Bytes lo = std::max(address, block_start) - block_start;
   const Bytes hi = std::min(address + bytes, block_start + tracking_bytes_) - block_start;
-  const std::uint64_t first = lo / sector_bytes_;
-  const std::uint64_t last = (hi - 1) / sector_bytes_;
+  const std::uint64_t first = per_sector_.div(lo);
+  const std::uint64_t last = per_sector_.div(hi - 1);
   const std::uint64_t count = last - first + 1;
   const std::uint64_t ones = count >= 64 ? ~0ULL : ((1ULL << count) - 1);
   return ones << first;
@@ -64,8 +64,8 @@ std::uint64_t CacheTags::sector_mask(std::uint64_t block, Bytes address, Bytes b
 
 void CacheTags::read(Bytes address, Bytes bytes, CacheLookup& result) {
   if (bytes == 0) return;
-  const std::uint64_t first_block = address / tracking_bytes_;
-  const std::uint64_t last_block = (address + bytes - 1) / tracking_bytes_;
+  const std::uint64_t first_block = per_block_.div(address);
+  const std::uint64_t last_block = per_block_.div(address + bytes - 1);
   for (std::uint64_t block = first_block; block <= last_block; ++block) {
     ++clock_;
     const std::uint64_t mask = sector_mask(block, address, bytes);
@@ -103,8 +103,8 @@ void CacheTags::read(Bytes address, Bytes bytes, CacheLookup& result) {
 
 void CacheTags::write(Bytes address, Bytes bytes) {
   if (bytes == 0) return;
-  const std::uint64_t first_block = address / tracking_bytes_;
-  const std::uint64_t last_block = (address + bytes - 1) / tracking_bytes_;
+  const std::uint64_t first_block = per_block_.div(address);
+  const std::uint64_t last_block = per_block_.div(address + bytes - 1);
   for (std::uint64_t block = first_block; block <= last_block; ++block) {
     ++clock_;
     std::uint64_t index = find(block);
@@ -116,8 +116,8 @@ void CacheTags::write(Bytes address, Bytes bytes) {
 
 void CacheTags::mark_ready(Bytes address, Bytes bytes, TimeFs ready_fs) {
   if (bytes == 0) return;
-  const std::uint64_t first_block = address / tracking_bytes_;
-  const std::uint64_t last_block = (address + bytes - 1) / tracking_bytes_;
+  const std::uint64_t first_block = per_block_.div(address);
+  const std::uint64_t last_block = per_block_.div(address + bytes - 1);
   for (std::uint64_t block = first_block; block <= last_block; ++block) {
     const std::uint64_t index = find(block);
     if (index != kEmpty) entries_[index].ready_fs = std::max(entries_[index].ready_fs, ready_fs);
@@ -126,8 +126,8 @@ void CacheTags::mark_ready(Bytes address, Bytes bytes, TimeFs ready_fs) {
 
 bool CacheTags::contains(Bytes address, Bytes bytes) const {
   if (bytes == 0) return true;
-  const std::uint64_t first_block = address / tracking_bytes_;
-  const std::uint64_t last_block = (address + bytes - 1) / tracking_bytes_;
+  const std::uint64_t first_block = per_block_.div(address);
+  const std::uint64_t last_block = per_block_.div(address + bytes - 1);
   for (std::uint64_t block = first_block; block <= last_block; ++block) {
     const std::uint64_t index = find(block);
     const std::uint64_t mask = sector_mask(block, address, bytes);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/memory/fast_index.h"
 #include "models/memory/time_fs.h"
 #include "sim/graph/tile.h"
 
@@ -61,6 +62,8 @@ class CacheTags {
 
   Bytes tracking_bytes_;
   Bytes sector_bytes_;
+  Divider per_block_;   // by tracking_bytes_
+  Divider per_sector_;  // by sector_bytes_
   std::uint64_t sectors_per_block_;
   std::uint64_t sets_;
   std::uint64_t ways_;

@@ -15,9 +15,7 @@ Bytes sum_bytes(const std::vector<AddressRange>& ranges) {
 
 // Bank of a line of a device level: hashed, as GPU L2 slices are, so that strides spread over the banks.
 std::uint64_t bank_of(Bytes line, std::uint64_t banks) {
-  std::uint64_t h = line * 0xC2B2AE3D27D4EB4FULL;
-  h ^= h >> 31;
-  return h % banks;
+  return hash_bucket(line ^ 0x5bd1e995ULL, banks);
 }
 }  // namespace
 
@@ -34,6 +32,7 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
     level.port_bandwidth =
         params.bytes_per_cycle * params.clock_hz / (level.unit_scope ? 1.0 : static_cast<double>(ports));
     level.latency_fs = to_fs(params.latency_s);
+    level.line = Divider(params.line_bytes);
     if (level.cache) {
       const CacheTagsParams tags{params.capacity_bytes, params.line_bytes, params.tracking_bytes, params.associativity};
       level.tags.assign(level.unit_scope ? units : 1, CacheTags(tags));
@@ -60,11 +59,11 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
   }
   if (bank_share_.size() < banks) bank_share_.assign(banks, 0);
   banks_touched_.clear();
-  const Bytes line = level.params.line_bytes;
+  const Bytes line = level.line.value();
   for (const auto& r : ranges) {
     for (Bytes at = r.address; at < r.address + r.bytes;) {
-      const Bytes take = std::min(r.address + r.bytes - at, line - at % line);
-      const auto bank = static_cast<std::uint32_t>(bank_of(at / line, banks));
+      const Bytes take = std::min(r.address + r.bytes - at, line - level.line.mod(at));
+      const auto bank = static_cast<std::uint32_t>(bank_of(level.line.div(at), banks));
       if (bank_share_[bank] == 0) banks_touched_.push_back(bank);
       bank_share_[bank] += take;
       at += take;

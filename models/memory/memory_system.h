@@ -16,6 +16,7 @@
 #include "models/memory/busy_until.h"
 #include "models/memory/cache_tags.h"
 #include "models/memory/dram_interface.h"
+#include "models/memory/fast_index.h"
 #include "sim/config/hardware_params.h"
 #include "sim/graph/tile.h"
 
@@ -70,6 +71,7 @@ class MemorySystem final : private DramCompletionSink {
     std::vector<BusyUntil> ports;  // per unit (unit scope) or per bank (device scope)
     BytesPerSecond port_bandwidth = 0;
     TimeFs latency_fs = 0;
+    Divider line;  // by the line size: banks interleave lines
     LevelCounters counters;
   };
 

@@ -54,11 +54,14 @@ void SimpleDram::split(Bytes address, Bytes bytes) {
   };
   Bytes at = address;
   const Bytes end = address + bytes;
-  // The first partial unit, then whole rounds over all channels, then the rest one unit at a time.
+  // The first partial unit, then whole rounds over all channels, then the rest one unit at a time (the channel
+  // advancing by one per unit, so only the first needs a division).
+  std::uint64_t channel = (at / g) % n;
   if (at % g != 0) {
     const Bytes take = std::min(end - at, g - at % g);
-    add((at / g) % n, take);
+    add(channel, take);
     at += take;
+    channel = channel + 1 == n ? 0 : channel + 1;
   }
   const Bytes rounds = (end - at) / (g * n);
   if (rounds > 0) {
@@ -67,8 +70,9 @@ void SimpleDram::split(Bytes address, Bytes bytes) {
   }
   while (at < end) {
     const Bytes take = std::min(end - at, g);
-    add((at / g) % n, take);
+    add(channel, take);
     at += take;
+    channel = channel + 1 == n ? 0 : channel + 1;
   }
   // Each channel is reserved once per request with its whole share, so the order of the channels does not matter.
 }

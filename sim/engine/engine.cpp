@@ -77,6 +77,8 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
   result.device = hw.name;
   result.workload = workload.name;
   result.units = hw.compute.units;
+  // The channel model serves both settings until the detailed controller (issue 7) is wired in.
+  if (hw.dram) result.dram_model = "simple";
   const auto& policy = device->policy();
   const auto& memory = device->memory();
   if (!policy.all_done()) throw std::logic_error("the simulation ended with ops unfinished (a dependency deadlock)");

@@ -50,6 +50,7 @@ struct RunResult {
   std::string device;
   std::string workload;
   std::uint64_t units = 0;
+  std::string dram_model;  // "simple", "detailed", or "" without DRAM
   Seconds sim_time_s = 0;
   std::vector<OpRunStats> ops;
   std::vector<LevelRunStats> levels;  // SRAM levels, then "dram"
