@@ -29,16 +29,19 @@ std::uint64_t elements_of(const Tensor& tensor) {
 }
 
 // Elements a streaming tile covers: 16 requests of the op's element size, or fewer when the double-buffered
-// operands of the tile would not fit the local SRAM. Whole requests, so that each step reads one chunk per operand.
+// operands of the tile would not fit the local SRAM, or when fewer tiles than the device's slots would leave units
+// idle (as a kernel sizes its grid to the device). Whole requests, so that each step reads one chunk per operand.
 std::uint64_t stream_tile_elements(const Op& op, const HardwareParams& hw, std::uint64_t step_elements,
-                                   std::uint64_t operands) {
+                                   std::uint64_t operands, std::uint64_t elements) {
   if (op.tile) return std::max<std::uint64_t>(step_elements, op.tile->m * std::max<std::uint64_t>(op.tile->n, 1));
   constexpr std::uint64_t kStepsPerTile = 16;
   std::uint64_t steps = kStepsPerTile;
   const Bytes local = local_sram_bytes(hw);
   const Bytes step_bytes = step_elements * element_bytes(op.dtype) * std::max<std::uint64_t>(operands, 1);
   if (local > 0) steps = std::clamp<std::uint64_t>(local / (2 * step_bytes), 1, kStepsPerTile);
-  return steps * step_elements;
+  const std::uint64_t slots = std::max<std::uint64_t>(1, hw.compute.units * hw.compute.occupancy);
+  const std::uint64_t steps_to_fill = ceil_div(ceil_div(elements, slots), step_elements);
+  return std::clamp<std::uint64_t>(steps_to_fill, 1, steps) * step_elements;
 }
 
 // Adds elements [first, first + count) of `tensor` to `chunks`, wrapping modulo the tensor's size (a broadcast
@@ -226,7 +229,7 @@ class StreamLowering : public OpLowering {
     reduce_ = op.kind == OpKind::reduction;
     step_elements_ = std::max<Bytes>(1, hw.compute.request_bytes / element_bytes(op.dtype));
     const std::uint64_t tile_elements =
-        stream_tile_elements(op, hw, step_elements_, inputs_.size() + (reduce_ ? 0 : outputs_.size()));
+        stream_tile_elements(op, hw, step_elements_, inputs_.size() + (reduce_ ? 0 : outputs_.size()), elements_);
     rows_per_tile_ = rows_mode_ ? std::max<std::uint64_t>(1, tile_elements / cols_) : 0;
     tile_elements_ = rows_mode_ ? rows_per_tile_ * cols_ : tile_elements;
     tiles_ = ceil_div(elements_, tile_elements_);

@@ -85,3 +85,16 @@ TEST_CASE("element-wise work runs on the vector engine, matrix work on the faste
   gemm.dtype = DataType::bf16;
   CHECK(op_engine(gemm, hw.compute)->name == "matrix");
 }
+
+TEST_CASE("a small streaming op is split into at least as many tiles as the device has slots") {
+  test::TestDevice spec;
+  spec.units = 16;
+  spec.occupancy = 2;
+  const auto hw = spec.build();
+  test::WorkloadBuilder builder;
+  builder.elementwise("add", 64 * 2048, 2);  // 64 requests of 2048 bf16 elements per operand
+  auto& w = builder.workload();
+  const auto lowering = lower_op(w.ops[0], w.tensors, hw);
+  CHECK(lowering->tiles() == 32);
+  CHECK(lowering->steps(0) == 2);
+}
