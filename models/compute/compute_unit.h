@@ -2,6 +2,8 @@
 // One compute unit (an SM, a CU, a TPU core): `occupancy` tile slots that share its engines, an outstanding-request
 // limit, and double-buffered k-steps (the loads of step s + 1 overlap the compute of step s). It wakes only when a
 // chunk arrives, a step finishes computing or a write is acknowledged: one event per chunk, never per cycle.
+// Reads wait in a FIFO for one of the unit's outstanding-request slots (Little's law); writes are posted without one
+// (stores free their registers at once) and a tile ends when its writes are acknowledged.
 //
 // Parameters: index, occupancy, outstanding limit, engine count. Connects to: the memory system (requests), the
 // ops' shared counters, and the dispatcher (tile finished). Statistics: activations, and per op the counters of

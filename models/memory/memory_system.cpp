@@ -31,7 +31,7 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
     // Unit scope: bytes_per_cycle is per unit; device scope: for the whole level, shared equally by its banks.
     level.port_bandwidth =
         params.bytes_per_cycle * params.clock_hz / (level.unit_scope ? 1.0 : static_cast<double>(ports));
-    level.latency_fs = to_fs(params.latency_s);
+    level.latency_fs = seconds_to_fs(params.latency_s);
     level.line = Divider(params.line_bytes);
     if (level.cache) {
       const CacheTagsParams tags{params.capacity_bytes, params.line_bytes, params.tracking_bytes, params.associativity};

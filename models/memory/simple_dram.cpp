@@ -35,7 +35,7 @@ SimpleDramParams SimpleDramParams::from(const DramParams& dram) {
 
 SimpleDram::SimpleDram(const SimpleDramParams& params)
     : params_(params),
-      latency_fs_(to_fs(params.latency_s)),
+      latency_fs_(seconds_to_fs(params.latency_s)),
       channels_(params.channels),
       channel_bytes_(params.channels, 0),
       share_(params.channels, 0) {

@@ -10,17 +10,16 @@
 namespace roofsim {
 
 using TimeFs = std::uint64_t;
-inline constexpr TimeFs kFsPerSecond = 1'000'000'000'000'000ULL;
 inline constexpr TimeFs kNever = std::numeric_limits<TimeFs>::max();
 
 // Rounds a non-negative time in femtoseconds to the nearest one (without llround's cost in the hot path).
 [[nodiscard]] inline TimeFs round_fs(double femtoseconds) {
   return static_cast<TimeFs>(femtoseconds + 0.5);
 }
-[[nodiscard]] inline TimeFs to_fs(Seconds seconds) {
+[[nodiscard]] inline TimeFs seconds_to_fs(Seconds seconds) {
   return round_fs(seconds * 1e15);
 }
-[[nodiscard]] inline Seconds to_seconds(TimeFs fs) {
+[[nodiscard]] inline Seconds fs_to_seconds(TimeFs fs) {
   return static_cast<double>(fs) * 1e-15;
 }
 

@@ -33,7 +33,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
         DispatchOp{op.after, execution.lowering ? execution.lowering->tiles() : 0, execution.lowering != nullptr});
   }
   policy_ = std::make_unique<DispatchPolicy>(std::move(dispatch), units, hw.compute.occupancy, hw.streams,
-                                             to_fs(hw.launch_latency_s));
+                                             seconds_to_fs(hw.launch_latency_s));
   dispatcher_ = std::make_unique<Dispatcher>("dispatcher", *policy_);
   std::vector<ComputeUnit*> unit_pointers;
   for (std::uint64_t u = 0; u < units; ++u) {

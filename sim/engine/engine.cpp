@@ -49,14 +49,14 @@ void account_time(const Op& op, const DispatchPolicy::OpTimes& t, const OpExecut
                                    : static_cast<double>(execution.latency_fs) /
                                          static_cast<double>(execution.latency_fs + execution.queueing_fs);
   const auto n = static_cast<double>(units);
-  stats.span_s = to_seconds(end - begin);
-  stats.busy_s = to_seconds(busy);
-  stats.wait_memory_latency_s = to_seconds(memory) * latency_share;
-  stats.wait_bandwidth_s = to_seconds(memory) * (1.0 - latency_share);
-  stats.wait_dependencies_s = n * to_seconds(t.launch_fs - begin);
-  stats.wait_launch_s = n * to_seconds(start - t.launch_fs);
-  stats.wait_dispatch_s = to_seconds(dispatch);
-  stats.tail_s = to_seconds(tail);
+  stats.span_s = fs_to_seconds(end - begin);
+  stats.busy_s = fs_to_seconds(busy);
+  stats.wait_memory_latency_s = fs_to_seconds(memory) * latency_share;
+  stats.wait_bandwidth_s = fs_to_seconds(memory) * (1.0 - latency_share);
+  stats.wait_dependencies_s = n * fs_to_seconds(t.launch_fs - begin);
+  stats.wait_launch_s = n * fs_to_seconds(start - t.launch_fs);
+  stats.wait_dispatch_s = fs_to_seconds(dispatch);
+  stats.tail_s = fs_to_seconds(tail);
   const double parts = stats.busy_s + stats.wait_memory_latency_s + stats.wait_bandwidth_s + stats.wait_dependencies_s +
                        stats.wait_launch_s + stats.wait_dispatch_s + stats.tail_s;
   const double whole = n * stats.span_s;
@@ -93,10 +93,10 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
     OpRunStats stats;
     stats.name = op.name;
     stats.kind = std::string(to_string(op.kind));
-    stats.launch_s = to_seconds(times.launch_fs);
-    stats.start_s = to_seconds(times.start_fs);
-    stats.end_s = to_seconds(times.end_fs);
-    stats.sim_time_s = to_seconds(times.end_fs - times.launch_fs);
+    stats.launch_s = fs_to_seconds(times.launch_fs);
+    stats.start_s = fs_to_seconds(times.start_fs);
+    stats.end_s = fs_to_seconds(times.end_fs);
+    stats.sim_time_s = fs_to_seconds(times.end_fs - times.launch_fs);
     last_end = std::max(last_end, times.end_fs);
     for (std::size_t l = 0; l < names.size(); ++l) stats.bytes.emplace_back(names[l], execution.bytes[l]);
     stats.useful_flops = op.useful_flops;
@@ -125,7 +125,7 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
     account_time(op, times, execution, hw.compute.units, stats);
     result.ops.push_back(std::move(stats));
   }
-  result.sim_time_s = to_seconds(last_end);
+  result.sim_time_s = fs_to_seconds(last_end);
 
   const auto counters = memory.counters();
   for (std::size_t l = 0; l < counters.size(); ++l) {
@@ -135,7 +135,7 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
                                                          : static_cast<double>(std::max<std::uint64_t>(level.banks, 1));
     result.levels.push_back(
         LevelRunStats{names[l], c.read_bytes, c.write_bytes, c.hit_bytes, c.miss_bytes,
-                      last_end == 0 ? 0.0 : to_seconds(c.port_busy_fs) / (ports * to_seconds(last_end))});
+                      last_end == 0 ? 0.0 : fs_to_seconds(c.port_busy_fs) / (ports * fs_to_seconds(last_end))});
   }
   if (const auto* dram = memory.dram()) {
     result.levels.push_back(LevelRunStats{"dram", dram->bytes_read(), dram->bytes_written(), 0, 0, 0});

@@ -38,10 +38,10 @@ TEST_CASE("a read misses the L2, comes from DRAM, and hits the second time at th
   Recorder sink;
   memory.read(0, chunk_at(1 << 20, 4096), 0, op_bytes.data(), sink, 7);
   CHECK(sink.last_tag == 7);
-  CHECK(sink.done >= to_fs(600e-9));
-  memory.read(1, chunk_at(1 << 20, 4096), to_fs(1e-6), op_bytes.data(), sink, 8);
-  CHECK(sink.done - to_fs(1e-6) < to_fs(300e-9));
-  CHECK(sink.done - to_fs(1e-6) >= to_fs(200e-9));
+  CHECK(sink.done >= seconds_to_fs(600e-9));
+  memory.read(1, chunk_at(1 << 20, 4096), seconds_to_fs(1e-6), op_bytes.data(), sink, 8);
+  CHECK(sink.done - seconds_to_fs(1e-6) < seconds_to_fs(300e-9));
+  CHECK(sink.done - seconds_to_fs(1e-6) >= seconds_to_fs(200e-9));
   CHECK(op_bytes[0] == 8192);
   CHECK(op_bytes[1] == 8192);
   CHECK(op_bytes[2] == 4096);
@@ -92,7 +92,7 @@ TEST_CASE("L2 banks serve in parallel: a bank's bandwidth is the level's share")
   Recorder sink;
   // 64 KiB over 512 lines hashed onto 4 banks: the busiest bank takes about a quarter, not all of it.
   memory.read(0, chunk_at(0, 65536), 0, op_bytes.data(), sink, 1);
-  const double seconds = to_seconds(sink.done);
+  const double seconds = fs_to_seconds(sink.done);
   CHECK(seconds < 0.35 * 65536 / 16e9);
   CHECK(seconds >= 0.25 * 65536 / 16e9);
 }

@@ -15,7 +15,7 @@ TEST_CASE("a lone request takes its transfer on the channels it spans plus the l
   SimpleDram dram(four_channels());
   // 1 KiB from address 0 covers 4 interleave units of 256 B, one per channel: 256 B at 10 GB/s = 25.6 ns each.
   const TimeFs done = dram.access(0, 1024, false, 0);
-  CHECK(done == to_fs(25.6e-9) + to_fs(100e-9));
+  CHECK(done == seconds_to_fs(25.6e-9) + seconds_to_fs(100e-9));
   CHECK(dram.bytes_read() == 1024);
   for (std::uint32_t c = 0; c < 4; ++c) CHECK(dram.channel_bytes()[c] == 256);
 }
@@ -25,7 +25,7 @@ TEST_CASE("requests to one channel queue in FIFO order while other channels are 
   const TimeFs first = dram.access(0, 256, false, 0);      // channel 0
   const TimeFs second = dram.access(1024, 256, false, 0);  // channel 0 again (1024 / 256 = 4 -> 0)
   const TimeFs other = dram.access(256, 256, true, 0);     // channel 1
-  CHECK(second - first == to_fs(25.6e-9));
+  CHECK(second - first == seconds_to_fs(25.6e-9));
   CHECK(other == first);
   CHECK(dram.bytes_written() == 256);
 }
@@ -36,7 +36,7 @@ TEST_CASE("a long stream moves at the sum of the channels' bandwidths") {
   const Bytes chunk = 4096;
   const std::uint64_t chunks = 1000;
   for (std::uint64_t i = 0; i < chunks; ++i) done = std::max(done, dram.access(i * chunk, chunk, false, 0));
-  const double seconds = to_seconds(done) - 100e-9;
+  const double seconds = fs_to_seconds(done) - 100e-9;
   CHECK(test::within(static_cast<double>(chunk * chunks) / seconds, 40e9, 1e-6));
 }
 
