@@ -38,6 +38,7 @@ int run_main(int argc, char* argv[]) {
   add_dram_command(app, exit_code);
   add_collective_command(app, exit_code);
   add_bench_command(app, exit_code);
+  add_sweep_command(app, exit_code);
   try {
     app.parse(argc, argv);
     if (app.get_subcommands().empty()) return run_default_scenario();

@@ -1,17 +1,55 @@
-// `roofsim roofline`: not built yet (see the issues).
+// `roofsim roofline`: the six analytic ceilings of every op of a workload on a device, from compulsory FLOPs and bytes
+// (DESIGN.md section 5): a console table, and report.json, ops.csv and roofline.svg in the output folder.
 #include <iostream>
+#include <memory>
 
 #include "sim/cli/app.h"
+#include "sim/config/data_paths.h"
+#include "sim/config/hardware_params.h"
+#include "sim/graph/workload.h"
+#include "sim/report/report.h"
+#include "sim/roofline/roofline.h"
 
 namespace roofsim::cli {
 
+namespace {
+
+struct RooflineOptions {
+  std::string hardware;
+  std::string workload;
+  std::vector<std::string> sets;
+  std::string out = "results";
+};
+
+int run_roofline(const RooflineOptions& options) {
+  const auto overrides = split_overrides(options.sets);
+  const auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  const auto workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload, hardware);
+  const auto device = make_device_roof(hardware);
+  const auto report = make_roofline_report(workload, hardware, device);
+  write_console_table(report, std::cout);
+  write_report_files(report, device, options.out);
+  const std::filesystem::path out(options.out);
+  std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
+            << (out / "roofline.svg").string() << "\n";
+  return 0;
+}
+
+}  // namespace
+
 void add_roofline_command(CLI::App& app, int& exit_code) {
-  auto* command = app.add_subcommand("roofline", "(not built yet)");
-  command->allow_extras();
-  command->callback([&exit_code]() {
-    std::cerr << "roofsim: 'roofline' is not built yet\n";
-    exit_code = 1;
-  });
+  auto* command = app.add_subcommand(
+      "roofline",
+      "Six analytic roofline ceilings per op (compulsory bytes): table, report.json, ops.csv, roofline.svg");
+  auto options = std::make_shared<RooflineOptions>();
+  command->add_option("--hw", options->hardware, "Hardware file, or a bundled device by name (H100-SXM5)")->required();
+  command->add_option("--workload", options->workload, "Workload file, or a bundled workload by name (gemm)")
+      ->required();
+  command->add_option("--set", options->sets,
+                      "Override KEY=VALUE (repeatable): a hardware key (power.cap=450W) or workload.<key> "
+                      "(workload.params.batch=8)");
+  command->add_option("--out", options->out, "Folder for report.json, ops.csv and roofline.svg")->capture_default_str();
+  command->callback([options, &exit_code]() { exit_code = run_roofline(*options); });
 }
 
 }  // namespace roofsim::cli

@@ -42,14 +42,28 @@ TEST_CASE("every bundled workload loads against the test device, deterministical
   }
 }
 
-TEST_CASE("every bundled workload loads against every bundled device") {
+TEST_CASE("every bundled workload loads against every bundled device that has its data types") {
   const auto devices = toml_files(test::config_path(""));
   for (const auto& device : devices) {
     CAPTURE(device);
     const auto hardware = load_hardware(device);
     for (const auto& file : toml_files(test::workload_path(""))) {
       CAPTURE(file);
-      CHECK_NOTHROW((void)load_workload(file, {}, hardware));
+      try {
+        (void)load_workload(file, {}, hardware);
+      } catch (const InputError& error) {
+        // The one accepted failure: the device really lacks the data type (V100 has no bf16), and says so.
+        const std::string message = error.what();
+        CAPTURE(message);
+        bool lacks_named_type = false;
+        for (const DataType type : kAllDataTypes) {
+          const std::string phrase = "has no engine for " + std::string(to_string(type));
+          if (message.find(phrase) != std::string::npos) {
+            lacks_named_type = hardware.compute.engine_for(type) == nullptr;
+          }
+        }
+        CHECK(lacks_named_type);
+      }
     }
   }
 }

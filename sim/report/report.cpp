@@ -1,0 +1,269 @@
+#include "sim/report/report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <ostream>
+
+#include "sim/core/input_error.h"
+#include "sim/report/svg_chart.h"
+
+namespace roofsim {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Doubles in text outputs: shortest round-trip form (fmt's default), so the same value always prints the same bytes.
+std::string number_text(double value) {
+  return fmt::format("{}", value);
+}
+
+Json nullable(std::optional<double> value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+// A finite double, or null (an intensity with no bytes is not a number JSON can carry).
+Json finite_or_null(double value) {
+  return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+// Four significant digits for the console; the files keep full precision.
+std::string short_number(double value) {
+  if (!std::isfinite(value)) return "-";
+  return fmt::format("{:.4g}", value);
+}
+
+bool same_bytes_at_every_level(const Report& report) {
+  for (const auto& op : report.ops) {
+    for (const auto& entry : op.bytes) {
+      if (entry.bytes != op.bytes.front().bytes) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+Bytes OpReport::bytes_at(std::string_view level) const {
+  for (const auto& entry : bytes) {
+    if (entry.level == level) return entry.bytes;
+  }
+  return 0;
+}
+
+FlopsPerByte OpReport::oi_at(std::string_view level) const {
+  return operational_intensity(useful_flops, bytes_at(level));
+}
+
+Flops Report::total_useful_flops() const {
+  Flops total = 0;
+  for (const auto& op : ops) total += op.useful_flops;
+  return total;
+}
+
+Json report_json(const Report& report) {
+  Json root;
+  root["command"] = report.command;
+  root["hardware"] = {{"name", report.hardware_name}, {"file", report.hardware_file}};
+  root["workload"] = {{"name", report.workload_name}, {"file", report.workload_file}};
+  root["bytes_basis"] = report.bytes_basis;
+  if (report.roofs) {
+    // The device's roofs, so a reader of the report needs no hardware file to place the ops.
+    Json compute = Json::array();
+    for (const auto& line : report.roofs->compute) {
+      Json dtypes = Json::array();
+      for (const auto dtype : line.dtypes) dtypes.push_back(std::string(to_string(dtype)));
+      compute.push_back({{"engine", line.engine}, {"dtypes", dtypes}, {"peak_flops_per_s", line.peak_flops_per_s}});
+    }
+    Json bandwidth = Json::object();
+    for (const auto& line : report.roofs->bandwidth) bandwidth[line.name] = line.bandwidth_bytes_per_s;
+    Json ridges = Json::array();
+    for (const auto& ridge : report.roofs->ridges) {
+      ridges.push_back({{"compute", ridge.compute_label}, {"oi", ridge.oi}});
+    }
+    root["device"] = {{"main_memory", report.main_memory},
+                      {"compute", compute},
+                      {"bandwidth_bytes_per_s", bandwidth},
+                      {"ridges", ridges}};
+  }
+  root["units"] = {
+      {"useful_flops", "FLOP"}, {"executed_flops", "FLOP"}, {"bytes", "B"},      {"network_bytes", "B"},
+      {"oi", "FLOP/B"},         {"ceilings", "FLOP/s"},     {"sim_time_s", "s"}, {"achieved_flops_per_s", "FLOP/s"}};
+  Json ops = Json::array();
+  for (const auto& op : report.ops) {
+    Json entry;
+    entry["name"] = op.name;
+    entry["kind"] = op.kind;
+    entry["dtype"] = std::string(to_string(op.dtype));
+    entry["engine"] = op.engine;
+    entry["useful_flops"] = op.useful_flops;
+    entry["executed_flops"] = op.executed_flops;
+    Json bytes = Json::object();
+    Json oi = Json::object();
+    for (const auto& level : op.bytes) {
+      bytes[level.level] = level.bytes;
+      oi[level.level] = finite_or_null(op.oi_at(level.level));
+    }
+    entry["bytes"] = bytes;
+    entry["oi"] = oi;
+    entry["network_bytes"] = op.network_bytes;
+    entry["row_hit_rate"] = op.row_hit_rate;
+    Json ceilings = Json::object();
+    Json ceiling_bound_by = Json::object();
+    for (const auto variant : kAllVariants) {
+      const auto& ceiling = op.roofline.ceilings[variant];
+      ceilings[std::string(to_string(variant))] = ceiling.flops_per_s;
+      ceiling_bound_by[std::string(to_string(variant))] = ceiling.bound_by;
+    }
+    entry["ceilings"] = ceilings;
+    entry["ceiling_bound_by"] = ceiling_bound_by;
+    entry["binding"] = std::string(to_string(op.roofline.binding));
+    entry["bound_by"] = op.roofline.bound_by;
+    entry["sim_time_s"] = nullable(op.sim_time_s);
+    entry["achieved_flops_per_s"] = nullable(op.achieved_flops_per_s);
+    for (const auto& [key, value] : op.extra.items()) entry[key] = value;
+    ops.push_back(std::move(entry));
+  }
+  root["ops"] = std::move(ops);
+  root["total"] = {{"sim_time_s", nullable(report.total_sim_time_s)}, {"useful_flops", report.total_useful_flops()}};
+  return root;
+}
+
+void write_report_json(const Report& report, std::ostream& out) {
+  out << report_json(report).dump(2) << "\n";
+}
+
+void write_ops_csv(const Report& report, std::ostream& out) {
+  out << "name,kind,dtype,engine,useful_flops_FLOP,executed_flops_FLOP";
+  for (const auto& level : report.levels) out << ",bytes_" << level << "_B";
+  for (const auto& level : report.levels) out << ",oi_" << level << "_FLOP_per_B";
+  out << ",network_bytes_B,row_hit_rate";
+  for (const auto variant : kAllVariants) out << ",ceiling_" << to_string(variant) << "_FLOP_per_s";
+  out << ",binding,bound_by,sim_time_s,achieved_FLOP_per_s\n";
+  for (const auto& op : report.ops) {
+    out << csv_field(op.name) << ',' << op.kind << ',' << to_string(op.dtype) << ',' << csv_field(op.engine) << ','
+        << op.useful_flops << ',' << op.executed_flops;
+    for (const auto& level : report.levels) out << ',' << op.bytes_at(level);
+    for (const auto& level : report.levels) {
+      const double oi = op.oi_at(level);
+      out << ',' << (std::isfinite(oi) ? number_text(oi) : "");
+    }
+    out << ',' << op.network_bytes << ',' << number_text(op.row_hit_rate);
+    for (const auto variant : kAllVariants) out << ',' << number_text(op.roofline.ceilings[variant].flops_per_s);
+    out << ',' << to_string(op.roofline.binding) << ',' << op.roofline.bound_by << ','
+        << (op.sim_time_s ? number_text(*op.sim_time_s) : "") << ','
+        << (op.achieved_flops_per_s ? number_text(*op.achieved_flops_per_s) : "") << '\n';
+  }
+}
+
+void write_console_table(const Report& report, std::ostream& out) {
+  // Two header lines: the column's name, then its unit.
+  std::vector<std::string> header = {"op", "kind", "dtype", "useful"};
+  std::vector<std::string> units = {"", "", "", "GFLOP"};
+  std::vector<bool> left_aligned = {true, true, true, false};
+  const auto add_column = [&](std::string name, std::string unit, bool left) {
+    header.push_back(std::move(name));
+    units.push_back(std::move(unit));
+    left_aligned.push_back(left);
+  };
+  const bool one_bytes_column = same_bytes_at_every_level(report);
+  if (one_bytes_column) {
+    add_column(report.levels.size() > 1 ? "bytes (each level)" : "bytes", "MB", false);
+  } else {
+    for (const auto& level : report.levels) add_column("bytes " + level, "MB", false);
+  }
+  add_column("OI " + report.main_memory, "FLOP/B", false);
+  for (const auto variant : kAllVariants) add_column(std::string(to_string(variant)), "TFLOP/s", false);
+  add_column("binding", "", true);
+  add_column("bound_by", "", true);
+  const bool run = report.command == "run";
+  if (run) {
+    add_column("sim", "us", false);
+    add_column("achieved", "TFLOP/s", false);
+  }
+
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& op : report.ops) {
+    std::vector<std::string> row = {op.name, op.kind, std::string(to_string(op.dtype)),
+                                    short_number(static_cast<double>(op.useful_flops) / 1e9)};
+    if (one_bytes_column) {
+      row.push_back(short_number(op.bytes.empty() ? 0.0 : static_cast<double>(op.bytes.front().bytes) / 1e6));
+    } else {
+      for (const auto& level : report.levels) {
+        row.push_back(short_number(static_cast<double>(op.bytes_at(level)) / 1e6));
+      }
+    }
+    row.push_back(short_number(op.oi_at(report.main_memory)));
+    for (const auto variant : kAllVariants) {
+      row.push_back(short_number(op.roofline.ceilings[variant].flops_per_s / 1e12));
+    }
+    row.push_back(std::string(to_string(op.roofline.binding)));
+    row.push_back(op.roofline.bound_by);
+    if (run) {
+      row.push_back(op.sim_time_s ? short_number(*op.sim_time_s * 1e6) : "-");
+      row.push_back(op.achieved_flops_per_s ? short_number(*op.achieved_flops_per_s / 1e12) : "-");
+    }
+    rows.push_back(std::move(row));
+  }
+
+  std::vector<std::size_t> widths(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    widths[c] = std::max(header[c].size(), units[c].size());
+    for (const auto& row : rows) widths[c] = std::max(widths[c], row[c].size());
+  }
+  const auto print_row = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (c > 0) line += "  ";
+      line += left_aligned[c] ? fmt::format("{:<{}}", cells[c], widths[c]) : fmt::format("{:>{}}", cells[c], widths[c]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  };
+
+  out << fmt::format("{} on {}: {} ops, {} bytes, OI against {}; ceilings in TFLOP/s\n", report.workload_name,
+                     report.hardware_name, report.ops.size(), report.bytes_basis, report.main_memory);
+  print_row(header);
+  print_row(units);
+  std::size_t total_width = 0;
+  for (const auto width : widths) total_width += width + 2;
+  out << std::string(total_width - 2, '-') << "\n";
+  for (const auto& row : rows) print_row(row);
+}
+
+void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw InputError(SourcePos{dir.string()}, "cannot create the output folder: " + error.message());
+  const auto open = [&](const std::string& name) {
+    std::ofstream file(dir / name, std::ios::binary);
+    if (!file) throw InputError(SourcePos{(dir / name).string()}, "cannot write this file");
+    return file;
+  };
+  {
+    auto file = open("report.json");
+    write_report_json(report, file);
+  }
+  {
+    auto file = open("ops.csv");
+    write_ops_csv(report, file);
+  }
+  {
+    auto file = open("roofline.svg");
+    write_roofline_svg(report, device, file);
+  }
+}
+
+}  // namespace roofsim

@@ -1,0 +1,83 @@
+#pragma once
+// The report data model shared by `roofsim roofline` and `roofsim run`: per op its counts, intensities, the six
+// ceilings with binding and bound_by, and (in `run`) the simulated time. The writers (console table, report.json,
+// ops.csv, roofline.svg) read only this model; no model or command formats numbers itself.
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/units.h"
+#include "sim/roofline/chart_lines.h"
+#include "sim/roofline/roofline.h"
+
+namespace roofsim {
+
+struct HardwareParams;
+struct Workload;
+
+struct OpReport {
+  std::string name;
+  std::string kind;  // "gemm", "softmax", ...
+  DataType dtype = DataType::fp16;
+  std::string engine;  // the engine the op runs on
+  Flops useful_flops = 0;
+  Flops executed_flops = 0;       // with padded tiles in `run`; = useful in `roofline`
+  std::vector<LevelBytes> bytes;  // per level, from the units outward ("dram" last where present)
+  Bytes network_bytes = 0;
+  double row_hit_rate = 1.0;
+  RooflineResult roofline;
+  std::optional<Seconds> sim_time_s;                   // null in `roofline` output
+  std::optional<FlopsPerSecond> achieved_flops_per_s;  // null in `roofline` output
+  // Fields a later producer (the engine) adds to the op's JSON object, after the contract's keys.
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+
+  [[nodiscard]] Bytes bytes_at(std::string_view level) const;
+  [[nodiscard]] FlopsPerByte oi_at(std::string_view level) const;  // +inf when no bytes
+  [[nodiscard]] FlopsPerSecond attainable_flops_per_s() const {
+    return roofline.ceilings[roofline.binding].flops_per_s;
+  }
+  // Where the chart puts the op: the achieved rate where simulated, else the binding ceiling.
+  [[nodiscard]] FlopsPerSecond chart_flops_per_s() const {
+    return achieved_flops_per_s ? *achieved_flops_per_s : attainable_flops_per_s();
+  }
+};
+
+struct Report {
+  std::string command = "roofline";        // "roofline" or "run"
+  std::string bytes_basis = "compulsory";  // "compulsory" (roofline) or "simulated" (run)
+  std::string hardware_name;
+  std::string hardware_file;
+  std::string workload_name;
+  std::string workload_file;
+  std::vector<std::string> levels;     // level names in order (the columns), "dram" last where present
+  std::string main_memory;             // the level OI is plotted against
+  std::optional<RooflineLines> roofs;  // the device's lines (peaks, bandwidths, ridges), written as "device"
+  std::vector<OpReport> ops;
+  std::optional<Seconds> total_sim_time_s;  // null in `roofline` output
+
+  [[nodiscard]] Flops total_useful_flops() const;
+};
+
+// The analytic report of a workload: compulsory bytes at every level, the device's row-hit expectations.
+[[nodiscard]] Report make_roofline_report(const Workload& workload, const HardwareParams& hardware,
+                                          const DeviceRoof& device);
+
+// report.json, exactly the shape of DESIGN.md section 6 plus the names of hardware and workload and the units.
+[[nodiscard]] nlohmann::ordered_json report_json(const Report& report);
+void write_report_json(const Report& report, std::ostream& out);
+
+// ops.csv: one row per op, units in the column names, empty cells for null.
+void write_ops_csv(const Report& report, std::ostream& out);
+
+// The console table: one row per op, units in the column headers.
+void write_console_table(const Report& report, std::ostream& out);
+
+// Writes report.json, ops.csv and roofline.svg into `dir` (created if missing). Throws InputError when the folder
+// cannot be written.
+void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir);
+
+}  // namespace roofsim

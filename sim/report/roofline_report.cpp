@@ -1,0 +1,38 @@
+// Builds the analytic report of `roofsim roofline` from a workload (kept apart from the writers, which need no graph).
+#include "sim/config/hardware_params.h"
+#include "sim/graph/workload.h"
+#include "sim/report/report.h"
+
+namespace roofsim {
+
+Report make_roofline_report(const Workload& workload, const HardwareParams& hardware, const DeviceRoof& device) {
+  Report report;
+  report.command = "roofline";
+  report.bytes_basis = "compulsory";
+  report.hardware_name = hardware.name;
+  report.hardware_file = hardware.file;
+  report.workload_name = workload.name;
+  report.workload_file = workload.file;
+  for (const auto& level : device.levels) report.levels.push_back(level.name);
+  report.main_memory = device.main_memory;
+  report.roofs = device_lines(device);
+  for (const auto& op : workload.ops) {
+    const auto input = compulsory_input(op, device);
+    OpReport row;
+    row.name = op.name;
+    row.kind = std::string(to_string(op.kind));
+    row.dtype = op.dtype;
+    const auto* engine = hardware.compute.engine_for(op.dtype, op.engine);
+    row.engine = engine != nullptr ? engine->name : op.engine;
+    row.useful_flops = op.useful_flops;
+    row.executed_flops = op.useful_flops;
+    row.bytes = input.bytes;
+    row.network_bytes = op.network_bytes;
+    row.row_hit_rate = input.row_hit_rate;
+    row.roofline = evaluate_roofline(device, input);
+    report.ops.push_back(std::move(row));
+  }
+  return report;
+}
+
+}  // namespace roofsim

@@ -1,0 +1,261 @@
+#include "sim/roofline/roofline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sim/graph/op.h"
+
+namespace roofsim {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Two ceilings within this relative distance are the same ceiling computed by two formulas (DESIGN.md tie order).
+constexpr double kTieTolerance = 1e-9;
+
+// FLOPs / bytes x bandwidth, written so that no bytes means "no bound" (+inf) and never 0 x inf = NaN.
+FlopsPerSecond bandwidth_bound(Flops flops, Bytes bytes, BytesPerSecond bandwidth) {
+  if (bytes == 0) return kInf;
+  return static_cast<double>(flops) / static_cast<double>(bytes) * bandwidth;
+}
+
+bool strictly_below(double value, double reference) {
+  return value < reference * (1.0 - kTieTolerance);
+}
+
+std::string compute_bound(DataType dtype) {
+  return "compute:" + std::string(to_string(dtype));
+}
+
+// A variant that does not apply, or that its extra constraint does not lower, is the classic ceiling.
+Ceiling refine(const Ceiling& classic, FlopsPerSecond value, const std::string& bound_by) {
+  if (strictly_below(value, classic.flops_per_s)) return {value, bound_by};
+  return classic;
+}
+
+// Energy of moving the op's bytes at voltage ratio v = V / V_nominal, per FLOP: sum over levels of e_l x bytes_l /
+// FLOPs, plus the network's. On-chip levels share the compute domain's supply (dynamic energy ~ V^2, as for the
+// FLOPs); DRAM and links have their own supplies and keep their energies when the compute clock changes.
+Joules data_energy_per_flop_j(const DeviceRoof& device, const RooflineInput& input, double voltage_ratio) {
+  const double flops = static_cast<double>(input.flops);
+  Joules energy = 0;
+  for (const auto& level : device.levels) {
+    const double scale = level.on_chip ? voltage_ratio * voltage_ratio : 1.0;
+    energy += level.energy_per_byte_j * scale * static_cast<double>(input.bytes_at(level.name)) / flops;
+  }
+  energy += device.network_energy_per_byte_j * static_cast<double>(input.network_bytes) / flops;
+  return energy;
+}
+
+Joules flop_energy_j(const DeviceRoof& device, const RooflineInput& input) {
+  const auto* engine = device.compute.engine_for(input.dtype, input.engine);
+  if (engine == nullptr) return 0;
+  const auto found = engine->energy_per_flop_j.find(input.dtype);
+  return found == engine->energy_per_flop_j.end() ? 0.0 : found->second;
+}
+
+}  // namespace
+
+Bytes RooflineInput::bytes_at(std::string_view level) const {
+  for (const auto& entry : bytes) {
+    if (entry.level == level) return entry.bytes;
+  }
+  return 0;
+}
+
+const RoofLevel* DeviceRoof::level(std::string_view level_name) const {
+  for (const auto& candidate : levels) {
+    if (candidate.name == level_name) return &candidate;
+  }
+  return nullptr;
+}
+
+BytesPerSecond DeviceRoof::latency_bandwidth_bytes_per_s() const {
+  if (memory_latency_s <= 0 || bytes_in_flight == 0) return 0;
+  return static_cast<double>(bytes_in_flight) / memory_latency_s;
+}
+
+DeviceRoof make_device_roof(const HardwareParams& hardware) {
+  DeviceRoof device;
+  device.name = hardware.name;
+  device.compute = hardware.compute;
+  for (const auto& level : hardware.levels) {
+    device.levels.push_back({level.name, level.bandwidth_bytes_per_s, level.energy_per_byte_j, true});
+  }
+  if (hardware.dram) {
+    const auto& dram = *hardware.dram;
+    const auto& standard = dram.standard;
+    Joules per_byte = dram.energy_per_byte_j;
+    if (per_byte <= 0 && standard.burst_bytes() > 0 && standard.row_bytes > 0) {
+      // A streaming read from the command energies: one RD per burst, one ACT/PRE pair per row.
+      per_byte = standard.energy.rd_j / static_cast<double>(standard.burst_bytes()) +
+                 (standard.energy.act_j + standard.energy.pre_j) / static_cast<double>(standard.row_bytes);
+    }
+    device.levels.push_back({std::string(kDramLevel), dram.peak_bandwidth_bytes_per_s(), per_byte, false});
+    device.dram_rows = dram_row_bandwidth(dram);
+    device.memory_latency_s = dram.latency_s;
+  } else if (!hardware.levels.empty()) {
+    device.memory_latency_s = hardware.levels.back().latency_s;
+  }
+  if (!device.levels.empty()) {
+    device.main_memory = device.levels.back().name;
+    device.main_bandwidth_bytes_per_s = device.levels.back().bandwidth_bytes_per_s;
+  }
+  device.bytes_in_flight =
+      hardware.compute.units * hardware.compute.outstanding_requests * hardware.compute.request_bytes;
+  device.launch_latency_s = hardware.launch_latency_s;
+  device.power_cap_w = hardware.power.cap_w;
+  device.static_power_w = hardware.power.static_w;
+  device.nominal_voltage_v = hardware.power.nominal_voltage_v > 0 ? hardware.power.nominal_voltage_v : 1.0;
+  device.nominal_clock_hz = hardware.power.nominal_clock_hz;
+  for (const auto& state : hardware.power.dvfs) device.dvfs.push_back({state.clock_hz, state.voltage_v});
+  if (device.dvfs.empty()) device.dvfs.push_back({device.nominal_clock_hz, device.nominal_voltage_v});
+  device.network_bandwidth_bytes_per_s = hardware.interconnect.bandwidth_bytes_per_s();
+  device.network_energy_per_byte_j = hardware.interconnect.energy_per_byte_j;
+  return device;
+}
+
+RooflineInput compulsory_input(const Op& op, const DeviceRoof& device) {
+  RooflineInput input;
+  input.flops = op.useful_flops;
+  for (const auto& level : device.levels) input.bytes.push_back({level.name, op.compulsory_bytes()});
+  input.row_hit_rate = op.analytic_row_hit_rate;
+  input.network_bytes = op.network_bytes;
+  input.dtype = op.dtype;
+  input.engine = op.engine;
+  return input;
+}
+
+std::string_view to_string(Variant variant) {
+  switch (variant) {
+    case Variant::classic: return "classic";
+    case Variant::hierarchical: return "hierarchical";
+    case Variant::dram: return "dram";
+    case Variant::latency: return "latency";
+    case Variant::power: return "power";
+    case Variant::comm: return "comm";
+  }
+  return "classic";
+}
+
+FlopsPerSecond peak_flops_per_s(const DeviceRoof& device, DataType dtype, std::string_view engine, Hertz clock_hz) {
+  const auto* chosen = device.compute.engine_for(dtype, engine);
+  if (chosen == nullptr) return 0;
+  const double scale = device.nominal_clock_hz > 0 ? clock_hz / device.nominal_clock_hz : 1.0;
+  return chosen->peak_flops_per_s(dtype, device.compute.units) * scale;
+}
+
+Ceiling classic_ceiling(const DeviceRoof& device, const RooflineInput& input) {
+  const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, device.nominal_clock_hz);
+  const FlopsPerSecond memory =
+      bandwidth_bound(input.flops, input.bytes_at(device.main_memory), device.main_bandwidth_bytes_per_s);
+  if (memory < peak) return {memory, "memory:" + device.main_memory};
+  return {peak, compute_bound(input.dtype)};
+}
+
+Ceiling hierarchical_ceiling(const DeviceRoof& device, const RooflineInput& input) {
+  Ceiling best{peak_flops_per_s(device, input.dtype, input.engine, device.nominal_clock_hz),
+               compute_bound(input.dtype)};
+  for (const auto& level : device.levels) {
+    const FlopsPerSecond bound = bandwidth_bound(input.flops, input.bytes_at(level.name), level.bandwidth_bytes_per_s);
+    if (bound < best.flops_per_s) best = {bound, "memory:" + level.name};
+  }
+  return best;
+}
+
+Ceiling dram_ceiling(const DeviceRoof& device, const RooflineInput& input) {
+  const Ceiling classic = classic_ceiling(device, input);
+  if (!device.dram_rows) return classic;
+  const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, device.nominal_clock_hz);
+  const BytesPerSecond blended = blended_dram_bandwidth(*device.dram_rows, input.row_hit_rate);
+  const FlopsPerSecond rows = bandwidth_bound(input.flops, input.bytes_at(kDramLevel), blended);
+  return refine(classic, std::min(peak, rows), "dram-rows");
+}
+
+Ceiling latency_ceiling(const DeviceRoof& device, const RooflineInput& input) {
+  const Ceiling classic = classic_ceiling(device, input);
+  Ceiling result = classic;
+  const BytesPerSecond little = device.latency_bandwidth_bytes_per_s();
+  if (little > 0) {
+    const BytesPerSecond effective = std::min(device.main_bandwidth_bytes_per_s, little);
+    const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, device.nominal_clock_hz);
+    const FlopsPerSecond memory = bandwidth_bound(input.flops, input.bytes_at(device.main_memory), effective);
+    result = refine(classic, std::min(peak, memory), "latency");
+  }
+  if (device.launch_latency_s > 0) {
+    // No op finishes sooner than its launch latency: time >= launch latency, so FLOP/s <= FLOPs / launch latency.
+    const FlopsPerSecond launch = static_cast<double>(input.flops) / device.launch_latency_s;
+    if (strictly_below(launch, result.flops_per_s)) result = {launch, "launch"};
+  }
+  return result;
+}
+
+Ceiling power_ceiling(const DeviceRoof& device, const RooflineInput& input) {
+  const Ceiling classic = classic_ceiling(device, input);
+  if (device.power_cap_w <= 0 || input.flops == 0) return classic;
+  const FlopsPerSecond memory =
+      bandwidth_bound(input.flops, input.bytes_at(device.main_memory), device.main_bandwidth_bytes_per_s);
+  const Joules flop_nominal = flop_energy_j(device, input);
+  FlopsPerSecond best = 0;
+  for (const auto& state : device.dvfs) {
+    const double v = state.voltage_v / device.nominal_voltage_v;
+    // Choi et al. 2013, eq. (5)-(7): with static power pi0 and per-operation energies, a power cap bounds the rate of
+    // work at (Pcap - pi0) / (energy per FLOP); leakage scales ~ V, dynamic energy ~ V^2 (Rabaey, Digital
+    // Integrated Circuits, 2003, ch. 5).
+    const Watts available = device.power_cap_w - device.static_power_w * v;
+    const Joules per_flop = flop_nominal * v * v + data_energy_per_flop_j(device, input, v);
+    const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, state.clock_hz);
+    FlopsPerSecond capped = 0;
+    if (available > 0) capped = per_flop > 0 ? available / per_flop : kInf;
+    best = std::max(best, std::min({peak, memory, capped}));
+  }
+  return refine(classic, std::min(classic.flops_per_s, best), "power");
+}
+
+Ceiling comm_ceiling(const DeviceRoof& device, const RooflineInput& input) {
+  const Ceiling classic = classic_ceiling(device, input);
+  if (input.network_bytes == 0 || device.network_bandwidth_bytes_per_s <= 0) return classic;
+  return refine(classic, bandwidth_bound(input.flops, input.network_bytes, device.network_bandwidth_bytes_per_s),
+                "network");
+}
+
+const Ceiling& Ceilings::operator[](Variant variant) const {
+  switch (variant) {
+    case Variant::classic: return classic;
+    case Variant::hierarchical: return hierarchical;
+    case Variant::dram: return dram;
+    case Variant::latency: return latency;
+    case Variant::power: return power;
+    case Variant::comm: return comm;
+  }
+  return classic;
+}
+
+Variant binding_variant(const Ceilings& ceilings) {
+  Variant lowest = kAllVariants.front();
+  for (const auto variant : kAllVariants) {
+    if (strictly_below(ceilings[variant].flops_per_s, ceilings[lowest].flops_per_s)) lowest = variant;
+  }
+  return lowest;
+}
+
+RooflineResult evaluate_roofline(const DeviceRoof& device, const RooflineInput& input) {
+  RooflineResult result;
+  result.ceilings.classic = classic_ceiling(device, input);
+  result.ceilings.hierarchical = hierarchical_ceiling(device, input);
+  result.ceilings.dram = dram_ceiling(device, input);
+  result.ceilings.latency = latency_ceiling(device, input);
+  result.ceilings.power = power_ceiling(device, input);
+  result.ceilings.comm = comm_ceiling(device, input);
+  result.binding = binding_variant(result.ceilings);
+  result.bound_by = result.ceilings[result.binding].bound_by;
+  return result;
+}
+
+FlopsPerByte operational_intensity(Flops flops, Bytes bytes) {
+  if (bytes == 0) return kInf;
+  return static_cast<double>(flops) / static_cast<double>(bytes);
+}
+
+}  // namespace roofsim

@@ -1,0 +1,177 @@
+// roofline.svg parsed back: op points inside the plot area, decade ticks on both axes, labels that do not overlap,
+// byte-identical output twice.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "sim/report/label_placer.h"
+#include "sim/report/svg_chart.h"
+#include "tests/support/test_paths.h"
+#include "tests/unit/report/report_fixture.h"
+
+using namespace roofsim;
+
+namespace {
+
+// Attributes of every element `<tag ... class="cls" ...>` (a small XML scan: our writer puts one element per line).
+std::vector<std::map<std::string, std::string>> elements(const std::string& svg, const std::string& tag,
+                                                         const std::string& cls) {
+  std::vector<std::map<std::string, std::string>> found;
+  const std::regex element("<" + tag + " class=\"" + cls + "\"([^>]*)>([^<]*)");
+  const std::regex attribute("([a-z0-9-]+)=\"([^\"]*)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), element); it != std::sregex_iterator(); ++it) {
+    std::map<std::string, std::string> attrs;
+    const std::string body = (*it)[1];
+    for (auto a = std::sregex_iterator(body.begin(), body.end(), attribute); a != std::sregex_iterator(); ++a) {
+      attrs[(*a)[1]] = (*a)[2];
+    }
+    attrs["#text"] = (*it)[2];
+    found.push_back(attrs);
+  }
+  return found;
+}
+
+double number(const std::map<std::string, std::string>& attrs, const std::string& key) {
+  return std::stod(attrs.at(key));
+}
+
+std::string render(const Report& report, const DeviceRoof& device) {
+  std::ostringstream out;
+  write_roofline_svg(report, device, out);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("decade labels use SI prefixes") {
+  CHECK(decade_label(-2) == "0.01");
+  CHECK(decade_label(-1) == "0.1");
+  CHECK(decade_label(0) == "1");
+  CHECK(decade_label(2) == "100");
+  CHECK(decade_label(3) == "1k");
+  CHECK(decade_label(4) == "10k");
+  CHECK(decade_label(12) == "1T");
+  CHECK(decade_label(14) == "100T");
+  CHECK(decade_label(15) == "1P");
+}
+
+TEST_CASE("every op point lies inside the plot area and both axes carry decade ticks") {
+  const auto device = test::h100_like_device();
+  const auto report = test::sample_report(device);
+  const std::string svg = render(report, device);
+  std::ofstream(test::scratch_dir("svg_chart") / "roofline.svg") << svg;
+
+  const auto areas = elements(svg, "rect", "plot-area");
+  REQUIRE(areas.size() == 1);
+  const double x0 = number(areas[0], "x"), y0 = number(areas[0], "y");
+  const double x1 = x0 + number(areas[0], "width"), y1 = y0 + number(areas[0], "height");
+
+  const auto points = elements(svg, "circle", "op");
+  // sendrecv has no FLOPs and cannot sit on log-log axes; every other op is a point (ops at the same spot share one).
+  int ops_drawn = 0;
+  for (const auto& point : points) ops_drawn += std::stoi(point.at("data-ops"));
+  CHECK(ops_drawn == static_cast<int>(report.ops.size()) - 1);
+  for (const auto& point : points) {
+    CHECK(number(point, "cx") > x0);
+    CHECK(number(point, "cx") < x1);
+    CHECK(number(point, "cy") > y0);
+    CHECK(number(point, "cy") < y1);
+  }
+
+  for (const std::string axis : {"x", "y"}) {
+    const auto ticks = elements(svg, "line", "tick-" + axis);
+    const auto labels = elements(svg, "text", "tick-label-" + axis);
+    REQUIRE(ticks.size() >= 4);
+    REQUIRE(labels.size() == ticks.size());
+    // Decades are equally spaced on a log axis, and their labels are successive powers of ten.
+    const std::string key = axis == "x" ? "x1" : "y1";
+    const double step = number(ticks[1], key) - number(ticks[0], key);
+    for (std::size_t i = 1; i < ticks.size(); ++i) {
+      CHECK(number(ticks[i], key) - number(ticks[i - 1], key) == doctest::Approx(step).epsilon(1e-3));
+    }
+    const std::regex decade("(0\\.0*1|10*[kMGTPE]?)");
+    for (const auto& label : labels) CHECK(std::regex_match(label.at("#text"), decade));
+  }
+  // The y axis spans the top compute peak (fp8: 132 x 8192 x 1.83 GHz = 1.98 PFLOP/s) and ends below 10 PFLOP/s.
+  const auto y_labels = elements(svg, "text", "tick-label-y");
+  CHECK(y_labels.back().at("#text") == "1P");
+}
+
+TEST_CASE("op labels do not overlap each other or the points") {
+  const auto device = test::h100_like_device();
+  const auto report = test::sample_report(device);
+  const std::string svg = render(report, device);
+  std::vector<Box> boxes;
+  for (const auto& label : elements(svg, "text", "op-label")) {
+    const std::string anchor = label.at("text-anchor");
+    const Anchor a = anchor == "start" ? Anchor::start : anchor == "end" ? Anchor::end : Anchor::middle;
+    boxes.push_back(text_box(label.at("#text"), number(label, "x"), number(label, "y"), number(label, "font-size"), a));
+  }
+  CHECK(boxes.size() >= 10);
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    for (std::size_t j = i + 1; j < boxes.size(); ++j) CHECK_FALSE(boxes[i].overlaps(boxes[j]));
+    for (const auto& point : elements(svg, "circle", "op")) {
+      const Box marker{number(point, "cx") - 3, number(point, "cy") - 3, number(point, "cx") + 3,
+                       number(point, "cy") + 3};
+      CHECK_FALSE(boxes[i].overlaps(marker));
+    }
+  }
+}
+
+TEST_CASE("the chart shows compute and bandwidth and DRAM row and power and latency and network lines") {
+  const auto device = test::h100_like_device();
+  const std::string svg = render(test::sample_report(device), device);
+  CHECK(elements(svg, "line", "compute").size() >= 4);
+  CHECK(elements(svg, "line", "bandwidth").size() == 7);  // smem, l2, dram, all-hit, all-miss, latency, network
+  CHECK(elements(svg, "path", "power").size() >= 1);
+  CHECK(elements(svg, "path", "ridge").size() >= 4);
+  CHECK(svg.find("dram all-miss") != std::string::npos);
+  CHECK(svg.find("latency (Little's law): 28.8 TB/s") != std::string::npos);  // 132 x 32 x 4 KiB / 600 ns
+  CHECK(svg.find("network (x = FLOP/net B): 450 GB/s") != std::string::npos);
+}
+
+TEST_CASE("the same report renders to the same bytes twice") {
+  const auto device = test::h100_like_device();
+  const auto report = test::sample_report(device);
+  CHECK(render(report, device) == render(report, device));
+}
+
+TEST_CASE("a crowded chart (60 conv-like ops) keeps points inside and labels apart") {
+  const auto device = test::h100_like_device();
+  auto report = test::sample_report(device);
+  report.ops.clear();
+  for (int i = 0; i < 60; ++i) {
+    // Intensities from 20 to 600 FLOP/B around the ridge, as ResNet-50's convolutions have.
+    const double oi = 20.0 * std::pow(30.0, (i % 20) / 19.0) * (1 + 0.01 * (i / 20));
+    const double flops = 1e9 * (1 + i);
+    report.ops.push_back(
+        test::make_op(device, "conv" + std::to_string(i + 1), "conv2d", DataType::fp16, flops, flops / oi));
+  }
+  const std::string svg = render(report, device);
+  std::ofstream(test::scratch_dir("svg_chart_crowded") / "roofline.svg") << svg;
+  const auto areas = elements(svg, "rect", "plot-area");
+  const double x0 = number(areas[0], "x"), y0 = number(areas[0], "y");
+  const double x1 = x0 + number(areas[0], "width"), y1 = y0 + number(areas[0], "height");
+  int ops_drawn = 0;
+  for (const auto& point : elements(svg, "circle", "op")) {
+    ops_drawn += std::stoi(point.at("data-ops"));
+    CHECK(number(point, "cx") > x0);
+    CHECK(number(point, "cx") < x1);
+    CHECK(number(point, "cy") > y0);
+    CHECK(number(point, "cy") < y1);
+  }
+  CHECK(ops_drawn == 60);
+  std::vector<Box> boxes;
+  for (const auto& label : elements(svg, "text", "op-label")) {
+    const std::string anchor = label.at("text-anchor");
+    const Anchor a = anchor == "start" ? Anchor::start : anchor == "end" ? Anchor::end : Anchor::middle;
+    boxes.push_back(text_box(label.at("#text"), number(label, "x"), number(label, "y"), number(label, "font-size"), a));
+  }
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    for (std::size_t j = i + 1; j < boxes.size(); ++j) CHECK_FALSE(boxes[i].overlaps(boxes[j]));
+  }
+}
