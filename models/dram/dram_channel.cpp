@@ -1,0 +1,195 @@
+#include "models/dram/dram_channel.h"
+
+#include <algorithm>
+
+namespace roofsim::dram {
+
+ChannelPolicy ChannelPolicy::from(const DramParams& dram) {
+  ChannelPolicy policy;
+  policy.page = dram.page_policy;
+  policy.scheduler = dram.scheduler;
+  policy.refresh = dram.refresh;
+  policy.read_queue = std::max(1u, dram.read_queue);
+  policy.write_queue = std::max(1u, dram.write_queue);
+  policy.write_high = std::min(std::max(1u, dram.write_high), policy.write_queue);
+  policy.write_low = std::min(dram.write_low, policy.write_high - 1);
+  policy.frfcfs_cap = dram.frfcfs_cap;
+  return policy;
+}
+
+DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy& policy)
+    : policy_(policy),
+      checker_(CheckerTiming::from(standard), standard.bank_groups, standard.banks_per_group),
+      scheduler_(make_scheduler(policy.scheduler, policy.frfcfs_cap)), row_policy_(make_row_policy(policy.page)),
+      refresh_(policy.refresh, standard.timing.tREFI, standard.timing.tREFIsb, standard.banks()),
+      open_rows_(checker_.banks(), kClosed), reads_(checker_.banks()), writes_(checker_.banks()) {
+  counters_.acts_per_bank.assign(checker_.banks(), 0);
+}
+
+bool DramChannel::has_space(bool is_write, std::uint32_t segments) const {
+  return is_write ? queued_writes_ + segments <= policy_.write_queue : queued_reads_ + segments <= policy_.read_queue;
+}
+
+void DramChannel::enqueue(const Segment& segment) {
+  auto& queue = segment.is_write ? writes_[segment.bank] : reads_[segment.bank];
+  queue.push_back(Queued{segment, next_order_++, 0});
+  ++(segment.is_write ? queued_writes_ : queued_reads_);
+}
+
+std::optional<std::uint64_t> DramChannel::open_row(std::uint32_t bank) const {
+  if (open_rows_[bank] == kClosed) return std::nullopt;
+  return open_rows_[bank];
+}
+
+bool DramChannel::queued_hit(std::uint32_t bank, std::uint64_t row) const {
+  for (const auto* queues : {&reads_, &writes_}) {
+    for (const auto& entry : (*queues)[bank]) {
+      if (entry.segment.row == row) return true;
+    }
+  }
+  return false;
+}
+
+// Refreshes due before `cycle`: all-bank refresh first precharges every open bank (JESD79-4 REF needs all banks
+// idle), per-bank refresh only the bank it refreshes.
+void DramChannel::refresh_until(Cycle cycle) {
+  const auto& timing = checker_.timing();
+  while (refresh_.next_due() <= cycle) {
+    const Cycle due = refresh_.next_due();
+    const bool all_banks = refresh_.mode() == RefreshMode::all_bank;
+    const std::uint32_t first = all_banks ? 0 : refresh_.next_bank();
+    const std::uint32_t last = all_banks ? checker_.banks() : first + 1;
+    for (std::uint32_t bank = first; bank < last; ++bank) {
+      if (open_rows_[bank] == kClosed) continue;
+      checker_.issue(DramCommand::pre, bank, checker_.earliest(DramCommand::pre, bank, due));
+      open_rows_[bank] = kClosed;
+      ++counters_.pres;
+    }
+    if (all_banks) {
+      checker_.issue(DramCommand::ref_all, 0, checker_.earliest(DramCommand::ref_all, 0, due));
+      ++counters_.refs_all_bank;
+      counters_.refresh_bank_cycles += timing.tRFC * static_cast<Cycle>(checker_.banks());
+    } else {
+      checker_.issue(DramCommand::ref_bank, first, checker_.earliest(DramCommand::ref_bank, first, due));
+      ++counters_.refs_per_bank;
+      counters_.refresh_bank_cycles += timing.tRFCsb;
+    }
+    refresh_.advance();
+  }
+}
+
+void DramChannel::finish(Cycle end) { refresh_until(end); }
+
+SegmentDone DramChannel::decide(Cycle now) {
+  const Cycle decision = std::max(now, clock_);
+  refresh_until(decision);
+
+  // Write drain with watermarks: writes wait until write_high of them are queued (or no read is waiting), then drain
+  // down to write_low.
+  if (!draining_writes_) {
+    draining_writes_ = queued_writes_ > 0 && (queued_writes_ >= policy_.write_high || queued_reads_ == 0);
+  } else if (queued_writes_ == 0 || (queued_writes_ <= policy_.write_low && queued_reads_ > 0)) {
+    draining_writes_ = false;
+  }
+  auto& queues = draining_writes_ ? writes_ : reads_;
+  const bool is_write = draining_writes_;
+  const DramCommand column = is_write ? DramCommand::wr : DramCommand::rd;
+
+  candidates_.clear();
+  std::size_t oldest = 0;
+  std::uint64_t oldest_order = ~std::uint64_t{0};
+  const auto offer = [&](std::uint32_t bank, std::uint32_t index, bool row_hit) {
+    Candidate candidate{bank, index, queues[bank][index].order, 0, row_hit};
+    if (scheduler_->needs_readiness()) {
+      const DramCommand first = row_hit                          ? column
+                                : open_rows_[bank] != kClosed ? DramCommand::pre
+                                                              : DramCommand::act;
+      candidate.first_command = checker_.earliest(first, bank, decision);
+    }
+    if (candidate.order < oldest_order) {
+      oldest_order = candidate.order;
+      oldest = candidates_.size();
+    }
+    candidates_.push_back(candidate);
+  };
+  for (std::uint32_t bank = 0; bank < queues.size(); ++bank) {
+    const auto& queue = queues[bank];
+    if (queue.empty()) continue;
+    const std::uint64_t open = open_rows_[bank];
+    std::uint32_t hit_index = 0;
+    bool has_hit = false;
+    if (open != kClosed) {
+      const std::size_t scan = scheduler_->offers_row_hits() ? queue.size() : 1;
+      for (std::size_t i = 0; i < scan; ++i) {
+        if (queue[i].segment.row == open) {
+          hit_index = static_cast<std::uint32_t>(i);
+          has_hit = true;
+          break;
+        }
+      }
+    }
+    if (has_hit) offer(bank, hit_index, true);
+    if (!has_hit || hit_index != 0) offer(bank, 0, false);
+  }
+
+  const std::size_t picked =
+      scheduler_->pick(candidates_, oldest, queues[candidates_[oldest].bank][candidates_[oldest].index].bypassed);
+  if (picked != oldest) ++queues[candidates_[oldest].bank][candidates_[oldest].index].bypassed;
+  const auto chosen = candidates_[picked];
+  auto& bank_queue = queues[chosen.bank];
+  const Segment segment = bank_queue[chosen.index].segment;
+  bank_queue.erase(bank_queue.begin() + chosen.index);
+  --(is_write ? queued_writes_ : queued_reads_);
+
+  // The command sequence, each command at its earliest legal cycle.
+  const std::uint32_t bank = segment.bank;
+  Cycle first_command = kNever;
+  Cycle at = decision;
+  if (open_rows_[bank] == segment.row) {
+    ++counters_.row_hits;
+  } else {
+    if (open_rows_[bank] != kClosed) {
+      at = checker_.earliest(DramCommand::pre, bank, at);
+      checker_.issue(DramCommand::pre, bank, at);
+      first_command = at;
+      ++counters_.pres;
+      ++counters_.row_conflicts;
+    } else {
+      ++counters_.row_misses;
+    }
+    at = checker_.earliest(DramCommand::act, bank, at);
+    checker_.issue(DramCommand::act, bank, at);
+    first_command = std::min(first_command, at);
+    open_rows_[bank] = segment.row;
+    ++counters_.acts;
+    ++counters_.acts_per_bank[bank];
+  }
+  Cycle last_column = at;
+  for (std::uint32_t burst = 0; burst < segment.bursts; ++burst) {
+    last_column = checker_.earliest(column, bank, at);
+    checker_.issue(column, bank, last_column);
+    first_command = std::min(first_command, last_column);
+    at = last_column;
+  }
+  const auto& timing = checker_.timing();
+  const Cycle done = last_column + (is_write ? timing.tWL : timing.tCL) + timing.burst;
+  if (is_write) {
+    ++counters_.write_segments;
+    counters_.write_bursts += segment.bursts;
+  } else {
+    ++counters_.read_segments;
+    counters_.read_bursts += segment.bursts;
+  }
+  counters_.last_done = std::max(counters_.last_done, done);
+
+  if (row_policy_->close_after_access(queued_hit(bank, segment.row))) {
+    // Auto-precharge (RDA/WRA): the PRE rides on the column command, at the first cycle tRAS/tRTP/tWR allow.
+    checker_.issue(DramCommand::pre, bank, checker_.bank_pre_ready(bank), false);
+    open_rows_[bank] = kClosed;
+    ++counters_.pres;
+  }
+  clock_ = std::max(decision, first_command);
+  return SegmentDone{segment.parent, done, is_write};
+}
+
+}  // namespace roofsim::dram

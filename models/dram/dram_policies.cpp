@@ -1,0 +1,53 @@
+#include "models/dram/dram_policies.h"
+
+#include <tuple>
+
+namespace roofsim::dram {
+
+std::size_t FrFcfsScheduler::pick(const std::vector<Candidate>& candidates, std::size_t oldest,
+                                  std::uint32_t oldest_bypassed) const {
+  if (cap_ > 0 && oldest_bypassed >= cap_) return oldest;
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < candidates.size(); ++i) {
+    const auto& a = candidates[i];
+    const auto& b = candidates[best];
+    if (std::make_tuple(a.first_command, !a.row_hit, a.order) < std::make_tuple(b.first_command, !b.row_hit, b.order)) {
+      best = i;
+    }
+  }
+  return best;
+}
+
+std::unique_ptr<RequestScheduler> make_scheduler(DramScheduler kind, std::uint32_t frfcfs_cap) {
+  switch (kind) {
+    case DramScheduler::fcfs:
+      return std::make_unique<FcfsScheduler>();
+    case DramScheduler::frfcfs:
+      break;
+  }
+  return std::make_unique<FrFcfsScheduler>(frfcfs_cap);
+}
+
+std::unique_ptr<RowPolicy> make_row_policy(PagePolicy kind) {
+  switch (kind) {
+    case PagePolicy::closed:
+      return std::make_unique<ClosedRowPolicy>();
+    case PagePolicy::adaptive:
+      return std::make_unique<AdaptiveRowPolicy>();
+    case PagePolicy::open:
+      break;
+  }
+  return std::make_unique<OpenRowPolicy>();
+}
+
+RefreshManager::RefreshManager(RefreshMode mode, Cycle tREFI, Cycle tREFIsb, std::uint32_t banks)
+    : mode_(mode), interval_(mode == RefreshMode::per_bank ? tREFIsb : tREFI), banks_(banks == 0 ? 1 : banks),
+      due_(mode == RefreshMode::none || interval_ <= 0 ? kNever : interval_) {}
+
+void RefreshManager::advance() {
+  if (due_ >= kNever) return;
+  due_ += interval_;
+  bank_ = (bank_ + 1) % banks_;
+}
+
+}  // namespace roofsim::dram

@@ -1,0 +1,208 @@
+#include "models/dram/dram_timing_checker.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roofsim::dram {
+
+CheckerTiming CheckerTiming::from(const DramStandardParams& standard) {
+  const auto& t = standard.timing;
+  CheckerTiming c;
+  c.burst = std::max<Cycle>(1, std::llround(standard.burst_cycles()));
+  c.tRCD = t.tRCD;
+  c.tRCDWR = t.tRCDWR;
+  c.tRP = t.tRP;
+  c.tRAS = t.tRAS;
+  c.tRC = t.tRC;
+  c.tCL = t.tCL;
+  c.tWL = t.tWL;
+  c.tCCD_S = t.tCCD_S;
+  c.tCCD_L = t.tCCD_L;
+  c.tRRD_S = t.tRRD_S;
+  c.tRRD_L = t.tRRD_L;
+  c.tFAW = t.tFAW;
+  c.tWR = t.tWR;
+  c.tWTR_S = t.tWTR_S;
+  c.tWTR_L = t.tWTR_L;
+  c.tRTP = t.tRTP;
+  c.tRTW = t.tRTW;
+  c.tRFC = t.tRFC;
+  c.tRFCsb = t.tRFCsb;
+  c.act_cycles = std::max<Cycle>(1, t.act_cycles);
+  c.pre_cycles = std::max<Cycle>(1, t.pre_cycles);
+  c.cas_cycles = std::max<Cycle>(1, t.cas_cycles);
+  c.separate_row_bus = standard.separate_row_bus;
+  return c;
+}
+
+DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t bank_groups,
+                                     std::uint32_t banks_per_group)
+    : timing_(timing), banks_per_group_(std::max(1u, banks_per_group)),
+      banks_(static_cast<std::size_t>(std::max(1u, bank_groups)) * std::max(1u, banks_per_group)) {}
+
+Cycle DramTimingChecker::CommandBus::first_free(Cycle from, Cycle length) const {
+  Cycle t = from;
+  for (Cycle k = 0; k < length; ++k) {
+    const Cycle slot = t + k;
+    if (owner[static_cast<std::size_t>(slot) & (kBusSlots - 1)] == slot) {
+      t = slot + 1;
+      k = -1;
+    }
+  }
+  return t;
+}
+
+void DramTimingChecker::CommandBus::take(Cycle at, Cycle length) {
+  for (Cycle slot = at; slot < at + length; ++slot) owner[static_cast<std::size_t>(slot) & (kBusSlots - 1)] = slot;
+}
+
+// tRRD_S / tRRD_L, both ways.
+Cycle DramTimingChecker::act_slot(std::uint32_t bank_group, Cycle from) const {
+  Cycle t = from;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const auto& act : acts_) {
+      if (act.at < 0) continue;
+      const Cycle gap = act.bank_group == bank_group ? timing_.tRRD_L : timing_.tRRD_S;
+      if (t > act.at - gap && t < act.at + gap) {
+        t = act.at + gap;
+        moved = true;
+      }
+    }
+  }
+  return t;
+}
+
+// At most four ACTs in any window of tFAW cycles (JESD79-4 tFAW; JESD235 tFAW per pseudo-channel).
+Cycle DramTimingChecker::faw_slot(Cycle from) const {
+  const Cycle window = timing_.tFAW;
+  if (window <= 0) return from;
+  Cycle t = from;
+  for (;;) {
+    std::array<Cycle, kHistory + 1> near{};
+    std::size_t count = 0;
+    for (const auto& act : acts_) {
+      if (act.at >= 0 && act.at > t - window && act.at < t + window) near[count++] = act.at;
+    }
+    if (count < 4) return t;
+    std::sort(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(count));
+    const auto position = static_cast<std::size_t>(
+        std::upper_bound(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(count), t) - near.begin());
+    std::array<Cycle, kHistory + 2> merged{};
+    for (std::size_t i = 0, j = 0; i <= count; ++i) merged[i] = i == position ? t : near[j++];
+    bool moved = false;
+    for (std::size_t i = position >= 4 ? position - 4 : 0; i <= position && !moved; ++i) {
+      if (i + 4 <= count && merged[i + 4] - merged[i] < window) {
+        // Leave the window: after the ACT that opens it, or past the next ACT when this one opens it.
+        t = i < position ? merged[i] + window : merged[position + 1];
+        moved = true;
+      }
+    }
+    if (!moved) return t;
+  }
+}
+
+Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cycle from) const {
+  // gap(a -> b): RD->RD and WR->WR tCCD (and the data bus, one burst); RD->WR tRTW; WR->RD tWL + burst + tWTR.
+  const auto gap = [&](bool first_write, bool second_write, bool same_group) -> Cycle {
+    if (first_write == second_write) return std::max(same_group ? timing_.tCCD_L : timing_.tCCD_S, timing_.burst);
+    if (!first_write) return timing_.tRTW;
+    return timing_.tWL + timing_.burst + (same_group ? timing_.tWTR_L : timing_.tWTR_S);
+  };
+  Cycle t = from;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const auto& column : columns_) {
+      if (column.at < 0) continue;
+      const bool same_group = column.bank_group == bank_group;
+      const Cycle after = gap(column.is_write, is_write, same_group);
+      const Cycle before = gap(is_write, column.is_write, same_group);
+      if (t > column.at - before && t < column.at + after) {
+        t = column.at + after;
+        moved = true;
+      }
+    }
+  }
+  return t;
+}
+
+Cycle DramTimingChecker::earliest(DramCommand command, std::uint32_t bank, Cycle not_before) const {
+  switch (command) {
+    case DramCommand::act: {
+      const auto group = group_of(bank);
+      Cycle t = std::max(not_before, banks_[bank].act_ok);
+      for (;;) {
+        Cycle next = act_slot(group, t);
+        next = faw_slot(next);
+        next = row_bus().first_free(next, timing_.act_cycles);
+        if (next == t) return t;
+        t = next;
+      }
+    }
+    case DramCommand::pre:
+      return row_bus().first_free(std::max(not_before, banks_[bank].pre_ok), timing_.pre_cycles);
+    case DramCommand::rd:
+    case DramCommand::wr: {
+      const bool is_write = command == DramCommand::wr;
+      const auto group = group_of(bank);
+      Cycle t = std::max(not_before, is_write ? banks_[bank].wr_ok : banks_[bank].rd_ok);
+      for (;;) {
+        Cycle next = column_slot(is_write, group, t);
+        next = column_bus_.first_free(next, timing_.cas_cycles);
+        if (next == t) return t;
+        t = next;
+      }
+    }
+    case DramCommand::ref_all: {
+      Cycle t = not_before;
+      for (const auto& state : banks_) t = std::max(t, state.act_ok);
+      return row_bus().first_free(t, 1);
+    }
+    case DramCommand::ref_bank:
+      return row_bus().first_free(std::max(not_before, banks_[bank].act_ok), 1);
+  }
+  return not_before;
+}
+
+void DramTimingChecker::issue(DramCommand command, std::uint32_t bank, Cycle at, bool uses_bus) {
+  const auto& t = timing_;
+  switch (command) {
+    case DramCommand::act: {
+      auto& state = banks_[bank];
+      state.act_ok = std::max(state.act_ok, at + t.tRC);
+      state.pre_ok = std::max(state.pre_ok, at + t.tRAS);
+      state.rd_ok = std::max(state.rd_ok, at + t.tRCD);
+      state.wr_ok = std::max(state.wr_ok, at + t.tRCDWR);
+      acts_[next_act_] = Recorded{at, group_of(bank), false};
+      next_act_ = (next_act_ + 1) % kHistory;
+      if (uses_bus) row_bus().take(at, t.act_cycles);
+      return;
+    }
+    case DramCommand::pre: {
+      auto& state = banks_[bank];
+      state.act_ok = std::max(state.act_ok, at + t.tRP);
+      if (uses_bus) row_bus().take(at, t.pre_cycles);
+      return;
+    }
+    case DramCommand::rd:
+    case DramCommand::wr: {
+      const bool is_write = command == DramCommand::wr;
+      auto& state = banks_[bank];
+      state.pre_ok = std::max(state.pre_ok, is_write ? at + t.tWL + t.burst + t.tWR : at + t.tRTP);
+      columns_[next_column_] = Recorded{at, group_of(bank), is_write};
+      next_column_ = (next_column_ + 1) % kHistory;
+      if (uses_bus) column_bus_.take(at, t.cas_cycles);
+      return;
+    }
+    case DramCommand::ref_all:
+      for (auto& state : banks_) state.act_ok = std::max(state.act_ok, at + t.tRFC);
+      if (uses_bus) row_bus().take(at, 1);
+      return;
+    case DramCommand::ref_bank:
+      banks_[bank].act_ok = std::max(banks_[bank].act_ok, at + t.tRFCsb);
+      if (uses_bus) row_bus().take(at, 1);
+      return;
+  }
+}
+
+}  // namespace roofsim::dram
