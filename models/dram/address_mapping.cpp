@@ -6,7 +6,9 @@
 namespace roofsim::dram {
 
 namespace {
-bool is_power_of_two(std::uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
+bool is_power_of_two(std::uint64_t value) {
+  return value != 0 && (value & (value - 1)) == 0;
+}
 
 // Permutes a digit with the row (XOR when the radix is a power of two, so that it stays a bit-field mapping).
 std::uint32_t permute(std::uint32_t digit, std::uint64_t row, std::uint32_t radix) {

@@ -20,10 +20,15 @@ ChannelPolicy ChannelPolicy::from(const DramParams& dram) {
 DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy& policy)
     : policy_(policy),
       checker_(CheckerTiming::from(standard), standard.bank_groups, standard.banks_per_group),
-      scheduler_(make_scheduler(policy.scheduler, policy.frfcfs_cap)), row_policy_(make_row_policy(policy.page)),
+      scheduler_(make_scheduler(policy.scheduler, policy.frfcfs_cap)),
+      row_policy_(make_row_policy(policy.page)),
       refresh_(policy.refresh, standard.timing.tREFI, standard.timing.tREFIsb, standard.banks()),
-      open_rows_(checker_.banks(), kClosed), reads_(checker_.banks()), writes_(checker_.banks()) {
+      open_rows_(checker_.banks(), kClosed),
+      reads_(checker_.banks()),
+      writes_(checker_.banks()) {
   counters_.acts_per_bank.assign(checker_.banks(), 0);
+  act_cache_.assign(standard.bank_groups + 1u, -1);
+  column_cache_.assign(standard.bank_groups + 1u, -1);
 }
 
 bool DramChannel::has_space(bool is_write, std::uint32_t segments) const {
@@ -78,7 +83,9 @@ void DramChannel::refresh_until(Cycle cycle) {
   }
 }
 
-void DramChannel::finish(Cycle end) { refresh_until(end); }
+void DramChannel::finish(Cycle end) {
+  refresh_until(end);
+}
 
 SegmentDone DramChannel::decide(Cycle now) {
   const Cycle decision = std::max(now, clock_);
@@ -96,15 +103,26 @@ SegmentDone DramChannel::decide(Cycle now) {
   const DramCommand column = is_write ? DramCommand::wr : DramCommand::rd;
 
   candidates_.clear();
+  std::fill(act_cache_.begin(), act_cache_.end(), Cycle{-1});
+  std::fill(column_cache_.begin(), column_cache_.end(), Cycle{-1});
+  pre_cache_ = -1;
   std::size_t oldest = 0;
   std::uint64_t oldest_order = ~std::uint64_t{0};
   const auto offer = [&](std::uint32_t bank, std::uint32_t index, bool row_hit) {
     Candidate candidate{bank, index, queues[bank][index].order, 0, row_hit};
     if (scheduler_->needs_readiness()) {
-      const DramCommand first = row_hit                          ? column
-                                : open_rows_[bank] != kClosed ? DramCommand::pre
-                                                              : DramCommand::act;
-      candidate.first_command = checker_.earliest(first, bank, decision);
+      const DramCommand first = row_hit ? column : open_rows_[bank] != kClosed ? DramCommand::pre : DramCommand::act;
+      // Banks whose own constraints are met share one answer per bank group (or per channel for PRE).
+      if (checker_.bank_ready(first, bank) <= decision) {
+        const std::size_t slot = first == DramCommand::pre ? 0 : 1 + checker_.group_of(bank);
+        auto& cached = first == DramCommand::act   ? act_cache_[slot]
+                       : first == DramCommand::pre ? pre_cache_
+                                                   : column_cache_[slot];
+        if (cached < 0) cached = checker_.earliest(first, bank, decision);
+        candidate.first_command = cached;
+      } else {
+        candidate.first_command = checker_.earliest(first, bank, decision);
+      }
     }
     if (candidate.order < oldest_order) {
       oldest_order = candidate.order;

@@ -24,7 +24,7 @@ struct Segment {
   std::uint64_t parent = 0;  // the caller's request id
   std::uint64_t row = 0;
   Cycle arrival = 0;
-  std::uint32_t bank = 0;    // flat: bank_group * banks_per_group + bank
+  std::uint32_t bank = 0;  // flat: bank_group * banks_per_group + bank
   std::uint32_t bursts = 1;
   bool is_write = false;
 };
@@ -70,6 +70,7 @@ class DramChannel {
 
   [[nodiscard]] const ChannelCounters& counters() const { return counters_; }
   [[nodiscard]] const DramTimingChecker& checker() const { return checker_; }
+  void set_command_log(std::vector<IssuedCommand>* log) { checker_.set_log(log); }
   [[nodiscard]] std::optional<std::uint64_t> open_row(std::uint32_t bank) const;
 
  private:
@@ -94,7 +95,9 @@ class DramChannel {
   std::uint64_t next_order_ = 0;
   bool draining_writes_ = false;
   Cycle clock_ = 0;
-  std::vector<Candidate> candidates_;  // reused between decisions
+  std::vector<Candidate> candidates_;            // reused between decisions
+  std::vector<Cycle> act_cache_, column_cache_;  // per bank group, within one decision (-1: not computed)
+  Cycle pre_cache_ = -1;
   ChannelCounters counters_;
 };
 

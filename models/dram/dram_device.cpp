@@ -29,7 +29,8 @@ AddressMapping make_mapping(const DramParams& dram, std::uint32_t channels) {
 }  // namespace
 
 DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dram, std::uint32_t channels)
-    : sc_core::sc_module(name), dram_(dram),
+    : sc_core::sc_module(name),
+      dram_(dram),
       mapping_(make_mapping(dram, channels == 0 ? std::max(1u, dram.channels()) : channels)) {
   const auto policy = ChannelPolicy::from(dram_);
   for (std::uint32_t i = 0; i < mapping_.shape().channels; ++i) {
@@ -88,8 +89,8 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
     id = free_slots_.back();
     free_slots_.pop_back();
   }
-  in_flight_[id] = InFlight{now, 0, static_cast<std::uint32_t>(parts_.size()), bytes, is_write, std::move(on_done),
-                            done_event};
+  in_flight_[id] =
+      InFlight{now, 0, static_cast<std::uint32_t>(parts_.size()), bytes, is_write, std::move(on_done), done_event};
   if (!any_request_) {
     any_request_ = true;
     stats_.first_arrival_s = now.to_seconds();

@@ -20,28 +20,25 @@ std::size_t FrFcfsScheduler::pick(const std::vector<Candidate>& candidates, std:
 
 std::unique_ptr<RequestScheduler> make_scheduler(DramScheduler kind, std::uint32_t frfcfs_cap) {
   switch (kind) {
-    case DramScheduler::fcfs:
-      return std::make_unique<FcfsScheduler>();
-    case DramScheduler::frfcfs:
-      break;
+    case DramScheduler::fcfs: return std::make_unique<FcfsScheduler>();
+    case DramScheduler::frfcfs: break;
   }
   return std::make_unique<FrFcfsScheduler>(frfcfs_cap);
 }
 
 std::unique_ptr<RowPolicy> make_row_policy(PagePolicy kind) {
   switch (kind) {
-    case PagePolicy::closed:
-      return std::make_unique<ClosedRowPolicy>();
-    case PagePolicy::adaptive:
-      return std::make_unique<AdaptiveRowPolicy>();
-    case PagePolicy::open:
-      break;
+    case PagePolicy::closed: return std::make_unique<ClosedRowPolicy>();
+    case PagePolicy::adaptive: return std::make_unique<AdaptiveRowPolicy>();
+    case PagePolicy::open: break;
   }
   return std::make_unique<OpenRowPolicy>();
 }
 
 RefreshManager::RefreshManager(RefreshMode mode, Cycle tREFI, Cycle tREFIsb, std::uint32_t banks)
-    : mode_(mode), interval_(mode == RefreshMode::per_bank ? tREFIsb : tREFI), banks_(banks == 0 ? 1 : banks),
+    : mode_(mode),
+      interval_(mode == RefreshMode::per_bank ? tREFIsb : tREFI),
+      banks_(banks == 0 ? 1 : banks),
       due_(mode == RefreshMode::none || interval_ <= 0 ? kNever : interval_) {}
 
 void RefreshManager::advance() {

@@ -17,10 +17,10 @@ constexpr Cycle kNever = std::numeric_limits<Cycle>::max() / 4;
 // One schedulable request per bank, as the controller offers them to the scheduler.
 struct Candidate {
   std::uint32_t bank = 0;
-  std::uint32_t index = 0;   // position in the bank's queue
-  std::uint64_t order = 0;   // arrival order in the channel (smaller = older)
-  Cycle first_command = 0;   // earliest cycle its first command (PRE, ACT or RD/WR) may issue
-  bool row_hit = false;      // its row is the open row of its bank
+  std::uint32_t index = 0;  // position in the bank's queue
+  std::uint64_t order = 0;  // arrival order in the channel (smaller = older)
+  Cycle first_command = 0;  // earliest cycle its first command (PRE, ACT or RD/WR) may issue
+  bool row_hit = false;     // its row is the open row of its bank
 };
 
 class RequestScheduler {

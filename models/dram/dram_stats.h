@@ -37,7 +37,7 @@ struct DramSummary {
   double row_hit_rate = 0;  // hits / (hits + misses + conflicts), over request parts
   std::uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0, acts = 0, pres = 0, refreshes = 0;
   LatencySummary read_latency;
-  double refresh_time_share = 0;  // fraction of bank time blocked by refresh
+  double refresh_time_share = 0;                          // fraction of bank time blocked by refresh
   std::vector<std::vector<std::uint64_t>> acts_per_bank;  // [channel][bank]
   DramEnergySummary energy;
 };

@@ -37,8 +37,57 @@ CheckerTiming CheckerTiming::from(const DramStandardParams& standard) {
 
 DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t bank_groups,
                                      std::uint32_t banks_per_group)
-    : timing_(timing), banks_per_group_(std::max(1u, banks_per_group)),
-      banks_(static_cast<std::size_t>(std::max(1u, bank_groups)) * std::max(1u, banks_per_group)) {}
+    : timing_(timing),
+      banks_per_group_(std::max(1u, banks_per_group)),
+      banks_(static_cast<std::size_t>(std::max(1u, bank_groups)) * std::max(1u, banks_per_group)) {
+  max_column_gap_ = std::max({timing_.tCCD_L, timing_.tCCD_S, timing_.burst, timing_.tRTW,
+                              timing_.tWL + timing_.burst + std::max(timing_.tWTR_L, timing_.tWTR_S)});
+  max_act_gap_ = std::max({timing_.tRRD_L, timing_.tRRD_S, timing_.tFAW});
+  // gap(a -> b): RD->RD and WR->WR tCCD (and the data bus: one burst); RD->WR tRTW; WR->RD tWL + burst + tWTR.
+  for (int second = 0; second < 2; ++second) {
+    for (int first = 0; first < 2; ++first) {
+      for (int same = 0; same < 2; ++same) {
+        Cycle gap = 0;
+        if (first == second) {
+          gap = std::max(same != 0 ? timing_.tCCD_L : timing_.tCCD_S, timing_.burst);
+        } else if (first == 0) {
+          gap = timing_.tRTW;
+        } else {
+          gap = timing_.tWL + timing_.burst + (same != 0 ? timing_.tWTR_L : timing_.tWTR_S);
+        }
+        column_gap_[second][first][same] = gap;
+      }
+    }
+  }
+  for (auto& column : columns_) column.at = -1 - max_column_gap_;
+  for (auto& act : acts_) act.at = -1 - max_act_gap_;
+}
+
+void DramTimingChecker::record(std::array<Recorded, kHistory>& history, const Recorded& command) {
+  // Drop the oldest, then insert in order (commands arrive almost in cycle order, so this scans one or two slots).
+  std::size_t position = kHistory - 1;
+  for (std::size_t i = 0; i + 1 < kHistory; ++i) history[i] = history[i + 1];
+  while (position > 0 && history[position - 1].at > command.at) {
+    history[position] = history[position - 1];
+    --position;
+  }
+  history[position] = command;
+}
+
+Cycle DramTimingChecker::bank_ready(DramCommand command, std::uint32_t bank) const {
+  const auto& state = banks_[bank];
+  switch (command) {
+    case DramCommand::act:
+    case DramCommand::ref_bank: return state.act_ok;
+    case DramCommand::pre: return state.pre_ok;
+    case DramCommand::rd: return state.rd_ok;
+    case DramCommand::wr: return state.wr_ok;
+    case DramCommand::ref_all: break;
+  }
+  Cycle ready = 0;
+  for (const auto& other : banks_) ready = std::max(ready, other.act_ok);
+  return ready;
+}
 
 Cycle DramTimingChecker::CommandBus::first_free(Cycle from, Cycle length) const {
   Cycle t = from;
@@ -61,8 +110,8 @@ Cycle DramTimingChecker::act_slot(std::uint32_t bank_group, Cycle from) const {
   Cycle t = from;
   for (bool moved = true; moved;) {
     moved = false;
-    for (const auto& act : acts_) {
-      if (act.at < 0) continue;
+    for (auto it = acts_.rbegin(); it != acts_.rend() && it->at + max_act_gap_ > t; ++it) {
+      const auto& act = *it;
       const Cycle gap = act.bank_group == bank_group ? timing_.tRRD_L : timing_.tRRD_S;
       if (t > act.at - gap && t < act.at + gap) {
         t = act.at + gap;
@@ -81,8 +130,8 @@ Cycle DramTimingChecker::faw_slot(Cycle from) const {
   for (;;) {
     std::array<Cycle, kHistory + 1> near{};
     std::size_t count = 0;
-    for (const auto& act : acts_) {
-      if (act.at >= 0 && act.at > t - window && act.at < t + window) near[count++] = act.at;
+    for (auto it = acts_.rbegin(); it != acts_.rend() && it->at > t - window; ++it) {
+      if (it->at < t + window) near[count++] = it->at;
     }
     if (count < 4) return t;
     std::sort(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(count));
@@ -103,20 +152,15 @@ Cycle DramTimingChecker::faw_slot(Cycle from) const {
 }
 
 Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cycle from) const {
-  // gap(a -> b): RD->RD and WR->WR tCCD (and the data bus, one burst); RD->WR tRTW; WR->RD tWL + burst + tWTR.
-  const auto gap = [&](bool first_write, bool second_write, bool same_group) -> Cycle {
-    if (first_write == second_write) return std::max(same_group ? timing_.tCCD_L : timing_.tCCD_S, timing_.burst);
-    if (!first_write) return timing_.tRTW;
-    return timing_.tWL + timing_.burst + (same_group ? timing_.tWTR_L : timing_.tWTR_S);
-  };
+  const auto& after_of = column_gap_[is_write ? 1 : 0];  // [recorded is write][same group]: recorded -> new
   Cycle t = from;
   for (bool moved = true; moved;) {
     moved = false;
-    for (const auto& column : columns_) {
-      if (column.at < 0) continue;
+    for (auto it = columns_.rbegin(); it != columns_.rend() && it->at + max_column_gap_ > t; ++it) {
+      const auto& column = *it;
       const bool same_group = column.bank_group == bank_group;
-      const Cycle after = gap(column.is_write, is_write, same_group);
-      const Cycle before = gap(is_write, column.is_write, same_group);
+      const Cycle after = after_of[column.is_write ? 1 : 0][same_group ? 1 : 0];
+      const Cycle before = column_gap_[column.is_write ? 1 : 0][is_write ? 1 : 0][same_group ? 1 : 0];
       if (t > column.at - before && t < column.at + after) {
         t = column.at + after;
         moved = true;
@@ -139,8 +183,7 @@ Cycle DramTimingChecker::earliest(DramCommand command, std::uint32_t bank, Cycle
         t = next;
       }
     }
-    case DramCommand::pre:
-      return row_bus().first_free(std::max(not_before, banks_[bank].pre_ok), timing_.pre_cycles);
+    case DramCommand::pre: return row_bus().first_free(std::max(not_before, banks_[bank].pre_ok), timing_.pre_cycles);
     case DramCommand::rd:
     case DramCommand::wr: {
       const bool is_write = command == DramCommand::wr;
@@ -158,14 +201,14 @@ Cycle DramTimingChecker::earliest(DramCommand command, std::uint32_t bank, Cycle
       for (const auto& state : banks_) t = std::max(t, state.act_ok);
       return row_bus().first_free(t, 1);
     }
-    case DramCommand::ref_bank:
-      return row_bus().first_free(std::max(not_before, banks_[bank].act_ok), 1);
+    case DramCommand::ref_bank: return row_bus().first_free(std::max(not_before, banks_[bank].act_ok), 1);
   }
   return not_before;
 }
 
 void DramTimingChecker::issue(DramCommand command, std::uint32_t bank, Cycle at, bool uses_bus) {
   const auto& t = timing_;
+  if (log_ != nullptr) log_->push_back(IssuedCommand{at, command, bank, uses_bus});
   switch (command) {
     case DramCommand::act: {
       auto& state = banks_[bank];
@@ -173,8 +216,7 @@ void DramTimingChecker::issue(DramCommand command, std::uint32_t bank, Cycle at,
       state.pre_ok = std::max(state.pre_ok, at + t.tRAS);
       state.rd_ok = std::max(state.rd_ok, at + t.tRCD);
       state.wr_ok = std::max(state.wr_ok, at + t.tRCDWR);
-      acts_[next_act_] = Recorded{at, group_of(bank), false};
-      next_act_ = (next_act_ + 1) % kHistory;
+      record(acts_, Recorded{at, group_of(bank), false});
       if (uses_bus) row_bus().take(at, t.act_cycles);
       return;
     }
@@ -189,8 +231,7 @@ void DramTimingChecker::issue(DramCommand command, std::uint32_t bank, Cycle at,
       const bool is_write = command == DramCommand::wr;
       auto& state = banks_[bank];
       state.pre_ok = std::max(state.pre_ok, is_write ? at + t.tWL + t.burst + t.tWR : at + t.tRTP);
-      columns_[next_column_] = Recorded{at, group_of(bank), is_write};
-      next_column_ = (next_column_ + 1) % kHistory;
+      record(columns_, Recorded{at, group_of(bank), is_write});
       if (uses_bus) column_bus_.take(at, t.cas_cycles);
       return;
     }

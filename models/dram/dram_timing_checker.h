@@ -33,6 +33,14 @@ struct CheckerTiming {
   [[nodiscard]] static CheckerTiming from(const DramStandardParams& standard);
 };
 
+// One issued command, for an optional log (tests verify a log against every constraint pair by pair).
+struct IssuedCommand {
+  Cycle at = 0;
+  DramCommand command = DramCommand::act;
+  std::uint32_t bank = 0;
+  bool uses_bus = true;
+};
+
 class DramTimingChecker {
  public:
   DramTimingChecker(const CheckerTiming& timing, std::uint32_t bank_groups, std::uint32_t banks_per_group);
@@ -45,9 +53,15 @@ class DramTimingChecker {
   void issue(DramCommand command, std::uint32_t bank, Cycle at, bool uses_bus = true);
 
   [[nodiscard]] const CheckerTiming& timing() const { return timing_; }
+  // Appends every issued command to `log` (nullptr: no log).
+  void set_log(std::vector<IssuedCommand>* log) { log_ = log; }
   [[nodiscard]] std::uint32_t banks() const { return static_cast<std::uint32_t>(banks_.size()); }
   // A bank may be refreshed (REF) or activated no earlier than this (tRP, tRC, tRFC).
   [[nodiscard]] Cycle bank_act_ready(std::uint32_t bank) const { return banks_[bank].act_ok; }
+  // The bank's own constraint on `command` (tRCD, tRP, tRAS, ...). When it is already met, earliest() depends only
+  // on the bank group, so a caller may reuse one answer for every bank of the group.
+  [[nodiscard]] Cycle bank_ready(DramCommand command, std::uint32_t bank) const;
+  [[nodiscard]] std::uint32_t group_of(std::uint32_t bank) const { return bank / banks_per_group_; }
   [[nodiscard]] Cycle bank_pre_ready(std::uint32_t bank) const { return banks_[bank].pre_ok; }
 
  private:
@@ -55,11 +69,11 @@ class DramTimingChecker {
     Cycle act_ok = 0, pre_ok = 0, rd_ok = 0, wr_ok = 0;
   };
   struct Recorded {
-    Cycle at = -1;  // -1: empty slot
+    Cycle at = -1;  // empty slots lie far enough in the past to constrain nothing
     std::uint32_t bank_group = 0;
     bool is_write = false;
   };
-  static constexpr std::size_t kHistory = 16;    // commands kept per kind for the two-sided checks
+  static constexpr std::size_t kHistory = 32;     // commands kept per kind for the two-sided checks
   static constexpr std::size_t kBusSlots = 4096;  // ring of command-bus cycles (a power of two)
 
   // A command bus: slot c is taken when owner[c mod kBusSlots] == c.
@@ -69,7 +83,6 @@ class DramTimingChecker {
     void take(Cycle at, Cycle length);
   };
 
-  [[nodiscard]] std::uint32_t group_of(std::uint32_t bank) const { return bank / banks_per_group_; }
   [[nodiscard]] Cycle act_slot(std::uint32_t bank_group, Cycle from) const;
   [[nodiscard]] Cycle faw_slot(Cycle from) const;
   [[nodiscard]] Cycle column_slot(bool is_write, std::uint32_t bank_group, Cycle from) const;
@@ -79,10 +92,15 @@ class DramTimingChecker {
   CheckerTiming timing_;
   std::uint32_t banks_per_group_;
   std::vector<BankTiming> banks_;
+  // The latest kHistory ACTs and column commands, sorted by cycle (oldest first), so that a check stops at the
+  // first command too old to matter.
   std::array<Recorded, kHistory> acts_{};
   std::array<Recorded, kHistory> columns_{};
-  std::size_t next_act_ = 0, next_column_ = 0;
+  static void record(std::array<Recorded, kHistory>& history, const Recorded& command);
+  Cycle max_column_gap_ = 0, max_act_gap_ = 0;  // no recorded command older than this many cycles can constrain
+  Cycle column_gap_[2][2][2] = {};              // [second is write][first is write][same bank group]
   CommandBus row_bus_, column_bus_;
+  std::vector<IssuedCommand>* log_ = nullptr;
 };
 
 }  // namespace roofsim::dram
