@@ -89,6 +89,7 @@ void DramChannel::finish(Cycle end) {
 
 SegmentDone DramChannel::decide(Cycle now) {
   const Cycle decision = std::max(now, clock_);
+  checker_.forget_before(decision);
   refresh_until(decision);
 
   // Write drain with watermarks: writes wait until write_high of them are queued (or no read is waiting), then drain

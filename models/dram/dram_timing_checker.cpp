@@ -59,19 +59,18 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
       }
     }
   }
-  for (auto& column : columns_) column.at = -1 - max_column_gap_;
-  for (auto& act : acts_) act.at = -1 - max_act_gap_;
 }
 
-void DramTimingChecker::record(std::array<Recorded, kHistory>& history, const Recorded& command) {
-  // Drop the oldest, then insert in order (commands arrive almost in cycle order, so this scans one or two slots).
-  std::size_t position = kHistory - 1;
-  for (std::size_t i = 0; i + 1 < kHistory; ++i) history[i] = history[i + 1];
-  while (position > 0 && history[position - 1].at > command.at) {
-    history[position] = history[position - 1];
-    --position;
-  }
-  history[position] = command;
+void DramTimingChecker::record(History& history, const Recorded& command) {
+  // Commands arrive almost in cycle order: the place is found in a step or two from the back.
+  auto position = history.end();
+  while (position != history.begin() && std::prev(position)->at > command.at) --position;
+  history.insert(position, command);
+}
+
+void DramTimingChecker::forget_before(Cycle cycle) {
+  while (!acts_.empty() && acts_.front().at + max_act_gap_ < cycle) acts_.pop_front();
+  while (!columns_.empty() && columns_.front().at + max_column_gap_ < cycle) columns_.pop_front();
 }
 
 Cycle DramTimingChecker::bank_ready(DramCommand command, std::uint32_t bank) const {
@@ -128,16 +127,16 @@ Cycle DramTimingChecker::faw_slot(Cycle from) const {
   if (window <= 0) return from;
   Cycle t = from;
   for (;;) {
-    std::array<Cycle, kHistory + 1> near{};
+    std::array<Cycle, kNearActs> near{};
     std::size_t count = 0;
-    for (auto it = acts_.rbegin(); it != acts_.rend() && it->at > t - window; ++it) {
+    for (auto it = acts_.rbegin(); it != acts_.rend() && it->at > t - window && count < kNearActs; ++it) {
       if (it->at < t + window) near[count++] = it->at;
     }
     if (count < 4) return t;
     std::sort(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(count));
     const auto position = static_cast<std::size_t>(
         std::upper_bound(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(count), t) - near.begin());
-    std::array<Cycle, kHistory + 2> merged{};
+    std::array<Cycle, kNearActs + 1> merged{};
     for (std::size_t i = 0, j = 0; i <= count; ++i) merged[i] = i == position ? t : near[j++];
     bool moved = false;
     for (std::size_t i = position >= 4 ? position - 4 : 0; i <= position && !moved; ++i) {

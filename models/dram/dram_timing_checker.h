@@ -10,6 +10,7 @@
 // constraints are one-directional: a bank's commands are always scheduled in order.
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "sim/config/dram_params.h"
@@ -53,6 +54,9 @@ class DramTimingChecker {
   void issue(DramCommand command, std::uint32_t bank, Cycle at, bool uses_bus = true);
 
   [[nodiscard]] const CheckerTiming& timing() const { return timing_; }
+  // No command will be asked for before `cycle` any more (the controller's decision cycle only grows): the history
+  // older than every constraint can go.
+  void forget_before(Cycle cycle);
   // Appends every issued command to `log` (nullptr: no log).
   void set_log(std::vector<IssuedCommand>* log) { log_ = log; }
   [[nodiscard]] std::uint32_t banks() const { return static_cast<std::uint32_t>(banks_.size()); }
@@ -69,11 +73,11 @@ class DramTimingChecker {
     Cycle act_ok = 0, pre_ok = 0, rd_ok = 0, wr_ok = 0;
   };
   struct Recorded {
-    Cycle at = -1;  // empty slots lie far enough in the past to constrain nothing
+    Cycle at = 0;
     std::uint32_t bank_group = 0;
     bool is_write = false;
   };
-  static constexpr std::size_t kHistory = 32;     // commands kept per kind for the two-sided checks
+  static constexpr std::size_t kNearActs = 32;    // ACTs a tFAW check looks at (at most 8 fit in 2 x tFAW)
   static constexpr std::size_t kBusSlots = 4096;  // ring of command-bus cycles (a power of two)
 
   // A command bus: slot c is taken when owner[c mod kBusSlots] == c.
@@ -92,11 +96,11 @@ class DramTimingChecker {
   CheckerTiming timing_;
   std::uint32_t banks_per_group_;
   std::vector<BankTiming> banks_;
-  // The latest kHistory ACTs and column commands, sorted by cycle (oldest first), so that a check stops at the
-  // first command too old to matter.
-  std::array<Recorded, kHistory> acts_{};
-  std::array<Recorded, kHistory> columns_{};
-  static void record(std::array<Recorded, kHistory>& history, const Recorded& command);
+  // ACTs and column commands not yet too old to matter (forget_before), sorted by cycle, oldest first, so that a
+  // check stops at the first command too old to constrain it.
+  using History = std::deque<Recorded>;
+  History acts_, columns_;
+  static void record(History& history, const Recorded& command);
   Cycle max_column_gap_ = 0, max_act_gap_ = 0;  // no recorded command older than this many cycles can constrain
   Cycle column_gap_[2][2][2] = {};              // [second is write][first is write][same bank group]
   CommandBus row_bus_, column_bus_;
