@@ -155,16 +155,21 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
   Cycle t = from;
   for (bool moved = true; moved;) {
     moved = false;
+    // No recorded command forbids a cycle at or past its own reach (at + gap to the new command): once t is past
+    // every reach seen, it is a fixpoint without another pass.
+    Cycle reach = t;
     for (auto it = columns_.rbegin(); it != columns_.rend() && it->at + max_column_gap_ > t; ++it) {
       const auto& column = *it;
       const bool same_group = column.bank_group == bank_group;
       const Cycle after = after_of[column.is_write ? 1 : 0][same_group ? 1 : 0];
       const Cycle before = column_gap_[column.is_write ? 1 : 0][is_write ? 1 : 0][same_group ? 1 : 0];
+      reach = std::max(reach, column.at + after);
       if (t > column.at - before && t < column.at + after) {
         t = column.at + after;
         moved = true;
       }
     }
+    if (t >= reach) break;
   }
   return t;
 }
@@ -174,12 +179,17 @@ Cycle DramTimingChecker::earliest(DramCommand command, std::uint32_t bank, Cycle
     case DramCommand::act: {
       const auto group = group_of(bank);
       Cycle t = std::max(not_before, banks_[bank].act_ok);
+      // Each step returns a fixpoint of its own constraints: done when the next step does not move the cycle.
       for (;;) {
-        Cycle next = act_slot(group, t);
-        next = faw_slot(next);
-        next = row_bus().first_free(next, timing_.act_cycles);
-        if (next == t) return t;
-        t = next;
+        t = act_slot(group, t);
+        const Cycle after_faw = faw_slot(t);
+        if (after_faw != t) {
+          t = after_faw;
+          continue;
+        }
+        const Cycle after_bus = row_bus().first_free(t, timing_.act_cycles);
+        if (after_bus == t) return t;
+        t = after_bus;
       }
     }
     case DramCommand::pre: return row_bus().first_free(std::max(not_before, banks_[bank].pre_ok), timing_.pre_cycles);
@@ -189,10 +199,10 @@ Cycle DramTimingChecker::earliest(DramCommand command, std::uint32_t bank, Cycle
       const auto group = group_of(bank);
       Cycle t = std::max(not_before, is_write ? banks_[bank].wr_ok : banks_[bank].rd_ok);
       for (;;) {
-        Cycle next = column_slot(is_write, group, t);
-        next = column_bus_.first_free(next, timing_.cas_cycles);
-        if (next == t) return t;
-        t = next;
+        t = column_slot(is_write, group, t);
+        const Cycle after_bus = column_bus_.first_free(t, timing_.cas_cycles);
+        if (after_bus == t) return t;
+        t = after_bus;
       }
     }
     case DramCommand::ref_all: {

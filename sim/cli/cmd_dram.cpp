@@ -18,9 +18,9 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 #include <nlohmann/json.hpp>
 #include <systemc>
-#include <toml++/toml.h>
 
 #include "models/dram/address_mapping.h"
 #include "models/dram/dram_device.h"
@@ -98,7 +98,8 @@ DramParams load_dram(const std::string& hw) {
   }
   if (!is_standard) {
     const auto hardware = load_hardware(file);
-    if (!hardware.dram) throw InputError(SourcePos{file.string()}, "a device with a [dram] section (or a DRAM standard file)");
+    if (!hardware.dram)
+      throw InputError(SourcePos{file.string()}, "a device with a [dram] section (or a DRAM standard file)");
     return *hardware.dram;
   }
   DramParams dram;
@@ -107,10 +108,14 @@ DramParams load_dram(const std::string& hw) {
   dram.model = DramModel::detailed;
   dram.mapping = registry_default("dram.mapping");
   const auto policy = registry_default("dram.page_policy");
-  dram.page_policy = policy == "closed" ? PagePolicy::closed : policy == "adaptive" ? PagePolicy::adaptive : PagePolicy::open;
+  dram.page_policy = policy == "closed"     ? PagePolicy::closed
+                     : policy == "adaptive" ? PagePolicy::adaptive
+                                            : PagePolicy::open;
   dram.scheduler = registry_default("dram.scheduler") == "fcfs" ? DramScheduler::fcfs : DramScheduler::frfcfs;
   const auto refresh = registry_default("dram.refresh");
-  dram.refresh = refresh == "per_bank" ? RefreshMode::per_bank : refresh == "none" ? RefreshMode::none : RefreshMode::all_bank;
+  dram.refresh = refresh == "per_bank" ? RefreshMode::per_bank
+                 : refresh == "none"   ? RefreshMode::none
+                                       : RefreshMode::all_bank;
   dram.read_queue = registry_count("dram.read_queue");
   dram.write_queue = registry_count("dram.write_queue");
   dram.write_high = registry_count("dram.write_high");
@@ -174,7 +179,9 @@ std::vector<SourcedRequest> read_trace(const std::string& path, Bytes default_by
     std::istringstream fields(line);
     std::string time_text, kind, address_text, bytes_text, extra;
     fields >> time_text >> kind >> address_text >> bytes_text >> extra;
-    const auto fail = [&]() { throw InputError(SourcePos{path, number, 0}, "line " + std::to_string(number), line, expected); };
+    const auto fail = [&]() {
+      throw InputError(SourcePos{path, number, 0}, "line " + std::to_string(number), line, expected);
+    };
     if (address_text.empty() || !extra.empty()) fail();
     SourcedRequest request;
     double time_ns = 0;
@@ -218,7 +225,8 @@ std::vector<SourcedRequest> make_pattern(const DramOptions& options) {
   const Bytes stride = options.stride.empty() ? request_bytes : parse_size("--stride", options.stride);
   const Bytes footprint = parse_size("--footprint", options.footprint);
   if (!(options.read_ratio >= 0.0 && options.read_ratio <= 1.0)) {
-    throw InputError(SourcePos{"--read-ratio"}, "--read-ratio", std::to_string(options.read_ratio), "a fraction in [0, 1]");
+    throw InputError(SourcePos{"--read-ratio"}, "--read-ratio", std::to_string(options.read_ratio),
+                     "a fraction in [0, 1]");
   }
   const Bytes count = (total + request_bytes - 1) / request_bytes;
   const Bytes slots = std::max<Bytes>(1, footprint / request_bytes);
@@ -280,9 +288,9 @@ nlohmann::ordered_json to_json(const dram::DramSummary& summary, const dram::Dra
   json["acts_per_bank"] = summary.acts_per_bank;
   json["refreshes"] = summary.refreshes;
   json["refresh_time_share"] = summary.refresh_time_share;
-  json["energy_j"] = {{"act", summary.energy.act_j},       {"pre", summary.energy.pre_j},
-                      {"rd", summary.energy.rd_j},         {"wr", summary.energy.wr_j},
-                      {"ref", summary.energy.ref_j},       {"background", summary.energy.background_j},
+  json["energy_j"] = {{"act", summary.energy.act_j},      {"pre", summary.energy.pre_j},
+                      {"rd", summary.energy.rd_j},        {"wr", summary.energy.wr_j},
+                      {"ref", summary.energy.ref_j},      {"background", summary.energy.background_j},
                       {"total", summary.energy.total_j()}};
   return json;
 }
@@ -376,17 +384,19 @@ void add_dram_command(CLI::App& app, int& exit_code) {
   command->add_option("trace", options->trace,
                       "Trace file: lines '<time_ns> <R|W> <hex address> [bytes]' (blank lines and # comments "
                       "allowed); a request is offered at its time or as soon as the queues have room");
-  command->add_option("--hw", options->hw,
-                      "A device file (its [dram] section) or a DRAM standard file of configs/dram/ (by path or "
-                      "name, e.g. HBM2-2000; then one stack with the device-file defaults)")
+  command
+      ->add_option("--hw", options->hw,
+                   "A device file (its [dram] section) or a DRAM standard file of configs/dram/ (by path or "
+                   "name, e.g. HBM2-2000; then one stack with the device-file defaults)")
       ->required();
   command->add_option("--pattern", options->pattern, "Generated requests instead of a trace")
       ->check(CLI::IsMember({"stream", "random", "strided"}));
   command->add_option("--bytes", options->bytes, "Bytes the pattern moves (default 64MiB)");
   command->add_option("--stride", options->stride, "Distance between requests of the strided pattern (bytes)");
   command->add_option("--read-ratio", options->read_ratio, "Fraction of the pattern's requests that read (default 1)");
-  command->add_option("--request-bytes", options->request_bytes, "Size of a pattern request (default 64B; also the "
-                                                                  "size of trace lines without one)");
+  command->add_option("--request-bytes", options->request_bytes,
+                      "Size of a pattern request (default 64B; also the "
+                      "size of trace lines without one)");
   command->add_option("--footprint", options->footprint, "Address range of the random pattern (default 1GiB)");
   command->add_option("--seed", options->seed, "Seed of the random pattern (default 1)");
   command->add_option("--channels", options->channels,
