@@ -70,7 +70,9 @@ void DramTimingChecker::record(History& history, const Recorded& command) {
 
 void DramTimingChecker::forget_before(Cycle cycle) {
   while (!acts_.empty() && acts_.front().at + max_act_gap_ < cycle) acts_.pop_front();
-  while (!columns_.empty() && columns_.front().at + max_column_gap_ < cycle) columns_.pop_front();
+  for (auto& history : columns_) {
+    while (!history.empty() && history.front().at + max_column_gap_ < cycle) history.pop_front();
+  }
 }
 
 Cycle DramTimingChecker::bank_ready(DramCommand command, std::uint32_t bank) const {
@@ -151,22 +153,27 @@ Cycle DramTimingChecker::faw_slot(Cycle from) const {
 }
 
 Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cycle from) const {
-  const auto& after_of = column_gap_[is_write ? 1 : 0];  // [recorded is write][same group]: recorded -> new
+  const int added = is_write ? 1 : 0;
   Cycle t = from;
   for (bool moved = true; moved;) {
     moved = false;
-    // No recorded command forbids a cycle at or past its own reach (at + gap to the new command): once t is past
-    // every reach seen, it is a fixpoint without another pass.
+    // No recorded command forbids a cycle at or past its reach (its cycle + the gap to the new command): once t is
+    // past every reach seen, it is a fixpoint without another pass. RDs and WRs are kept apart so that a stream of
+    // one kind looks back only as far as its own short gap (tCCD), not the turnaround gaps.
     Cycle reach = t;
-    for (auto it = columns_.rbegin(); it != columns_.rend() && it->at + max_column_gap_ > t; ++it) {
-      const auto& column = *it;
-      const bool same_group = column.bank_group == bank_group;
-      const Cycle after = after_of[column.is_write ? 1 : 0][same_group ? 1 : 0];
-      const Cycle before = column_gap_[column.is_write ? 1 : 0][is_write ? 1 : 0][same_group ? 1 : 0];
-      reach = std::max(reach, column.at + after);
-      if (t > column.at - before && t < column.at + after) {
-        t = column.at + after;
-        moved = true;
+    for (int kind = 0; kind < 2; ++kind) {
+      const auto& after_gap = column_gap_[added][kind];   // recorded (kind) -> new, [same group]
+      const auto& before_gap = column_gap_[kind][added];  // new -> recorded (kind), [same group]
+      const Cycle horizon = std::max(after_gap[0], after_gap[1]);
+      const auto& history = columns_[kind];
+      for (auto it = history.rbegin(); it != history.rend() && it->at + horizon > t; ++it) {
+        const int same = it->bank_group == bank_group ? 1 : 0;
+        const Cycle after = after_gap[same];
+        reach = std::max(reach, it->at + after);
+        if (t > it->at - before_gap[same] && t < it->at + after) {
+          t = it->at + after;
+          moved = true;
+        }
       }
     }
     if (t >= reach) break;
@@ -240,7 +247,7 @@ void DramTimingChecker::issue(DramCommand command, std::uint32_t bank, Cycle at,
       const bool is_write = command == DramCommand::wr;
       auto& state = banks_[bank];
       state.pre_ok = std::max(state.pre_ok, is_write ? at + t.tWL + t.burst + t.tWR : at + t.tRTP);
-      record(columns_, Recorded{at, group_of(bank), is_write});
+      record(columns_[is_write ? 1 : 0], Recorded{at, group_of(bank), is_write});
       if (uses_bus) column_bus_.take(at, t.cas_cycles);
       return;
     }

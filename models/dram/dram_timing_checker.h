@@ -99,7 +99,7 @@ class DramTimingChecker {
   // ACTs and column commands not yet too old to matter (forget_before), sorted by cycle, oldest first, so that a
   // check stops at the first command too old to constrain it.
   using History = std::deque<Recorded>;
-  History acts_, columns_;
+  History acts_, columns_[2];  // columns_[0]: RDs, columns_[1]: WRs
   static void record(History& history, const Recorded& command);
   Cycle max_column_gap_ = 0, max_act_gap_ = 0;  // no recorded command older than this many cycles can constrain
   Cycle column_gap_[2][2][2] = {};              // [second is write][first is write][same bank group]
