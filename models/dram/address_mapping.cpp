@@ -55,29 +55,50 @@ AddressMapping::AddressMapping(const std::string& order, const MappingShape& sha
     low_to_high_[slot++] = field;
   }
   if (shape_.burst_bytes == 0) throw std::invalid_argument("a burst of at least one byte");
+  bit_fields_ = is_power_of_two(shape_.burst_bytes);
+  const auto log2 = [](std::uint64_t value) {
+    int bits = 0;
+    while ((std::uint64_t{1} << bits) < value) ++bits;
+    return bits;
+  };
+  burst_shift_ = log2(shape_.burst_bytes);
+  int position = burst_shift_;
+  for (std::size_t i = 0; i < low_to_high_.size(); ++i) {
+    switch (low_to_high_[i]) {
+      case kChannel: radix_[i] = shape_.channels; break;
+      case kBankGroup: radix_[i] = shape_.bank_groups; break;
+      case kBank: radix_[i] = shape_.banks_per_group; break;
+      case kColumn: radix_[i] = shape_.columns; break;
+    }
+    bit_fields_ = bit_fields_ && is_power_of_two(radix_[i]);
+    shift_[i] = position;
+    position += log2(radix_[i]);
+  }
+  shift_[4] = position;
 }
 
 DramAddress AddressMapping::decode(std::uint64_t address) const {
-  std::uint64_t rest = address / shape_.burst_bytes;
   DramAddress decoded;
-  for (const auto field : low_to_high_) {
-    switch (field) {
-      case kChannel:
-        decoded.channel = static_cast<std::uint32_t>(rest % shape_.channels);
-        rest /= shape_.channels;
-        break;
-      case kBankGroup:
-        decoded.bank_group = static_cast<std::uint32_t>(rest % shape_.bank_groups);
-        rest /= shape_.bank_groups;
-        break;
-      case kBank:
-        decoded.bank = static_cast<std::uint32_t>(rest % shape_.banks_per_group);
-        rest /= shape_.banks_per_group;
-        break;
-      case kColumn:
-        decoded.column = static_cast<std::uint32_t>(rest % shape_.columns);
-        rest /= shape_.columns;
-        break;
+  std::uint32_t digits[4] = {0, 0, 0, 0};
+  std::uint64_t rest = 0;
+  if (bit_fields_) {
+    for (std::size_t i = 0; i < 4; ++i) {
+      digits[i] = static_cast<std::uint32_t>((address >> shift_[i]) & (radix_[i] - 1));
+    }
+    rest = address >> shift_[4];
+  } else {
+    rest = address / shape_.burst_bytes;
+    for (std::size_t i = 0; i < 4; ++i) {
+      digits[i] = static_cast<std::uint32_t>(rest % radix_[i]);
+      rest /= radix_[i];
+    }
+  }
+  for (std::size_t i = 0; i < 4; ++i) {
+    switch (low_to_high_[i]) {
+      case kChannel: decoded.channel = digits[i]; break;
+      case kBankGroup: decoded.bank_group = digits[i]; break;
+      case kBank: decoded.bank = digits[i]; break;
+      case kColumn: decoded.column = digits[i]; break;
     }
   }
   decoded.row = rest;

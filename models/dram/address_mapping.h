@@ -47,7 +47,11 @@ class AddressMapping {
   enum Field : std::uint8_t { kChannel, kBankGroup, kBank, kColumn };
   std::string order_;
   MappingShape shape_;
-  std::array<Field, 4> low_to_high_{};  // the fields below the row, least significant first
+  std::array<Field, 4> low_to_high_{};    // the fields below the row, least significant first
+  std::array<std::uint32_t, 4> radix_{};  // of each field in low_to_high_ order
+  std::array<int, 5> shift_{};            // bit position of each field and of the row when every count is 2^n
+  bool bit_fields_ = false;               // every count (and the burst) is a power of two: decode by shifts
+  int burst_shift_ = 0;
   bool xor_ = false;
 };
 

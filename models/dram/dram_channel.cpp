@@ -1,6 +1,7 @@
 #include "models/dram/dram_channel.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace roofsim::dram {
 
@@ -164,11 +165,17 @@ SegmentDone DramChannel::decide(Cycle now) {
   const std::uint32_t bank = segment.bank;
   Cycle first_command = kNever;
   Cycle at = decision;
+  // The scheduler already knows when the first command may issue; later commands are asked for.
+  Cycle known_first = scheduler_->needs_readiness() ? chosen.first_command : -1;
+  const auto earliest = [&](DramCommand command, Cycle from) {
+    if (known_first >= 0) return std::exchange(known_first, Cycle{-1});
+    return checker_.earliest(command, bank, from);
+  };
   if (open_rows_[bank] == segment.row) {
     ++counters_.row_hits;
   } else {
     if (open_rows_[bank] != kClosed) {
-      at = checker_.earliest(DramCommand::pre, bank, at);
+      at = earliest(DramCommand::pre, at);
       checker_.issue(DramCommand::pre, bank, at);
       first_command = at;
       ++counters_.pres;
@@ -176,7 +183,7 @@ SegmentDone DramChannel::decide(Cycle now) {
     } else {
       ++counters_.row_misses;
     }
-    at = checker_.earliest(DramCommand::act, bank, at);
+    at = earliest(DramCommand::act, at);
     checker_.issue(DramCommand::act, bank, at);
     first_command = std::min(first_command, at);
     open_rows_[bank] = segment.row;
@@ -185,7 +192,7 @@ SegmentDone DramChannel::decide(Cycle now) {
   }
   Cycle last_column = at;
   for (std::uint32_t burst = 0; burst < segment.bursts; ++burst) {
-    last_column = checker_.earliest(column, bank, at);
+    last_column = earliest(column, at);
     checker_.issue(column, bank, last_column);
     first_command = std::min(first_command, last_column);
     at = last_column;
@@ -201,7 +208,7 @@ SegmentDone DramChannel::decide(Cycle now) {
   }
   counters_.last_done = std::max(counters_.last_done, done);
 
-  if (row_policy_->close_after_access(queued_hit(bank, segment.row))) {
+  if (row_policy_->close_after_access(row_policy_->needs_queued_hit() && queued_hit(bank, segment.row))) {
     // Auto-precharge (RDA/WRA): the PRE rides on the column command, at the first cycle tRAS/tRTP/tWR allow.
     checker_.issue(DramCommand::pre, bank, checker_.bank_pre_ready(bank), false);
     open_rows_[bank] = kClosed;

@@ -54,30 +54,42 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
                          std::function<void(const sc_core::sc_time&)> on_done, sc_core::sc_event* done_event) {
   const auto& shape = mapping_.shape();
   const std::uint32_t banks_per_group = shape.banks_per_group;
-  parts_.clear();
-  const std::uint64_t first_burst = address / shape.burst_bytes;
-  const std::uint64_t last_burst = (address + std::max<Bytes>(bytes, 1) - 1) / shape.burst_bytes;
-  for (std::uint64_t burst = first_burst; burst <= last_burst; ++burst) {
-    const auto decoded = mapping_.decode(burst * shape.burst_bytes);
-    const std::uint32_t bank = decoded.bank_group * banks_per_group + decoded.bank;
-    auto part = std::find_if(parts_.begin(), parts_.end(), [&](const auto& existing) {
-      return existing.first == decoded.channel && existing.second.bank == bank && existing.second.row == decoded.row;
-    });
-    if (part != parts_.end()) {
-      ++part->second.bursts;
-      continue;
+  // A request refused for lack of room is offered again after the next decision: keep its parts.
+  const bool same_request = parts_valid_ && parts_address_ == address && parts_bytes_ == bytes;
+  parts_valid_ = false;
+  if (same_request) {
+    for (auto& part : parts_) part.second.is_write = is_write;
+  } else {
+    parts_.clear();
+    const std::uint64_t first_burst = address / shape.burst_bytes;
+    const std::uint64_t last_burst = (address + std::max<Bytes>(bytes, 1) - 1) / shape.burst_bytes;
+    for (std::uint64_t burst = first_burst; burst <= last_burst; ++burst) {
+      const auto decoded = mapping_.decode(burst * shape.burst_bytes);
+      const std::uint32_t bank = decoded.bank_group * banks_per_group + decoded.bank;
+      auto part = std::find_if(parts_.begin(), parts_.end(), [&](const auto& existing) {
+        return existing.first == decoded.channel && existing.second.bank == bank && existing.second.row == decoded.row;
+      });
+      if (part != parts_.end()) {
+        ++part->second.bursts;
+        continue;
+      }
+      Segment segment;
+      segment.row = decoded.row;
+      segment.bank = bank;
+      segment.bursts = 1;
+      segment.is_write = is_write;
+      parts_.emplace_back(decoded.channel, segment);
     }
-    Segment segment;
-    segment.row = decoded.row;
-    segment.bank = bank;
-    segment.bursts = 1;
-    segment.is_write = is_write;
-    parts_.emplace_back(decoded.channel, segment);
   }
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     std::uint32_t same_channel = 0;
     for (const auto& other : parts_) same_channel += other.first == parts_[i].first ? 1u : 0u;
-    if (!channels_[parts_[i].first]->has_space(is_write, same_channel)) return false;
+    if (!channels_[parts_[i].first]->has_space(is_write, same_channel)) {
+      parts_valid_ = true;
+      parts_address_ = address;
+      parts_bytes_ = bytes;
+      return false;
+    }
   }
 
   const auto now = sc_core::sc_time_stamp();

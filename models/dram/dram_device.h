@@ -66,6 +66,9 @@ class DramDevice : public sc_core::sc_module {
   AddressMapping mapping_;
   std::vector<std::unique_ptr<DramChannel>> channels_;
   std::vector<std::pair<std::uint32_t, Segment>> parts_;  // scratch of enqueue()
+  bool parts_valid_ = false;                              // parts_ hold the split of a refused request
+  std::uint64_t parts_address_ = 0;
+  Bytes parts_bytes_ = 0;
   std::vector<InFlight> in_flight_;
   std::vector<std::uint64_t> free_slots_;
   DramRequestSource* source_ = nullptr;

@@ -68,6 +68,8 @@ class RowPolicy {
  public:
   virtual ~RowPolicy() = default;
   [[nodiscard]] virtual bool close_after_access(bool queued_hit) const = 0;
+  // Whether close_after_access() looks at `queued_hit` (finding it scans the bank's queues).
+  [[nodiscard]] virtual bool needs_queued_hit() const { return false; }
 };
 // Open page: rows stay open until a conflict needs the bank.
 class OpenRowPolicy final : public RowPolicy {
@@ -83,6 +85,7 @@ class ClosedRowPolicy final : public RowPolicy {
 class AdaptiveRowPolicy final : public RowPolicy {
  public:
   [[nodiscard]] bool close_after_access(bool queued_hit) const override { return !queued_hit; }
+  [[nodiscard]] bool needs_queued_hit() const override { return true; }
 };
 
 [[nodiscard]] std::unique_ptr<RowPolicy> make_row_policy(PagePolicy kind);

@@ -61,17 +61,26 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
   }
 }
 
+void DramTimingChecker::History::pop_front() {
+  if (++head >= 1024 && head * 2 >= items.size()) {
+    items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(head));
+    head = 0;
+  }
+}
+
 void DramTimingChecker::record(History& history, const Recorded& command) {
   // Commands arrive almost in cycle order: the place is found in a step or two from the back.
-  auto position = history.end();
-  while (position != history.begin() && std::prev(position)->at > command.at) --position;
-  history.insert(position, command);
+  auto& items = history.items;
+  auto position = items.end();
+  const auto first = items.begin() + static_cast<std::ptrdiff_t>(history.head);
+  while (position != first && std::prev(position)->at > command.at) --position;
+  items.insert(position, command);
 }
 
 void DramTimingChecker::forget_before(Cycle cycle) {
-  while (!acts_.empty() && acts_.front().at + max_act_gap_ < cycle) acts_.pop_front();
+  while (!acts_.empty() && acts_.begin()->at + max_act_gap_ < cycle) acts_.pop_front();
   for (auto& history : columns_) {
-    while (!history.empty() && history.front().at + max_column_gap_ < cycle) history.pop_front();
+    while (!history.empty() && history.begin()->at + max_column_gap_ < cycle) history.pop_front();
   }
 }
 
@@ -108,14 +117,17 @@ void DramTimingChecker::CommandBus::take(Cycle at, Cycle length) {
 
 // tRRD_S / tRRD_L, both ways.
 Cycle DramTimingChecker::act_slot(std::uint32_t bank_group, Cycle from) const {
+  const Cycle horizon = std::max(timing_.tRRD_L, timing_.tRRD_S);
   Cycle t = from;
   for (bool moved = true; moved;) {
     moved = false;
-    for (auto it = acts_.rbegin(); it != acts_.rend() && it->at + max_act_gap_ > t; ++it) {
-      const auto& act = *it;
-      const Cycle gap = act.bank_group == bank_group ? timing_.tRRD_L : timing_.tRRD_S;
-      if (t > act.at - gap && t < act.at + gap) {
-        t = act.at + gap;
+    // Only ACTs within tRRD of t can forbid it; the history is sorted, so find them by bisection.
+    auto it =
+        std::partition_point(acts_.begin(), acts_.end(), [&](const Recorded& act) { return act.at <= t - horizon; });
+    for (; it != acts_.end() && it->at < t + horizon; ++it) {
+      const Cycle gap = it->bank_group == bank_group ? timing_.tRRD_L : timing_.tRRD_S;
+      if (t > it->at - gap && t < it->at + gap) {
+        t = it->at + gap;
         moved = true;
       }
     }
@@ -131,7 +143,8 @@ Cycle DramTimingChecker::faw_slot(Cycle from) const {
   for (;;) {
     std::array<Cycle, kNearActs> near{};
     std::size_t count = 0;
-    for (auto it = acts_.rbegin(); it != acts_.rend() && it->at > t - window && count < kNearActs; ++it) {
+    for (const Recorded* it = acts_.end(); it != acts_.begin() && (it - 1)->at > t - window && count < kNearActs;) {
+      --it;
       if (it->at < t + window) near[count++] = it->at;
     }
     if (count < 4) return t;
@@ -157,26 +170,32 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
   Cycle t = from;
   for (bool moved = true; moved;) {
     moved = false;
-    // No recorded command forbids a cycle at or past its reach (its cycle + the gap to the new command): once t is
-    // past every reach seen, it is a fixpoint without another pass. RDs and WRs are kept apart so that a stream of
-    // one kind looks back only as far as its own short gap (tCCD), not the turnaround gaps.
     Cycle reach = t;
+    // A recorded command at x forbids (x - gap(new -> x), x + gap(x -> new)), so only commands within the largest
+    // gaps of t matter; the histories are sorted, so find them by bisection. RDs and WRs are kept apart so that a
+    // stream of one kind looks only as far as its own short gap (tCCD), not the turnaround gaps.
+    Cycle after_reads = t;
     for (int kind = 0; kind < 2; ++kind) {
+      if (kind == 1) after_reads = t;
       const auto& after_gap = column_gap_[added][kind];   // recorded (kind) -> new, [same group]
       const auto& before_gap = column_gap_[kind][added];  // new -> recorded (kind), [same group]
-      const Cycle horizon = std::max(after_gap[0], after_gap[1]);
+      const Cycle reach_back = std::max(after_gap[0], after_gap[1]);
+      const Cycle reach_ahead = std::max(before_gap[0], before_gap[1]);
       const auto& history = columns_[kind];
-      for (auto it = history.rbegin(); it != history.rend() && it->at + horizon > t; ++it) {
+      auto it = std::partition_point(history.begin(), history.end(),
+                                     [&](const Recorded& column) { return column.at <= t - reach_back; });
+      for (; it != history.end() && it->at < t + reach_ahead; ++it) {
         const int same = it->bank_group == bank_group ? 1 : 0;
-        const Cycle after = after_gap[same];
-        reach = std::max(reach, it->at + after);
-        if (t > it->at - before_gap[same] && t < it->at + after) {
-          t = it->at + after;
+        reach = std::max(reach, it->at + after_gap[same]);
+        if (t > it->at - before_gap[same] && t < it->at + after_gap[same]) {
+          t = it->at + after_gap[same];
           moved = true;
         }
       }
     }
-    if (t >= reach) break;
+    // Done when every command that could still forbid t was visited (the WR pass did not move t past the window
+    // the RD pass looked at) and t is past the reach of all of them.
+    if (t >= reach && t == after_reads) break;
   }
   return t;
 }

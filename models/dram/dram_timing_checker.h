@@ -10,7 +10,6 @@
 // constraints are one-directional: a bank's commands are always scheduled in order.
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "sim/config/dram_params.h"
@@ -98,7 +97,15 @@ class DramTimingChecker {
   std::vector<BankTiming> banks_;
   // ACTs and column commands not yet too old to matter (forget_before), sorted by cycle, oldest first, so that a
   // check stops at the first command too old to constrain it.
-  using History = std::deque<Recorded>;
+  // A vector with a moving front: pruning advances `head`, the dead prefix is dropped now and then.
+  struct History {
+    std::vector<Recorded> items;
+    std::size_t head = 0;
+    [[nodiscard]] const Recorded* begin() const { return items.data() + head; }
+    [[nodiscard]] const Recorded* end() const { return items.data() + items.size(); }
+    [[nodiscard]] bool empty() const { return head == items.size(); }
+    void pop_front();
+  };
   History acts_, columns_[2];  // columns_[0]: RDs, columns_[1]: WRs
   static void record(History& history, const Recorded& command);
   Cycle max_column_gap_ = 0, max_act_gap_ = 0;  // no recorded command older than this many cycles can constrain

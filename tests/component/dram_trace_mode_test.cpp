@@ -76,8 +76,8 @@ TEST_CASE("every bundled DRAM standard answers a stream, a random and a strided 
     for (const char* pattern : {"stream --mapping RoBaCoBgCh", "random --read-ratio 0.7", "strided --stride 4KiB"}) {
       CAPTURE(file.string());
       CAPTURE(pattern);
-      const auto result = test::run_roofsim("dram --hw " + file.string() + " --bytes 256KiB --pattern " +
-                                            pattern + " --quiet --out " + dir.string());
+      const auto result = test::run_roofsim("dram --hw " + file.string() + " --bytes 256KiB --pattern " + pattern +
+                                            " --quiet --out " + dir.string());
       CHECK(result.exit_code == 0);
       const auto json = read_json(dir / "dram.json");
       CHECK(json["bandwidth_percent_of_peak"].get<double>() > 0.0);
