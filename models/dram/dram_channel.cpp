@@ -1,6 +1,7 @@
 #include "models/dram/dram_channel.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 namespace roofsim::dram {
@@ -27,6 +28,8 @@ DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy
       open_rows_(checker_.banks(), kClosed),
       reads_(checker_.banks()),
       writes_(checker_.banks()) {
+  // Banks with queued requests are kept as bits of one word.
+  if (checker_.banks() > 64) throw std::invalid_argument("a DRAM channel of at most 64 banks");
   counters_.acts_per_bank.assign(checker_.banks(), 0);
   act_cache_.assign(standard.bank_groups + 1u, -1);
   column_cache_.assign(standard.bank_groups + 1u, -1);
@@ -39,6 +42,7 @@ bool DramChannel::has_space(bool is_write, std::uint32_t segments) const {
 void DramChannel::enqueue(const Segment& segment) {
   auto& queue = segment.is_write ? writes_[segment.bank] : reads_[segment.bank];
   queue.push_back(Queued{segment, next_order_++, 0});
+  (segment.is_write ? nonempty_writes_ : nonempty_reads_) |= std::uint64_t{1} << segment.bank;
   ++(segment.is_write ? queued_writes_ : queued_reads_);
 }
 
@@ -104,16 +108,42 @@ SegmentDone DramChannel::decide(Cycle now) {
   const bool is_write = draining_writes_;
   const DramCommand column = is_write ? DramCommand::wr : DramCommand::rd;
 
-  candidates_.clear();
-  std::fill(act_cache_.begin(), act_cache_.end(), Cycle{-1});
-  std::fill(column_cache_.begin(), column_cache_.end(), Cycle{-1});
-  pre_cache_ = -1;
-  std::size_t oldest = 0;
+  auto& nonempty = is_write ? nonempty_writes_ : nonempty_reads_;
+
+  // The oldest queued request (each bank's queue is in arrival order).
+  std::uint32_t oldest_bank = 0;
   std::uint64_t oldest_order = ~std::uint64_t{0};
-  const auto offer = [&](std::uint32_t bank, std::uint32_t index, bool row_hit) {
-    Candidate candidate{bank, index, queues[bank][index].order, 0, row_hit};
-    if (scheduler_->needs_readiness()) {
-      const DramCommand first = row_hit ? column : open_rows_[bank] != kClosed ? DramCommand::pre : DramCommand::act;
+  for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
+    const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
+    if (queues[bank].front().order < oldest_order) {
+      oldest_order = queues[bank].front().order;
+      oldest_bank = bank;
+    }
+  }
+
+  Candidate chosen{oldest_bank, 0, oldest_order, -1, false};
+  if (!scheduler_->serves_oldest(queues[oldest_bank].front().bypassed)) {
+    candidates_.clear();
+    std::fill(act_cache_.begin(), act_cache_.end(), Cycle{-1});
+    std::fill(column_cache_.begin(), column_cache_.end(), Cycle{-1});
+    pre_cache_ = -1;
+    for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
+      const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
+      const auto& queue = queues[bank];
+      const std::uint64_t open = open_rows_[bank];
+      std::uint32_t index = 0;
+      bool row_hit = false;
+      if (open != kClosed) {
+        for (std::size_t i = 0; i < queue.size(); ++i) {
+          if (queue[i].segment.row == open) {
+            index = static_cast<std::uint32_t>(i);
+            row_hit = true;
+            break;
+          }
+        }
+      }
+      Candidate candidate{bank, index, queue[index].order, 0, row_hit};
+      const DramCommand first = row_hit ? column : open != kClosed ? DramCommand::pre : DramCommand::act;
       // Banks whose own constraints are met share one answer per bank group (or per channel for PRE).
       if (checker_.bank_ready(first, bank) <= decision) {
         const std::size_t slot = first == DramCommand::pre ? 0 : 1 + checker_.group_of(bank);
@@ -125,40 +155,15 @@ SegmentDone DramChannel::decide(Cycle now) {
       } else {
         candidate.first_command = checker_.earliest(first, bank, decision);
       }
+      candidates_.push_back(candidate);
     }
-    if (candidate.order < oldest_order) {
-      oldest_order = candidate.order;
-      oldest = candidates_.size();
-    }
-    candidates_.push_back(candidate);
-  };
-  for (std::uint32_t bank = 0; bank < queues.size(); ++bank) {
-    const auto& queue = queues[bank];
-    if (queue.empty()) continue;
-    const std::uint64_t open = open_rows_[bank];
-    std::uint32_t hit_index = 0;
-    bool has_hit = false;
-    if (open != kClosed) {
-      const std::size_t scan = scheduler_->offers_row_hits() ? queue.size() : 1;
-      for (std::size_t i = 0; i < scan; ++i) {
-        if (queue[i].segment.row == open) {
-          hit_index = static_cast<std::uint32_t>(i);
-          has_hit = true;
-          break;
-        }
-      }
-    }
-    if (has_hit) offer(bank, hit_index, true);
-    if (!has_hit || hit_index != 0) offer(bank, 0, false);
+    chosen = candidates_[scheduler_->pick(candidates_)];
   }
-
-  const std::size_t picked =
-      scheduler_->pick(candidates_, oldest, queues[candidates_[oldest].bank][candidates_[oldest].index].bypassed);
-  if (picked != oldest) ++queues[candidates_[oldest].bank][candidates_[oldest].index].bypassed;
-  const auto chosen = candidates_[picked];
   auto& bank_queue = queues[chosen.bank];
+  if (chosen.order != oldest_order) ++queues[oldest_bank].front().bypassed;
   const Segment segment = bank_queue[chosen.index].segment;
   bank_queue.erase(bank_queue.begin() + chosen.index);
+  if (bank_queue.empty()) nonempty &= ~(std::uint64_t{1} << chosen.bank);
   --(is_write ? queued_writes_ : queued_reads_);
 
   // The command sequence, each command at its earliest legal cycle.
@@ -166,7 +171,7 @@ SegmentDone DramChannel::decide(Cycle now) {
   Cycle first_command = kNever;
   Cycle at = decision;
   // The scheduler already knows when the first command may issue; later commands are asked for.
-  Cycle known_first = scheduler_->needs_readiness() ? chosen.first_command : -1;
+  Cycle known_first = chosen.first_command;
   const auto earliest = [&](DramCommand command, Cycle from) {
     if (known_first >= 0) return std::exchange(known_first, Cycle{-1});
     return checker_.earliest(command, bank, from);

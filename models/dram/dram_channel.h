@@ -8,7 +8,6 @@
 // The next decision is due when that request's first command issues (decision_cycle()): requests arriving until then
 // still compete, and the timing checker lets the next request's commands interleave with the committed ones.
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -90,7 +89,8 @@ class DramChannel {
   std::unique_ptr<RowPolicy> row_policy_;
   RefreshManager refresh_;
   std::vector<std::uint64_t> open_rows_;
-  std::vector<std::deque<Queued>> reads_, writes_;  // per bank, oldest first
+  std::vector<std::vector<Queued>> reads_, writes_;         // per bank, oldest first (short: at most a queue's entries)
+  std::uint64_t nonempty_reads_ = 0, nonempty_writes_ = 0;  // bit b: bank b has queued requests
   std::uint32_t queued_reads_ = 0, queued_writes_ = 0;
   std::uint64_t next_order_ = 0;
   bool draining_writes_ = false;

@@ -4,9 +4,7 @@
 
 namespace roofsim::dram {
 
-std::size_t FrFcfsScheduler::pick(const std::vector<Candidate>& candidates, std::size_t oldest,
-                                  std::uint32_t oldest_bypassed) const {
-  if (cap_ > 0 && oldest_bypassed >= cap_) return oldest;
+std::size_t FrFcfsScheduler::pick(const std::vector<Candidate>& candidates) const {
   std::size_t best = 0;
   for (std::size_t i = 1; i < candidates.size(); ++i) {
     const auto& a = candidates[i];

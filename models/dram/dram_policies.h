@@ -26,26 +26,23 @@ struct Candidate {
 class RequestScheduler {
  public:
   virtual ~RequestScheduler() = default;
-  // Whether candidates need `first_command` (computing it costs a timing check per bank).
-  [[nodiscard]] virtual bool needs_readiness() const = 0;
-  // Whether a bank offers its oldest row hit (true) or only its oldest request.
-  [[nodiscard]] virtual bool offers_row_hits() const = 0;
-  // Index into `candidates` (not empty) of the request to serve; `oldest` indexes the oldest candidate and
-  // `oldest_bypassed` says how often it has been passed over.
-  [[nodiscard]] virtual std::size_t pick(const std::vector<Candidate>& candidates, std::size_t oldest,
-                                         std::uint32_t oldest_bypassed) const = 0;
+  // Whether the oldest queued request goes next regardless of the others, having been passed over `bypassed`
+  // times (then no candidates are built).
+  [[nodiscard]] virtual bool serves_oldest(std::uint32_t bypassed) const = 0;
+  // Index into `candidates` (one per bank with queued requests: its oldest row hit, else its oldest request, with
+  // the earliest cycle its first command may issue) of the request to serve.
+  [[nodiscard]] virtual std::size_t pick(const std::vector<Candidate>& candidates) const = 0;
 };
 
 // FR-FCFS (Rixner et al., ISCA 2000) with a starvation cap (Mutlu and Moscibroda, MICRO 2007): the request whose first
 // command is ready first, row hits before misses at equal readiness, then the oldest; but once the oldest request
-// has been passed over `cap` times it goes next.
+// has been passed over `cap` times it goes next. A bank offers its oldest row hit, so a row with queued hits is not
+// closed for a miss (until the cap).
 class FrFcfsScheduler final : public RequestScheduler {
  public:
   explicit FrFcfsScheduler(std::uint32_t cap) : cap_(cap) {}
-  [[nodiscard]] bool needs_readiness() const override { return true; }
-  [[nodiscard]] bool offers_row_hits() const override { return true; }
-  [[nodiscard]] std::size_t pick(const std::vector<Candidate>& candidates, std::size_t oldest,
-                                 std::uint32_t oldest_bypassed) const override;
+  [[nodiscard]] bool serves_oldest(std::uint32_t bypassed) const override { return cap_ > 0 && bypassed >= cap_; }
+  [[nodiscard]] std::size_t pick(const std::vector<Candidate>& candidates) const override;
 
  private:
   std::uint32_t cap_;
@@ -54,11 +51,8 @@ class FrFcfsScheduler final : public RequestScheduler {
 // First come, first served: always the oldest request.
 class FcfsScheduler final : public RequestScheduler {
  public:
-  [[nodiscard]] bool needs_readiness() const override { return false; }
-  [[nodiscard]] bool offers_row_hits() const override { return false; }
-  [[nodiscard]] std::size_t pick(const std::vector<Candidate>&, std::size_t oldest, std::uint32_t) const override {
-    return oldest;
-  }
+  [[nodiscard]] bool serves_oldest(std::uint32_t) const override { return true; }
+  [[nodiscard]] std::size_t pick(const std::vector<Candidate>&) const override { return 0; }
 };
 
 [[nodiscard]] std::unique_ptr<RequestScheduler> make_scheduler(DramScheduler kind, std::uint32_t frfcfs_cap);
