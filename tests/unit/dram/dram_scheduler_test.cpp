@@ -10,7 +10,7 @@ namespace {
 
 using test::TestRequest;
 
-TEST_CASE("FR-FCFS serves a younger row hit before an older miss; FCFS keeps arrival order") {
+TEST_CASE("FR-FCFS serves a younger row hit before an older miss, FCFS keeps arrival order") {
   const auto standard = test::standard("HBM2-2000");
   const std::vector<TestRequest> requests = {{0, 0, 1}, {0, 0, 2}, {0, 0, 1}};
   DramChannel frfcfs(standard, test::policy(PagePolicy::open, RefreshMode::none, DramScheduler::frfcfs));

@@ -56,7 +56,7 @@ TEST_CASE("a fifth ACT waits for tFAW") {
   CHECK(checker.earliest(DramCommand::act, 1, 0) == t.tFAW);
 }
 
-TEST_CASE("RD after WR waits tWL + burst + tWTR_L in the bank group, tWTR_S in another; WR after RD tRTW") {
+TEST_CASE("RD after WR waits tWL + burst + tWTR_L in the bank group, tWTR_S in another, WR after RD tRTW") {
   const auto standard = test::standard("HBM2-2000");
   auto checker = checker_of(standard);
   const auto& t = checker.timing();
@@ -71,7 +71,7 @@ TEST_CASE("RD after WR waits tWL + burst + tWTR_L in the bank group, tWTR_S in a
   CHECK(checker.earliest(DramCommand::wr, 2 * per_group, read_at) == read_at + t.tRTW);
 }
 
-TEST_CASE("column commands: tCCD_L in a bank group, tCCD_S across; a gap before a recorded command is usable") {
+TEST_CASE("column commands: tCCD_L in a bank group, tCCD_S across, a gap before a recorded command is usable") {
   const auto standard = test::standard("HBM2-2000");
   auto checker = checker_of(standard);
   const auto& t = checker.timing();
@@ -85,7 +85,7 @@ TEST_CASE("column commands: tCCD_L in a bank group, tCCD_S across; a gap before 
   CHECK(checker.earliest(DramCommand::rd, per_group, 99) == 100 + std::max(t.tCCD_S, t.burst));
 }
 
-TEST_CASE("REF blocks every bank for tRFC; a per-bank REF only its bank for tRFCsb") {
+TEST_CASE("REF blocks every bank for tRFC, a per-bank REF only its bank for tRFCsb") {
   const auto standard = test::standard("HBM2-2000");
   auto checker = checker_of(standard);
   const auto& t = checker.timing();
@@ -99,7 +99,7 @@ TEST_CASE("REF blocks every bank for tRFC; a per-bank REF only its bank for tRFC
   CHECK(per_bank.earliest(DramCommand::act, 4, 0) < 10 + t.tRFCsb);
 }
 
-TEST_CASE("the command bus: a two-cycle ACT holds the row bus; HBM column commands use their own bus") {
+TEST_CASE("the command bus: a two-cycle ACT holds the row bus, HBM column commands use their own bus") {
   const auto standard = test::standard("HBM2-2000");
   REQUIRE(standard.separate_row_bus);
   auto checker = checker_of(standard);
