@@ -126,6 +126,16 @@ TEST_CASE("an unloaded read through the module completes after (tRCD + tCL + bur
   CHECK(driver.woke == expected);
 }
 
+TEST_CASE("a request over two channels completes when both parts have, and counts once") {
+  auto dram = params_of("HBM2-2000", "RoBaBgCoCh", PagePolicy::open, RefreshMode::none);
+  // With the channel digit lowest, two consecutive bursts fall in two channels.
+  const auto summaries = run_all({Setup{dram, 2, {SourcedRequest{0, 0, 64, false}}}});
+  const auto t = CheckerTiming::from(dram.standard);
+  CHECK(summaries[0].row_misses == 2);
+  CHECK(summaries[0].read_latency.max_s ==
+        doctest::Approx(static_cast<double>(t.tRCD + t.tCL + t.burst) * dram.standard.tck_s));
+}
+
 TEST_CASE("a sequential read stream on HBM2e with an interleaving mapping reaches 85-97% of pin bandwidth") {
   const auto dram = params_of("HBM2e-3200", "RoBaCoBgCh");
   const auto summary = run(dram, 4, stream(Bytes{8} << 20));

@@ -86,5 +86,26 @@ TEST_CASE("every bundled DRAM standard answers a stream, a random and a strided 
   }
 }
 
+TEST_CASE("--hw takes a device file: its stacks, pin rate, mapping and page policy") {
+  const auto dir = test::scratch_dir("dram_device_file");
+  {
+    std::ofstream device(dir / "device.toml");
+    device << "[device]\nname = \"two-stack test device\"\n\n"
+           << "[compute]\nunits = 4\n\n[compute.engines.matrix]\nclock = \"1GHz\"\n\n"
+           << "[compute.engines.matrix.flops_per_cycle]\nfp16 = 1024\n\n"
+           << "[dram]\nstandard = \"HBM2e-3200\"\ndata_rate = \"3.0Gb/s\"\nstacks = 2\ncapacity = \"32GiB\"\n"
+           << "latency = \"400ns\"\nmapping = \"RoBaCoBgCh\"\npage_policy = \"adaptive\"\n";
+  }
+  const auto result = test::run_roofsim("dram --hw " + (dir / "device.toml").string() +
+                                        " --pattern stream --bytes 1MiB --quiet --out " + dir.string());
+  REQUIRE(result.exit_code == 0);
+  const auto json = read_json(dir / "dram.json");
+  CHECK(json["channels"] == 32);  // 2 stacks x 8 channels x 2 pseudo-channels
+  CHECK(json["mapping"] == "RoBaCoBgCh");
+  CHECK(json["page_policy"] == "adaptive");
+  // 2 stacks x 1024 pins x 3.0 Gb/s
+  CHECK(json["peak_bandwidth_bytes_per_s"].get<double>() == doctest::Approx(2 * 1024 * 3.0e9 / 8));
+}
+
 }  // namespace
 }  // namespace roofsim
