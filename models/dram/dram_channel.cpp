@@ -67,7 +67,7 @@ void DramChannel::refresh_until(Cycle cycle) {
   while (refresh_.next_due() <= cycle) {
     const Cycle due = refresh_.next_due();
     const bool all_banks = refresh_.mode() == RefreshMode::all_bank;
-    const std::uint32_t first = all_banks ? 0 : refresh_.next_bank();
+    const std::uint32_t first = all_banks ? 0 : refresh_.next_bank(nonempty_reads_ | nonempty_writes_);
     const std::uint32_t last = all_banks ? checker_.banks() : first + 1;
     for (std::uint32_t bank = first; bank < last; ++bank) {
       if (open_rows_[bank] == kClosed) continue;
@@ -84,7 +84,7 @@ void DramChannel::refresh_until(Cycle cycle) {
       ++counters_.refs_per_bank;
       counters_.refresh_bank_cycles += timing.tRFCsb;
     }
-    refresh_.advance();
+    refresh_.advance(first);
   }
 }
 

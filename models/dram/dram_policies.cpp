@@ -39,10 +39,21 @@ RefreshManager::RefreshManager(RefreshMode mode, Cycle tREFI, Cycle tREFIsb, std
       banks_(banks == 0 ? 1 : banks),
       due_(mode == RefreshMode::none || interval_ <= 0 ? kNever : interval_) {}
 
-void RefreshManager::advance() {
+std::uint32_t RefreshManager::next_bank(std::uint64_t busy) const {
+  const std::uint64_t all = banks_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << banks_) - 1;
+  const std::uint64_t pending = all & ~refreshed_;
+  const std::uint64_t idle = pending & ~busy;
+  const std::uint64_t choice = idle != 0 ? idle : pending;
+  return static_cast<std::uint32_t>(__builtin_ctzll(choice));
+}
+
+void RefreshManager::advance(std::uint32_t bank) {
   if (due_ >= kNever) return;
   due_ += interval_;
-  bank_ = (bank_ + 1) % banks_;
+  if (mode_ != RefreshMode::per_bank) return;
+  refreshed_ |= std::uint64_t{1} << bank;
+  const std::uint64_t all = banks_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << banks_) - 1;
+  if ((refreshed_ & all) == all) refreshed_ = 0;
 }
 
 }  // namespace roofsim::dram

@@ -84,21 +84,25 @@ class AdaptiveRowPolicy final : public RowPolicy {
 
 [[nodiscard]] std::unique_ptr<RowPolicy> make_row_policy(PagePolicy kind);
 
-// When refreshes are due: all-bank every tREFI, per-bank every tREFIsb round-robin over the banks, or never.
+// When refreshes are due: all-bank every tREFI; per-bank every tREFIsb, each bank once per round of `banks` refreshes
+// but in the order the controller finds convenient (JESD235 lets the controller name the bank of each REFSB): a
+// bank with no queued request first, so that a stream is not stalled behind a bank that is refreshing; or never.
 class RefreshManager {
  public:
   RefreshManager(RefreshMode mode, Cycle tREFI, Cycle tREFIsb, std::uint32_t banks);
   [[nodiscard]] RefreshMode mode() const { return mode_; }
   [[nodiscard]] Cycle next_due() const { return due_; }
-  [[nodiscard]] std::uint32_t next_bank() const { return bank_; }
-  void advance();
+  // The bank the next per-bank refresh goes to; `busy` has bit b set when bank b has queued requests.
+  [[nodiscard]] std::uint32_t next_bank(std::uint64_t busy) const;
+  // The due refresh was issued (to `bank` for per-bank refresh).
+  void advance(std::uint32_t bank = 0);
 
  private:
   RefreshMode mode_;
   Cycle interval_;
   std::uint32_t banks_;
   Cycle due_;
-  std::uint32_t bank_ = 0;
+  std::uint64_t refreshed_ = 0;  // banks refreshed in the current round
 };
 
 }  // namespace roofsim::dram
