@@ -293,6 +293,8 @@ nlohmann::ordered_json to_json(const dram::DramSummary& summary, const dram::Dra
                       {"rd", summary.energy.rd_j},        {"wr", summary.energy.wr_j},
                       {"ref", summary.energy.ref_j},      {"background", summary.energy.background_j},
                       {"total", summary.energy.total_j()}};
+  const double bits = 8.0 * static_cast<double>(stats.bytes_read + stats.bytes_written);
+  json["energy_pj_per_bit"] = bits > 0 ? summary.energy.total_j() / bits * 1e12 : 0.0;
   return json;
 }
 
@@ -318,10 +320,12 @@ void print_summary(const dram::DramSummary& summary, const dram::DramRunStats& s
   std::cout << fmt::format("  refresh         {} commands, {:.2f}% of bank time\n", summary.refreshes,
                            100.0 * summary.refresh_time_share);
   const auto& energy = summary.energy;
-  std::cout << fmt::format("  energy          {} (ACT {}, PRE {}, RD {}, WR {}, REF {}, background {})\n",
-                           format_si(energy.total_j(), "J"), format_si(energy.act_j, "J"), format_si(energy.pre_j, "J"),
-                           format_si(energy.rd_j, "J"), format_si(energy.wr_j, "J"), format_si(energy.ref_j, "J"),
-                           format_si(energy.background_j, "J"));
+  const double bits = 8.0 * static_cast<double>(stats.bytes_read + stats.bytes_written);
+  std::cout << fmt::format(
+      "  energy          {} = {:.2f} pJ/bit (ACT {}, PRE {}, RD {}, WR {}, REF {}, background {})\n",
+      format_si(energy.total_j(), "J"), bits > 0 ? energy.total_j() / bits * 1e12 : 0.0, format_si(energy.act_j, "J"),
+      format_si(energy.pre_j, "J"), format_si(energy.rd_j, "J"), format_si(energy.wr_j, "J"),
+      format_si(energy.ref_j, "J"), format_si(energy.background_j, "J"));
 }
 
 struct RunResult {

@@ -37,7 +37,7 @@ TEST_CASE("roofsim dram reads a trace: times, R/W, hex addresses with or without
   CHECK(json["bytes_written"] == 128);
   CHECK(json["channels"] == 2);
   for (const char* key : {"bandwidth_bytes_per_s", "bandwidth_percent_of_peak", "row_hit_rate", "read_latency_s",
-                          "acts_per_bank", "refresh_time_share", "energy_j"}) {
+                          "acts_per_bank", "refresh_time_share", "energy_j", "energy_pj_per_bit"}) {
     CHECK(json.contains(key));
   }
   CHECK(json["read_latency_s"]["max"].get<double>() >= json["read_latency_s"]["p50"].get<double>());
