@@ -76,21 +76,22 @@ void verify(const std::string& name, PagePolicy page, RefreshMode refresh, doubl
   std::stable_sort(log.begin(), log.end(), [](const auto& a, const auto& b) { return a.at < b.at; });
   std::size_t violations = 0;
   std::vector<Cycle> acts;
+  // The first few violations are shown, to find them in the log.
+  const auto violation = [&](const char* kind, const IssuedCommand& first, const IssuedCommand& second) {
+    if (violations++ < 6) {
+      MESSAGE(kind, ": command ", static_cast<int>(first.command), " bank ", first.bank, " at ", first.at,
+              ", then command ", static_cast<int>(second.command), " bank ", second.bank, " at ", second.at);
+    }
+  };
   for (std::size_t i = 0; i < log.size(); ++i) {
     if (log[i].command == DramCommand::act) acts.push_back(log[i].at);
     for (std::size_t j = i + 1; j < log.size() && log[j].at - log[i].at < 1000; ++j) {
       if (log[j].at - log[i].at < required_gap(t, standard.banks_per_group, log[i], log[j])) {
-        if (violations < 6)
-          MESSAGE("gap ", int(log[i].command), " b", log[i].bank, " @", log[i].at, " -> ", int(log[j].command), " b",
-                  log[j].bank, " @", log[j].at);
-        ++violations;
+        violation("gap", log[i], log[j]);
       }
       const bool shared = !t.separate_row_bus || is_column(log[i].command) == is_column(log[j].command);
       if (shared && log[i].at + bus_cycles(t, log[i]) > log[j].at && bus_cycles(t, log[j]) > 0) {
-        if (violations < 6)
-          MESSAGE("bus ", int(log[i].command), " b", log[i].bank, " @", log[i].at, " -> ", int(log[j].command), " b",
-                  log[j].bank, " @", log[j].at);
-        ++violations;
+        violation("command bus", log[i], log[j]);
       }
     }
   }
