@@ -1,6 +1,8 @@
 // Unloaded latencies and throughput limits of one channel, against closed forms from the standard's timing.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "models/dram/dram_channel.h"
 #include "tests/unit/dram/dram_test_support.h"
 
@@ -143,7 +145,8 @@ TEST_CASE("refresh costs about (tRFC + closing and re-opening the row) / tREFI o
   const double measured = static_cast<double>(spans[1] - spans[0]) / static_cast<double>(spans[1]);
   // Per refresh the data bus idles from the last RD to the first after: tRTP + tRP + tRFC + tRCD instead of tCCD_L.
   const double expected = static_cast<double>(t.tRTP + t.tRP + t.tRFC + t.tRCD - t.tCCD_L) / static_cast<double>(refi);
-  CHECK(measured == doctest::Approx(expected).epsilon(0.1));
+  MESSAGE("refresh overhead of a row-hit stream: ", 100 * measured, "%, closed form ", 100 * expected, "%");
+  CHECK(std::abs(measured / expected - 1.0) < 0.1);
 }
 
 }  // namespace
