@@ -141,23 +141,22 @@ Cycle DramTimingChecker::faw_slot(Cycle from) const {
   if (window <= 0) return from;
   Cycle t = from;
   for (;;) {
-    std::array<Cycle, kNearActs> near{};
-    std::size_t count = 0;
-    for (const Recorded* it = acts_.end(); it != acts_.begin() && (it - 1)->at > t - window && count < kNearActs;) {
-      --it;
-      if (it->at < t + window) near[count++] = it->at;
-    }
+    // The recorded ACTs within a window of t, in cycle order (the history is sorted).
+    const Recorded* low =
+        std::partition_point(acts_.begin(), acts_.end(), [&](const Recorded& act) { return act.at <= t - window; });
+    const Recorded* high =
+        std::partition_point(low, acts_.end(), [&](const Recorded& act) { return act.at < t + window; });
+    const auto count = static_cast<std::size_t>(high - low);
     if (count < 4) return t;
-    std::sort(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(count));
     const auto position = static_cast<std::size_t>(
-        std::upper_bound(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(count), t) - near.begin());
-    std::array<Cycle, kNearActs + 1> merged{};
-    for (std::size_t i = 0, j = 0; i <= count; ++i) merged[i] = i == position ? t : near[j++];
+        std::partition_point(low, high, [&](const Recorded& act) { return act.at <= t; }) - low);
+    // The ACT times with t inserted at `position`; any five consecutive must span at least tFAW.
+    const auto merged = [&](std::size_t i) { return i < position ? low[i].at : i == position ? t : low[i - 1].at; };
     bool moved = false;
     for (std::size_t i = position >= 4 ? position - 4 : 0; i <= position && !moved; ++i) {
-      if (i + 4 <= count && merged[i + 4] - merged[i] < window) {
+      if (i + 4 <= count && merged(i + 4) - merged(i) < window) {
         // Leave the window: after the ACT that opens it, or past the next ACT when this one opens it.
-        t = i < position ? merged[i] + window : merged[position + 1];
+        t = i < position ? merged(i) + window : merged(position + 1);
         moved = true;
       }
     }

@@ -76,7 +76,6 @@ class DramTimingChecker {
     std::uint32_t bank_group = 0;
     bool is_write = false;
   };
-  static constexpr std::size_t kNearActs = 32;    // ACTs a tFAW check looks at (at most 8 fit in 2 x tFAW)
   static constexpr std::size_t kBusSlots = 4096;  // ring of command-bus cycles (a power of two)
 
   // A command bus: slot c is taken when owner[c mod kBusSlots] == c.
