@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace roofsim::dram {
@@ -92,7 +93,7 @@ void DramChannel::finish(Cycle end) {
   refresh_until(end);
 }
 
-SegmentDone DramChannel::decide(Cycle now) {
+const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   const Cycle decision = std::max(now, clock_);
   checker_.forget_before(decision);
   refresh_until(decision);
@@ -122,6 +123,7 @@ SegmentDone DramChannel::decide(Cycle now) {
   }
 
   Candidate chosen{oldest_bank, 0, oldest_order, -1, false};
+  runs_.clear();
   if (!scheduler_->serves_oldest(queues[oldest_bank].front().bypassed)) {
     candidates_.clear();
     std::fill(act_cache_.begin(), act_cache_.end(), Cycle{-1});
@@ -158,69 +160,118 @@ SegmentDone DramChannel::decide(Cycle now) {
       candidates_.push_back(candidate);
     }
     chosen = candidates_[scheduler_->pick(candidates_)];
-  }
-  auto& bank_queue = queues[chosen.bank];
-  if (chosen.order != oldest_order) ++queues[oldest_bank].front().bypassed;
-  const Segment segment = bank_queue[chosen.index].segment;
-  bank_queue.erase(bank_queue.begin() + chosen.index);
-  if (bank_queue.empty()) nonempty &= ~(std::uint64_t{1} << chosen.bank);
-  --(is_write ? queued_writes_ : queued_reads_);
-
-  // The command sequence, each command at its earliest legal cycle.
-  const std::uint32_t bank = segment.bank;
-  Cycle first_command = kNever;
-  Cycle at = decision;
-  // The scheduler already knows when the first command may issue; later commands are asked for.
-  Cycle known_first = chosen.first_command;
-  const auto earliest = [&](DramCommand command, Cycle from) {
-    if (known_first >= 0) return std::exchange(known_first, Cycle{-1});
-    return checker_.earliest(command, bank, from);
-  };
-  if (open_rows_[bank] == segment.row) {
-    ++counters_.row_hits;
+    runs_.push_back(Run{chosen, {}, 0, 0});
+    // A part of several bursts is committed as one run; alone, its bursts would follow each other at tCCD_L and no
+    // other bank group could use the gaps. So the readiest request of every other bank group joins it (PRE and ACT
+    // as needed), and the runs' bursts alternate bank groups at tCCD_S, as a controller interleaving them would
+    // issue them (FR-FCFS would pick those requests next, being ready a tCCD_S later).
+    if (queues[chosen.bank][chosen.index].segment.bursts > 1) {
+      std::uint64_t groups = std::uint64_t{1} << checker_.group_of(chosen.bank);
+      for (const auto& candidate : candidates_) {
+        const auto group_index = checker_.group_of(candidate.bank);
+        const std::uint64_t group = std::uint64_t{1} << group_index;
+        if ((groups & group) != 0) continue;
+        const Candidate* best = &candidate;
+        for (const auto& other : candidates_) {
+          if (checker_.group_of(other.bank) == group_index &&
+              std::make_tuple(other.first_command, !other.row_hit, other.order) <
+                  std::make_tuple(best->first_command, !best->row_hit, best->order)) {
+            best = &other;
+          }
+        }
+        groups |= group;
+        runs_.push_back(Run{*best, {}, 0, 0});
+      }
+    }
   } else {
+    runs_.push_back(Run{chosen, {}, 0, 0});
+  }
+  bool oldest_served = false;
+  for (auto& run : runs_) {
+    auto& bank_queue = queues[run.pick.bank];
+    oldest_served = oldest_served || run.pick.order == oldest_order;
+    run.segment = bank_queue[run.pick.index].segment;
+    bank_queue.erase(bank_queue.begin() + run.pick.index);
+    if (bank_queue.empty()) nonempty &= ~(std::uint64_t{1} << run.pick.bank);
+    --(is_write ? queued_writes_ : queued_reads_);
+  }
+  if (!oldest_served) ++queues[oldest_bank].front().bypassed;
+
+  // The command sequences, each command at its earliest legal cycle: PRE and ACT where the row is not open, then the
+  // bursts of all runs in turn. The scheduler already knows when the first command of the chosen run may issue.
+  Cycle first_command = kNever;
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    auto& run = runs_[r];
+    const std::uint32_t bank = run.segment.bank;
+    Cycle known_first = r == 0 ? run.pick.first_command : -1;
+    const auto earliest = [&](DramCommand command, Cycle from) {
+      if (known_first >= 0) return std::exchange(known_first, Cycle{-1});
+      return checker_.earliest(command, bank, from);
+    };
+    run.at = decision;
+    if (open_rows_[bank] == run.segment.row) {
+      ++counters_.row_hits;
+      // Valid only while no other run has issued a command in this decision.
+      run.known_first = runs_.size() == 1 ? known_first : -1;
+      continue;
+    }
     if (open_rows_[bank] != kClosed) {
-      at = earliest(DramCommand::pre, at);
-      checker_.issue(DramCommand::pre, bank, at);
-      first_command = at;
+      run.at = earliest(DramCommand::pre, run.at);
+      checker_.issue(DramCommand::pre, bank, run.at);
+      first_command = std::min(first_command, run.at);
       ++counters_.pres;
       ++counters_.row_conflicts;
     } else {
       ++counters_.row_misses;
     }
-    at = earliest(DramCommand::act, at);
-    checker_.issue(DramCommand::act, bank, at);
-    first_command = std::min(first_command, at);
-    open_rows_[bank] = segment.row;
+    run.at = earliest(DramCommand::act, run.at);
+    checker_.issue(DramCommand::act, bank, run.at);
+    first_command = std::min(first_command, run.at);
+    open_rows_[bank] = run.segment.row;
     ++counters_.acts;
     ++counters_.acts_per_bank[bank];
   }
-  Cycle last_column = at;
-  for (std::uint32_t burst = 0; burst < segment.bursts; ++burst) {
-    last_column = earliest(column, at);
-    checker_.issue(column, bank, last_column);
-    first_command = std::min(first_command, last_column);
-    at = last_column;
-  }
   const auto& timing = checker_.timing();
-  const Cycle done = last_column + (is_write ? timing.tWL : timing.tCL) + timing.burst;
-  if (is_write) {
-    ++counters_.write_segments;
-    counters_.write_bursts += segment.bursts;
-  } else {
-    ++counters_.read_segments;
-    counters_.read_bursts += segment.bursts;
+  std::uint32_t bursts_left = 0;
+  for (auto& run : runs_) {
+    run.bursts_left = run.segment.bursts;
+    bursts_left += run.bursts_left;
   }
-  counters_.last_done = std::max(counters_.last_done, done);
+  while (bursts_left > 0) {
+    for (auto& run : runs_) {
+      if (run.bursts_left == 0) continue;
+      const Cycle at = run.known_first >= 0 ? std::exchange(run.known_first, Cycle{-1})
+                                            : checker_.earliest(column, run.segment.bank, run.at);
+      checker_.issue(column, run.segment.bank, at);
+      first_command = std::min(first_command, at);
+      run.at = at;
+      --run.bursts_left;
+      --bursts_left;
+    }
+  }
 
-  if (row_policy_->close_after_access(row_policy_->needs_queued_hit() && queued_hit(bank, segment.row))) {
-    // Auto-precharge (RDA/WRA): the PRE rides on the column command, at the first cycle tRAS/tRTP/tWR allow.
-    checker_.issue(DramCommand::pre, bank, checker_.bank_pre_ready(bank), false);
-    open_rows_[bank] = kClosed;
-    ++counters_.pres;
+  done_.clear();
+  for (auto& run : runs_) {
+    const auto& segment = run.segment;
+    const Cycle done = run.at + (is_write ? timing.tWL : timing.tCL) + timing.burst;
+    if (is_write) {
+      ++counters_.write_segments;
+      counters_.write_bursts += segment.bursts;
+    } else {
+      ++counters_.read_segments;
+      counters_.read_bursts += segment.bursts;
+    }
+    counters_.last_done = std::max(counters_.last_done, done);
+    if (row_policy_->close_after_access(row_policy_->needs_queued_hit() && queued_hit(segment.bank, segment.row))) {
+      // Auto-precharge (RDA/WRA): the PRE rides on the column command, at the first cycle tRAS/tRTP/tWR allow.
+      checker_.issue(DramCommand::pre, segment.bank, checker_.bank_pre_ready(segment.bank), false);
+      open_rows_[segment.bank] = kClosed;
+      ++counters_.pres;
+    }
+    done_.push_back(SegmentDone{segment.parent, done, is_write});
   }
   clock_ = std::max(decision, first_command);
-  return SegmentDone{segment.parent, done, is_write};
+  return done_;
 }
 
 }  // namespace roofsim::dram

@@ -62,8 +62,10 @@ class DramChannel {
   [[nodiscard]] bool has_work() const { return queued_reads_ + queued_writes_ > 0; }
   // The cycle from which the next decision may be taken (never before the last decision's first command).
   [[nodiscard]] Cycle decision_cycle() const { return clock_; }
-  // Schedules one queued request at cycle max(now, decision_cycle()), after any refresh due by then.
-  [[nodiscard]] SegmentDone decide(Cycle now);
+  // Schedules a queued request at cycle max(now, decision_cycle()), after any refresh due by then; when it is a row
+  // hit, row hits of other bank groups join it with their bursts interleaved. Returns the parts scheduled (valid
+  // until the next call).
+  [[nodiscard]] const std::vector<SegmentDone>& decide(Cycle now);
   // Issues the refreshes due up to `end` (an idle channel still refreshes), for the statistics.
   void finish(Cycle end);
 
@@ -95,7 +97,17 @@ class DramChannel {
   std::uint64_t next_order_ = 0;
   bool draining_writes_ = false;
   Cycle clock_ = 0;
-  std::vector<Candidate> candidates_;            // reused between decisions
+  // One request part of a decision: its pick, the part, the cycle of its latest command, bursts still to issue.
+  struct Run {
+    Candidate pick;
+    Segment segment;
+    Cycle at = 0;
+    std::uint32_t bursts_left = 0;
+    Cycle known_first = -1;  // the scheduler's answer for the run's first burst, when it is a row hit
+  };
+  std::vector<Candidate> candidates_;  // reused between decisions
+  std::vector<Run> runs_;
+  std::vector<SegmentDone> done_;
   std::vector<Cycle> act_cache_, column_cache_;  // per bank group, within one decision (-1: not computed)
   Cycle pre_cache_ = -1;
   ChannelCounters counters_;

@@ -176,7 +176,7 @@ void DramDevice::wake() {
     progressed = false;
     for (auto& channel : channels_) {
       while (channel->has_work() && channel->decision_cycle() <= now_cycle) {
-        complete_part(channel->decide(now_cycle));
+        for (const auto& part : channel->decide(now_cycle)) complete_part(part);
         progressed = true;
         space_freed_ = true;
         if (source_blocked_) pull_source(now);

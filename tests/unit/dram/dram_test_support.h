@@ -36,8 +36,7 @@ inline std::vector<SegmentDone> run_channel(DramChannel& channel, const std::vec
       ++next;
     }
     if (channel.has_work() && channel.decision_cycle() <= now) {
-      const auto part = channel.decide(now);
-      done[part.parent] = part;
+      for (const auto& part : channel.decide(now)) done[part.parent] = part;
       continue;
     }
     Cycle wake = channel.has_work() ? channel.decision_cycle() : kNever;
