@@ -6,7 +6,9 @@
 // command sequence (PRE if another row is open, ACT if the bank is closed, one RD/WR per burst, an auto-precharge if
 // the row policy closes the row) at the earliest legal cycles, so a run of row hits is one call, not one per burst.
 // The next decision is due when that request's first command issues (decision_cycle()): requests arriving until then
-// still compete, and the timing checker lets the next request's commands interleave with the committed ones.
+// still compete, and the timing checker lets the next request's commands interleave with the committed ones. A part
+// of several bursts takes the readiest request of each other bank group along, the bursts alternating bank groups,
+// since bursts committed back to back in one bank group (tCCD_L apart) would leave no room for others.
 #include <cstdint>
 #include <memory>
 #include <optional>
