@@ -50,11 +50,16 @@ void ComputeUnit::start_tile(std::size_t op, std::uint64_t tile) {
   const auto index = static_cast<std::uint32_t>(found - slots_.begin());
   Slot& slot = *found;
   auto& execution = ops_[op];
-  slot = Slot{};
+  // Fields one by one: the step buffers keep their storage from tile to tile.
   slot.busy = true;
   slot.op = op;
   slot.tile = tile;
   slot.steps = execution.lowering->steps(tile);
+  slot.next_load = 0;
+  slot.computed = 0;
+  slot.computing = false;
+  slot.pending_reads[0] = slot.pending_reads[1] = 0;
+  slot.pending_writes = 0;
   auto& residency = execution.units[params_.index];
   if (residency.resident++ == 0) residency.since_fs = now;
   residency.first_fs = std::min(residency.first_fs, now);
