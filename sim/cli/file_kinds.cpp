@@ -3,6 +3,7 @@
 #include "sim/config/dram_params.h"
 #include "sim/config/hardware_params.h"
 #include "sim/graph/workload.h"
+#include "sim/sweep/sweep_spec.h"
 
 namespace roofsim::cli {
 
@@ -14,6 +15,7 @@ const std::vector<FileKind>& file_kinds() {
        [](const std::filesystem::path& file) { (void)load_dram_standard(file); }},
       {"workload", "workload", "workloads", &workload_registry,
        [](const std::filesystem::path& file) { (void)build_workload(file, {}); }},
+      {"sweep", "sweep", "sweeps", &sweep_registry, [](const std::filesystem::path& file) { (void)load_sweep(file); }},
   };
   return kinds;
 }
