@@ -25,7 +25,7 @@ nlohmann::json report() {
 
 }  // namespace
 
-TEST_CASE("op metrics: dotted paths into the op, and the derived attainable FLOP/s and roofline time") {
+TEST_CASE("op metrics: dotted paths into the op - and the derived attainable FLOP/s and roofline time") {
   const auto op = report()["ops"][0];
   CHECK(op_metric(op, "bytes.dram").get<int>() == 100);
   CHECK(op_metric(op, "bound_by").get<std::string>() == "dram-rows");
@@ -34,7 +34,7 @@ TEST_CASE("op metrics: dotted paths into the op, and the derived attainable FLOP
   CHECK(op_metric(op, "roofline_time_s").get<double>() == 0.5);            // 1000 FLOP / 2000 FLOP/s
 }
 
-TEST_CASE("the total row sums FLOPs, bytes and roofline time and divides totals for rates") {
+TEST_CASE("the total row sums FLOPs - bytes and roofline time and divides totals for rates") {
   const std::vector<std::string> metrics = {"useful_flops", "bytes.dram",           "roofline_time_s",
                                             "sim_time_s",   "achieved_flops_per_s", "attainable_flops_per_s",
                                             "bound_by"};
@@ -49,7 +49,7 @@ TEST_CASE("the total row sums FLOPs, bytes and roofline time and divides totals 
   CHECK(row.cells[6].empty());
 }
 
-TEST_CASE("CSV fields with commas, quotes or line breaks are quoted") {
+TEST_CASE("CSV fields with commas - quotes or line breaks are quoted") {
   CHECK(csv_field("plain") == "plain");
   CHECK(csv_field("a,b") == "\"a,b\"");
   CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");

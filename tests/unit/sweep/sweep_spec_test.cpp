@@ -36,7 +36,7 @@ std::string error_of(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("a 3x3 grid gives 9 points, the last axis fastest, each with the base and both axis overrides") {
+TEST_CASE("a 3x3 grid gives 9 points - the last axis fastest - each with the base and both axis overrides") {
   const auto spec = parse(R"(
 [[axis]]
 key = "memory.l2.capacity"
@@ -77,7 +77,7 @@ values = [16, 48]
   CHECK(points[1].values == std::vector<std::string>{"512", "48"});
 }
 
-TEST_CASE("zipped axes of unequal length are an error naming the file, the position and both axes") {
+TEST_CASE("zipped axes of unequal length are an error naming the file - the position and both axes") {
   const auto error = error_of(std::string("combine = \"zip\"\n") + R"(
 [[axis]]
 key = "workload.params.size"
@@ -92,7 +92,7 @@ values = [16, 32]
   CHECK(error.find("workload.params.size\" has 3") != std::string::npos);
 }
 
-TEST_CASE("ranges: a factor range is geometric and inclusive, a step range linear, both with a unit") {
+TEST_CASE("ranges: a factor range is geometric and inclusive - a step range linear - both with a unit") {
   CHECK(range_values(1, 256, std::nullopt, 2.0, "") ==
         std::vector<std::string>{"1", "2", "4", "8", "16", "32", "64", "128", "256"});
   CHECK(range_values(1, 255, std::nullopt, 2.0, "").back() == "128");
@@ -110,7 +110,7 @@ step = 128
   CHECK(spec.axes[0].scale == AxisScale::linear);
 }
 
-TEST_CASE("axis errors name the key: both values and a range, both step and factor, factor <= 1") {
+TEST_CASE("axis errors name the key: both values and a range - both step and factor - factor <= 1") {
   CHECK(error_of(R"(
 [[axis]]
 key = "workload.params.size"
