@@ -133,6 +133,8 @@ void write_points_roofline(const SweepSpec& spec, const std::vector<SweepPoint>&
     const auto json = nlohmann::ordered_json::parse(results[i].report.dump());
     const bool single_op = json.at("ops").size() == 1;
     for (const auto& op : json.at("ops")) {
+      // An op without FLOPs has no place on a roofline; listing it once per point would bury the chart's notes.
+      if (op.value("useful_flops", Flops{0}) == 0) continue;
       report.ops.push_back(op_from_json(op, single_op ? "" : ":"));
       // One op per point: the point's values alone name it; else "values:op".
       report.ops.back().name = single_op ? prefix : prefix + report.ops.back().name;
@@ -263,14 +265,20 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
       out << "<text class=\"tick-y\" x=\"" << px(kPlotLeft - 6) << "\" y=\"" << px(y + 4) << "\" font-size=\""
           << px(kFontPx) << "\" text-anchor=\"end\">" << escape(text) << "</text>\n";
     }
-    const std::size_t label_every = (panel.x.size() + kMaxXLabels - 1) / kMaxXLabels;
-    for (std::size_t i = 0; i < panel.x.size(); ++i) {
-      const double x = x_map.map(panel.x[i]);
+    // Ticks at the axis values, labelled as written; a long linear axis gets round ticks instead.
+    std::vector<std::pair<double, std::string>> x_ticks;
+    if (panel.x_scale == AxisScale::linear && panel.x.size() > kMaxXLabels) {
+      for (const double tick : nice_ticks(x_map.lo, x_map.hi, 8)) x_ticks.emplace_back(tick, tick_text(tick));
+    } else {
+      const std::size_t label_every = std::max<std::size_t>(1, (panel.x.size() + kMaxXLabels - 1) / kMaxXLabels);
+      for (std::size_t i = 0; i < panel.x.size(); i += label_every) x_ticks.emplace_back(panel.x[i], panel.x_labels[i]);
+    }
+    for (const auto& [value, text] : x_ticks) {
+      const double x = x_map.map(value);
       out << "<line x1=\"" << px(x) << "\" y1=\"" << px(bottom) << "\" x2=\"" << px(x) << "\" y2=\"" << px(bottom + 4)
           << "\" stroke=\"#222222\"/>\n";
-      if (i % std::max<std::size_t>(label_every, 1) != 0) continue;
       out << "<text class=\"tick-x\" x=\"" << px(x) << "\" y=\"" << px(bottom + 18) << "\" font-size=\""
-          << px(kSmallFontPx) << "\" text-anchor=\"middle\">" << escape(panel.x_labels[i]) << "</text>\n";
+          << px(kSmallFontPx) << "\" text-anchor=\"middle\">" << escape(text) << "</text>\n";
     }
     const char* scale_note = panel.x_scale == AxisScale::log ? " (log)" : "";
     out << "<text class=\"axis-title\" x=\"" << px(kPlotLeft + kPlotWidth / 2) << "\" y=\"" << px(bottom + 40)
@@ -330,9 +338,22 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
 void write_sweep_charts(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                         const std::vector<PointResult>& results, const std::filesystem::path& dir) {
   {
+    // `roofline` points have no simulated time: chart the analytic counterpart of a simulated metric when it is
+    // collected, so that `--mode roofline` of a `run` study still draws its chart.
+    SweepSpec charted = spec;
+    if (spec.mode == "roofline") {
+      const std::pair<const char*, const char*> counterparts[] = {{"sim_time_s", "roofline_time_s"},
+                                                                  {"achieved_flops_per_s", "attainable_flops_per_s"}};
+      for (const auto& [simulated, analytic] : counterparts) {
+        if (spec.chart_metric == simulated &&
+            std::find(spec.metrics.begin(), spec.metrics.end(), analytic) != spec.metrics.end()) {
+          charted.chart_metric = analytic;
+        }
+      }
+    }
     std::ofstream out(dir / "sweep.svg", std::ios::binary);
     if (!out) throw InputError(SourcePos{(dir / "sweep.svg").string()}, "cannot write the file");
-    write_sweep_svg(spec, sweep_panels(spec, points, results), out);
+    write_sweep_svg(charted, sweep_panels(charted, points, results), out);
   }
   std::ofstream out(dir / "sweep_roofline.svg", std::ios::binary);
   if (!out) throw InputError(SourcePos{(dir / "sweep_roofline.svg").string()}, "cannot write the file");
