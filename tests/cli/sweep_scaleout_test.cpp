@@ -98,3 +98,27 @@ TEST_CASE(
   REQUIRE(merged.exit_code == 0);
   CHECK(test::read_file(dir / "par" / "sweep.csv") == expected);
 }
+
+TEST_CASE("the sbatch script run as array tasks 0..2 of 3 and merged gives the single-machine sweep.csv") {
+  const auto dir = test::scratch_dir("sweep-slurm");
+  const auto file = test::write_file(dir / "grid.toml", test::grid_sweep_text());
+  const auto expected = single_machine_csv(dir, file);
+  const auto script = test::source_dir() / "scripts" / "roofsim-sweep.sbatch";
+  for (int task = 0; task < 3; ++task) {
+    // What Slurm sets for `sbatch --array=0-2 --cpus-per-task=2`.
+    const std::string command = "SLURM_SUBMIT_DIR=" + test::quoted(dir) +
+                                " SLURM_ARRAY_TASK_ID=" + std::to_string(task) +
+                                " SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=2" +
+                                " SLURM_CPUS_PER_TASK=2 ROOFSIM=" + test::quoted(test::roofsim_binary()) + " bash " +
+                                test::quoted(script) + " " + test::quoted(file) + " slurm-out > " +
+                                test::quoted(dir / ("task" + std::to_string(task) + ".log")) + " 2>&1";
+    const int status = std::system(command.c_str());
+    INFO("log: " << test::read_file(dir / ("task" + std::to_string(task) + ".log")));
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+  }
+  const auto merged = test::run_roofsim("sweep merge " + test::quoted(dir / "slurm-out"));
+  INFO("stderr: " << merged.err);
+  REQUIRE(merged.exit_code == 0);
+  CHECK(test::read_file(dir / "slurm-out" / "sweep.csv") == expected);
+}
