@@ -4,7 +4,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include <unistd.h>
 
@@ -144,8 +143,7 @@ int run_sweep(const SweepOptions& options) {
   const std::size_t skipped = selected - jobs.size();
   const bool whole = !options.point && options.shard.empty();
   if (skipped > 0) std::cerr << "roofsim sweep: " << skipped << " of " << selected << " points already done\n";
-  const std::size_t parallel =
-      options.jobs > 0 ? options.jobs : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  const std::size_t parallel = options.jobs > 0 ? options.jobs : available_cores();
   const auto summary = run_point_jobs(jobs, parallel, skipped, std::cerr, ::isatty(STDERR_FILENO) != 0);
   for (const auto& failure : summary.failures) {
     std::cerr << "roofsim sweep: point " << failure.index << " ("

@@ -11,8 +11,10 @@
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <thread>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -167,6 +169,16 @@ RunSummary run_point_jobs(const std::vector<PointJob>& jobs, std::size_t paralle
   std::sort(summary.failures.begin(), summary.failures.end(),
             [](const PointFailure& a, const PointFailure& b) { return a.index < b.index; });
   return summary;
+}
+
+std::size_t available_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof(set), &set) == 0) {
+    const int count = CPU_COUNT(&set);
+    if (count > 0) return static_cast<std::size_t>(count);
+  }
+  return std::max<std::size_t>(1, std::thread::hardware_concurrency());
 }
 
 std::filesystem::path self_executable() {

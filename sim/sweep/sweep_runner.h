@@ -36,6 +36,9 @@ struct RunSummary {
 [[nodiscard]] RunSummary run_point_jobs(const std::vector<PointJob>& jobs, std::size_t parallel,
                                         std::size_t already_done, std::ostream& progress, bool terminal);
 
+// CPUs this process may run on (its affinity mask, which Slurm and taskset narrow), at least 1.
+[[nodiscard]] std::size_t available_cores();
+
 // The running binary (/proc/self/exe), for the points' commands.
 [[nodiscard]] std::filesystem::path self_executable();
 
