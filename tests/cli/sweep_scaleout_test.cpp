@@ -53,7 +53,9 @@ TEST_CASE("shards 0/3 1/3 2/3 run every point exactly once and merged they give 
   INFO("stderr: " << merged.err);
   REQUIRE(merged.exit_code == 0);
   CHECK(test::read_file(dir / "merged" / "sweep.csv") == expected);
-  CHECK(std::filesystem::exists(dir / "merged" / "sweep.svg"));
+  for (const char* chart : {"sweep.svg", "sweep_roofline.svg"}) {
+    CHECK(test::read_file(dir / "merged" / chart) == test::read_file(dir / "one" / chart));
+  }
 }
 
 TEST_CASE("merging an incomplete set of shards reports the missing points and exits 1") {
