@@ -1,5 +1,6 @@
 #include "sim/cli/file_kinds.h"
 
+#include "sim/config/cluster_params.h"
 #include "sim/config/dram_params.h"
 #include "sim/config/hardware_params.h"
 #include "sim/graph/workload.h"
@@ -15,6 +16,8 @@ const std::vector<FileKind>& file_kinds() {
        [](const std::filesystem::path& file) { (void)load_dram_standard(file); }},
       {"workload", "workload", "workloads", &workload_registry,
        [](const std::filesystem::path& file) { (void)build_workload(file, {}); }},
+      {"cluster", "cluster", "configs/clusters", &cluster_registry,
+       [](const std::filesystem::path& file) { (void)load_cluster(file); }},
       {"sweep", "sweep", "sweeps", &sweep_registry, [](const std::filesystem::path& file) { (void)load_sweep(file); }},
   };
   return kinds;

@@ -79,6 +79,25 @@ Json report_json(const Report& report) {
   root["hardware"] = {{"name", report.hardware_name}, {"file", report.hardware_file}};
   root["workload"] = {{"name", report.workload_name}, {"file", report.workload_file}};
   root["bytes_basis"] = report.bytes_basis;
+  if (report.roofs) {
+    // The device's roofs, so a reader of the report needs no hardware file to place the ops.
+    Json compute = Json::array();
+    for (const auto& line : report.roofs->compute) {
+      Json dtypes = Json::array();
+      for (const auto dtype : line.dtypes) dtypes.push_back(std::string(to_string(dtype)));
+      compute.push_back({{"engine", line.engine}, {"dtypes", dtypes}, {"peak_flops_per_s", line.peak_flops_per_s}});
+    }
+    Json bandwidth = Json::object();
+    for (const auto& line : report.roofs->bandwidth) bandwidth[line.name] = line.bandwidth_bytes_per_s;
+    Json ridges = Json::array();
+    for (const auto& ridge : report.roofs->ridges) {
+      ridges.push_back({{"compute", ridge.compute_label}, {"oi", ridge.oi}});
+    }
+    root["device"] = {{"main_memory", report.main_memory},
+                      {"compute", compute},
+                      {"bandwidth_bytes_per_s", bandwidth},
+                      {"ridges", ridges}};
+  }
   root["units"] = {
       {"useful_flops", "FLOP"}, {"executed_flops", "FLOP"}, {"bytes", "B"},      {"network_bytes", "B"},
       {"oi", "FLOP/B"},         {"ceilings", "FLOP/s"},     {"sim_time_s", "s"}, {"achieved_flops_per_s", "FLOP/s"}};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/core/units.h"
+#include "sim/roofline/chart_lines.h"
 #include "sim/roofline/roofline.h"
 
 namespace roofsim {
@@ -39,6 +40,10 @@ struct OpReport {
   [[nodiscard]] FlopsPerSecond attainable_flops_per_s() const {
     return roofline.ceilings[roofline.binding].flops_per_s;
   }
+  // Where the chart puts the op: the achieved rate where simulated, else the binding ceiling.
+  [[nodiscard]] FlopsPerSecond chart_flops_per_s() const {
+    return achieved_flops_per_s ? *achieved_flops_per_s : attainable_flops_per_s();
+  }
 };
 
 struct Report {
@@ -48,8 +53,9 @@ struct Report {
   std::string hardware_file;
   std::string workload_name;
   std::string workload_file;
-  std::vector<std::string> levels;  // level names in order (the columns), "dram" last where present
-  std::string main_memory;          // the level OI is plotted against
+  std::vector<std::string> levels;     // level names in order (the columns), "dram" last where present
+  std::string main_memory;             // the level OI is plotted against
+  std::optional<RooflineLines> roofs;  // the device's lines (peaks, bandwidths, ridges), written as "device"
   std::vector<OpReport> ops;
   std::optional<Seconds> total_sim_time_s;  // null in `roofline` output
 

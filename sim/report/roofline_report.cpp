@@ -15,6 +15,7 @@ Report make_roofline_report(const Workload& workload, const HardwareParams& hard
   report.workload_file = workload.file;
   for (const auto& level : device.levels) report.levels.push_back(level.name);
   report.main_memory = device.main_memory;
+  report.roofs = device_lines(device);
   for (const auto& op : workload.ops) {
     const auto input = compulsory_input(op, device);
     OpReport row;

@@ -7,6 +7,7 @@
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <tuple>
 
 #include "sim/config/quantity.h"
 #include "sim/report/label_placer.h"
@@ -128,6 +129,17 @@ struct PlotPoint {
   std::string bound_by;
 };
 
+struct PlacedLine {
+  std::string label;
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  LineStyle style;
+};
+
+struct PowerLegend {
+  std::string label;
+  bool drawn = false;  // false: the cap never lowers the roof for these types (legend says so)
+};
+
 class SvgOut {
  public:
   explicit SvgOut(std::ostream& out) : out_(out) {}
@@ -151,6 +163,492 @@ class SvgOut {
   std::ostream& out_;
 };
 
+// One chart being drawn. The steps run in the order of write(): the data decide the axes, lines and markers are
+// drawn, then labels are placed most important first (ops, compute roofs, bandwidth lines, ridges) so that a
+// crowded chart drops the least useful labels; the legend and notes close it.
+struct Chart {
+  Chart(const Report& r, const DeviceRoof& d) : report(r), device(d), lines(device_lines(d)) {}
+
+  void group_peaks() {
+    // Compute lines at one peak share a line and a label.
+    std::vector<std::string> engines;
+    for (const auto& line : lines.compute) {
+      if (line.peak_flops_per_s <= 0) continue;
+      auto engine_at = std::find(engines.begin(), engines.end(), line.engine);
+      if (engine_at == engines.end()) engine_at = engines.insert(engines.end(), line.engine);
+      auto same =
+          std::find_if(peaks.begin(), peaks.end(), [&](const PeakGroup& g) { return g.peak == line.peak_flops_per_s; });
+      if (same == peaks.end()) {
+        const double ridge =
+            device.main_bandwidth_bytes_per_s > 0 ? line.peak_flops_per_s / device.main_bandwidth_bytes_per_s : 0.0;
+        peaks.push_back({line.peak_flops_per_s, line.label(),
+                         engine_colour(static_cast<std::size_t>(engine_at - engines.begin())), ridge});
+      } else {
+        same->label += ", " + line.label();
+      }
+    }
+  }
+
+  void select_ops() {
+    // Ops that a log-log chart can show: positive FLOP/s and a finite positive intensity.
+    for (std::size_t i = 0; i < report.ops.size(); ++i) {
+      const auto& op = report.ops[i];
+      const double oi = op.oi_at(report.main_memory);
+      const double perf = op.chart_flops_per_s();
+      if (op.useful_flops == 0 || !(perf > 0)) {
+        not_plotted.push_back(op.name + " (0 FLOP)");
+      } else if (!std::isfinite(oi) || !(oi > 0)) {
+        not_plotted.push_back(op.name + " (no " + report.main_memory + " bytes)");
+      } else {
+        plotted.push_back(i);
+      }
+    }
+  }
+
+  void choose_axes() {
+    // Axis ranges: every op point and every ridge inside, whole decades.
+    double x_min = 1e300, x_max = 0, y_min = 1e300, y_max = 0;
+    for (const auto i : plotted) {
+      const auto& op = report.ops[i];
+      x_min = std::min(x_min, op.oi_at(report.main_memory));
+      x_max = std::max(x_max, op.oi_at(report.main_memory));
+      y_min = std::min(y_min, op.chart_flops_per_s());
+      y_max = std::max(y_max, op.chart_flops_per_s());
+    }
+    for (const auto& group : peaks) {
+      if (group.ridge_oi > 0) x_min = std::min(x_min, group.ridge_oi), x_max = std::max(x_max, group.ridge_oi);
+      y_max = std::max(y_max, group.peak);
+    }
+    if (x_max <= 0) x_min = 0.1, x_max = 1000;
+    if (y_max <= 0) y_min = 1e9, y_max = 1e15;
+    y_min = std::min(y_min, y_max);
+    std::tie(x_lo, x_hi) = decade_range(x_min, x_max, 2.0, 4);
+    // The y axis ends a little above the highest roof rather than at the next decade, which would waste up to a
+    // decade of height; decade ticks stay where they are.
+    std::tie(y_lo, std::ignore) = decade_range(y_min, y_max, 1.6, 4);
+    y_hi = std::max(y_lo + 4, std::log10(y_max * 3.0));
+    x_axis = {x_lo, x_hi, kPlotLeft, kPlotRight};
+    y_axis = {y_lo, y_hi, kPlotBottom, kPlotTop};
+    oi_lo = std::pow(10.0, x_lo);
+    oi_hi = std::pow(10.0, x_hi);
+    top_peak = peaks.empty() ? std::pow(10.0, y_hi) : peaks.front().peak;
+  }
+
+  void add_notes() {
+    notes.push_back("x: useful FLOPs per " + report.bytes_basis + " byte at " + report.main_memory + "; y: " +
+                    (report.command == "run" ? "achieved FLOP/s" : "the binding ceiling of the six variants") + ".");
+    if (!not_plotted.empty()) {
+      std::string text = "Not on a log-log chart: ";
+      for (std::size_t i = 0; i < not_plotted.size(); ++i) text += (i ? ", " : "") + not_plotted[i];
+      notes.push_back(text);
+    }
+  }
+
+  void merge_points() {
+    for (const auto i : plotted) {
+      const auto& op = report.ops[i];
+      const double x = x_axis.map(op.oi_at(report.main_memory));
+      const double y = y_axis.map(op.chart_flops_per_s());
+      auto same = std::find_if(points.begin(), points.end(), [&](const PlotPoint& p) {
+        return std::abs(p.x - x) < kMergePx && std::abs(p.y - y) < kMergePx && p.bound_by == op.roofline.bound_by;
+      });
+      if (same != points.end()) {
+        same->ops.push_back(i);
+      } else {
+        points.push_back({{i}, x, y, op.roofline.bound_by});
+      }
+    }
+  }
+
+  void block_markers() {
+    for (const auto& point : points) {
+      placer.block({point.x - kPointRadius - 1, point.y - kPointRadius - 1, point.x + kPointRadius + 1,
+                    point.y + kPointRadius + 1});
+    }
+    for (const auto& group : peaks) {
+      if (group.ridge_oi >= oi_lo && group.ridge_oi <= oi_hi) {
+        const double rx = x_axis.map(group.ridge_oi), ry = y_axis.map(group.peak);
+        placer.block({rx - 5, ry - 5, rx + 5, ry + 5});
+      }
+    }
+  }
+
+  void draw_grid() {
+    // Grid, ticks and tick labels: decades (labelled) and 2..9 (minor).
+    for (int e = static_cast<int>(x_lo); e <= static_cast<int>(x_hi); ++e) {
+      const double x = x_axis.map(std::pow(10.0, e));
+      svg.line(x, kPlotTop, x, kPlotBottom, {"#E3E3E3", 1, ""}, "grid-x");
+      svg.line(x, kPlotBottom, x, kPlotBottom + 6, {"#333333", 1, ""}, "tick-x");
+      svg.text(x, kPlotBottom + 20, decade_label(e), kFontPx, Anchor::middle, "tick-label-x");
+      for (int m = 2; m <= 9 && e < static_cast<int>(x_hi); ++m) {
+        const double mx = x_axis.map(m * std::pow(10.0, e));
+        svg.line(mx, kPlotBottom, mx, kPlotBottom + 3, {"#666666", 0.8, ""}, "minor-tick-x");
+      }
+    }
+    for (int e = static_cast<int>(y_lo); e <= static_cast<int>(std::floor(y_hi)); ++e) {
+      const double y = y_axis.map(std::pow(10.0, e));
+      svg.line(kPlotLeft, y, kPlotRight, y, {"#E3E3E3", 1, ""}, "grid-y");
+      svg.line(kPlotLeft - 6, y, kPlotLeft, y, {"#333333", 1, ""}, "tick-y");
+      svg.text(kPlotLeft - 9, y + 4, decade_label(e), kFontPx, Anchor::end, "tick-label-y");
+      for (int m = 2; m <= 9 && std::log10(m) + e < y_hi; ++m) {
+        const double my = y_axis.map(m * std::pow(10.0, e));
+        svg.line(kPlotLeft - 3, my, kPlotLeft, my, {"#666666", 0.8, ""}, "minor-tick-y");
+      }
+    }
+  }
+
+  void draw_lines() {
+    // Lines, clipped to the plot area.
+    svg.raw("<g clip-path=\"url(#plot-clip)\">");
+    // Diagonals y = B x OI, from the left edge up to the highest peak (a roof, not a line into the sky).
+    std::size_t level_index = 0;
+    for (const auto& line : lines.bandwidth) {
+      if (line.bandwidth_bytes_per_s <= 0) continue;
+      const auto style = bandwidth_style(line, report.main_memory, line.kind == BandwidthKind::level ? level_index : 0);
+      if (line.kind == BandwidthKind::level) ++level_index;
+      const double end_oi = std::min(oi_hi, top_peak / line.bandwidth_bytes_per_s);
+      const double x0 = x_axis.map(oi_lo), y0 = y_axis.map(line.bandwidth_bytes_per_s * oi_lo);
+      const double x1 = x_axis.map(end_oi), y1 = y_axis.map(line.bandwidth_bytes_per_s * end_oi);
+      svg.line(x0, y0, x1, y1, style, "bandwidth");
+      diagonals.push_back({line.name, x0, y0, x1, y1, style});
+    }
+    // Compute roofs from the ridge with the main memory to the right edge.
+    for (const auto& group : peaks) {
+      const double start = group.ridge_oi > oi_lo ? x_axis.map(std::min(group.ridge_oi, oi_hi)) : kPlotLeft;
+      const double y = y_axis.map(group.peak);
+      svg.line(start, y, kPlotRight, y, {group.colour, 2.0, ""}, "compute");
+    }
+    // Power-capped curves of the ops' main data types (by FLOPs), at most three.
+    if (device.power_cap_w > 0) {
+      std::map<std::pair<DataType, std::string>, Flops> flops_by_type;
+      for (const auto& op : report.ops) flops_by_type[{op.dtype, op.engine}] += op.useful_flops;
+      std::vector<std::pair<Flops, std::pair<DataType, std::string>>> ranked;
+      for (const auto& [key, flops] : flops_by_type) ranked.push_back({flops, key});
+      std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+      // The curve is drawn only where the cap lowers the ceiling below the classic roof; elsewhere it would hide the
+      // roof it equals. Types whose curves coincide (fp16 and bf16 on one engine) share one curve.
+      static const char* kPowerDash[] = {"", "6 3", "2 2"};
+      std::vector<std::string> drawn_paths;
+      for (std::size_t i = 0; i < ranked.size() && power_curves.size() < 3; ++i) {
+        const auto& [dtype, engine] = ranked[i].second;
+        const FlopsPerSecond peak = peak_flops_per_s(device, dtype, engine, device.nominal_clock_hz);
+        const auto curve = power_curve(device, dtype, engine, oi_lo, oi_hi, 64);
+        std::string path;
+        bool open = false;
+        for (const auto& point : curve) {
+          const double classic = std::min(peak, point.oi * device.main_bandwidth_bytes_per_s);
+          const bool binds = point.flops_per_s > 0 && point.flops_per_s < classic * (1 - 1e-6);
+          if (binds) {
+            path += (open ? " L" : (path.empty() ? "M" : " M")) + px(x_axis.map(point.oi)) + " " +
+                    px(y_axis.map(point.flops_per_s));
+          }
+          open = binds;
+        }
+        const std::string label = fmt::format("{} {}", engine, to_string(dtype));
+        const auto same = std::find(drawn_paths.begin(), drawn_paths.end(), path);
+        if (same != drawn_paths.end()) {
+          power_curves[static_cast<std::size_t>(same - drawn_paths.begin())].label += ", " + label;
+          continue;
+        }
+        drawn_paths.push_back(path);
+        if (power_curves.empty()) {
+          // The cap alone (nominal state), thin: where it lies above the roofs it shows the headroom.
+          std::string bound_path;
+          for (const auto& point : curve) {
+            const double bound = nominal_power_bound_flops_per_s(device, dtype, engine, point.oi);
+            if (!(bound > 0)) continue;
+            bound_path += (bound_path.empty() ? "M" : " L") + px(x_axis.map(point.oi)) + " " + px(y_axis.map(bound));
+          }
+          if (!bound_path.empty()) {
+            body << "<path class=\"power-bound\" d=\"" << bound_path
+                 << "\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"1\" stroke-dasharray=\"1 3\"/>\n";
+            power_bound_label = fmt::format("cap alone, nominal V ({} {})", engine, to_string(dtype));
+          }
+        }
+        if (!path.empty()) {
+          body << "<path class=\"power\" d=\"" << path << "\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2.2\""
+               << dash_attr(kPowerDash[power_curves.size()]) << "/>\n";
+        }
+        power_curves.push_back({label, !path.empty()});
+      }
+    }
+    svg.raw("</g>");
+  }
+
+  void draw_markers() {
+    // Ridge points: where each compute roof meets the main-memory line.
+    for (const auto& group : peaks) {
+      if (group.ridge_oi < oi_lo || group.ridge_oi > oi_hi) continue;
+      const double rx = x_axis.map(group.ridge_oi), ry = y_axis.map(group.peak);
+      body << "<path class=\"ridge\" d=\"M" << px(rx) << " " << px(ry - 5) << " L" << px(rx + 5) << " " << px(ry)
+           << " L" << px(rx) << " " << px(ry + 5) << " L" << px(rx - 5) << " " << px(ry)
+           << " Z\" fill=\"#FFFFFF\" stroke=\"#000000\" stroke-width=\"1.3\"/>\n";
+    }
+
+    // Op points.
+    for (const auto& point : points) {
+      body << "<circle class=\"op\" cx=\"" << px(point.x) << "\" cy=\"" << px(point.y) << "\" r=\"" << px(kPointRadius)
+           << "\" data-ops=\"" << point.ops.size() << "\" fill=\"" << bound_colour(point.bound_by)
+           << "\" stroke=\"#FFFFFF\" stroke-width=\"1\"/>\n";
+    }
+  }
+
+  void place_op_labels() {
+    // Labels, most important first: ops, compute roofs, then bandwidth lines and ridges where room is left.
+    std::vector<std::string> unplaced;
+    int footnote_number = 0;
+    for (const auto& point : points) {
+      std::string text = report.ops[point.ops.front()].name;
+      if (point.ops.size() > 1) text += fmt::format(" +{}", point.ops.size() - 1);
+      bool placed = false;
+      for (const double radius : {7.0, 14.0, 24.0, 36.0}) {
+        // Right, left, above, below, then the diagonals.
+        const std::pair<double, double> directions[] = {{1, 0},  {-1, 0},  {0, -1}, {0, 1},
+                                                        {1, -1}, {-1, -1}, {1, 1},  {-1, 1}};
+        for (const auto& [dx, dy] : directions) {
+          const Anchor anchor = dx > 0 ? Anchor::start : dx < 0 ? Anchor::end : Anchor::middle;
+          const double tx = point.x + dx * radius;
+          const double ty = point.y + dy * radius + (dy == 0 ? 3.5 : dy > 0 ? kOpFontPx * 0.8 : 0.0);
+          const auto box = text_box(text, tx, ty, kOpFontPx, anchor);
+          if (!placer.try_place({box})) continue;
+          if (radius > 10) {
+            const double lx = std::clamp(point.x, box.x0, box.x1), ly = std::clamp(point.y, box.y0, box.y1);
+            svg.line(point.x, point.y, lx, ly, {"#999999", 0.7, ""}, "leader");
+          }
+          svg.text(tx, ty, text, kOpFontPx, anchor, "op-label", "#111111", 0, true);
+          placed = true;
+          break;
+        }
+        if (placed) break;
+      }
+      if (!placed) {
+        // No room for the name: a number beside the point, the name in the notes.
+        const std::string number = std::to_string(++footnote_number);
+        bool numbered = false;
+        for (const double radius : {6.0, 11.0, 18.0}) {
+          for (const auto& [dx, dy] : {std::pair<double, double>{1, -1}, {-1, -1}, {1, 1}, {-1, 1}, {0, -1}, {0, 1}}) {
+            const double tx = point.x + dx * radius, ty = point.y + dy * radius + 3.5;
+            const auto box = text_box(number, tx, ty, kOpFontPx, Anchor::middle);
+            if (!placer.try_place({box})) continue;
+            svg.text(tx, ty, number, kOpFontPx, Anchor::middle, "op-label", "#111111", 0, true);
+            numbered = true;
+            break;
+          }
+          if (numbered) break;
+        }
+        unplaced.push_back((numbered ? "[" + number + "] " : "[unlabelled] ") + text);
+      }
+    }
+    if (!unplaced.empty()) {
+      std::string text = "Crowded points: ";
+      for (std::size_t i = 0; i < unplaced.size(); ++i) text += (i ? ", " : "") + unplaced[i];
+      notes.push_back(text);
+    }
+  }
+
+  void place_compute_labels() {
+    for (const auto& group : peaks) {
+      const std::string text = fmt::format("{}  {}", group.label, format_si(group.peak, "FLOP/s"));
+      const double y = y_axis.map(group.peak);
+      // At the right edge just above or below the roof, then further left along it (not left of its ridge).
+      const double roof_start = group.ridge_oi > oi_lo ? x_axis.map(std::min(group.ridge_oi, oi_hi)) : kPlotLeft;
+      const double width = text_width_px(text, kSmallFontPx);
+      std::vector<std::pair<double, double>> candidates;  // (right end, baseline offset)
+      for (const double dy : {-5.0, 13.0, -16.0, 24.0}) candidates.push_back({kPlotRight - 6, dy});
+      for (double right = kPlotRight - 66; right - width >= roof_start; right -= 60) {
+        candidates.push_back({right, -5.0});
+        candidates.push_back({right, 13.0});
+      }
+      for (const auto& [right, dy] : candidates) {
+        if (!placer.try_place({text_box(text, right, y + dy, kSmallFontPx, Anchor::end)})) continue;
+        svg.text(right, y + dy, text, kSmallFontPx, Anchor::end, "compute-label", group.colour, 0, true);
+        break;
+      }
+    }
+  }
+
+  void place_bandwidth_labels() {
+    const double angle_scale = (kPlotHeight / (y_hi - y_lo)) / (kPlotWidth / (x_hi - x_lo));
+    const double angle_deg = -std::atan(angle_scale) * 180.0 / M_PI;
+    for (const auto& line : diagonals) {
+      const std::string text = line.label;
+      for (const double t : {0.18, 0.3, 0.42, 0.54, 0.66, 0.1, 0.78}) {
+        const double x = line.x0 + (line.x1 - line.x0) * t;
+        const double y = line.y0 + (line.y1 - line.y0) * t;
+        if (x < kPlotLeft || y > kPlotBottom - 4 || y < kPlotTop + 4) continue;
+        // Slightly above the line so the text does not sit on it.
+        const double ox = x + std::sin(-angle_deg * M_PI / 180.0) * 3.0;
+        const double oy = y - std::cos(-angle_deg * M_PI / 180.0) * 3.0;
+        if (!placer.try_place(rotated_text_boxes(text, ox, oy, kSmallFontPx, angle_deg))) continue;
+        svg.text(ox, oy, text, kSmallFontPx, Anchor::middle, "bandwidth-label", line.style.colour, angle_deg, true);
+        break;
+      }
+    }
+  }
+
+  void place_ridge_labels() {
+    for (const auto& group : peaks) {
+      if (group.ridge_oi < oi_lo || group.ridge_oi > oi_hi) continue;
+      const double rx = x_axis.map(group.ridge_oi), ry = y_axis.map(group.peak);
+      const std::string text = fmt::format("{:.3g}", group.ridge_oi);
+      for (const auto& [tx, ty, anchor] : {std::tuple<double, double, Anchor>{rx - 7, ry + 14, Anchor::end},
+                                           {rx + 7, ry + 14, Anchor::start},
+                                           {rx, ry + 18, Anchor::middle}}) {
+        if (!placer.try_place({text_box(text, tx, ty, kSmallFontPx, anchor)})) continue;
+        svg.text(tx, ty, text, kSmallFontPx, anchor, "ridge-label", "#000000", 0, true);
+        break;
+      }
+    }
+  }
+
+  void write(std::ostream& stream) {
+    group_peaks();
+    select_ops();
+    choose_axes();
+    add_notes();
+    merge_points();
+    block_markers();
+    draw_grid();
+    draw_lines();
+    draw_markers();
+    place_op_labels();
+    place_compute_labels();
+    place_bandwidth_labels();
+    place_ridge_labels();
+
+    // Legend, on the right of the plot.
+    std::ostringstream legend_body;
+    SvgOut legend(legend_body);
+    double ly = kPlotTop + 6;
+    const auto legend_title = [&](const std::string& text) {
+      legend.text(kLegendLeft, ly + 4, text, kFontPx, Anchor::start, "legend-title", "#000000");
+      ly += 18;
+    };
+    double legend_right = kLegendLeft;
+    const auto legend_line = [&](const LineStyle& style, const std::string& text) {
+      legend_right = std::max(legend_right, kLegendLeft + 36 + text_width_px(text, kSmallFontPx) * 0.92);
+      legend.line(kLegendLeft, ly, kLegendLeft + 28, ly, style, "legend-swatch");
+      legend.text(kLegendLeft + 36, ly + 4, text, kSmallFontPx, Anchor::start, "legend-text");
+      ly += 16;
+    };
+    legend_title("Compute peaks");
+    for (const auto& group : peaks)
+      legend_line({group.colour, 2.0, ""}, group.label + ": " + format_si(group.peak, "FLOP/s"));
+    ly += 6;
+    legend_title("Bandwidths (y = B x OI)");
+    std::size_t level_index = 0;
+    for (const auto& line : lines.bandwidth) {
+      if (line.bandwidth_bytes_per_s <= 0) continue;
+      const auto style = bandwidth_style(line, report.main_memory, line.kind == BandwidthKind::level ? level_index : 0);
+      if (line.kind == BandwidthKind::level) ++level_index;
+      std::string name = line.name;
+      if (line.kind == BandwidthKind::latency) name = "latency (Little's law)";
+      if (line.kind == BandwidthKind::network) name = "network (x = FLOP/net B)";
+      legend_line(style, name + ": " + format_si(line.bandwidth_bytes_per_s, "B/s"));
+    }
+    static const char* kPowerDashLegend[] = {"", "6 3", "2 2"};
+    for (std::size_t i = 0; i < power_curves.size(); ++i) {
+      legend_line({"#D55E00", 2.2, kPowerDashLegend[i]},
+                  fmt::format("power cap {}: {}{}", format_si(device.power_cap_w, "W"), power_curves[i].label,
+                              power_curves[i].drawn ? "" : " (never below the roof)"));
+    }
+    if (!power_bound_label.empty()) legend_line({"#D55E00", 1.0, "1 3"}, power_bound_label);
+    ly += 6;
+    legend_title("Markers");
+    legend_body << "<path d=\"M" << px(kLegendLeft + 14) << " " << px(ly - 5) << " L" << px(kLegendLeft + 19) << " "
+                << px(ly) << " L" << px(kLegendLeft + 14) << " " << px(ly + 5) << " L" << px(kLegendLeft + 9) << " "
+                << px(ly) << " Z\" fill=\"#FFFFFF\" stroke=\"#000000\" stroke-width=\"1.3\"/>\n";
+    legend.text(kLegendLeft + 36, ly + 4, "ridge point (OI = P / B_" + report.main_memory + ")", kSmallFontPx,
+                Anchor::start, "legend-text");
+    ly += 16;
+    std::vector<std::string> categories;
+    for (const auto& point : points) {
+      const auto category = bound_category(point.bound_by);
+      if (std::find(categories.begin(), categories.end(), category) == categories.end()) categories.push_back(category);
+    }
+    std::sort(categories.begin(), categories.end());
+    for (const auto& category : categories) {
+      const std::string example = category == "compute"  ? "compute:fp16"
+                                  : category == "memory" ? "memory:dram"
+                                                         : category;
+      legend_body << "<circle cx=\"" << px(kLegendLeft + 14) << "\" cy=\"" << px(ly) << "\" r=\"" << px(kPointRadius)
+                  << "\" fill=\"" << bound_colour(example) << "\"/>\n";
+      legend.text(kLegendLeft + 36, ly + 4, "op bound by " + category, kSmallFontPx, Anchor::start, "legend-text");
+      ly += 16;
+    }
+
+    // Notes under the plot, wrapped.
+    std::vector<std::string> note_lines;
+    const std::size_t wrap = static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56));
+    for (const auto& note : notes) {
+      std::string current;
+      std::istringstream words(note);
+      std::string word;
+      while (words >> word) {
+        if (!current.empty() && current.size() + 1 + word.size() > wrap) {
+          note_lines.push_back(current);
+          current.clear();
+        }
+        current += (current.empty() ? "" : " ") + word;
+      }
+      if (!current.empty()) note_lines.push_back(current);
+    }
+    const double notes_top = kPlotBottom + 62;
+    const double width = std::max(kWidth, legend_right + 16);
+    const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, ly + 12);
+
+    stream << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    stream << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\"" << px(height)
+           << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
+           << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+    stream << "<defs><clipPath id=\"plot-clip\"><rect x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop)
+           << "\" width=\"" << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\"/></clipPath></defs>\n";
+    stream << "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n";
+    SvgOut head(stream);
+    head.text(kPlotLeft, 24, "Roofline: " + report.workload_name + " on " + report.hardware_name, 16, Anchor::start,
+              "title", "#000000");
+    head.text(kPlotLeft, 44,
+              fmt::format("roofsim {}: {} ops; {} bytes; six ceilings per op, the binding one plotted", report.command,
+                          report.ops.size(), report.bytes_basis),
+              kSmallFontPx, Anchor::start, "subtitle", "#555555");
+    stream << "<rect class=\"plot-area\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
+           << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
+    stream << body.str();
+    stream << "<rect class=\"plot-frame\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
+           << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
+    head.text(kPlotLeft + kPlotWidth / 2, kPlotBottom + 42,
+              "Operational intensity (FLOP/B, " + report.bytes_basis + " " + report.main_memory + " bytes)", kFontPx,
+              Anchor::middle, "axis-title-x", "#000000");
+    head.text(24, kPlotTop + kPlotHeight / 2, "Performance (FLOP/s)", kFontPx, Anchor::middle, "axis-title-y",
+              "#000000", -90);
+    stream << legend_body.str();
+    for (std::size_t i = 0; i < note_lines.size(); ++i) {
+      head.text(24, notes_top + 16.0 * static_cast<double>(i), note_lines[i], kSmallFontPx, Anchor::start, "note",
+                "#444444");
+    }
+    stream << "</svg>\n";
+  }
+
+  const Report& report;
+  const DeviceRoof& device;
+  const RooflineLines lines;
+  std::vector<PeakGroup> peaks;                   // compute lines, one per distinct peak, descending
+  std::vector<std::size_t> plotted;               // ops a log-log chart can show
+  std::vector<std::string> not_plotted;           // the others, for the notes
+  double x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;  // axis ends, log10
+  LogAxis x_axis, y_axis;
+  double oi_lo = 0, oi_hi = 0;  // x range in FLOP/B
+  double top_peak = 0;          // the highest compute roof: bandwidth lines end there
+  std::vector<std::string> notes;
+  std::vector<PlotPoint> points;
+  LabelPlacer placer{Box{kPlotLeft + 2, kPlotTop + 2, kPlotRight - 2, kPlotBottom - 2}};
+  std::ostringstream body;  // everything inside the plot, written between the frame's two rectangles
+  SvgOut svg{body};
+  std::vector<PlacedLine> diagonals;
+  std::vector<PowerLegend> power_curves;
+  std::string power_bound_label;
+};
+
 }  // namespace
 
 std::string decade_label(int exponent) {
@@ -164,437 +662,7 @@ std::string decade_label(int exponent) {
 }
 
 void write_roofline_svg(const Report& report, const DeviceRoof& device, std::ostream& stream) {
-  const RooflineLines lines = device_lines(device);
-
-  // Compute lines at one peak share a line and a label.
-  std::vector<PeakGroup> peaks;
-  std::vector<std::string> engines;
-  for (const auto& line : lines.compute) {
-    if (line.peak_flops_per_s <= 0) continue;
-    auto engine_at = std::find(engines.begin(), engines.end(), line.engine);
-    if (engine_at == engines.end()) engine_at = engines.insert(engines.end(), line.engine);
-    auto same =
-        std::find_if(peaks.begin(), peaks.end(), [&](const PeakGroup& g) { return g.peak == line.peak_flops_per_s; });
-    if (same == peaks.end()) {
-      const double ridge =
-          device.main_bandwidth_bytes_per_s > 0 ? line.peak_flops_per_s / device.main_bandwidth_bytes_per_s : 0.0;
-      peaks.push_back({line.peak_flops_per_s, line.label(),
-                       engine_colour(static_cast<std::size_t>(engine_at - engines.begin())), ridge});
-    } else {
-      same->label += ", " + line.label();
-    }
-  }
-
-  // Ops that a log-log chart can show: positive FLOP/s and a finite positive intensity.
-  std::vector<std::size_t> plotted;
-  std::vector<std::string> not_plotted;
-  for (std::size_t i = 0; i < report.ops.size(); ++i) {
-    const auto& op = report.ops[i];
-    const double oi = op.oi_at(report.main_memory);
-    const double perf = op.attainable_flops_per_s();
-    if (op.useful_flops == 0 || !(perf > 0)) {
-      not_plotted.push_back(op.name + " (0 FLOP)");
-    } else if (!std::isfinite(oi) || !(oi > 0)) {
-      not_plotted.push_back(op.name + " (no " + report.main_memory + " bytes)");
-    } else {
-      plotted.push_back(i);
-    }
-  }
-
-  // Axis ranges: every op point and every ridge inside, whole decades.
-  double x_min = 1e300, x_max = 0, y_min = 1e300, y_max = 0;
-  for (const auto i : plotted) {
-    const auto& op = report.ops[i];
-    x_min = std::min(x_min, op.oi_at(report.main_memory));
-    x_max = std::max(x_max, op.oi_at(report.main_memory));
-    y_min = std::min(y_min, op.attainable_flops_per_s());
-    y_max = std::max(y_max, op.attainable_flops_per_s());
-  }
-  for (const auto& group : peaks) {
-    if (group.ridge_oi > 0) x_min = std::min(x_min, group.ridge_oi), x_max = std::max(x_max, group.ridge_oi);
-    y_max = std::max(y_max, group.peak);
-  }
-  if (x_max <= 0) x_min = 0.1, x_max = 1000;
-  if (y_max <= 0) y_min = 1e9, y_max = 1e15;
-  y_min = std::min(y_min, y_max);
-  const auto [x_lo, x_hi] = decade_range(x_min, x_max, 2.0, 4);
-  // The y axis ends a little above the highest roof rather than at the next decade, which would waste up to a
-  // decade of height; decade ticks stay where they are.
-  const auto [y_lo, y_decade_hi] = decade_range(y_min, y_max, 1.6, 4);
-  const double y_hi = std::min(y_decade_hi, std::log10(y_max * 3.0));
-  const LogAxis x_axis{x_lo, x_hi, kPlotLeft, kPlotRight};
-  const LogAxis y_axis{y_lo, y_hi, kPlotBottom, kPlotTop};
-  const double oi_lo = std::pow(10.0, x_lo), oi_hi = std::pow(10.0, x_hi);
-  const double top_peak = peaks.empty() ? std::pow(10.0, y_hi) : peaks.front().peak;
-
-  // Height grows with the notes under the plot.
-  std::vector<std::string> notes;
-  notes.push_back("x: useful FLOPs per " + report.bytes_basis + " byte at " + report.main_memory + "; y: " +
-                  (report.command == "run" ? "achieved FLOP/s" : "the binding ceiling of the six variants") + ".");
-  if (!not_plotted.empty()) {
-    std::string text = "Not on a log-log chart: ";
-    for (std::size_t i = 0; i < not_plotted.size(); ++i) text += (i ? ", " : "") + not_plotted[i];
-    notes.push_back(text);
-  }
-
-  std::vector<PlotPoint> points;
-  for (const auto i : plotted) {
-    const auto& op = report.ops[i];
-    const double x = x_axis.map(op.oi_at(report.main_memory));
-    const double y = y_axis.map(op.attainable_flops_per_s());
-    auto same = std::find_if(points.begin(), points.end(), [&](const PlotPoint& p) {
-      return std::abs(p.x - x) < kMergePx && std::abs(p.y - y) < kMergePx && p.bound_by == op.roofline.bound_by;
-    });
-    if (same != points.end()) {
-      same->ops.push_back(i);
-    } else {
-      points.push_back({{i}, x, y, op.roofline.bound_by});
-    }
-  }
-
-  LabelPlacer placer(Box{kPlotLeft + 2, kPlotTop + 2, kPlotRight - 2, kPlotBottom - 2});
-  for (const auto& point : points) {
-    placer.block({point.x - kPointRadius - 1, point.y - kPointRadius - 1, point.x + kPointRadius + 1,
-                  point.y + kPointRadius + 1});
-  }
-  for (const auto& group : peaks) {
-    if (group.ridge_oi >= oi_lo && group.ridge_oi <= oi_hi) {
-      const double rx = x_axis.map(group.ridge_oi), ry = y_axis.map(group.peak);
-      placer.block({rx - 5, ry - 5, rx + 5, ry + 5});
-    }
-  }
-
-  std::ostringstream body;
-  SvgOut svg(body);
-
-  // Grid, ticks and tick labels: decades (labelled) and 2..9 (minor).
-  for (int e = static_cast<int>(x_lo); e <= static_cast<int>(x_hi); ++e) {
-    const double x = x_axis.map(std::pow(10.0, e));
-    svg.line(x, kPlotTop, x, kPlotBottom, {"#E3E3E3", 1, ""}, "grid-x");
-    svg.line(x, kPlotBottom, x, kPlotBottom + 6, {"#333333", 1, ""}, "tick-x");
-    svg.text(x, kPlotBottom + 20, decade_label(e), kFontPx, Anchor::middle, "tick-label-x");
-    for (int m = 2; m <= 9 && e < static_cast<int>(x_hi); ++m) {
-      const double mx = x_axis.map(m * std::pow(10.0, e));
-      svg.line(mx, kPlotBottom, mx, kPlotBottom + 3, {"#666666", 0.8, ""}, "minor-tick-x");
-    }
-  }
-  for (int e = static_cast<int>(y_lo); e <= static_cast<int>(std::floor(y_hi)); ++e) {
-    const double y = y_axis.map(std::pow(10.0, e));
-    svg.line(kPlotLeft, y, kPlotRight, y, {"#E3E3E3", 1, ""}, "grid-y");
-    svg.line(kPlotLeft - 6, y, kPlotLeft, y, {"#333333", 1, ""}, "tick-y");
-    svg.text(kPlotLeft - 9, y + 4, decade_label(e), kFontPx, Anchor::end, "tick-label-y");
-    for (int m = 2; m <= 9 && std::log10(m) + e < y_hi; ++m) {
-      const double my = y_axis.map(m * std::pow(10.0, e));
-      svg.line(kPlotLeft - 3, my, kPlotLeft, my, {"#666666", 0.8, ""}, "minor-tick-y");
-    }
-  }
-
-  // Lines, clipped to the plot area.
-  svg.raw("<g clip-path=\"url(#plot-clip)\">");
-  // Diagonals y = B x OI, from the left edge up to the highest peak (a roof, not a line into the sky).
-  std::size_t level_index = 0;
-  struct PlacedLine {
-    std::string label;
-    double x0, y0, x1, y1;
-    LineStyle style;
-  };
-  std::vector<PlacedLine> diagonals;
-  for (const auto& line : lines.bandwidth) {
-    if (line.bandwidth_bytes_per_s <= 0) continue;
-    const auto style = bandwidth_style(line, report.main_memory, line.kind == BandwidthKind::level ? level_index : 0);
-    if (line.kind == BandwidthKind::level) ++level_index;
-    const double end_oi = std::min(oi_hi, top_peak / line.bandwidth_bytes_per_s);
-    const double x0 = x_axis.map(oi_lo), y0 = y_axis.map(line.bandwidth_bytes_per_s * oi_lo);
-    const double x1 = x_axis.map(end_oi), y1 = y_axis.map(line.bandwidth_bytes_per_s * end_oi);
-    svg.line(x0, y0, x1, y1, style, "bandwidth");
-    diagonals.push_back({line.name, x0, y0, x1, y1, style});
-  }
-  // Compute roofs from the ridge with the main memory to the right edge.
-  for (const auto& group : peaks) {
-    const double start = group.ridge_oi > oi_lo ? x_axis.map(std::min(group.ridge_oi, oi_hi)) : kPlotLeft;
-    const double y = y_axis.map(group.peak);
-    svg.line(start, y, kPlotRight, y, {group.colour, 2.0, ""}, "compute");
-  }
-  // Power-capped curves of the ops' main data types (by FLOPs), at most three.
-  struct PowerLegend {
-    std::string label;
-    bool drawn = false;
-  };
-  std::vector<PowerLegend> power_curves;
-  std::string power_bound_label;
-  if (device.power_cap_w > 0) {
-    std::map<std::pair<DataType, std::string>, Flops> flops_by_type;
-    for (const auto& op : report.ops) flops_by_type[{op.dtype, op.engine}] += op.useful_flops;
-    std::vector<std::pair<Flops, std::pair<DataType, std::string>>> ranked;
-    for (const auto& [key, flops] : flops_by_type) ranked.push_back({flops, key});
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    // The curve is drawn only where the cap lowers the ceiling below the classic roof; elsewhere it would hide the
-    // roof it equals. Types whose curves coincide (fp16 and bf16 on one engine) share one curve.
-    static const char* kPowerDash[] = {"", "6 3", "2 2"};
-    std::vector<std::string> drawn_paths;
-    for (std::size_t i = 0; i < ranked.size() && power_curves.size() < 3; ++i) {
-      const auto& [dtype, engine] = ranked[i].second;
-      const FlopsPerSecond peak = peak_flops_per_s(device, dtype, engine, device.nominal_clock_hz);
-      const auto curve = power_curve(device, dtype, engine, oi_lo, oi_hi, 64);
-      std::string path;
-      bool open = false;
-      for (const auto& point : curve) {
-        const double classic = std::min(peak, point.oi * device.main_bandwidth_bytes_per_s);
-        const bool binds = point.flops_per_s > 0 && point.flops_per_s < classic * (1 - 1e-6);
-        if (binds) {
-          path += (open ? " L" : (path.empty() ? "M" : " M")) + px(x_axis.map(point.oi)) + " " +
-                  px(y_axis.map(point.flops_per_s));
-        }
-        open = binds;
-      }
-      const std::string label = fmt::format("{} {}", engine, to_string(dtype));
-      const auto same = std::find(drawn_paths.begin(), drawn_paths.end(), path);
-      if (same != drawn_paths.end()) {
-        power_curves[static_cast<std::size_t>(same - drawn_paths.begin())].label += ", " + label;
-        continue;
-      }
-      drawn_paths.push_back(path);
-      if (power_curves.empty()) {
-        // The cap alone (nominal state), thin: where it lies above the roofs it shows the headroom.
-        std::string bound_path;
-        for (const auto& point : curve) {
-          const double bound = nominal_power_bound_flops_per_s(device, dtype, engine, point.oi);
-          if (!(bound > 0)) continue;
-          bound_path += (bound_path.empty() ? "M" : " L") + px(x_axis.map(point.oi)) + " " + px(y_axis.map(bound));
-        }
-        if (!bound_path.empty()) {
-          body << "<path class=\"power-bound\" d=\"" << bound_path
-               << "\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"1\" stroke-dasharray=\"1 3\"/>\n";
-          power_bound_label = fmt::format("cap alone, nominal V ({} {})", engine, to_string(dtype));
-        }
-      }
-      if (!path.empty()) {
-        body << "<path class=\"power\" d=\"" << path << "\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2.2\""
-             << dash_attr(kPowerDash[power_curves.size()]) << "/>\n";
-      }
-      power_curves.push_back({label, !path.empty()});
-    }
-  }
-  svg.raw("</g>");
-
-  // Ridge points: where each compute roof meets the main-memory line.
-  for (const auto& group : peaks) {
-    if (group.ridge_oi < oi_lo || group.ridge_oi > oi_hi) continue;
-    const double rx = x_axis.map(group.ridge_oi), ry = y_axis.map(group.peak);
-    body << "<path class=\"ridge\" d=\"M" << px(rx) << " " << px(ry - 5) << " L" << px(rx + 5) << " " << px(ry) << " L"
-         << px(rx) << " " << px(ry + 5) << " L" << px(rx - 5) << " " << px(ry)
-         << " Z\" fill=\"#FFFFFF\" stroke=\"#000000\" stroke-width=\"1.3\"/>\n";
-  }
-
-  // Op points.
-  for (const auto& point : points) {
-    body << "<circle class=\"op\" cx=\"" << px(point.x) << "\" cy=\"" << px(point.y) << "\" r=\"" << px(kPointRadius)
-         << "\" data-ops=\"" << point.ops.size() << "\" fill=\"" << bound_colour(point.bound_by)
-         << "\" stroke=\"#FFFFFF\" stroke-width=\"1\"/>\n";
-  }
-
-  // Labels, most important first: ops, compute roofs, then bandwidth lines and ridges where room is left.
-  std::vector<std::string> unplaced;
-  int footnote_number = 0;
-  for (const auto& point : points) {
-    std::string text = report.ops[point.ops.front()].name;
-    if (point.ops.size() > 1) text += fmt::format(" +{}", point.ops.size() - 1);
-    bool placed = false;
-    for (const double radius : {7.0, 14.0, 24.0, 36.0}) {
-      // Right, left, above, below, then the diagonals.
-      const std::pair<double, double> directions[] = {{1, 0},  {-1, 0},  {0, -1}, {0, 1},
-                                                      {1, -1}, {-1, -1}, {1, 1},  {-1, 1}};
-      for (const auto& [dx, dy] : directions) {
-        const Anchor anchor = dx > 0 ? Anchor::start : dx < 0 ? Anchor::end : Anchor::middle;
-        const double tx = point.x + dx * radius;
-        const double ty = point.y + dy * radius + (dy == 0 ? 3.5 : dy > 0 ? kOpFontPx * 0.8 : 0.0);
-        const auto box = text_box(text, tx, ty, kOpFontPx, anchor);
-        if (!placer.try_place({box})) continue;
-        if (radius > 10) {
-          const double lx = std::clamp(point.x, box.x0, box.x1), ly = std::clamp(point.y, box.y0, box.y1);
-          svg.line(point.x, point.y, lx, ly, {"#999999", 0.7, ""}, "leader");
-        }
-        svg.text(tx, ty, text, kOpFontPx, anchor, "op-label", "#111111", 0, true);
-        placed = true;
-        break;
-      }
-      if (placed) break;
-    }
-    if (!placed) {
-      // No room for the name: a number beside the point, the name in the notes.
-      const std::string number = std::to_string(++footnote_number);
-      bool numbered = false;
-      for (const double radius : {6.0, 11.0, 18.0}) {
-        for (const auto& [dx, dy] : {std::pair<double, double>{1, -1}, {-1, -1}, {1, 1}, {-1, 1}, {0, -1}, {0, 1}}) {
-          const double tx = point.x + dx * radius, ty = point.y + dy * radius + 3.5;
-          const auto box = text_box(number, tx, ty, kOpFontPx, Anchor::middle);
-          if (!placer.try_place({box})) continue;
-          svg.text(tx, ty, number, kOpFontPx, Anchor::middle, "op-label", "#111111", 0, true);
-          numbered = true;
-          break;
-        }
-        if (numbered) break;
-      }
-      unplaced.push_back((numbered ? "[" + number + "] " : "[unlabelled] ") + text);
-    }
-  }
-  if (!unplaced.empty()) {
-    std::string text = "Crowded points: ";
-    for (std::size_t i = 0; i < unplaced.size(); ++i) text += (i ? ", " : "") + unplaced[i];
-    notes.push_back(text);
-  }
-
-  for (const auto& group : peaks) {
-    const std::string text = fmt::format("{}  {}", group.label, format_si(group.peak, "FLOP/s"));
-    const double y = y_axis.map(group.peak);
-    for (const double dy : {-5.0, 13.0, -16.0, 24.0}) {
-      const auto box = text_box(text, kPlotRight - 6, y + dy, kSmallFontPx, Anchor::end);
-      if (!placer.try_place({box})) continue;
-      svg.text(kPlotRight - 6, y + dy, text, kSmallFontPx, Anchor::end, "compute-label", group.colour, 0, true);
-      break;
-    }
-  }
-
-  const double angle_scale = (kPlotHeight / (y_hi - y_lo)) / (kPlotWidth / (x_hi - x_lo));
-  const double angle_deg = -std::atan(angle_scale) * 180.0 / M_PI;
-  for (const auto& line : diagonals) {
-    const std::string text = line.label;
-    for (const double t : {0.18, 0.3, 0.42, 0.54, 0.66, 0.1, 0.78}) {
-      const double x = line.x0 + (line.x1 - line.x0) * t;
-      const double y = line.y0 + (line.y1 - line.y0) * t;
-      if (x < kPlotLeft || y > kPlotBottom - 4 || y < kPlotTop + 4) continue;
-      // Slightly above the line so the text does not sit on it.
-      const double ox = x + std::sin(-angle_deg * M_PI / 180.0) * 3.0;
-      const double oy = y - std::cos(-angle_deg * M_PI / 180.0) * 3.0;
-      if (!placer.try_place(rotated_text_boxes(text, ox, oy, kSmallFontPx, angle_deg))) continue;
-      svg.text(ox, oy, text, kSmallFontPx, Anchor::middle, "bandwidth-label", line.style.colour, angle_deg, true);
-      break;
-    }
-  }
-  for (const auto& group : peaks) {
-    if (group.ridge_oi < oi_lo || group.ridge_oi > oi_hi) continue;
-    const double rx = x_axis.map(group.ridge_oi), ry = y_axis.map(group.peak);
-    const std::string text = fmt::format("{:.3g}", group.ridge_oi);
-    for (const auto& [tx, ty, anchor] : {std::tuple<double, double, Anchor>{rx - 7, ry + 14, Anchor::end},
-                                         {rx + 7, ry + 14, Anchor::start},
-                                         {rx, ry + 18, Anchor::middle}}) {
-      if (!placer.try_place({text_box(text, tx, ty, kSmallFontPx, anchor)})) continue;
-      svg.text(tx, ty, text, kSmallFontPx, anchor, "ridge-label", "#000000", 0, true);
-      break;
-    }
-  }
-
-  // Legend, on the right of the plot.
-  std::ostringstream legend_body;
-  SvgOut legend(legend_body);
-  double ly = kPlotTop + 6;
-  const auto legend_title = [&](const std::string& text) {
-    legend.text(kLegendLeft, ly + 4, text, kFontPx, Anchor::start, "legend-title", "#000000");
-    ly += 18;
-  };
-  double legend_right = kLegendLeft;
-  const auto legend_line = [&](const LineStyle& style, const std::string& text) {
-    legend_right = std::max(legend_right, kLegendLeft + 36 + text_width_px(text, kSmallFontPx) * 0.92);
-    legend.line(kLegendLeft, ly, kLegendLeft + 28, ly, style, "legend-swatch");
-    legend.text(kLegendLeft + 36, ly + 4, text, kSmallFontPx, Anchor::start, "legend-text");
-    ly += 16;
-  };
-  legend_title("Compute peaks");
-  for (const auto& group : peaks)
-    legend_line({group.colour, 2.0, ""}, group.label + ": " + format_si(group.peak, "FLOP/s"));
-  ly += 6;
-  legend_title("Bandwidths (y = B x OI)");
-  level_index = 0;
-  for (const auto& line : lines.bandwidth) {
-    if (line.bandwidth_bytes_per_s <= 0) continue;
-    const auto style = bandwidth_style(line, report.main_memory, line.kind == BandwidthKind::level ? level_index : 0);
-    if (line.kind == BandwidthKind::level) ++level_index;
-    std::string name = line.name;
-    if (line.kind == BandwidthKind::latency) name = "latency (Little's law)";
-    if (line.kind == BandwidthKind::network) name = "network (x = FLOP/net B)";
-    legend_line(style, name + ": " + format_si(line.bandwidth_bytes_per_s, "B/s"));
-  }
-  static const char* kPowerDashLegend[] = {"", "6 3", "2 2"};
-  for (std::size_t i = 0; i < power_curves.size(); ++i) {
-    legend_line({"#D55E00", 2.2, kPowerDashLegend[i]},
-                fmt::format("power cap {}: {}{}", format_si(device.power_cap_w, "W"), power_curves[i].label,
-                            power_curves[i].drawn ? "" : " (never below the roof)"));
-  }
-  if (!power_bound_label.empty()) legend_line({"#D55E00", 1.0, "1 3"}, power_bound_label);
-  ly += 6;
-  legend_title("Markers");
-  legend_body << "<path d=\"M" << px(kLegendLeft + 14) << " " << px(ly - 5) << " L" << px(kLegendLeft + 19) << " "
-              << px(ly) << " L" << px(kLegendLeft + 14) << " " << px(ly + 5) << " L" << px(kLegendLeft + 9) << " "
-              << px(ly) << " Z\" fill=\"#FFFFFF\" stroke=\"#000000\" stroke-width=\"1.3\"/>\n";
-  legend.text(kLegendLeft + 36, ly + 4, "ridge point (OI = P / B_" + report.main_memory + ")", kSmallFontPx,
-              Anchor::start, "legend-text");
-  ly += 16;
-  std::vector<std::string> categories;
-  for (const auto& point : points) {
-    const auto category = bound_category(point.bound_by);
-    if (std::find(categories.begin(), categories.end(), category) == categories.end()) categories.push_back(category);
-  }
-  std::sort(categories.begin(), categories.end());
-  for (const auto& category : categories) {
-    const std::string example = category == "compute"  ? "compute:fp16"
-                                : category == "memory" ? "memory:dram"
-                                                       : category;
-    legend_body << "<circle cx=\"" << px(kLegendLeft + 14) << "\" cy=\"" << px(ly) << "\" r=\"" << px(kPointRadius)
-                << "\" fill=\"" << bound_colour(example) << "\"/>\n";
-    legend.text(kLegendLeft + 36, ly + 4, "op bound by " + category, kSmallFontPx, Anchor::start, "legend-text");
-    ly += 16;
-  }
-
-  // Notes under the plot, wrapped.
-  std::vector<std::string> note_lines;
-  const std::size_t wrap = static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56));
-  for (const auto& note : notes) {
-    std::string current;
-    std::istringstream words(note);
-    std::string word;
-    while (words >> word) {
-      if (!current.empty() && current.size() + 1 + word.size() > wrap) {
-        note_lines.push_back(current);
-        current.clear();
-      }
-      current += (current.empty() ? "" : " ") + word;
-    }
-    if (!current.empty()) note_lines.push_back(current);
-  }
-  const double notes_top = kPlotBottom + 62;
-  const double width = std::max(kWidth, legend_right + 16);
-  const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, ly + 12);
-
-  stream << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  stream << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\"" << px(height)
-         << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
-         << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
-  stream << "<defs><clipPath id=\"plot-clip\"><rect x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
-         << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\"/></clipPath></defs>\n";
-  stream << "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n";
-  SvgOut head(stream);
-  head.text(kPlotLeft, 24, "Roofline: " + report.workload_name + " on " + report.hardware_name, 16, Anchor::start,
-            "title", "#000000");
-  head.text(kPlotLeft, 44,
-            fmt::format("roofsim {}: {} ops; {} bytes; six ceilings per op, the binding one plotted", report.command,
-                        report.ops.size(), report.bytes_basis),
-            kSmallFontPx, Anchor::start, "subtitle", "#555555");
-  stream << "<rect class=\"plot-area\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
-         << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
-  stream << body.str();
-  stream << "<rect class=\"plot-frame\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
-         << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
-  head.text(kPlotLeft + kPlotWidth / 2, kPlotBottom + 42,
-            "Operational intensity (FLOP/B, " + report.bytes_basis + " " + report.main_memory + " bytes)", kFontPx,
-            Anchor::middle, "axis-title-x", "#000000");
-  head.text(24, kPlotTop + kPlotHeight / 2, "Performance (FLOP/s)", kFontPx, Anchor::middle, "axis-title-y", "#000000",
-            -90);
-  stream << legend_body.str();
-  for (std::size_t i = 0; i < note_lines.size(); ++i) {
-    head.text(24, notes_top + 16.0 * static_cast<double>(i), note_lines[i], kSmallFontPx, Anchor::start, "note",
-              "#444444");
-  }
-  stream << "</svg>\n";
+  Chart(report, device).write(stream);
 }
 
 }  // namespace roofsim

@@ -70,6 +70,22 @@ TEST_CASE("gemm on H200: the table and three files with the closed-form GEMM int
     CHECK(op["sim_time_s"].is_null());
     CHECK(op["achieved_flops_per_s"].is_null());
   }
+  // The device's roofs travel with the report: the fp16 ridge is P / B_dram.
+  const auto& device = report["device"];
+  CHECK(device["main_memory"] == "dram");
+  const double dram_bw = device["bandwidth_bytes_per_s"]["dram"].get<double>();
+  bool found_fp16 = false;
+  for (std::size_t i = 0; i < device["compute"].size(); ++i) {
+    const auto& line = device["compute"][i];
+    for (const auto& dtype : line["dtypes"]) {
+      if (dtype == "fp16" && line["engine"] == "matrix") {
+        found_fp16 = true;
+        CHECK(device["ridges"][i]["oi"].get<double>() ==
+              doctest::Approx(line["peak_flops_per_s"].get<double>() / dram_bw));
+      }
+    }
+  }
+  CHECK(found_fp16);
   // The square GEMM sits far above the ridge: the compute roof binds classically.
   CHECK(ops["gemm_8192x8192x8192"]["ceiling_bound_by"]["classic"] == "compute:fp16");
 }

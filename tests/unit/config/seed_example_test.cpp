@@ -124,7 +124,7 @@ TEST_CASE("--set power.cap=450W sets the cap of a file without a [power] table")
   CHECK(hw.power.cap_w == doctest::Approx(450.0));
 }
 
-TEST_CASE("--set of several keys applies each; a later one wins") {
+TEST_CASE("--set of several keys applies each and a later one wins") {
   const auto hw =
       load_hardware(write_seed_example("several"),
                     {{"compute.units", "132"}, {"compute.engines.vector.clock", "1.98GHz"}, {"compute.units", "100"}});

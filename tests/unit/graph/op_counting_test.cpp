@@ -91,7 +91,7 @@ padding = 3
   CHECK(stem.bytes_written == 2ULL * 2 * 64 * 112 * 112);
 }
 
-TEST_CASE("attention: 2 b h sq skv d for QK^T and PV each; causal counts the lower triangle") {
+TEST_CASE("attention: 2 b h sq skv d for QK^T and PV each, causal counts the lower triangle") {
   const auto workload = load_text("attention", R"(
 [workload]
 name = "a"

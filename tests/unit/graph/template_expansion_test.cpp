@@ -96,7 +96,7 @@ TEST_CASE("a 175B-parameter model (96 GPT-3 blocks) is counted exactly in 64 bit
   CHECK(workload.total_compulsory_bytes() > weight_bytes);
 }
 
-TEST_CASE("Llama-2-7B decode: every weight and the KV cache are read once; GQA and SwiGLU shapes") {
+TEST_CASE("Llama-2-7B decode: every weight and the KV cache are read once, with GQA and SwiGLU shapes") {
   const std::uint64_t h = 4096, f = 11008, context = 4096, d = 128;
   const auto workload = load_text("llama7b", R"(
 [workload]

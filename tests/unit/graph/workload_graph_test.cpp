@@ -79,7 +79,7 @@ resident = true
 
 }  // namespace
 
-TEST_CASE("edges run from producer to consumer; the order is topological and otherwise follows the file") {
+TEST_CASE("edges run from producer to consumer, the order is topological and otherwise follows the file") {
   const auto workload = load_text("chain", kChain);
   CHECK(op_names(workload) == std::vector<std::string>{"independent", "proj", "late"});
   const Op& late = *workload.find_op("late");

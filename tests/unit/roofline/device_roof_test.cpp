@@ -14,8 +14,9 @@ namespace {
 
 // 100 units x 20000 FLOP/cycle x 1 GHz = 2 PFLOP/s fp16; DRAM: 4 stacks x 8 channels x 2 pseudo-channels x 64 bit x
 // 6.4 Gb/s = 3.2768 TB/s.
-std::filesystem::path write_test_chip() {
-  const auto dir = test::scratch_dir("device_roof");
+// Each test writes its own copy: tests run in parallel processes.
+std::filesystem::path write_test_chip(const std::string& scratch) {
+  const auto dir = test::scratch_dir(scratch);
   std::filesystem::create_directories(dir / "dram");
   std::ofstream(dir / "dram" / "TEST-HBM3.toml") << R"([standard]
 name = "TEST-HBM3"
@@ -89,7 +90,7 @@ link_bandwidth = "50GB/s"
 }  // namespace
 
 TEST_CASE("device figures from a hardware file") {
-  const auto hardware = load_hardware(write_test_chip());
+  const auto hardware = load_hardware(write_test_chip("device_roof_figures"));
   const auto device = make_device_roof(hardware);
   CHECK(peak_flops_per_s(device, DataType::fp16, "", device.nominal_clock_hz) == doctest::Approx(2e15));
   CHECK(peak_flops_per_s(device, DataType::fp32, "", device.nominal_clock_hz) == doctest::Approx(2e14));
@@ -113,7 +114,7 @@ TEST_CASE("device figures from a hardware file") {
 }
 
 TEST_CASE("ceilings of a GEMM and a stream on the test chip") {
-  const auto device = make_device_roof(load_hardware(write_test_chip()));
+  const auto device = make_device_roof(load_hardware(write_test_chip("device_roof_ceilings")));
   RooflineInput gemm;
   gemm.flops = 2ULL * 8192 * 8192 * 8192;
   const Bytes gemm_bytes = 2ULL * 3 * 8192 * 8192;  // OI = 2730.7 > ridge 610

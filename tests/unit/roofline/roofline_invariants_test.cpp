@@ -5,6 +5,8 @@
 #include <cmath>
 #include <random>
 
+#include "sim/config/data_paths.h"
+#include "sim/config/hardware_params.h"
 #include "sim/roofline/roofline.h"
 #include "tests/unit/roofline/roofline_test_device.h"
 
@@ -88,4 +90,37 @@ TEST_CASE("no ceiling exceeds classic / none is NaN or infinite / binding is the
     }
   }
   CHECK(checked == 80000);
+}
+
+TEST_CASE("every bundled device: over intensities 1e-3 to 1e5 and every data type no ceiling exceeds classic") {
+  int checked = 0;
+  for (const auto& file : bundled_files("configs")) {
+    const auto device = make_device_roof(load_hardware(file));
+    for (const auto& engine : device.compute.engines) {
+      for (const auto& [dtype, flops_per_cycle] : engine.flops_per_cycle) {
+        for (int step = -12; step <= 20; ++step) {
+          const double oi = std::pow(10.0, step / 4.0);
+          RooflineInput input;
+          input.flops = 1ULL << 40;
+          for (const auto& level : device.levels) {
+            input.bytes.push_back({level.name, static_cast<Bytes>(std::ceil(static_cast<double>(input.flops) / oi))});
+          }
+          input.dtype = dtype;
+          input.engine = engine.name;
+          input.row_hit_rate = (step % 3) / 2.0;
+          input.network_bytes = step % 2 == 0 ? input.flops / 8 : 0;
+          const auto result = evaluate_roofline(device, input);
+          INFO(file.filename().string() << " " << engine.name << " " << to_string(dtype) << " OI " << oi);
+          for (const auto variant : kAllVariants) {
+            const double value = result.ceilings[variant].flops_per_s;
+            CHECK(std::isfinite(value));
+            CHECK(value > 0.0);
+            CHECK(value <= result.ceilings.classic.flops_per_s * (1 + 1e-12));
+          }
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked > 1000);
 }

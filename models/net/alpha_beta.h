@@ -1,0 +1,33 @@
+#pragma once
+// Closed-form predictions of collective times in the alpha-beta-gamma model (Thakur, Rabenseifner and Gropp,
+// "Optimization of collective communication operations in MPICH", IJHPCA 19(1), 2005; Patarasuk and Yuan 2009 for
+// the ring allreduce; Sanders, Speck and Traeff 2009 for pipelined trees): alpha is the start-up cost of one message
+// on the algorithm's worst path (latency plus per-message overhead), beta the time per byte of its bottleneck link,
+// gamma the time per byte of a reduction. They are printed beside the simulated times and checked against them in
+// tests; the simulation, not these formulas, is the answer (it adds contention, packet pipelining and overlap).
+#include <string>
+
+#include "models/net/collectives.h"
+#include "models/net/topology.h"
+
+namespace roofsim::net {
+
+struct PathCost {
+  Seconds latency_s = 0;        // sum of the link latencies of the route
+  Seconds overhead_s = 0;       // sum of the per-message overheads of the route
+  Seconds beta_s_per_byte = 0;  // 1 / the slowest link's bandwidth
+  [[nodiscard]] Seconds alpha_s() const { return latency_s + overhead_s; }
+};
+
+// The cost of the route between two vertices, and the worst of a set of routes (each field's maximum).
+[[nodiscard]] PathCost path_cost(const Topology& topology, NodeId from, NodeId to);
+
+struct Prediction {
+  Seconds time_s = 0;
+  std::string formula;  // "2(p-1)a + 2(p-1)/p S b + (p-1)/p S g"
+  PathCost cost;        // the alpha and beta used (of the slowest level for hierarchical)
+};
+
+[[nodiscard]] Prediction predict(const CollectiveRequest& request, const Topology& topology, Seconds gamma_s_per_byte);
+
+}  // namespace roofsim::net

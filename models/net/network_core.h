@@ -1,0 +1,136 @@
+#pragma once
+// The network as a discrete-event core in plain C++: it plays collective schedules over the topology. Each link
+// direction is a FIFO resource with a busy-until time; a message reserves each link of its route when its first
+// packet reaches it (one event per message and hop), so contention between flows emerges from the order in which
+// they reach a link. Each device's reductions queue on one FIFO resource (its vector engine and memory).
+//
+// The API is the one the engine calls (Network II): issue a schedule at a time, advance to a time, learn when it
+// finished. NetworkModule (network_module.h) drives it from SystemC; `roofsim collective` runs it alone.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <vector>
+
+#include "models/net/collectives.h"
+#include "models/net/packet_train.h"
+#include "models/net/reduction_model.h"
+#include "models/net/schedule.h"
+#include "models/net/topology.h"
+
+namespace roofsim::net {
+
+using CollectiveId = std::uint32_t;
+
+struct NetworkOptions {
+  Bytes packet_bytes = 64 * 1024;
+  ReductionModel reduction;  // default: free
+};
+
+struct LinkStats {
+  Bytes bytes = 0;
+  std::uint64_t messages = 0;
+  TimeFs busy_fs = 0;  // time the link direction was reserved (overheads, packets and the gaps between them)
+};
+
+// One message's reservation of one link direction: from its first packet's start to its last packet's end.
+struct LinkReservation {
+  LinkId link = 0;
+  CollectiveId collective = 0;
+  OpId op = 0;
+  TimeFs begin_fs = 0;
+  TimeFs end_fs = 0;
+  Bytes bytes = 0;
+};
+
+class NetworkCore {
+ public:
+  using CompletionHandler = std::function<void(CollectiveId, TimeFs)>;
+
+  NetworkCore(const Topology& topology, NetworkOptions options);
+
+  // Starts a schedule at `start_fs` (not before the time already simulated). Returns its id.
+  CollectiveId issue(std::shared_ptr<const Schedule> schedule, TimeFs start_fs);
+  // The same for a collective on a group of ranks (request.ranks): its schedule is built here.
+  CollectiveId issue(const CollectiveRequest& request, TimeFs start_fs);
+  // Called when a collective's last op finishes, with its finish time.
+  void on_completion(CompletionHandler handler) { on_completion_ = std::move(handler); }
+  // Called for every link reservation (for traces of busy links); none by default.
+  void on_reservation(std::function<void(const LinkReservation&)> observer) { on_reservation_ = std::move(observer); }
+
+  [[nodiscard]] std::optional<TimeFs> next_event_fs() const;
+  // Processes every event at or before `limit_fs`.
+  void run_until(TimeFs limit_fs);
+  // Processes every event; returns the time of the last.
+  TimeFs run();
+
+  [[nodiscard]] bool finished(CollectiveId id) const { return collectives_[id].remaining_ops == 0; }
+  [[nodiscard]] TimeFs start_fs(CollectiveId id) const { return collectives_[id].start_fs; }
+  [[nodiscard]] TimeFs finish_fs(CollectiveId id) const { return collectives_[id].finish_fs; }
+  [[nodiscard]] TimeFs now_fs() const { return now_fs_; }
+  [[nodiscard]] std::uint64_t events() const { return events_; }
+  [[nodiscard]] const LinkStats& link_stats(LinkId id) const { return link_stats_[id]; }
+  [[nodiscard]] const Topology& topology() const { return *topology_; }
+
+ private:
+  enum class EventKind : std::uint8_t { start, hop, done };
+  struct Event {
+    TimeFs time_fs;
+    std::uint64_t sequence;  // ties go to the earlier-scheduled event: deterministic
+    CollectiveId collective;
+    OpId op;
+    std::uint32_t train;  // slot of the message in flight (hop events)
+    std::uint32_t hop;
+    EventKind kind;
+  };
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time_fs != b.time_fs ? a.time_fs > b.time_fs : a.sequence > b.sequence;
+    }
+  };
+  struct Collective {
+    std::shared_ptr<const Schedule> schedule;
+    std::vector<std::uint32_t> waiting;  // unfinished dependencies per op
+    std::size_t remaining_ops = 0;
+    TimeFs start_fs = 0;
+    TimeFs finish_fs = 0;
+  };
+  struct InFlight {
+    PacketTrain train;
+    const std::vector<LinkId>* route;
+  };
+
+  void schedule_event(TimeFs time_fs, EventKind kind, CollectiveId collective, OpId op, std::uint32_t train = 0,
+                      std::uint32_t hop = 0);
+  void process(const Event& event);
+  void start_op(CollectiveId collective, OpId op, TimeFs now_fs);
+  void cross_hop(CollectiveId collective, OpId op, std::uint32_t train, std::uint32_t hop);
+  void finish_op(CollectiveId collective, OpId op, TimeFs now_fs);
+
+  const Topology* topology_;
+  NetworkOptions options_;
+  std::vector<TimeFs> link_busy_until_fs_;
+  std::vector<LinkStats> link_stats_;
+  std::vector<TimeFs> reducer_busy_until_fs_;  // per vertex (devices only reduce)
+  std::vector<Collective> collectives_;
+  std::vector<InFlight> in_flight_;
+  std::vector<std::uint32_t> free_slots_;
+  std::priority_queue<Event, std::vector<Event>, Later> queue_;
+  std::uint64_t sequence_ = 0;
+  std::uint64_t events_ = 0;
+  TimeFs now_fs_ = 0;
+  CompletionHandler on_completion_;
+  std::function<void(const LinkReservation&)> on_reservation_;
+};
+
+struct CollectiveRun {
+  Seconds time_s = 0;
+  std::uint64_t events = 0;
+  std::uint64_t transfers = 0;
+};
+// Builds the request's schedule and plays it alone on an idle network (what `roofsim collective` measures).
+[[nodiscard]] CollectiveRun run_collective(const Topology& topology, const CollectiveRequest& request,
+                                           const NetworkOptions& options);
+
+}  // namespace roofsim::net

@@ -1,0 +1,223 @@
+#include "sim/config/cluster_params.h"
+
+#include <utility>
+
+#include "sim/config/config_document.h"
+#include "sim/config/data_paths.h"
+#include "sim/config/key_spec.h"
+
+namespace roofsim {
+
+namespace {
+using K = ValueKind;
+using Q = QuantityKind;
+constexpr Presence req = Presence::required;
+constexpr Presence opt = Presence::optional;
+
+// The three keys of every link section, spelled once per section so `list --keys` shows each.
+#define ROOFSIM_LINK_KEYS(PATH, WHAT)                                                                               \
+  {PATH, K::section, Q::bytes, opt, "", WHAT},                                                                      \
+      {PATH ".bandwidth", K::quantity, Q::bandwidth, req, "", "Bandwidth per direction of one link"},               \
+      {PATH ".latency", K::quantity, Q::time, opt, "0ns", "Latency of one traversal (wire, SerDes, switch hop)"}, { \
+    PATH ".overhead", K::quantity, Q::time, opt, "0ns",                                                             \
+        "Per-message cost: the link is occupied this long before a message's first packet"                          \
+  }
+
+}  // namespace
+
+std::string_view to_string(TopologyKind kind) {
+  switch (kind) {
+    case TopologyKind::ring: return "ring";
+    case TopologyKind::fully_connected: return "fully_connected";
+    case TopologyKind::switch_star: return "switch";
+    case TopologyKind::torus: return "torus";
+    case TopologyKind::two_level: return "two_level";
+  }
+  return "ring";
+}
+
+const KeyRegistry& cluster_registry() {
+  static const KeyRegistry registry(
+      "cluster",
+      {
+          {"cluster", K::section, Q::bytes, req, "", "The cluster as a whole"},
+          {"cluster.name", K::text, Q::bytes, req, "", "Name shown in reports"},
+          {"cluster.source", K::text, Q::bytes, opt, "", "Where the link figures of this file come from"},
+          {"cluster.device", K::text, Q::bytes, req, "",
+           "The device file of every rank, by name (\"H100-SXM5\") or path"},
+          {"cluster.devices", K::count, Q::bytes, req, "", "Number of devices (ranks)"},
+
+          {"topology", K::section, Q::bytes, req, "", "How devices are joined"},
+          {"topology.kind", K::choice, Q::bytes, req, "",
+           "ring, fully_connected, switch (one NVSwitch-like crossbar), torus, or two_level (nodes of devices on a "
+           "switch, nodes joined through NICs and a fat tree)",
+           "ring|fully_connected|switch|torus|two_level"},
+          {"topology.dims", K::integer_list, Q::bytes, opt, "",
+           "torus: devices along each of 2 or 3 dimensions (product = devices), first dimension fastest"},
+          {"topology.in_switch_reduction", K::flag, Q::bytes, opt, "false",
+           "switch: the switch reduces and multicasts (NVLink SHARP), enabling the `switch` algorithm"},
+          {"topology.devices_per_node", K::count, Q::bytes, opt, "", "two_level: devices per node (on one switch)"},
+          {"topology.nics_per_node", K::count, Q::bytes, opt, "",
+           "two_level: NICs per node; device d uses NIC d mod nics (divides devices_per_node)"},
+          {"topology.leaf_ports", K::count, Q::bytes, opt, "32",
+           "two_level: down ports of a fat-tree leaf switch (as many up ports, one to each spine: full bisection)"},
+
+          ROOFSIM_LINK_KEYS("link", "Device links: ring, torus and fully connected neighbours; device-switch links"),
+          ROOFSIM_LINK_KEYS("host_link", "two_level: device to its NIC (PCIe)"),
+          ROOFSIM_LINK_KEYS("nic_link", "two_level: NIC to its fat-tree leaf switch"),
+          ROOFSIM_LINK_KEYS("fabric_link", "two_level: leaf to spine switch (default: as nic_link)"),
+
+          {"collective", K::section, Q::bytes, opt, "", "Defaults of `roofsim collective`"},
+          {"collective.packet_size", K::quantity, Q::bytes, opt, "64KiB",
+           "Messages move in packets of this size (one calculation per message and link, never per byte)"},
+          {"collective.chunk_size", K::quantity, Q::bytes, opt, "1MiB",
+           "Pipelining unit: a schedule splits each message larger than this into chunks"},
+          {"collective.data_type", K::choice, Q::bytes, opt, "fp32", "Element type of the buffers (reductions)",
+           "fp64|fp32|tf32|bf16|fp16|fp8|int8"},
+          {"collective.reduce_cost", K::choice, Q::bytes, opt, "device",
+           "device: reductions take time on the vector engine and memory; free: they take none", "device|free"},
+      });
+  return registry;
+}
+
+#undef ROOFSIM_LINK_KEYS
+
+namespace {
+
+LinkParams read_link(const ConfigSection& section) {
+  LinkParams link;
+  link.bandwidth_bytes_per_s = section.quantity("bandwidth", QuantityKind::bandwidth);
+  if (link.bandwidth_bytes_per_s <= 0) section.fail("bandwidth", "a bandwidth greater than 0");
+  link.latency_s = section.time("latency", 0);
+  link.overhead_s = section.time("overhead", 0);
+  return link;
+}
+
+LinkParams required_link(const ConfigSection& root, std::string_view key, const std::string& why) {
+  const auto section = root.child(key);
+  if (!section) root.fail(key, "a [" + std::string(key) + "] section (" + why + ")");
+  return read_link(*section);
+}
+
+std::filesystem::path find_device_file(const std::string& name, const std::filesystem::path& base_dir) {
+  const std::filesystem::path given(name);
+  if (given.is_absolute() && std::filesystem::exists(given)) return given;
+  const std::string file = given.extension() == ".toml" ? name : name + ".toml";
+  for (const auto& dir : {base_dir, base_dir.parent_path()}) {
+    if (dir.empty()) continue;
+    if (std::filesystem::exists(dir / name) && std::filesystem::is_regular_file(dir / name)) return dir / name;
+    if (std::filesystem::exists(dir / file)) return dir / file;
+  }
+  return resolve_data_file(name, "configs");
+}
+
+ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem::path& base_dir) {
+  const auto root = document.root();
+  ClusterParams cluster;
+  cluster.file = document.file_name();
+  const auto head = *root.child("cluster");
+  cluster.name = head.text("name");
+  cluster.devices = head.count("devices");
+  const auto device_name = head.text("device");
+  const auto device_file = find_device_file(device_name, base_dir);
+  if (!std::filesystem::exists(device_file)) {
+    head.fail("device", "a device file by path or by name (bundled in configs/ or beside the cluster file)");
+  }
+  cluster.device_file = device_file.string();
+  cluster.device = load_hardware(device_file);
+
+  const auto topology = *root.child("topology");
+  const auto kind = topology.text("kind");
+  if (kind == "ring") cluster.topology = TopologyKind::ring;
+  if (kind == "fully_connected") cluster.topology = TopologyKind::fully_connected;
+  if (kind == "switch") cluster.topology = TopologyKind::switch_star;
+  if (kind == "torus") cluster.topology = TopologyKind::torus;
+  if (kind == "two_level") cluster.topology = TopologyKind::two_level;
+  cluster.in_switch_reduction = topology.flag("in_switch_reduction");
+  if (cluster.in_switch_reduction && cluster.topology != TopologyKind::switch_star) {
+    topology.fail("in_switch_reduction", "false unless kind = \"switch\"");
+  }
+
+  if (cluster.topology == TopologyKind::torus) {
+    if (!topology.has("dims")) topology.fail("dims", "the devices along each dimension of the torus ([16, 16])");
+    const auto* dims = topology.node("dims")->as_array();
+    std::uint64_t product = 1;
+    for (const auto& element : *dims) {
+      const auto value = element.as_integer()->get();
+      if (value <= 0) topology.fail("dims", "dimensions of at least 1 device");
+      cluster.dims.push_back(static_cast<std::uint64_t>(value));
+      product *= static_cast<std::uint64_t>(value);
+    }
+    if (cluster.dims.size() < 2 || cluster.dims.size() > 3) topology.fail("dims", "2 or 3 dimensions");
+    if (product != cluster.devices) {
+      topology.fail("dims", "dimensions whose product is cluster.devices = " + std::to_string(cluster.devices));
+    }
+  } else if (topology.has("dims")) {
+    topology.fail("dims", "no dims unless kind = \"torus\"");
+  }
+
+  if (cluster.devices < 2 && cluster.topology != TopologyKind::two_level) head.fail("devices", "at least 2 devices");
+  cluster.link = required_link(root, "link", "the device links");
+
+  if (cluster.topology == TopologyKind::two_level) {
+    if (!topology.has("devices_per_node")) topology.fail("devices_per_node", "devices per node for two_level");
+    if (!topology.has("nics_per_node")) topology.fail("nics_per_node", "NICs per node for two_level");
+    cluster.devices_per_node = topology.count("devices_per_node");
+    cluster.nics_per_node = topology.count("nics_per_node");
+    cluster.leaf_ports = topology.count("leaf_ports");
+    if (cluster.devices % cluster.devices_per_node != 0 || cluster.devices / cluster.devices_per_node < 2) {
+      topology.fail("devices_per_node", "a divisor of cluster.devices = " + std::to_string(cluster.devices) +
+                                            " that leaves at least 2 nodes");
+    }
+    if (cluster.devices_per_node % cluster.nics_per_node != 0) {
+      topology.fail("nics_per_node", "a divisor of devices_per_node = " + std::to_string(cluster.devices_per_node));
+    }
+    cluster.host_link = required_link(root, "host_link", "two_level: device to NIC");
+    cluster.nic_link = required_link(root, "nic_link", "two_level: NIC to fabric");
+    cluster.fabric_link = root.child("fabric_link") ? read_link(*root.child("fabric_link")) : cluster.nic_link;
+  } else {
+    for (const auto* key : {"devices_per_node", "nics_per_node"}) {
+      if (topology.has(key)) topology.fail(key, "no " + std::string(key) + " unless kind = \"two_level\"");
+    }
+    for (const auto* key : {"host_link", "nic_link", "fabric_link"}) {
+      if (root.has(key)) root.fail(key, "no [" + std::string(key) + "] unless topology.kind = \"two_level\"");
+    }
+  }
+
+  const auto collective = root.child("collective");
+  if (collective) {
+    cluster.collective.packet_bytes = collective->bytes("packet_size");
+    cluster.collective.chunk_bytes = collective->bytes("chunk_size");
+    cluster.collective.data_type = *parse_data_type(collective->text("data_type"));
+    cluster.collective.reduce_cost = collective->text("reduce_cost") == "free" ? ReduceCost::free : ReduceCost::device;
+    if (cluster.collective.packet_bytes == 0) collective->fail("packet_size", "a packet size greater than 0 B");
+    if (cluster.collective.chunk_bytes == 0) collective->fail("chunk_size", "a chunk size greater than 0 B");
+  } else {
+    // Without a [collective] section the registry's defaults apply, read from the one place they are written.
+    const auto default_bytes = [](const char* key) {
+      return *parse_bytes(cluster_registry().find({"collective", key})->default_value);
+    };
+    cluster.collective.packet_bytes = default_bytes("packet_size");
+    cluster.collective.chunk_bytes = default_bytes("chunk_size");
+  }
+  return cluster;
+}
+
+}  // namespace
+
+ClusterParams load_cluster(const std::filesystem::path& file, const std::vector<Override>& overrides) {
+  ConfigDocument document(file, cluster_registry());
+  for (const auto& entry : overrides) document.apply_override(entry.key, entry.value);
+  document.check();
+  return read_cluster(document, file.parent_path());
+}
+
+ClusterParams load_cluster_text(std::string_view text, const std::string& name, const std::filesystem::path& base_dir,
+                                const std::vector<Override>& overrides) {
+  ConfigDocument document(text, name, cluster_registry());
+  for (const auto& entry : overrides) document.apply_override(entry.key, entry.value);
+  document.check();
+  return read_cluster(document, base_dir);
+}
+
+}  // namespace roofsim

@@ -1,0 +1,74 @@
+#pragma once
+// Stage 2 of a cluster file: a device file by name, a device count and a topology whose links each have a
+// bandwidth per direction, a latency and a per-message overhead, in base units. The network model (models/net/)
+// builds its graph from this struct and never parses text.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/config/hardware_params.h"
+#include "sim/core/data_type.h"
+#include "sim/core/units.h"
+
+namespace roofsim {
+
+enum class TopologyKind { ring, fully_connected, switch_star, torus, two_level };
+
+[[nodiscard]] std::string_view to_string(TopologyKind kind);
+
+// One kind of link. Each link has two directions; each direction is its own resource with this bandwidth.
+struct LinkParams {
+  BytesPerSecond bandwidth_bytes_per_s = 0;  // per direction
+  Seconds latency_s = 0;                     // first bit in to first bit out (wire, SerDes, switch hop)
+  Seconds overhead_s = 0;                    // per message: the link is occupied this long before the first packet
+};
+
+// Cost of a reduction in a collective: which data type is reduced and whether it costs device time at all.
+enum class ReduceCost { device, free };
+
+struct CollectiveDefaults {
+  Bytes packet_bytes = 0;  // a message moves in packets of this size (simulation granularity, not a wire MTU)
+  Bytes chunk_bytes = 0;   // pipelining unit of the collective schedules
+  DataType data_type = DataType::fp32;
+  ReduceCost reduce_cost = ReduceCost::device;
+};
+
+struct ClusterParams {
+  std::string name;
+  std::string file;
+  std::string device_file;  // the resolved path of the device file
+  HardwareParams device;
+  std::uint64_t devices = 0;
+  TopologyKind topology = TopologyKind::ring;
+  std::vector<std::uint64_t> dims;   // torus: devices along each dimension, first dimension fastest
+  bool in_switch_reduction = false;  // switch: the switch can reduce (NVLink SHARP) and multicast
+  LinkParams link;                   // ring, fully connected and torus neighbour links; device-switch links
+  // two_level only
+  std::uint64_t devices_per_node = 0;
+  std::uint64_t nics_per_node = 0;
+  LinkParams host_link;          // device to its NIC (PCIe)
+  LinkParams nic_link;           // NIC to the first fat-tree switch
+  LinkParams fabric_link;        // between fat-tree switches
+  std::uint64_t leaf_ports = 0;  // down ports of a fat-tree leaf switch; as many up ports (full bisection)
+  CollectiveDefaults collective;
+
+  [[nodiscard]] std::uint64_t nodes() const {
+    return topology == TopologyKind::two_level ? devices / devices_per_node : 1;
+  }
+};
+
+class KeyRegistry;
+[[nodiscard]] const KeyRegistry& cluster_registry();
+
+// Reads, checks and validates a cluster file (overrides are cluster keys, `--set topology.dims=[4,4]`). The device
+// file is looked up by path, then beside the cluster file and in its parent folder, then among the bundled configs.
+// Throws InputError.
+[[nodiscard]] ClusterParams load_cluster(const std::filesystem::path& file,
+                                         const std::vector<Override>& overrides = {});
+// The same from text in memory (tests); `name` stands for the file, `base_dir` is where the device file is looked up.
+[[nodiscard]] ClusterParams load_cluster_text(std::string_view text, const std::string& name,
+                                              const std::filesystem::path& base_dir,
+                                              const std::vector<Override>& overrides = {});
+
+}  // namespace roofsim
