@@ -107,6 +107,11 @@ OpReport op_from_json(const nlohmann::ordered_json& op, const std::string& prefi
     if (name == binding) result.roofline.binding = kAllVariants[v];
   }
   result.roofline.bound_by = op.value("bound_by", std::string());
+  // A `run` point is drawn at its achieved FLOP/s, as roofsim run draws its own ops.
+  if (op.contains("sim_time_s") && op["sim_time_s"].is_number()) result.sim_time_s = op["sim_time_s"].get<double>();
+  if (op.contains("achieved_flops_per_s") && op["achieved_flops_per_s"].is_number()) {
+    result.achieved_flops_per_s = op["achieved_flops_per_s"].get<double>();
+  }
   return result;
 }
 

@@ -38,7 +38,7 @@ TEST_CASE("the batch sweep crosses the ridge: bound_by changes once from memory 
   std::getline(csv, line);
   REQUIRE(line ==
           "point,batch,op,status,useful_flops,oi.dram,attainable_flops_per_s,roofline_time_s,bound_by,"
-          "sim_time_s,achieved_flops_per_s,error");
+          "sim_time_s,achieved_flops_per_s,ceiling_bound_by.classic,error");
   std::vector<Row> rows;
   while (std::getline(csv, line)) {
     std::vector<std::string> fields;
