@@ -64,7 +64,7 @@ std::string describe_status(int status) {
 
 pid_t spawn(const PointJob& job, std::string& error) {
   std::filesystem::create_directories(job.folder);
-  for (const char* stale : {"done", "error.txt"}) std::filesystem::remove(job.folder / stale);
+  for (const char* stale : {"done", "error.txt", "report.json"}) std::filesystem::remove(job.folder / stale);
   const auto out_file = (job.folder / "stdout.txt").string();
   const auto err_file = (job.folder / "stderr.txt").string();
   posix_spawn_file_actions_t actions;
