@@ -153,28 +153,40 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
   const std::uint64_t k = total <= bound ? 1 : (total + bound - 1) / bound;
   std::map<std::uint32_t, std::vector<const TraceTile*>> tracks;
   for (const auto& tile : data.tiles) tracks[unit_tid(tile.unit, tile.slot)].push_back(&tile);
-  std::uint64_t tile_events = 0;
+  struct Aggregate {
+    std::uint32_t tid;
+    const TraceTile* first;
+    Seconds end_s;
+    std::uint64_t tiles;
+  };
+  std::vector<Aggregate> aggregates;
   for (auto& [tid, tiles] : tracks) {
     std::stable_sort(tiles.begin(), tiles.end(),
                      [](const TraceTile* a, const TraceTile* b) { return a->start_s < b->start_s; });
     for (std::size_t i = 0; i < tiles.size();) {
       std::size_t j = i + 1;
       while (j < tiles.size() && j - i < k && tiles[j]->op == tiles[i]->op) ++j;
-      const auto& first = *tiles[i];
-      const Seconds end = tiles[j - 1]->end_s;
-      json args = {{"tiles", j - i}};
-      const std::string name = first.op < data.ops.size() ? data.ops[first.op].name : std::to_string(first.op);
-      events.push_back({{"name", name},
-                        {"cat", "tile"},
-                        {"ph", "X"},
-                        {"ts", to_us(first.start_s)},
-                        {"dur", to_us(std::max(0.0, end - first.start_s))},
-                        {"pid", kPid},
-                        {"tid", tid},
-                        {"args", args}});
-      ++tile_events;
+      aggregates.push_back(Aggregate{tid, tiles[i], tiles[j - 1]->end_s, j - i});
       i = j;
     }
+  }
+  // Runs of one op on a track can be short (few tiles per unit per op): if the aggregates still exceed the bound,
+  // keep the tracks of every m-th unit only.
+  const std::uint64_t m = aggregates.size() <= bound ? 1 : (aggregates.size() + bound - 1) / bound;
+  std::uint64_t tile_events = 0, tiles_shown = 0;
+  for (const auto& a : aggregates) {
+    if (a.first->unit % m != 0) continue;
+    const std::string name = a.first->op < data.ops.size() ? data.ops[a.first->op].name : std::to_string(a.first->op);
+    events.push_back({{"name", name},
+                      {"cat", "tile"},
+                      {"ph", "X"},
+                      {"ts", to_us(a.first->start_s)},
+                      {"dur", to_us(std::max(0.0, a.end_s - a.first->start_s))},
+                      {"pid", kPid},
+                      {"tid", a.tid},
+                      {"args", {{"tiles", a.tiles}}}});
+    ++tile_events;
+    tiles_shown += a.tiles;
   }
 
   for (const auto& counter : data.counters) {
@@ -198,9 +210,13 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
                        {"tile_events", tile_events},
                        {"max_tile_events", bound},
                        {"tiles_per_event", k},
+                       {"units_sampled_every", m},
+                       {"tiles_shown", tiles_shown},
                        {"tile_sampling", k == 1 ? "every tile is one event"
                                                 : "above max_tile_events: consecutive tiles of one op on one track "
-                                                  "are aggregated, up to tiles_per_event per event (args.tiles)"},
+                                                  "are aggregated, up to tiles_per_event per event (args.tiles); if "
+                                                  "still above, only the tracks of every units_sampled_every-th unit "
+                                                  "are kept"},
                        {"counters", data.counters_note}};
   out << root.dump() << "\n";
 }

@@ -7,7 +7,8 @@
 // one track per unit (per unit and slot when a unit holds several tiles at once) with each tile as a complete
 // ("X") event, counter tracks of bandwidth per memory level (GB/s), and flow events from each op's producers to it.
 // Size bound: above `max_tile_events` tiles, consecutive tiles of one op on one track are aggregated k at a time
-// into one span (args.tiles = k), and the trace's metadata (otherData) says so.
+// into one span (args.tiles = k); if that is still above the bound, only every m-th unit's tracks are kept; the
+// trace's metadata (otherData) says both.
 // Format reference: "Trace Event Format", Google,
 // https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU
 #include <cstdint>

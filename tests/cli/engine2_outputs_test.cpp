@@ -9,6 +9,8 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/support/test_paths.h"
 
@@ -46,7 +48,9 @@ TEST_CASE("A decode step at batch 1 is bound by memory, a prefill GEMM at 2048 t
     ++checked;
   }
   CHECK(checked > 0);
-  const auto prefill = run_and_read("H100-SXM5", "gpt3_175b_block_prefill", "report.json");
+  // 2048 tokens through a block of GPT-3's layout at a quarter of its width, to keep the test short.
+  const auto prefill = run_and_read("H100-SXM5", "gpt3_175b_block_prefill", "report.json",
+                                    "--set workload.params.hidden=4096 --set workload.params.heads=32");
   checked = 0;
   for (const auto& op : prefill["ops"]) {
     if (op["kind"] != "gemm") continue;
@@ -114,7 +118,8 @@ TEST_CASE("trace.json parses, its spans carry ph ts pid tid, B and E balance, co
     CHECK(meta["tile_events"].get<std::uint64_t>() == tiles);
     if (std::string(bound) == "50") {
       CHECK(meta["tiles_per_event"].get<std::uint64_t>() > 1);
-      CHECK(tiles < meta["tiles"].get<std::uint64_t>());
+      CHECK(tiles <= 2 * 50);  // bounded (up to one partial aggregate per track and op beyond the bound)
+      CHECK(meta["units_sampled_every"].get<std::uint64_t>() > 1);
     }
   }
 }

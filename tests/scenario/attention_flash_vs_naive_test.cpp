@@ -34,7 +34,7 @@ TEST_CASE("Flash vs naive attention at seq 8192: fewer DRAM bytes by about the s
   };
   const auto& naive = result.ops.at(0);
   const auto& flash = result.ops.at(1);
-  const double score_traffic = 4.0 * spec.heads * 8192.0 * 8192.0 * 2.0;
+  const double score_traffic = 4.0 * static_cast<double>(spec.heads) * 8192.0 * 8192.0 * 2.0;
   MESSAGE("DRAM bytes naive " << dram(naive) << ", flash " << dram(flash) << ", difference / score traffic "
                               << (dram(naive) - dram(flash)) / score_traffic << "; time naive " << naive.sim_time_s
                               << " s, flash " << flash.sim_time_s << " s");

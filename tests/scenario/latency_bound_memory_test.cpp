@@ -19,7 +19,10 @@ TEST_CASE("Little's law: a stream with few requests in flight reaches units x ou
   spec.l2_bytes = 1024 * 1024;  // smaller than the stream: no reuse
   test::WorkloadBuilder builder;
   const std::uint64_t elements = 4ULL << 20;  // 8 MiB per operand in bf16
-  builder.elementwise("add", elements, 2);
+  const auto index = builder.elementwise("add", elements, 2);
+  // Long tiles: a tile ends when its writes are acknowledged (one latency per tile with the unit's slot held), so
+  // short tiles would add a per-tile bubble on top of the request limit; 128 requests a step-operand keep it < 1%.
+  builder.workload().ops[index].tile = TileShape{128 * 2048, 1, 0};
   const auto hw = spec.build();
   const auto result = run_workload(hw, builder.workload());
   const auto& op = result.ops.at(0);
