@@ -25,6 +25,7 @@ class Device : public sc_core::sc_module {
   [[nodiscard]] const DispatchPolicy& policy() const { return *policy_; }
   [[nodiscard]] const MemorySystem& memory() const { return *memory_; }
   [[nodiscard]] std::uint64_t activations() const;
+  [[nodiscard]] const std::vector<TileSpan>& tile_spans() const { return dispatcher_->tile_spans().spans(); }
 
  private:
   std::vector<std::unique_ptr<OpLowering>> lowerings_;

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/compute/tile_spans.h"
 #include "sim/core/units.h"
 
 namespace roofsim {
@@ -55,6 +56,8 @@ struct RunResult {
   std::vector<OpRunStats> ops;
   std::vector<LevelRunStats> levels;  // SRAM levels, then "dram"
   std::uint64_t events = 0;           // process activations
+  std::uint64_t processes = 0;        // SystemC processes of the model (units and dispatcher)
+  std::vector<TileSpan> tile_spans;   // when each tile ran where (for trace.json)
   Seconds wall_s = 0;
 };
 

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "sim/core/input_error.h"
+#include "sim/report/gap_columns.h"
 #include "sim/report/svg_chart.h"
 
 namespace roofsim {
@@ -151,7 +152,10 @@ void write_ops_csv(const Report& report, std::ostream& out) {
   for (const auto& level : report.levels) out << ",oi_" << level << "_FLOP_per_B";
   out << ",network_bytes_B,row_hit_rate";
   for (const auto variant : kAllVariants) out << ",ceiling_" << to_string(variant) << "_FLOP_per_s";
-  out << ",binding,bound_by,sim_time_s,achieved_FLOP_per_s\n";
+  out << ",binding,bound_by,sim_time_s,achieved_FLOP_per_s";
+  const auto gap_columns = gap_csv_columns(report);
+  for (const auto& column : gap_columns) out << ',' << column;
+  out << '\n';
   for (const auto& op : report.ops) {
     out << csv_field(op.name) << ',' << op.kind << ',' << to_string(op.dtype) << ',' << csv_field(op.engine) << ','
         << op.useful_flops << ',' << op.executed_flops;
@@ -164,7 +168,8 @@ void write_ops_csv(const Report& report, std::ostream& out) {
     for (const auto variant : kAllVariants) out << ',' << number_text(op.roofline.ceilings[variant].flops_per_s);
     out << ',' << to_string(op.roofline.binding) << ',' << op.roofline.bound_by << ','
         << (op.sim_time_s ? number_text(*op.sim_time_s) : "") << ','
-        << (op.achieved_flops_per_s ? number_text(*op.achieved_flops_per_s) : "") << '\n';
+        << (op.achieved_flops_per_s ? number_text(*op.achieved_flops_per_s) : "") << gap_csv_cells(op, gap_columns)
+        << '\n';
   }
 }
 
