@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "sim/core/input_error.h"
+#include "sim/report/energy_chart.h"
 #include "sim/report/svg_chart.h"
 
 namespace roofsim {
@@ -263,6 +264,10 @@ void write_report_files(const Report& report, const DeviceRoof& device, const st
   {
     auto file = open("roofline.svg");
     write_roofline_svg(report, device, file);
+  }
+  {
+    auto file = open("energy.svg");
+    write_energy_svg(report, device, file);
   }
 }
 

@@ -18,6 +18,8 @@ namespace roofsim {
 
 namespace {
 
+using svg::bound_category;
+using svg::bound_colour;
 using svg::dash_attr;
 using svg::decade_range;
 using svg::LineStyle;
@@ -34,23 +36,6 @@ constexpr double kFontPx = 12, kSmallFontPx = 10.5, kOpFontPx = 10.5;
 constexpr double kPointRadius = 4;
 // Ops closer than this share a point and a label ("conv1 +2"): separate markers would hide each other.
 constexpr double kMergePx = 2.5;
-
-// Colours (colour-blind-safe palette of Okabe and Ito, 2008) by what limits an op.
-std::string bound_colour(const std::string& bound_by) {
-  if (bound_by.rfind("compute", 0) == 0) return "#0072B2";
-  if (bound_by.rfind("memory", 0) == 0) return "#009E73";
-  if (bound_by == "dram-rows") return "#8C6D1F";
-  if (bound_by == "latency" || bound_by == "launch") return "#CC79A7";
-  if (bound_by == "power") return "#D55E00";
-  if (bound_by == "network") return "#E69F00";
-  return "#555555";
-}
-
-std::string bound_category(const std::string& bound_by) {
-  if (bound_by.rfind("compute", 0) == 0) return "compute";
-  if (bound_by.rfind("memory", 0) == 0) return "memory";
-  return bound_by;
-}
 
 std::string engine_colour(std::size_t index) {
   static const char* kColours[] = {"#1F3B73", "#6A3D9A", "#2E6E8E", "#7F7F7F"};

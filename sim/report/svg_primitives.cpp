@@ -50,6 +50,22 @@ std::string dash_attr(const std::string& dash) {
   return dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"";
 }
 
+std::string bound_colour(const std::string& bound_by) {
+  if (bound_by.rfind("compute", 0) == 0) return "#0072B2";
+  if (bound_by.rfind("memory", 0) == 0) return "#009E73";
+  if (bound_by == "dram-rows") return "#8C6D1F";
+  if (bound_by == "latency" || bound_by == "launch") return "#CC79A7";
+  if (bound_by == "power") return "#D55E00";
+  if (bound_by == "network") return "#E69F00";
+  return "#555555";
+}
+
+std::string bound_category(const std::string& bound_by) {
+  if (bound_by.rfind("compute", 0) == 0) return "compute";
+  if (bound_by.rfind("memory", 0) == 0) return "memory";
+  return bound_by;
+}
+
 namespace {
 std::string class_attr(const std::string& cls) {
   return cls.empty() ? "" : " class=\"" + cls + "\"";

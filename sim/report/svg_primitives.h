@@ -35,6 +35,10 @@ struct LineStyle {
 
 [[nodiscard]] std::string dash_attr(const std::string& dash);
 
+// Colours (colour-blind-safe palette of Okabe and Ito, 2008) by what limits an op, and the legend's category.
+[[nodiscard]] std::string bound_colour(const std::string& bound_by);
+[[nodiscard]] std::string bound_category(const std::string& bound_by);
+
 class SvgOut {
  public:
   explicit SvgOut(std::ostream& out) : out_(out) {}
