@@ -62,7 +62,7 @@ const KeyRegistry& workload_registry() {
           {"op.[].width", K::expression, Q::bytes, opt, "", "conv2d: input width W"},
           {"op.[].filters", K::expression, Q::bytes, opt, "", "conv2d: output channels K"},
           {"op.[].kernel_h", K::expression, Q::bytes, opt, "", "conv2d: filter height R"},
-          {"op.[].kernel_w", K::expression, Q::bytes, opt, "", "conv2d: filter width S"},
+          {"op.[].kernel_w", K::expression, Q::bytes, opt, "", "conv2d: filter width S (default: kernel_h)"},
           {"op.[].stride", K::expression, Q::bytes, opt, "1", "conv2d: stride"},
           {"op.[].padding", K::expression, Q::bytes, opt, "0", "conv2d: zero padding on each side"},
           {"op.[].elements", K::expression, Q::bytes, opt, "", "elementwise: elements of the output"},

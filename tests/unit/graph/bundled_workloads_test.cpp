@@ -130,3 +130,24 @@ TEST_CASE("roofsim list --keys shows the workload keys") {
   CHECK(result.out.find("op.[].kind") != std::string::npos);
   CHECK(result.out.find("template.[].phase") != std::string::npos);
 }
+
+TEST_CASE("roofsim roofline: an op that does not fit the device or lacks its data type is exit 2 naming the op") {
+  const auto gemm = test::workload_path("gemm.toml").string();
+  const auto h100 = test::config_path("H100-SXM5.toml").string();
+  auto result =
+      test::run_roofsim("roofline --hw '" + h100 + "' --workload '" + gemm + "' --set memory.smem.capacity=16KiB");
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("op 'gemm_8192x8192x8192'") != std::string::npos);
+  CHECK(result.err.find("does not fit the local SRAM level 'smem'") != std::string::npos);
+
+  const auto dir = test::scratch_dir("graph-roofline-dtype");
+  const auto bf16 = test::write_file(dir, "bf16.toml",
+                                     "[workload]\nname = \"b\"\n[[op]]\nname = \"bf16_gemm\"\n"
+                                     "kind = \"gemm\"\ndtype = \"bf16\"\nm = 64\nn = 64\nk = 64\n");
+  const auto v100 = test::config_path("V100-SXM2.toml").string();
+  result = test::run_roofsim("roofline --hw '" + v100 + "' --workload '" + bf16.string() + "' --out '" +
+                             (dir / "out").string() + "'");
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("op 'bf16_gemm'") != std::string::npos);
+  CHECK(result.err.find("bf16") != std::string::npos);
+}

@@ -235,3 +235,15 @@ TEST_CASE("parameter errors: self-reference, negative shapes, missing shape keys
   error = error_of("bad-kind", "[workload]\nname = \"p\"\n[[op]]\nname = \"g\"\nkind = \"matmul\"\n");
   CHECK(error.find("gemm|conv2d") != std::string::npos);
 }
+
+TEST_CASE("a count that would overflow 64 bits is an error naming the op, never a wrapped number") {
+  const auto error = error_of("overflow",
+                              "[workload]\nname = \"o\"\n[[op]]\nname = \"huge\"\nkind = \"gemm\"\n"
+                              "m = \"2**30\"\nn = 1\nk = 1\n");
+  CHECK(error.find("op 'huge'") != std::string::npos);  // "**" is not an operator
+  const auto overflow = error_of("overflow2",
+                                 "[workload]\nname = \"o\"\n[params]\ng = 1073741824\n[[op]]\n"
+                                 "name = \"huge\"\nkind = \"gemm\"\nm = \"g\"\nn = \"g\"\nk = 1024\n");
+  CHECK(overflow.find("op 'huge'") != std::string::npos);
+  CHECK(overflow.find("overflows 64 bits") != std::string::npos);
+}
