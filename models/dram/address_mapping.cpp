@@ -1,0 +1,115 @@
+#include "models/dram/address_mapping.h"
+
+#include <stdexcept>
+#include <vector>
+
+namespace roofsim::dram {
+
+namespace {
+bool is_power_of_two(std::uint64_t value) {
+  return value != 0 && (value & (value - 1)) == 0;
+}
+
+// Permutes a digit with the row (XOR when the radix is a power of two, so that it stays a bit-field mapping).
+std::uint32_t permute(std::uint32_t digit, std::uint64_t row, std::uint32_t radix) {
+  if (radix <= 1) return digit;
+  if (is_power_of_two(radix)) return static_cast<std::uint32_t>((digit ^ row) & (radix - 1));
+  return static_cast<std::uint32_t>((digit + row) % radix);
+}
+}  // namespace
+
+std::string AddressMapping::grammar() {
+  return "the fields Ro, Ba, Bg, Co, Ch once each, most significant first (\"RoBaBgCoCh\"), optionally followed by "
+         "\":xor\"";
+}
+
+AddressMapping::AddressMapping(const std::string& order, const MappingShape& shape) : order_(order), shape_(shape) {
+  std::string fields = order;
+  const auto colon = fields.find(':');
+  if (colon != std::string::npos) {
+    if (fields.substr(colon + 1) != "xor") throw std::invalid_argument(grammar());
+    xor_ = true;
+    fields = fields.substr(0, colon);
+  }
+  if (fields.size() != 10) throw std::invalid_argument(grammar());
+  std::vector<std::string> tokens;
+  for (std::size_t i = 0; i < fields.size(); i += 2) tokens.push_back(fields.substr(i, 2));
+  if (tokens.front() != "Ro") throw std::invalid_argument(grammar() + "; the row (Ro) must come first");
+  bool seen[4] = {false, false, false, false};
+  std::size_t slot = 0;
+  for (auto token = tokens.rbegin(); token != tokens.rend() - 1; ++token) {
+    Field field{};
+    if (*token == "Ch") {
+      field = kChannel;
+    } else if (*token == "Bg") {
+      field = kBankGroup;
+    } else if (*token == "Ba") {
+      field = kBank;
+    } else if (*token == "Co") {
+      field = kColumn;
+    } else {
+      throw std::invalid_argument(grammar() + "; '" + *token + "' is not a field");
+    }
+    if (seen[field]) throw std::invalid_argument(grammar() + "; '" + *token + "' appears twice");
+    seen[field] = true;
+    low_to_high_[slot++] = field;
+  }
+  if (shape_.burst_bytes == 0) throw std::invalid_argument("a burst of at least one byte");
+  bit_fields_ = is_power_of_two(shape_.burst_bytes);
+  const auto log2 = [](std::uint64_t value) {
+    int bits = 0;
+    while ((std::uint64_t{1} << bits) < value) ++bits;
+    return bits;
+  };
+  burst_shift_ = log2(shape_.burst_bytes);
+  int position = burst_shift_;
+  for (std::size_t i = 0; i < low_to_high_.size(); ++i) {
+    switch (low_to_high_[i]) {
+      case kChannel: radix_[i] = shape_.channels; break;
+      case kBankGroup: radix_[i] = shape_.bank_groups; break;
+      case kBank: radix_[i] = shape_.banks_per_group; break;
+      case kColumn: radix_[i] = shape_.columns; break;
+    }
+    bit_fields_ = bit_fields_ && is_power_of_two(radix_[i]);
+    shift_[i] = position;
+    position += log2(radix_[i]);
+  }
+  shift_[4] = position;
+}
+
+DramAddress AddressMapping::decode(std::uint64_t address) const {
+  DramAddress decoded;
+  std::uint32_t digits[4] = {0, 0, 0, 0};
+  std::uint64_t rest = 0;
+  if (bit_fields_) {
+    for (std::size_t i = 0; i < 4; ++i) {
+      digits[i] = static_cast<std::uint32_t>((address >> shift_[i]) & (radix_[i] - 1));
+    }
+    rest = address >> shift_[4];
+  } else {
+    rest = address / shape_.burst_bytes;
+    for (std::size_t i = 0; i < 4; ++i) {
+      digits[i] = static_cast<std::uint32_t>(rest % radix_[i]);
+      rest /= radix_[i];
+    }
+  }
+  for (std::size_t i = 0; i < 4; ++i) {
+    switch (low_to_high_[i]) {
+      case kChannel: decoded.channel = digits[i]; break;
+      case kBankGroup: decoded.bank_group = digits[i]; break;
+      case kBank: decoded.bank = digits[i]; break;
+      case kColumn: decoded.column = digits[i]; break;
+    }
+  }
+  decoded.row = rest;
+  if (xor_) {
+    decoded.bank = permute(decoded.bank, rest, shape_.banks_per_group);
+    decoded.bank_group = permute(decoded.bank_group, rest / shape_.banks_per_group, shape_.bank_groups);
+    decoded.channel =
+        permute(decoded.channel, rest / (static_cast<std::uint64_t>(shape_.banks_per_group) * shape_.bank_groups),
+                shape_.channels);
+  }
+  return decoded;
+}
+
+}  // namespace roofsim::dram

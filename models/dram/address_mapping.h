@@ -1,0 +1,58 @@
+#pragma once
+// Address mapping: which channel, bank group, bank, row and column a physical address falls in. The mapping is an
+// order of fields, most significant first, as DRAMSys and Ramulator 2 name theirs ("RoBaBgCoCh": row on top, then
+// bank, bank group, column, channel; the byte offset within a burst is always the lowest). Each field is a digit of
+// a mixed-radix number (radix = the field's count), which for power-of-two counts is exactly a bit field and also
+// allows device channel counts such as 80 (five HBM stacks of 16). The row takes everything above the other fields.
+//
+// A ":xor" suffix ("RoBaBgCoCh:xor") permutes the bank, bank group and channel digits with the low digits of the row
+// (XOR for power-of-two counts, addition modulo the count otherwise), the permutation-based page interleaving of
+// Zhang, Zhu and Zhang (MICRO 2000): addresses one row apart no longer fall in the same bank.
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "sim/core/units.h"
+
+namespace roofsim::dram {
+
+struct DramAddress {
+  std::uint32_t channel = 0;
+  std::uint32_t bank_group = 0;
+  std::uint32_t bank = 0;  // within its bank group
+  std::uint64_t row = 0;
+  std::uint32_t column = 0;  // in bursts
+};
+
+struct MappingShape {
+  std::uint32_t channels = 1;
+  std::uint32_t bank_groups = 1;
+  std::uint32_t banks_per_group = 1;
+  std::uint32_t columns = 1;  // bursts per row
+  Bytes burst_bytes = 32;
+};
+
+class AddressMapping {
+ public:
+  // Throws std::invalid_argument naming what is wrong with `order` (the caller turns it into an InputError).
+  AddressMapping(const std::string& order, const MappingShape& shape);
+
+  [[nodiscard]] DramAddress decode(std::uint64_t address) const;
+  [[nodiscard]] const MappingShape& shape() const { return shape_; }
+  [[nodiscard]] const std::string& order() const { return order_; }
+  // The grammar, for --help and error messages.
+  [[nodiscard]] static std::string grammar();
+
+ private:
+  enum Field : std::uint8_t { kChannel, kBankGroup, kBank, kColumn };
+  std::string order_;
+  MappingShape shape_;
+  std::array<Field, 4> low_to_high_{};    // the fields below the row, least significant first
+  std::array<std::uint32_t, 4> radix_{};  // of each field in low_to_high_ order
+  std::array<int, 5> shift_{};            // bit position of each field and of the row when every count is 2^n
+  bool bit_fields_ = false;               // every count (and the burst) is a power of two: decode by shifts
+  int burst_shift_ = 0;
+  bool xor_ = false;
+};
+
+}  // namespace roofsim::dram

@@ -1,0 +1,277 @@
+#include "models/dram/dram_channel.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+namespace roofsim::dram {
+
+ChannelPolicy ChannelPolicy::from(const DramParams& dram) {
+  ChannelPolicy policy;
+  policy.page = dram.page_policy;
+  policy.scheduler = dram.scheduler;
+  policy.refresh = dram.refresh;
+  policy.read_queue = std::max(1u, dram.read_queue);
+  policy.write_queue = std::max(1u, dram.write_queue);
+  policy.write_high = std::min(std::max(1u, dram.write_high), policy.write_queue);
+  policy.write_low = std::min(dram.write_low, policy.write_high - 1);
+  policy.frfcfs_cap = dram.frfcfs_cap;
+  return policy;
+}
+
+DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy& policy)
+    : policy_(policy),
+      checker_(CheckerTiming::from(standard), standard.bank_groups, standard.banks_per_group),
+      scheduler_(make_scheduler(policy.scheduler, policy.frfcfs_cap)),
+      row_policy_(make_row_policy(policy.page)),
+      refresh_(policy.refresh, standard.timing.tREFI, standard.timing.tREFIsb, standard.banks()),
+      open_rows_(checker_.banks(), kClosed),
+      reads_(checker_.banks()),
+      writes_(checker_.banks()) {
+  // Banks with queued requests are kept as bits of one word.
+  if (checker_.banks() > 64) throw std::invalid_argument("a DRAM channel of at most 64 banks");
+  counters_.acts_per_bank.assign(checker_.banks(), 0);
+  act_cache_.assign(standard.bank_groups + 1u, -1);
+  column_cache_.assign(standard.bank_groups + 1u, -1);
+}
+
+bool DramChannel::has_space(bool is_write, std::uint32_t segments) const {
+  return is_write ? queued_writes_ + segments <= policy_.write_queue : queued_reads_ + segments <= policy_.read_queue;
+}
+
+void DramChannel::enqueue(const Segment& segment) {
+  auto& queue = segment.is_write ? writes_[segment.bank] : reads_[segment.bank];
+  queue.push_back(Queued{segment, next_order_++, 0});
+  (segment.is_write ? nonempty_writes_ : nonempty_reads_) |= std::uint64_t{1} << segment.bank;
+  ++(segment.is_write ? queued_writes_ : queued_reads_);
+}
+
+std::optional<std::uint64_t> DramChannel::open_row(std::uint32_t bank) const {
+  if (open_rows_[bank] == kClosed) return std::nullopt;
+  return open_rows_[bank];
+}
+
+bool DramChannel::queued_hit(std::uint32_t bank, std::uint64_t row) const {
+  for (const auto* queues : {&reads_, &writes_}) {
+    for (const auto& entry : (*queues)[bank]) {
+      if (entry.segment.row == row) return true;
+    }
+  }
+  return false;
+}
+
+// Refreshes due before `cycle`: all-bank refresh first precharges every open bank (JESD79-4 REF needs all banks
+// idle), per-bank refresh only the bank it refreshes.
+void DramChannel::refresh_until(Cycle cycle) {
+  const auto& timing = checker_.timing();
+  while (refresh_.next_due() <= cycle) {
+    const Cycle due = refresh_.next_due();
+    const bool all_banks = refresh_.mode() == RefreshMode::all_bank;
+    const std::uint32_t first = all_banks ? 0 : refresh_.next_bank(nonempty_reads_ | nonempty_writes_);
+    const std::uint32_t last = all_banks ? checker_.banks() : first + 1;
+    for (std::uint32_t bank = first; bank < last; ++bank) {
+      if (open_rows_[bank] == kClosed) continue;
+      checker_.issue(DramCommand::pre, bank, checker_.earliest(DramCommand::pre, bank, due));
+      open_rows_[bank] = kClosed;
+      ++counters_.pres;
+    }
+    if (all_banks) {
+      checker_.issue(DramCommand::ref_all, 0, checker_.earliest(DramCommand::ref_all, 0, due));
+      ++counters_.refs_all_bank;
+      counters_.refresh_bank_cycles += timing.tRFC * static_cast<Cycle>(checker_.banks());
+    } else {
+      checker_.issue(DramCommand::ref_bank, first, checker_.earliest(DramCommand::ref_bank, first, due));
+      ++counters_.refs_per_bank;
+      counters_.refresh_bank_cycles += timing.tRFCsb;
+    }
+    refresh_.advance(first);
+  }
+}
+
+void DramChannel::finish(Cycle end) {
+  refresh_until(end);
+}
+
+const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
+  const Cycle decision = std::max(now, clock_);
+  checker_.forget_before(decision);
+  refresh_until(decision);
+
+  // Write drain with watermarks: writes wait until write_high of them are queued (or no read is waiting), then drain
+  // down to write_low.
+  if (!draining_writes_) {
+    draining_writes_ = queued_writes_ > 0 && (queued_writes_ >= policy_.write_high || queued_reads_ == 0);
+  } else if (queued_writes_ == 0 || (queued_writes_ <= policy_.write_low && queued_reads_ > 0)) {
+    draining_writes_ = false;
+  }
+  auto& queues = draining_writes_ ? writes_ : reads_;
+  const bool is_write = draining_writes_;
+  const DramCommand column = is_write ? DramCommand::wr : DramCommand::rd;
+
+  auto& nonempty = is_write ? nonempty_writes_ : nonempty_reads_;
+
+  // The oldest queued request (each bank's queue is in arrival order).
+  std::uint32_t oldest_bank = 0;
+  std::uint64_t oldest_order = ~std::uint64_t{0};
+  for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
+    const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
+    if (queues[bank].front().order < oldest_order) {
+      oldest_order = queues[bank].front().order;
+      oldest_bank = bank;
+    }
+  }
+
+  Candidate chosen{oldest_bank, 0, oldest_order, -1, false};
+  runs_.clear();
+  if (!scheduler_->serves_oldest(queues[oldest_bank].front().bypassed)) {
+    candidates_.clear();
+    std::fill(act_cache_.begin(), act_cache_.end(), Cycle{-1});
+    std::fill(column_cache_.begin(), column_cache_.end(), Cycle{-1});
+    pre_cache_ = -1;
+    for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
+      const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
+      const auto& queue = queues[bank];
+      const std::uint64_t open = open_rows_[bank];
+      std::uint32_t index = 0;
+      bool row_hit = false;
+      if (open != kClosed) {
+        for (std::size_t i = 0; i < queue.size(); ++i) {
+          if (queue[i].segment.row == open) {
+            index = static_cast<std::uint32_t>(i);
+            row_hit = true;
+            break;
+          }
+        }
+      }
+      Candidate candidate{bank, index, queue[index].order, 0, row_hit};
+      const DramCommand first = row_hit ? column : open != kClosed ? DramCommand::pre : DramCommand::act;
+      // Banks whose own constraints are met share one answer per bank group (or per channel for PRE).
+      if (checker_.bank_ready(first, bank) <= decision) {
+        const std::size_t slot = first == DramCommand::pre ? 0 : 1 + checker_.group_of(bank);
+        auto& cached = first == DramCommand::act   ? act_cache_[slot]
+                       : first == DramCommand::pre ? pre_cache_
+                                                   : column_cache_[slot];
+        if (cached < 0) cached = checker_.earliest(first, bank, decision);
+        candidate.first_command = cached;
+      } else {
+        candidate.first_command = checker_.earliest(first, bank, decision);
+      }
+      candidates_.push_back(candidate);
+    }
+    chosen = candidates_[scheduler_->pick(candidates_)];
+    runs_.push_back(Run{chosen, {}, 0, 0});
+    // A part of several bursts is committed as one run; alone, its bursts would follow each other at tCCD_L and no
+    // other bank group could use the gaps. So the readiest request of every other bank group joins it (PRE and ACT
+    // as needed), and the runs' bursts alternate bank groups at tCCD_S, as a controller interleaving them would
+    // issue them (FR-FCFS would pick those requests next, being ready a tCCD_S later).
+    if (queues[chosen.bank][chosen.index].segment.bursts > 1) {
+      std::uint64_t groups = std::uint64_t{1} << checker_.group_of(chosen.bank);
+      for (const auto& candidate : candidates_) {
+        const auto group_index = checker_.group_of(candidate.bank);
+        const std::uint64_t group = std::uint64_t{1} << group_index;
+        if ((groups & group) != 0) continue;
+        const Candidate* best = &candidate;
+        for (const auto& other : candidates_) {
+          if (checker_.group_of(other.bank) == group_index &&
+              std::make_tuple(other.first_command, !other.row_hit, other.order) <
+                  std::make_tuple(best->first_command, !best->row_hit, best->order)) {
+            best = &other;
+          }
+        }
+        groups |= group;
+        runs_.push_back(Run{*best, {}, 0, 0});
+      }
+    }
+  } else {
+    runs_.push_back(Run{chosen, {}, 0, 0});
+  }
+  bool oldest_served = false;
+  for (auto& run : runs_) {
+    auto& bank_queue = queues[run.pick.bank];
+    oldest_served = oldest_served || run.pick.order == oldest_order;
+    run.segment = bank_queue[run.pick.index].segment;
+    bank_queue.erase(bank_queue.begin() + run.pick.index);
+    if (bank_queue.empty()) nonempty &= ~(std::uint64_t{1} << run.pick.bank);
+    --(is_write ? queued_writes_ : queued_reads_);
+  }
+  if (!oldest_served) ++queues[oldest_bank].front().bypassed;
+
+  // The command sequences, each command at its earliest legal cycle: PRE and ACT where the row is not open, then the
+  // bursts of all runs in turn. The scheduler already knows when the first command of the chosen run may issue.
+  Cycle first_command = kNever;
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    auto& run = runs_[r];
+    const std::uint32_t bank = run.segment.bank;
+    Cycle known_first = r == 0 ? run.pick.first_command : -1;
+    const auto earliest = [&](DramCommand command, Cycle from) {
+      if (known_first >= 0) return std::exchange(known_first, Cycle{-1});
+      return checker_.earliest(command, bank, from);
+    };
+    run.at = decision;
+    if (open_rows_[bank] == run.segment.row) {
+      ++counters_.row_hits;
+      // Valid only while no other run has issued a command in this decision.
+      run.known_first = runs_.size() == 1 ? known_first : -1;
+      continue;
+    }
+    if (open_rows_[bank] != kClosed) {
+      run.at = earliest(DramCommand::pre, run.at);
+      checker_.issue(DramCommand::pre, bank, run.at);
+      first_command = std::min(first_command, run.at);
+      ++counters_.pres;
+      ++counters_.row_conflicts;
+    } else {
+      ++counters_.row_misses;
+    }
+    run.at = earliest(DramCommand::act, run.at);
+    checker_.issue(DramCommand::act, bank, run.at);
+    first_command = std::min(first_command, run.at);
+    open_rows_[bank] = run.segment.row;
+    ++counters_.acts;
+    ++counters_.acts_per_bank[bank];
+  }
+  const auto& timing = checker_.timing();
+  std::uint32_t bursts_left = 0;
+  for (auto& run : runs_) {
+    run.bursts_left = run.segment.bursts;
+    bursts_left += run.bursts_left;
+  }
+  while (bursts_left > 0) {
+    for (auto& run : runs_) {
+      if (run.bursts_left == 0) continue;
+      const Cycle at = run.known_first >= 0 ? std::exchange(run.known_first, Cycle{-1})
+                                            : checker_.earliest(column, run.segment.bank, run.at);
+      checker_.issue(column, run.segment.bank, at);
+      first_command = std::min(first_command, at);
+      run.at = at;
+      --run.bursts_left;
+      --bursts_left;
+    }
+  }
+
+  done_.clear();
+  for (auto& run : runs_) {
+    const auto& segment = run.segment;
+    const Cycle done = run.at + (is_write ? timing.tWL : timing.tCL) + timing.burst;
+    if (is_write) {
+      ++counters_.write_segments;
+      counters_.write_bursts += segment.bursts;
+    } else {
+      ++counters_.read_segments;
+      counters_.read_bursts += segment.bursts;
+    }
+    counters_.last_done = std::max(counters_.last_done, done);
+    if (row_policy_->close_after_access(row_policy_->needs_queued_hit() && queued_hit(segment.bank, segment.row))) {
+      // Auto-precharge (RDA/WRA): the PRE rides on the column command, at the first cycle tRAS/tRTP/tWR allow.
+      checker_.issue(DramCommand::pre, segment.bank, checker_.bank_pre_ready(segment.bank), false);
+      open_rows_[segment.bank] = kClosed;
+      ++counters_.pres;
+    }
+    done_.push_back(SegmentDone{segment.parent, done, is_write});
+  }
+  clock_ = std::max(decision, first_command);
+  return done_;
+}
+
+}  // namespace roofsim::dram

@@ -1,0 +1,118 @@
+#pragma once
+// The controller of one DRAM channel (one pseudo-channel for HBM), plain C++: read and write queues per bank, bank
+// state (the open row), the timing checker, a scheduler, a row policy and a refresh manager.
+//
+// It is event-driven at the granularity of requests: decide() picks one queued request and schedules its whole
+// command sequence (PRE if another row is open, ACT if the bank is closed, one RD/WR per burst, an auto-precharge if
+// the row policy closes the row) at the earliest legal cycles, so a run of row hits is one call, not one per burst.
+// The next decision is due when that request's first command issues (decision_cycle()): requests arriving until then
+// still compete, and the timing checker lets the next request's commands interleave with the committed ones. A part
+// of several bursts takes the readiest request of each other bank group along, the bursts alternating bank groups,
+// since bursts committed back to back in one bank group (tCCD_L apart) would leave no room for others.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "models/dram/dram_policies.h"
+#include "models/dram/dram_timing_checker.h"
+#include "sim/config/dram_params.h"
+
+namespace roofsim::dram {
+
+// The part of a request that falls in one bank and row of this channel.
+struct Segment {
+  std::uint64_t parent = 0;  // the caller's request id
+  std::uint64_t row = 0;
+  Cycle arrival = 0;
+  std::uint32_t bank = 0;  // flat: bank_group * banks_per_group + bank
+  std::uint32_t bursts = 1;
+  bool is_write = false;
+};
+
+struct SegmentDone {
+  std::uint64_t parent = 0;
+  Cycle done = 0;  // cycle the last data beat has transferred
+  bool is_write = false;
+};
+
+struct ChannelPolicy {
+  PagePolicy page = PagePolicy::open;
+  DramScheduler scheduler = DramScheduler::frfcfs;
+  RefreshMode refresh = RefreshMode::all_bank;
+  std::uint32_t read_queue = 64, write_queue = 64, write_high = 48, write_low = 16, frfcfs_cap = 16;
+
+  [[nodiscard]] static ChannelPolicy from(const DramParams& dram);
+};
+
+// Counters kept in the hot path; derived figures are computed at the end (dram_stats.h).
+struct ChannelCounters {
+  std::uint64_t read_segments = 0, write_segments = 0, read_bursts = 0, write_bursts = 0;
+  std::uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;  // miss: bank closed; conflict: another row open
+  std::uint64_t acts = 0, pres = 0, refs_all_bank = 0, refs_per_bank = 0;
+  std::vector<std::uint64_t> acts_per_bank;
+  Cycle refresh_bank_cycles = 0;  // bank-cycles blocked by refresh (tRFC x banks, or tRFCsb per per-bank REF)
+  Cycle last_done = 0;
+};
+
+class DramChannel {
+ public:
+  DramChannel(const DramStandardParams& standard, const ChannelPolicy& policy);
+
+  [[nodiscard]] bool has_space(bool is_write, std::uint32_t segments = 1) const;
+  void enqueue(const Segment& segment);  // the caller checked has_space
+  [[nodiscard]] bool has_work() const { return queued_reads_ + queued_writes_ > 0; }
+  // The cycle from which the next decision may be taken (never before the last decision's first command).
+  [[nodiscard]] Cycle decision_cycle() const { return clock_; }
+  // Schedules a queued request at cycle max(now, decision_cycle()), after any refresh due by then; when it is a row
+  // hit, row hits of other bank groups join it with their bursts interleaved. Returns the parts scheduled (valid
+  // until the next call).
+  [[nodiscard]] const std::vector<SegmentDone>& decide(Cycle now);
+  // Issues the refreshes due up to `end` (an idle channel still refreshes), for the statistics.
+  void finish(Cycle end);
+
+  [[nodiscard]] const ChannelCounters& counters() const { return counters_; }
+  [[nodiscard]] const DramTimingChecker& checker() const { return checker_; }
+  void set_command_log(std::vector<IssuedCommand>* log) { checker_.set_log(log); }
+  [[nodiscard]] std::optional<std::uint64_t> open_row(std::uint32_t bank) const;
+
+ private:
+  struct Queued {
+    Segment segment;
+    std::uint64_t order = 0;
+    std::uint32_t bypassed = 0;
+  };
+  static constexpr std::uint64_t kClosed = ~std::uint64_t{0};
+
+  void refresh_until(Cycle cycle);
+  [[nodiscard]] bool queued_hit(std::uint32_t bank, std::uint64_t row) const;
+
+  ChannelPolicy policy_;
+  DramTimingChecker checker_;
+  std::unique_ptr<RequestScheduler> scheduler_;
+  std::unique_ptr<RowPolicy> row_policy_;
+  RefreshManager refresh_;
+  std::vector<std::uint64_t> open_rows_;
+  std::vector<std::vector<Queued>> reads_, writes_;         // per bank, oldest first (short: at most a queue's entries)
+  std::uint64_t nonempty_reads_ = 0, nonempty_writes_ = 0;  // bit b: bank b has queued requests
+  std::uint32_t queued_reads_ = 0, queued_writes_ = 0;
+  std::uint64_t next_order_ = 0;
+  bool draining_writes_ = false;
+  Cycle clock_ = 0;
+  // One request part of a decision: its pick, the part, the cycle of its latest command, bursts still to issue.
+  struct Run {
+    Candidate pick;
+    Segment segment;
+    Cycle at = 0;
+    std::uint32_t bursts_left = 0;
+    Cycle known_first = -1;  // the scheduler's answer for the run's first burst, when it is a row hit
+  };
+  std::vector<Candidate> candidates_;  // reused between decisions
+  std::vector<Run> runs_;
+  std::vector<SegmentDone> done_;
+  std::vector<Cycle> act_cache_, column_cache_;  // per bank group, within one decision (-1: not computed)
+  Cycle pre_cache_ = -1;
+  ChannelCounters counters_;
+};
+
+}  // namespace roofsim::dram

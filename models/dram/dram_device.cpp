@@ -1,0 +1,218 @@
+#include "models/dram/dram_device.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/core/input_error.h"
+
+namespace roofsim::dram {
+
+namespace {
+MappingShape shape_of(const DramStandardParams& standard, std::uint32_t channels) {
+  MappingShape shape;
+  shape.channels = std::max(1u, channels);
+  shape.bank_groups = std::max(1u, standard.bank_groups);
+  shape.banks_per_group = std::max(1u, standard.banks_per_group);
+  shape.burst_bytes = std::max<Bytes>(1, standard.burst_bytes());
+  shape.columns = static_cast<std::uint32_t>(std::max<Bytes>(1, standard.row_bytes / shape.burst_bytes));
+  return shape;
+}
+
+AddressMapping make_mapping(const DramParams& dram, std::uint32_t channels) {
+  try {
+    return AddressMapping(dram.mapping, shape_of(dram.standard, channels));
+  } catch (const std::invalid_argument& error) {
+    throw InputError(SourcePos{"dram.mapping"}, "dram.mapping", dram.mapping, error.what());
+  }
+}
+}  // namespace
+
+DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dram, std::uint32_t channels)
+    : sc_core::sc_module(name),
+      dram_(dram),
+      mapping_(make_mapping(dram, channels == 0 ? std::max(1u, dram.channels()) : channels)) {
+  const auto policy = ChannelPolicy::from(dram_);
+  for (std::uint32_t i = 0; i < mapping_.shape().channels; ++i) {
+    channels_.push_back(std::make_unique<DramChannel>(dram_.standard, policy));
+  }
+  stats_.channels.resize(channels_.size());
+  SC_METHOD(wake);
+  sensitive << wake_event_;
+  dont_initialize();
+}
+
+Cycle DramDevice::cycle_at_or_after(const sc_core::sc_time& time) const {
+  return static_cast<Cycle>(std::ceil(time.to_seconds() / dram_.standard.tck_s - 1e-6));
+}
+
+sc_core::sc_time DramDevice::time_of(Cycle cycle) const {
+  return sc_core::sc_time(static_cast<double>(cycle) * dram_.standard.tck_s, sc_core::SC_SEC);
+}
+
+bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
+                         std::function<void(const sc_core::sc_time&)> on_done, sc_core::sc_event* done_event) {
+  const auto& shape = mapping_.shape();
+  const std::uint32_t banks_per_group = shape.banks_per_group;
+  // A request refused for lack of room is offered again after the next decision: keep its parts.
+  const bool same_request = parts_valid_ && parts_address_ == address && parts_bytes_ == bytes;
+  parts_valid_ = false;
+  if (same_request) {
+    for (auto& part : parts_) part.second.is_write = is_write;
+  } else {
+    parts_.clear();
+    const std::uint64_t first_burst = address / shape.burst_bytes;
+    const std::uint64_t last_burst = (address + std::max<Bytes>(bytes, 1) - 1) / shape.burst_bytes;
+    for (std::uint64_t burst = first_burst; burst <= last_burst; ++burst) {
+      const auto decoded = mapping_.decode(burst * shape.burst_bytes);
+      const std::uint32_t bank = decoded.bank_group * banks_per_group + decoded.bank;
+      auto part = std::find_if(parts_.begin(), parts_.end(), [&](const auto& existing) {
+        return existing.first == decoded.channel && existing.second.bank == bank && existing.second.row == decoded.row;
+      });
+      if (part != parts_.end()) {
+        ++part->second.bursts;
+        continue;
+      }
+      Segment segment;
+      segment.row = decoded.row;
+      segment.bank = bank;
+      segment.bursts = 1;
+      segment.is_write = is_write;
+      parts_.emplace_back(decoded.channel, segment);
+    }
+  }
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    std::uint32_t same_channel = 0;
+    for (const auto& other : parts_) same_channel += other.first == parts_[i].first ? 1u : 0u;
+    if (!channels_[parts_[i].first]->has_space(is_write, same_channel)) {
+      parts_valid_ = true;
+      parts_address_ = address;
+      parts_bytes_ = bytes;
+      return false;
+    }
+  }
+
+  const auto now = sc_core::sc_time_stamp();
+  std::uint64_t id = 0;
+  if (free_slots_.empty()) {
+    id = in_flight_.size();
+    in_flight_.emplace_back();
+  } else {
+    id = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  in_flight_[id] =
+      InFlight{now, 0, static_cast<std::uint32_t>(parts_.size()), bytes, is_write, std::move(on_done), done_event};
+  if (!any_request_) {
+    any_request_ = true;
+    stats_.first_arrival_s = now.to_seconds();
+  }
+  const Cycle arrival = cycle_at_or_after(now);
+  for (auto& [channel, segment] : parts_) {
+    segment.parent = id;
+    segment.arrival = arrival;
+    channels_[channel]->enqueue(segment);
+  }
+  return true;
+}
+
+bool DramDevice::try_submit(DramRequest request) {
+  if (!enqueue(request.address, request.bytes, request.is_write, std::move(request.on_done), request.done_event)) {
+    waiting_for_space_ = true;
+    return false;
+  }
+  if (!in_wake_) wake_event_.notify(sc_core::SC_ZERO_TIME);
+  return true;
+}
+
+void DramDevice::attach_source(DramRequestSource& source) {
+  source_ = &source;
+  source_blocked_ = false;
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void DramDevice::pull_source(const sc_core::sc_time& now) {
+  if (source_ == nullptr) return;
+  for (auto next = source_->peek(); next; next = source_->peek()) {
+    if (sc_core::sc_time(next->at_s, sc_core::SC_SEC) > now) {
+      source_blocked_ = false;
+      return;
+    }
+    if (!enqueue(next->address, next->bytes, next->is_write, nullptr, nullptr)) {
+      source_blocked_ = true;
+      return;
+    }
+    source_->pop();
+  }
+  source_blocked_ = false;
+}
+
+void DramDevice::complete_part(const SegmentDone& part) {
+  auto& request = in_flight_[part.parent];
+  request.done = std::max(request.done, part.done);
+  if (--request.remaining > 0) return;
+  const auto done = time_of(request.done);
+  if (request.is_write) {
+    ++stats_.write_requests;
+    stats_.bytes_written += request.bytes;
+  } else {
+    ++stats_.read_requests;
+    stats_.bytes_read += request.bytes;
+    stats_.read_latency_s.push_back((done - request.arrival).to_seconds());
+  }
+  stats_.last_done_s = std::max(stats_.last_done_s, done.to_seconds());
+  if (request.on_done) request.on_done(done);
+  if (request.done_event != nullptr) request.done_event->notify(done - sc_core::sc_time_stamp());
+  request.on_done = nullptr;
+  free_slots_.push_back(part.parent);
+}
+
+void DramDevice::wake() {
+  const auto now = sc_core::sc_time_stamp();
+  const Cycle now_cycle = cycle_at_or_after(now);
+  in_wake_ = true;
+  pull_source(now);
+  for (bool progressed = true; progressed;) {
+    progressed = false;
+    for (auto& channel : channels_) {
+      while (channel->has_work() && channel->decision_cycle() <= now_cycle) {
+        for (const auto& part : channel->decide(now_cycle)) complete_part(part);
+        progressed = true;
+        space_freed_ = true;
+        if (source_blocked_) pull_source(now);
+      }
+    }
+  }
+  in_wake_ = false;
+  if (space_freed_ && waiting_for_space_) {
+    waiting_for_space_ = false;
+    space_event_.notify(sc_core::SC_ZERO_TIME);
+  }
+  space_freed_ = false;
+
+  Cycle next_cycle = kNever;
+  for (const auto& channel : channels_) {
+    if (channel->has_work()) next_cycle = std::min(next_cycle, channel->decision_cycle());
+  }
+  bool has_next = next_cycle < kNever;
+  auto next = has_next ? time_of(next_cycle) : sc_core::SC_ZERO_TIME;
+  if (source_ != nullptr && !source_blocked_) {
+    if (const auto request = source_->peek()) {
+      const auto at = sc_core::sc_time(request->at_s, sc_core::SC_SEC);
+      next = has_next ? std::min(next, at) : at;
+      has_next = true;
+    }
+  }
+  if (has_next) wake_event_.notify(next > now ? next - now : sc_core::SC_ZERO_TIME);
+}
+
+DramRunStats DramDevice::collect() {
+  const Cycle end = static_cast<Cycle>(std::ceil(stats_.last_done_s / dram_.standard.tck_s - 1e-6));
+  for (std::size_t i = 0; i < channels_.size(); ++i) {
+    channels_[i]->finish(end);
+    stats_.channels[i] = channels_[i]->counters();
+  }
+  return stats_;
+}
+
+}  // namespace roofsim::dram

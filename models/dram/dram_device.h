@@ -1,0 +1,84 @@
+#pragma once
+// The DRAM of one device as a SystemC module: the channels (pseudo-channels for HBM) of its stacks, each a plain
+// DramChannel controller, behind one address mapping. The module only owns time: it wakes when a request arrives or
+// when a channel's next decision is due, lets the channels decide up to the current cycle, reports completions and
+// sleeps until the next due decision. Request interface: dram_request.h.
+//
+// Parameters: DramParams (sim/config/dram_params.h: standard, mapping, page policy, scheduler, refresh, queues) and
+// the number of channels to simulate (default: all of the device's).
+// Wakes on: try_submit() (a delta later), a channel's decision cycle, the next request of an attached source.
+// Statistics: collect() after the run (DramRunStats, dram_stats.h).
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include <systemc>
+
+#include "models/dram/address_mapping.h"
+#include "models/dram/dram_channel.h"
+#include "models/dram/dram_request.h"
+#include "models/dram/dram_stats.h"
+#include "sim/config/dram_params.h"
+
+namespace roofsim::dram {
+
+class DramDevice : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(DramDevice);
+  // Throws InputError when the mapping does not parse. `channels` = 0 simulates all of the device's channels.
+  DramDevice(const sc_core::sc_module_name& name, const DramParams& dram, std::uint32_t channels = 0);
+
+  // Queues a request; false (and nothing queued) when a channel it touches is full: wait for space_event().
+  [[nodiscard]] bool try_submit(DramRequest request);
+  [[nodiscard]] const sc_core::sc_event& space_event() const { return space_event_; }
+  // Pulls requests from `source` as their times come and the queues have room (trace mode).
+  void attach_source(DramRequestSource& source);
+
+  // The statistics so far; refreshes are accounted up to the last completion.
+  [[nodiscard]] DramRunStats collect();
+  [[nodiscard]] std::uint32_t channels() const { return static_cast<std::uint32_t>(channels_.size()); }
+  [[nodiscard]] const AddressMapping& mapping() const { return mapping_; }
+  [[nodiscard]] const DramParams& params() const { return dram_; }
+  [[nodiscard]] const DramChannel& channel(std::uint32_t index) const { return *channels_[index]; }
+
+ private:
+  struct InFlight {
+    sc_core::sc_time arrival;
+    Cycle done = 0;
+    std::uint32_t remaining = 0;
+    Bytes bytes = 0;
+    bool is_write = false;
+    std::function<void(const sc_core::sc_time&)> on_done;
+    sc_core::sc_event* done_event = nullptr;
+  };
+
+  void wake();
+  // Splits into per-channel parts and queues them; false when a channel lacks room.
+  bool enqueue(std::uint64_t address, Bytes bytes, bool is_write, std::function<void(const sc_core::sc_time&)> on_done,
+               sc_core::sc_event* done_event);
+  void pull_source(const sc_core::sc_time& now);
+  void complete_part(const SegmentDone& part);
+  [[nodiscard]] Cycle cycle_at_or_after(const sc_core::sc_time& time) const;
+  [[nodiscard]] sc_core::sc_time time_of(Cycle cycle) const;
+
+  DramParams dram_;
+  AddressMapping mapping_;
+  std::vector<std::unique_ptr<DramChannel>> channels_;
+  std::vector<std::pair<std::uint32_t, Segment>> parts_;  // scratch of enqueue()
+  bool parts_valid_ = false;                              // parts_ hold the split of a refused request
+  std::uint64_t parts_address_ = 0;
+  Bytes parts_bytes_ = 0;
+  std::vector<InFlight> in_flight_;
+  std::vector<std::uint64_t> free_slots_;
+  DramRequestSource* source_ = nullptr;
+  bool source_blocked_ = false;
+  bool waiting_for_space_ = false;
+  bool in_wake_ = false;
+  bool space_freed_ = false;
+  sc_core::sc_event wake_event_, space_event_;
+  DramRunStats stats_;
+  bool any_request_ = false;
+};
+
+}  // namespace roofsim::dram

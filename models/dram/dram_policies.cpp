@@ -1,0 +1,59 @@
+#include "models/dram/dram_policies.h"
+
+#include <tuple>
+
+namespace roofsim::dram {
+
+std::size_t FrFcfsScheduler::pick(const std::vector<Candidate>& candidates) const {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < candidates.size(); ++i) {
+    const auto& a = candidates[i];
+    const auto& b = candidates[best];
+    if (std::make_tuple(a.first_command, !a.row_hit, a.order) < std::make_tuple(b.first_command, !b.row_hit, b.order)) {
+      best = i;
+    }
+  }
+  return best;
+}
+
+std::unique_ptr<RequestScheduler> make_scheduler(DramScheduler kind, std::uint32_t frfcfs_cap) {
+  switch (kind) {
+    case DramScheduler::fcfs: return std::make_unique<FcfsScheduler>();
+    case DramScheduler::frfcfs: break;
+  }
+  return std::make_unique<FrFcfsScheduler>(frfcfs_cap);
+}
+
+std::unique_ptr<RowPolicy> make_row_policy(PagePolicy kind) {
+  switch (kind) {
+    case PagePolicy::closed: return std::make_unique<ClosedRowPolicy>();
+    case PagePolicy::adaptive: return std::make_unique<AdaptiveRowPolicy>();
+    case PagePolicy::open: break;
+  }
+  return std::make_unique<OpenRowPolicy>();
+}
+
+RefreshManager::RefreshManager(RefreshMode mode, Cycle tREFI, Cycle tREFIsb, std::uint32_t banks)
+    : mode_(mode),
+      interval_(mode == RefreshMode::per_bank ? tREFIsb : tREFI),
+      banks_(banks == 0 ? 1 : banks),
+      due_(mode == RefreshMode::none || interval_ <= 0 ? kNever : interval_) {}
+
+std::uint32_t RefreshManager::next_bank(std::uint64_t busy) const {
+  const std::uint64_t all = banks_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << banks_) - 1;
+  const std::uint64_t pending = all & ~refreshed_;
+  const std::uint64_t idle = pending & ~busy;
+  const std::uint64_t choice = idle != 0 ? idle : pending;
+  return static_cast<std::uint32_t>(__builtin_ctzll(choice));
+}
+
+void RefreshManager::advance(std::uint32_t bank) {
+  if (due_ >= kNever) return;
+  due_ += interval_;
+  if (mode_ != RefreshMode::per_bank) return;
+  refreshed_ |= std::uint64_t{1} << bank;
+  const std::uint64_t all = banks_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << banks_) - 1;
+  if ((refreshed_ & all) == all) refreshed_ = 0;
+}
+
+}  // namespace roofsim::dram

@@ -1,0 +1,116 @@
+#pragma once
+// The timing checker of one DRAM channel (one pseudo-channel for HBM): given the commands issued so far, it returns
+// the earliest cycle at which an ACT, PRE, RD, WR or REF may issue, and records issued commands. Plain C++, no
+// SystemC, as DRAMSys's CheckerDDR4/CheckerHBM2 and Ramulator 2's timing tables.
+//
+// The controller schedules a request's whole command sequence at once (see dram_channel.h), so a later decision may
+// place a command before one already recorded (an ACT to another bank between a PRE and an ACT, say). Constraints
+// between commands of different banks are therefore checked in both directions against a short history: a new
+// command at t next to a recorded one at x needs t >= x + gap(x -> new) or t <= x - gap(new -> x). Per-bank
+// constraints are one-directional: a bank's commands are always scheduled in order.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/config/dram_params.h"
+
+namespace roofsim::dram {
+
+using Cycle = std::int64_t;  // cycles of tCK since time 0
+
+enum class DramCommand : std::uint8_t { act, pre, rd, wr, ref_all, ref_bank };
+
+// Cycle counts of the standard that the checker uses, with the burst duration derived from BL and the pin rate.
+struct CheckerTiming {
+  Cycle burst = 0;  // data-bus cycles of one burst
+  Cycle tRCD = 0, tRCDWR = 0, tRP = 0, tRAS = 0, tRC = 0, tCL = 0, tWL = 0;
+  Cycle tCCD_S = 0, tCCD_L = 0, tRRD_S = 0, tRRD_L = 0, tFAW = 0;
+  Cycle tWR = 0, tWTR_S = 0, tWTR_L = 0, tRTP = 0, tRTW = 0;
+  Cycle tRFC = 0, tRFCsb = 0;
+  Cycle act_cycles = 1, pre_cycles = 1, cas_cycles = 1;
+  bool separate_row_bus = false;
+
+  [[nodiscard]] static CheckerTiming from(const DramStandardParams& standard);
+};
+
+// One issued command, for an optional log (tests verify a log against every constraint pair by pair).
+struct IssuedCommand {
+  Cycle at = 0;
+  DramCommand command = DramCommand::act;
+  std::uint32_t bank = 0;
+  bool uses_bus = true;
+};
+
+class DramTimingChecker {
+ public:
+  DramTimingChecker(const CheckerTiming& timing, std::uint32_t bank_groups, std::uint32_t banks_per_group);
+
+  // Earliest cycle >= not_before at which `command` may issue to `bank` (flat index bank_group * banks_per_group +
+  // bank; ignored for ref_all). Does not check the bank's row state: the controller knows whether a row is open.
+  [[nodiscard]] Cycle earliest(DramCommand command, std::uint32_t bank, Cycle not_before) const;
+  // Records `command` at cycle `at` (which must be legal) and occupies the command bus unless `uses_bus` is false
+  // (an auto-precharge rides on its RD/WR).
+  void issue(DramCommand command, std::uint32_t bank, Cycle at, bool uses_bus = true);
+
+  [[nodiscard]] const CheckerTiming& timing() const { return timing_; }
+  // No command will be asked for before `cycle` any more (the controller's decision cycle only grows): the history
+  // older than every constraint can go.
+  void forget_before(Cycle cycle);
+  // Appends every issued command to `log` (nullptr: no log).
+  void set_log(std::vector<IssuedCommand>* log) { log_ = log; }
+  [[nodiscard]] std::uint32_t banks() const { return static_cast<std::uint32_t>(banks_.size()); }
+  // A bank may be refreshed (REF) or activated no earlier than this (tRP, tRC, tRFC).
+  [[nodiscard]] Cycle bank_act_ready(std::uint32_t bank) const { return banks_[bank].act_ok; }
+  // The bank's own constraint on `command` (tRCD, tRP, tRAS, ...). When it is already met, earliest() depends only
+  // on the bank group, so a caller may reuse one answer for every bank of the group.
+  [[nodiscard]] Cycle bank_ready(DramCommand command, std::uint32_t bank) const;
+  [[nodiscard]] std::uint32_t group_of(std::uint32_t bank) const { return bank / banks_per_group_; }
+  [[nodiscard]] Cycle bank_pre_ready(std::uint32_t bank) const { return banks_[bank].pre_ok; }
+
+ private:
+  struct BankTiming {
+    Cycle act_ok = 0, pre_ok = 0, rd_ok = 0, wr_ok = 0;
+  };
+  struct Recorded {
+    Cycle at = 0;
+    std::uint32_t bank_group = 0;
+    bool is_write = false;
+  };
+  static constexpr std::size_t kBusSlots = 4096;  // ring of command-bus cycles (a power of two)
+
+  // A command bus: slot c is taken when owner[c mod kBusSlots] == c.
+  struct CommandBus {
+    std::vector<Cycle> owner = std::vector<Cycle>(kBusSlots, -1);
+    [[nodiscard]] Cycle first_free(Cycle from, Cycle length) const;
+    void take(Cycle at, Cycle length);
+  };
+
+  [[nodiscard]] Cycle act_slot(std::uint32_t bank_group, Cycle from) const;
+  [[nodiscard]] Cycle faw_slot(Cycle from) const;
+  [[nodiscard]] Cycle column_slot(bool is_write, std::uint32_t bank_group, Cycle from) const;
+  [[nodiscard]] const CommandBus& row_bus() const { return timing_.separate_row_bus ? row_bus_ : column_bus_; }
+  [[nodiscard]] CommandBus& row_bus() { return timing_.separate_row_bus ? row_bus_ : column_bus_; }
+
+  CheckerTiming timing_;
+  std::uint32_t banks_per_group_;
+  std::vector<BankTiming> banks_;
+  // ACTs and column commands not yet too old to matter (forget_before), sorted by cycle, oldest first, so that a
+  // check stops at the first command too old to constrain it.
+  // A vector with a moving front: pruning advances `head`, the dead prefix is dropped now and then.
+  struct History {
+    std::vector<Recorded> items;
+    std::size_t head = 0;
+    [[nodiscard]] const Recorded* begin() const { return items.data() + head; }
+    [[nodiscard]] const Recorded* end() const { return items.data() + items.size(); }
+    [[nodiscard]] bool empty() const { return head == items.size(); }
+    void pop_front();
+  };
+  History acts_, columns_[2];  // columns_[0]: RDs, columns_[1]: WRs
+  static void record(History& history, const Recorded& command);
+  Cycle max_column_gap_ = 0, max_act_gap_ = 0;  // no recorded command older than this many cycles can constrain
+  Cycle column_gap_[2][2][2] = {};              // [second is write][first is write][same bank group]
+  CommandBus row_bus_, column_bus_;
+  std::vector<IssuedCommand>* log_ = nullptr;
+};
+
+}  // namespace roofsim::dram
