@@ -1,31 +1,188 @@
-// `roofsim run`: not built yet (see the issues).
+// `roofsim run`, the default scenario (`roofsim` alone) and the engine benchmark: load a device and a workload,
+// simulate, and report each op's simulated time beside its ceilings.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
 #include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/config/data_paths.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/run_report.h"
+#include "sim/report/report.h"
+#include "sim/roofline/roofline.h"
 
 namespace roofsim::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string hardware;
+  std::string workload;
+  std::vector<std::string> sets;
+  std::string out_dir = "results";
+  bool write_files = true;
+};
+
+struct Scenario {
+  HardwareParams hardware;
+  Workload workload;
+  RunResult result;
+};
+
+Scenario simulate(const RunOptions& options) {
+  const auto overrides = split_overrides(options.sets);
+  Scenario scenario;
+  scenario.hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  scenario.workload =
+      load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload, scenario.hardware);
+  scenario.result = run_workload(scenario.hardware, scenario.workload);
+  return scenario;
+}
+
+int run_scenario(const RunOptions& options) {
+  const auto scenario = simulate(options);
+  const auto device = make_device_roof(scenario.hardware);
+  const auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
+  write_console_table(report, std::cout);
+  write_engine_table(report, device, scenario.result, std::cout);
+  if (options.write_files) {
+    write_report_files(report, device, options.out_dir);
+    const std::filesystem::path out(options.out_dir);
+    std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
+              << (out / "roofline.svg").string() << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
 
 void add_run_command(CLI::App& app, int& exit_code) {
-  auto* command = app.add_subcommand("run", "(not built yet)");
-  command->allow_extras();
-  command->callback([&exit_code]() {
-    std::cerr << "roofsim: 'run' is not built yet\n";
-    exit_code = 1;
-  });
+  auto* command =
+      app.add_subcommand("run", "Simulate a workload on a device and report each op's time beside its rooflines");
+  auto options = std::make_shared<RunOptions>();
+  command->add_option("--hw", options->hardware, "Hardware file (or a bundled name, e.g. H100-SXM5)")->required();
+  command->add_option("--workload", options->workload, "Workload file (or a bundled name, e.g. gemm)")->required();
+  command->add_option("--set", options->sets, "Override KEY=VALUE (hardware key, or workload.<key>); repeatable");
+  command->add_option("--out", options->out_dir, "Folder for report.json, ops.csv and roofline.svg")
+      ->capture_default_str();
+  command->callback([options, &exit_code]() { exit_code = run_scenario(*options); });
 }
-
-}  // namespace roofsim::cli
-
-namespace roofsim::cli {
 
 int run_default_scenario() {
-  std::cerr << "roofsim: the default scenario is not built yet; see `roofsim --help`\n";
-  return 1;
+  RunOptions options;
+  options.hardware = "H100-SXM5";
+  options.workload = "transformer_prefill_small";
+  options.write_files = false;
+  return run_scenario(options);
 }
 
+namespace {
+
+// A workload of one op over fresh tensors at 4 KiB-aligned addresses, with the counts the graph would fill.
+Workload single_op_workload(const std::string& name, Op op, const std::vector<std::vector<std::uint64_t>>& inputs,
+                            const std::vector<std::uint64_t>& output) {
+  Workload workload;
+  workload.name = name;
+  Bytes next = 0;
+  const auto add_tensor = [&](const std::string& tensor_name, const std::vector<std::uint64_t>& shape) {
+    Tensor tensor;
+    tensor.name = tensor_name;
+    tensor.shape = shape;
+    tensor.dtype = op.dtype;
+    tensor.bytes = element_bytes(op.dtype);
+    for (const auto d : shape) tensor.bytes *= d;
+    tensor.address = next;
+    next += (tensor.bytes + kTensorAlignmentBytes - 1) / kTensorAlignmentBytes * kTensorAlignmentBytes;
+    workload.tensors.push_back(tensor);
+    return workload.tensors.size() - 1;
+  };
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    op.inputs.push_back(add_tensor(name + ".in" + std::to_string(i), inputs[i]));
+    op.bytes_read += workload.tensors.back().bytes;
+  }
+  op.outputs.push_back(add_tensor(name + ".out", output));
+  op.bytes_written = workload.tensors.back().bytes;
+  workload.footprint_bytes = next;
+  workload.ops.push_back(std::move(op));
+  return workload;
+}
+
+void print_bench(const RunResult& r) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::cout << fmt::format(
+      "{} on {}: wall {:.3f} s, simulated {:.3f} us, events {}, events/s {:.3g}, peak RSS {:.1f} MiB\n", r.workload,
+      r.device, r.wall_s, r.sim_time_s * 1e6, r.events, static_cast<double>(r.events) / r.wall_s,
+      static_cast<double>(usage.ru_maxrss) / 1024.0);
+  std::cout.flush();
+}
+
+// SystemC elaborates once per process, so each scenario runs in a child process of its own.
+int run_in_child(const std::function<void()>& body) {
+  std::cout.flush();
+  const pid_t child = ::fork();
+  if (child < 0) return 1;
+  if (child == 0) {
+    int code = 0;
+    try {
+      body();
+    } catch (const std::exception& error) {
+      std::cerr << "roofsim bench: " << error.what() << "\n";
+      code = 1;
+    }
+    std::cout.flush();
+    std::_Exit(code);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+}  // namespace
+
+// The engine's benchmark (issue 5): (a) GEMM 8192^3 bf16, (b) the GPT-3 175B block prefill of 2048 tokens, and
+// (c) an element-wise add of 1 GiB operands, each on the H100 file.
 int run_engine_bench() {
-  std::cerr << "roofsim: the engine benchmark is not built yet\n";
-  return 1;
+  const auto hardware_file = resolve_data_file("H100-SXM5", "configs");
+  int code = 0;
+  code = std::max(code, run_in_child([&] {
+                    const auto hw = load_hardware(hardware_file);
+                    Op gemm;
+                    gemm.name = "gemm_8192";
+                    gemm.kind = OpKind::gemm;
+                    gemm.dtype = DataType::bf16;
+                    gemm.shape.m = gemm.shape.n = gemm.shape.k = 8192;
+                    gemm.useful_flops = 2ULL * 8192 * 8192 * 8192;
+                    print_bench(run_workload(hw, single_op_workload("gemm_8192x8192x8192_bf16", gemm,
+                                                                    {{8192, 8192}, {8192, 8192}}, {8192, 8192})));
+                  }));
+  code = std::max(code, run_in_child([&] {
+                    RunOptions options;
+                    options.hardware = "H100-SXM5";
+                    options.workload = "gpt3_175b_block_prefill";
+                    print_bench(simulate(options).result);
+                  }));
+  code = std::max(
+      code, run_in_child([&] {
+        const auto hw = load_hardware(hardware_file);
+        const std::uint64_t elements = (1ULL << 30) / 2;
+        Op add;
+        add.name = "add_1GiB";
+        add.kind = OpKind::elementwise;
+        add.dtype = DataType::bf16;
+        add.shape.elements = elements;
+        add.useful_flops = elements;
+        print_bench(run_workload(hw, single_op_workload("add_1GiB_bf16", add, {{elements}, {elements}}, {elements})));
+      }));
+  return code;
 }
 
 }  // namespace roofsim::cli

@@ -1,0 +1,191 @@
+#include "models/compute/compute_unit.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace roofsim {
+
+ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, MemorySystem& memory,
+                         std::vector<OpExecution>& ops, TileListener& listener)
+    : sc_core::sc_module(name),
+      params_(params),
+      memory_(memory),
+      ops_(ops),
+      listener_(listener),
+      slots_(params.occupancy),
+      engines_(std::max<std::size_t>(params.engines, 1)) {
+  SC_HAS_PROCESS(ComputeUnit);
+  SC_METHOD(wake);
+  sensitive << wake_event_;
+  dont_initialize();
+}
+
+void ComputeUnit::push(TimeFs at, Kind kind, std::uint32_t index) {
+  timeline_.push(Timed{at, seq_++, kind, index});
+}
+
+void ComputeUnit::reschedule(TimeFs now) {
+  if (timeline_.empty()) return;
+  const TimeFs at = std::max(timeline_.top().at, now);
+  if (at >= scheduled_) return;
+  wake_event_.cancel();
+  wake_event_.notify(sc_core::sc_time::from_value(at - now));
+  scheduled_ = at;
+}
+
+std::uint32_t ComputeUnit::new_in_flight() {
+  if (!free_in_flight_.empty()) {
+    const auto index = free_in_flight_.back();
+    free_in_flight_.pop_back();
+    return index;
+  }
+  in_flight_.emplace_back();
+  return static_cast<std::uint32_t>(in_flight_.size() - 1);
+}
+
+void ComputeUnit::start_tile(std::size_t op, std::uint64_t tile) {
+  const TimeFs now = now_fs();
+  const auto found = std::find_if(slots_.begin(), slots_.end(), [](const Slot& s) { return !s.busy; });
+  if (found == slots_.end()) throw std::logic_error(std::string(name()) + ": a tile was dispatched to a full unit");
+  const auto index = static_cast<std::uint32_t>(found - slots_.begin());
+  Slot& slot = *found;
+  auto& execution = ops_[op];
+  slot = Slot{};
+  slot.busy = true;
+  slot.op = op;
+  slot.tile = tile;
+  slot.steps = execution.lowering->steps(tile);
+  auto& residency = execution.units[params_.index];
+  if (residency.resident++ == 0) residency.since_fs = now;
+  residency.first_fs = std::min(residency.first_fs, now);
+  load_ahead(index, now);
+  maybe_finish_tile(index, now);
+  drain_requests(now);
+  if (!in_wake_) reschedule(now);
+}
+
+void ComputeUnit::load_ahead(std::uint32_t index, TimeFs now) {
+  Slot& slot = slots_[index];
+  const auto& execution = ops_[slot.op];
+  // Two buffers: step s may load once step s - 2 has computed.
+  while (slot.next_load < slot.steps && slot.next_load < slot.computed + 2) {
+    const std::uint32_t buffer = slot.next_load % 2;
+    execution.lowering->step(slot.tile, slot.next_load, slot.buffer[buffer]);
+    const auto& reads = slot.buffer[buffer].reads;
+    slot.pending_reads[buffer] = static_cast<std::uint32_t>(reads.size());
+    for (std::uint32_t c = 0; c < reads.size(); ++c) {
+      const auto record = new_in_flight();
+      in_flight_[record] = InFlight{index, buffer, c, false, now, 0, 0, 0};
+      request_queue_.push_back(record);
+    }
+    ++slot.next_load;
+  }
+  try_compute(index, now);
+}
+
+void ComputeUnit::try_compute(std::uint32_t index, TimeFs now) {
+  Slot& slot = slots_[index];
+  if (!slot.busy || slot.computing || slot.computed >= slot.next_load) return;
+  const std::uint32_t buffer = slot.computed % 2;
+  if (slot.pending_reads[buffer] != 0) return;
+  auto& execution = ops_[slot.op];
+  const TileStep& step = slot.buffer[buffer];
+  const TimeFs duration = EngineShare::step_fs(step.executed_flops, execution.unit_rate);
+  const TimeFs finish = engines_[execution.engine].run(now, duration);
+  execution.units[params_.index].busy_fs += duration;
+  execution.executed_flops += step.executed_flops;
+  execution.useful_flops += step.useful_flops;
+  slot.computing = true;
+  push(finish, Kind::compute_done, index);
+}
+
+void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
+  Slot& slot = slots_[index];
+  auto& execution = ops_[slot.op];
+  slot.computing = false;
+  const std::uint32_t buffer = slot.computed % 2;
+  const auto& writes = slot.buffer[buffer].writes;
+  for (std::uint32_t c = 0; c < writes.size(); ++c) {
+    const auto record = new_in_flight();
+    in_flight_[record] = InFlight{index, buffer, c, true, now, now, 0, 0};
+    ++slot.pending_writes;
+    memory_.write(params_.index, slot.buffer[buffer].view(writes[c]), now, execution.bytes.data(), *this, record);
+  }
+  ++slot.computed;
+  load_ahead(index, now);
+  maybe_finish_tile(index, now);
+}
+
+void ComputeUnit::maybe_finish_tile(std::uint32_t index, TimeFs now) {
+  Slot& slot = slots_[index];
+  if (!slot.busy || slot.computed < slot.steps || slot.computing || slot.pending_writes != 0) return;
+  slot.busy = false;
+  auto& execution = ops_[slot.op];
+  auto& residency = execution.units[params_.index];
+  if (--residency.resident == 0) residency.resident_fs += now - residency.since_fs;
+  residency.last_fs = std::max(residency.last_fs, now);
+  ++execution.tiles_done;
+  execution.last_done_fs = std::max(execution.last_done_fs, now);
+  listener_.tile_finished(slot.op, params_.index);
+}
+
+void ComputeUnit::drain_requests(TimeFs now) {
+  while (!request_queue_.empty() && outstanding_ < params_.outstanding_requests) {
+    const auto record = request_queue_.front();
+    request_queue_.pop_front();
+    InFlight& flight = in_flight_[record];
+    flight.issued_fs = now;
+    ++outstanding_;
+    const Slot& slot = slots_[flight.slot];
+    const TileStep& step = slot.buffer[flight.buffer];
+    memory_.read(params_.index, step.view(step.reads[flight.chunk]), now, ops_[slot.op].bytes.data(), *this, record);
+  }
+}
+
+void ComputeUnit::chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_fs) {
+  InFlight& flight = in_flight_[tag];
+  flight.done_fs = done_fs;
+  flight.unloaded_fs = unloaded_fs;
+  push(done_fs, flight.write ? Kind::write_done : Kind::read_done, static_cast<std::uint32_t>(tag));
+  if (!in_wake_) reschedule(now_fs());
+}
+
+void ComputeUnit::wake() {
+  ++activations_;
+  in_wake_ = true;
+  scheduled_ = kNever;
+  const TimeFs now = now_fs();
+  drain_requests(now);
+  while (!timeline_.empty() && timeline_.top().at <= now) {
+    const Timed event = timeline_.top();
+    timeline_.pop();
+    if (event.kind == Kind::compute_done) {
+      finish_step(event.index, now);
+      drain_requests(now);
+      continue;
+    }
+    const InFlight flight = in_flight_[event.index];
+    free_in_flight_.push_back(event.index);
+    Slot& slot = slots_[flight.slot];
+    auto& execution = ops_[slot.op];
+    execution.last_done_fs = std::max(execution.last_done_fs, flight.done_fs);
+    if (event.kind == Kind::write_done) {
+      --slot.pending_writes;
+      maybe_finish_tile(flight.slot, now);
+      continue;
+    }
+    --outstanding_;
+    // The unloaded time and the wait for a request slot are latency; anything beyond is queueing at ports.
+    const TimeFs took = flight.done_fs - flight.issued_fs;
+    const TimeFs unloaded = std::min(took, flight.unloaded_fs);
+    execution.latency_fs += unloaded + (flight.issued_fs - flight.queued_fs);
+    execution.queueing_fs += took - unloaded;
+    --slot.pending_reads[flight.buffer];
+    try_compute(flight.slot, now);
+    drain_requests(now);
+  }
+  in_wake_ = false;
+  reschedule(now);
+}
+
+}  // namespace roofsim

@@ -1,0 +1,112 @@
+#pragma once
+// One compute unit (an SM, a CU, a TPU core): `occupancy` tile slots that share its engines, an outstanding-request
+// limit, and double-buffered k-steps (the loads of step s + 1 overlap the compute of step s). It wakes only when a
+// chunk arrives, a step finishes computing or a write is acknowledged: one event per chunk, never per cycle.
+// Reads wait in a FIFO for one of the unit's outstanding-request slots (Little's law); writes are posted without one
+// (stores free their registers at once) and a tile ends when its writes are acknowledged.
+//
+// Parameters: index, occupancy, outstanding limit, engine count. Connects to: the memory system (requests), the
+// ops' shared counters, and the dispatcher (tile finished). Statistics: activations, and per op the counters of
+// OpExecution.
+#include <systemc>
+
+#include <cstdint>
+#include <deque>
+#include <queue>
+#include <vector>
+
+#include "models/compute/engine_share.h"
+#include "models/compute/op_execution.h"
+#include "models/memory/memory_system.h"
+
+namespace roofsim {
+
+class TileListener {
+ public:
+  virtual void tile_finished(std::size_t op, std::uint64_t unit) = 0;
+
+ protected:
+  ~TileListener() = default;
+};
+
+struct ComputeUnitParams {
+  std::uint64_t index = 0;
+  std::uint64_t occupancy = 1;
+  std::uint64_t outstanding_requests = 1;
+  std::size_t engines = 1;
+};
+
+class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink {
+ public:
+  ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, MemorySystem& memory,
+              std::vector<OpExecution>& ops, TileListener& listener);
+
+  // Starts tile `tile` of op `op` in a free slot at the current time (the dispatcher checked there is one).
+  void start_tile(std::size_t op, std::uint64_t tile);
+
+  [[nodiscard]] std::uint64_t activations() const { return activations_; }
+  [[nodiscard]] TimeFs engine_busy_fs(std::size_t engine) const { return engines_[engine].busy_fs(); }
+
+ private:
+  enum class Kind : std::uint8_t { read_done, write_done, compute_done };
+  struct Timed {
+    TimeFs at;
+    std::uint64_t seq;
+    Kind kind;
+    std::uint32_t index;  // in-flight record (read/write) or slot (compute)
+    bool operator>(const Timed& other) const { return at != other.at ? at > other.at : seq > other.seq; }
+  };
+  struct Slot {
+    bool busy = false;
+    std::size_t op = 0;
+    std::uint64_t tile = 0;
+    std::uint32_t steps = 0;
+    std::uint32_t next_load = 0;  // next step whose reads are generated
+    std::uint32_t computed = 0;   // steps whose compute has finished
+    bool computing = false;
+    std::uint32_t pending_reads[2] = {0, 0};
+    std::uint32_t pending_writes = 0;
+    TileStep buffer[2];  // step s lives in buffer s % 2
+  };
+  struct InFlight {
+    std::uint32_t slot = 0;
+    std::uint32_t buffer = 0;
+    std::uint32_t chunk = 0;
+    bool write = false;
+    TimeFs queued_fs = 0;  // entered the unit's request queue
+    TimeFs issued_fs = 0;  // sent to memory
+    TimeFs done_fs = 0;
+    TimeFs unloaded_fs = 0;
+  };
+
+  void wake();
+  void chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_fs) override;
+  void push(TimeFs at, Kind kind, std::uint32_t index);
+  void reschedule(TimeFs now);
+  void load_ahead(std::uint32_t slot, TimeFs now);
+  void try_compute(std::uint32_t slot, TimeFs now);
+  void drain_requests(TimeFs now);
+  void finish_step(std::uint32_t slot, TimeFs now);
+  void maybe_finish_tile(std::uint32_t slot, TimeFs now);
+  std::uint32_t new_in_flight();
+  [[nodiscard]] static TimeFs now_fs() { return sc_core::sc_time_stamp().value(); }
+
+  ComputeUnitParams params_;
+  MemorySystem& memory_;
+  std::vector<OpExecution>& ops_;
+  TileListener& listener_;
+  std::vector<Slot> slots_;
+  std::vector<EngineShare> engines_;
+  std::vector<InFlight> in_flight_;
+  std::vector<std::uint32_t> free_in_flight_;
+  std::deque<std::uint32_t> request_queue_;  // read chunks waiting for an outstanding-request slot
+  std::uint64_t outstanding_ = 0;
+  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> timeline_;
+  std::uint64_t seq_ = 0;
+  sc_core::sc_event wake_event_;
+  TimeFs scheduled_ = kNever;
+  bool in_wake_ = false;
+  std::uint64_t activations_ = 0;
+};
+
+}  // namespace roofsim

@@ -1,0 +1,108 @@
+#include "models/compute/dispatch_policy.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace roofsim {
+
+DispatchPolicy::DispatchPolicy(std::vector<DispatchOp> ops, std::uint64_t units, std::uint64_t occupancy,
+                               std::uint64_t streams, TimeFs launch_fs)
+    : ops_(std::move(ops)),
+      times_(ops_.size()),
+      free_(units, occupancy),
+      streams_(std::max<std::uint64_t>(streams, 1)),
+      launch_fs_(launch_fs) {
+  if (units == 0 || occupancy == 0) throw std::invalid_argument("a dispatcher needs units and occupancy above 0");
+  for (std::size_t i = 0; i < ops_.size(); ++i) {
+    for (const auto dep : ops_[i].after) {
+      if (dep >= i) throw std::invalid_argument("ops must be in topological order");
+    }
+  }
+}
+
+bool DispatchPolicy::inputs_done(std::size_t op) const {
+  return std::all_of(ops_[op].after.begin(), ops_[op].after.end(),
+                     [this](std::size_t dep) { return times_[dep].end_fs != kNever; });
+}
+
+void DispatchPolicy::finish(std::size_t op, TimeFs now) {
+  times_[op].end_fs = now;
+  ++done_ops_;
+  if (ops_[op].simulated) --active_streams_;
+}
+
+void DispatchPolicy::advance(TimeFs now) {
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (std::size_t i = first_waiting_; i < ops_.size(); ++i) {
+      auto& t = times_[i];
+      if (t.launch_fs != kNever) continue;
+      const bool ready = inputs_done(i);
+      if (!ops_[i].simulated) {
+        if (!ready) continue;
+        // Zero time on a single device: it ends when its inputs are ready.
+        t.queued_fs = t.launch_fs = t.start_fs = now;
+        finish(i, now);
+        progress = true;
+        continue;
+      }
+      if (active_streams_ >= streams_) break;
+      if (!ready) {
+        if (t.queued_fs == kNever) t.queued_fs = now;
+        continue;
+      }
+      if (t.queued_fs == kNever) t.queued_fs = now;
+      t.launch_fs = now;
+      t.start_fs = now + launch_fs_;
+      ++active_streams_;
+      if (ops_[i].tiles == 0 && launch_fs_ == 0) {
+        finish(i, now);
+        progress = true;
+      }
+    }
+    while (first_waiting_ < ops_.size() && times_[first_waiting_].launch_fs != kNever) ++first_waiting_;
+  }
+  // Ops without tiles end when their launch latency is over.
+  for (std::size_t i = 0; i < ops_.size(); ++i) {
+    auto& t = times_[i];
+    if (ops_[i].simulated && ops_[i].tiles == 0 && t.start_fs <= now && t.end_fs == kNever) {
+      finish(i, t.start_fs);
+      advance(now);
+      return;
+    }
+  }
+}
+
+std::optional<TileAssignment> DispatchPolicy::next_tile(TimeFs now) {
+  for (std::size_t i = 0; i < ops_.size(); ++i) {
+    auto& t = times_[i];
+    if (t.start_fs > now || t.end_fs != kNever || t.issued == ops_[i].tiles) continue;
+    std::uint64_t best = 0;
+    for (std::uint64_t u = 1; u < free_.size(); ++u) {
+      if (free_[u] > free_[best]) best = u;
+    }
+    if (free_[best] == 0) return std::nullopt;
+    --free_[best];
+    return TileAssignment{i, t.issued++, best};
+  }
+  return std::nullopt;
+}
+
+void DispatchPolicy::tile_done(std::size_t op, std::uint64_t unit, TimeFs now) {
+  ++free_[unit];
+  auto& t = times_[op];
+  if (++t.finished == ops_[op].tiles) finish(op, now);
+}
+
+TimeFs DispatchPolicy::next_wake() const {
+  TimeFs next = kNever;
+  for (std::size_t i = 0; i < ops_.size(); ++i) {
+    const auto& t = times_[i];
+    if (t.end_fs != kNever || t.start_fs == kNever) continue;
+    if (t.issued < ops_[i].tiles || ops_[i].tiles == 0) next = std::min(next, t.start_fs);
+  }
+  return next;
+}
+
+}  // namespace roofsim

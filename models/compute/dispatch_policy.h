@@ -1,0 +1,66 @@
+#pragma once
+// The dispatcher's policy (DESIGN.md section 4): ops launch in program order once their inputs are produced and a
+// stream is free, after the launch latency; their tiles go, in order, to the unit with the most free occupancy
+// slots (ties: the lowest unit), so that waves and tails follow from the counts. Ops that are not simulated
+// (collectives on a single device) finish the moment their inputs are ready and hold no stream.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "models/memory/time_fs.h"
+
+namespace roofsim {
+
+struct DispatchOp {
+  std::vector<std::size_t> after;  // ops that must finish first
+  std::uint64_t tiles = 0;
+  bool simulated = true;
+};
+
+struct TileAssignment {
+  std::size_t op = 0;
+  std::uint64_t tile = 0;
+  std::uint64_t unit = 0;
+};
+
+class DispatchPolicy {
+ public:
+  DispatchPolicy(std::vector<DispatchOp> ops, std::uint64_t units, std::uint64_t occupancy, std::uint64_t streams,
+                 TimeFs launch_fs);
+
+  // Launches what may launch at `now` (ops whose inputs are done and that get a stream start their launch latency;
+  // unsimulated ops finish at once).
+  void advance(TimeFs now);
+  // The next tile to start at `now`, if an active op has tiles left and a unit has a free slot.
+  std::optional<TileAssignment> next_tile(TimeFs now);
+  // A tile of `op` on `unit` finished at `now`.
+  void tile_done(std::size_t op, std::uint64_t unit, TimeFs now);
+  // The next time something happens without a tile finishing (a launch latency ending), or kNever.
+  [[nodiscard]] TimeFs next_wake() const;
+  [[nodiscard]] bool all_done() const { return done_ops_ == ops_.size(); }
+
+  struct OpTimes {
+    TimeFs queued_fs = kNever;  // first moment a stream was free for it while it waited for its inputs
+    TimeFs launch_fs = kNever;  // inputs ready and a stream taken: its launch latency starts
+    TimeFs start_fs = kNever;   // launch latency over: tiles may start
+    TimeFs end_fs = kNever;     // last tile finished
+    std::uint64_t issued = 0, finished = 0;
+  };
+  [[nodiscard]] const OpTimes& times(std::size_t op) const { return times_[op]; }
+  [[nodiscard]] std::uint64_t free_slots(std::uint64_t unit) const { return free_[unit]; }
+
+ private:
+  [[nodiscard]] bool inputs_done(std::size_t op) const;
+  void finish(std::size_t op, TimeFs now);
+
+  std::vector<DispatchOp> ops_;
+  std::vector<OpTimes> times_;
+  std::vector<std::uint64_t> free_;  // free slots per unit
+  std::uint64_t streams_;
+  std::uint64_t active_streams_ = 0;
+  TimeFs launch_fs_;
+  std::size_t first_waiting_ = 0;  // ops before this one have all launched
+  std::size_t done_ops_ = 0;
+};
+
+}  // namespace roofsim

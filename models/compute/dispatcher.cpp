@@ -1,0 +1,27 @@
+#include "models/compute/dispatcher.h"
+
+namespace roofsim {
+
+Dispatcher::Dispatcher(const sc_core::sc_module_name& name, DispatchPolicy& policy)
+    : sc_core::sc_module(name), policy_(policy) {
+  SC_HAS_PROCESS(Dispatcher);
+  SC_METHOD(run);
+  sensitive << wake_event_;
+}
+
+void Dispatcher::run() {
+  ++activations_;
+  const TimeFs now = sc_core::sc_time_stamp().value();
+  policy_.advance(now);
+  while (const auto assignment = policy_.next_tile(now))
+    units_[assignment->unit]->start_tile(assignment->op, assignment->tile);
+  const TimeFs next = policy_.next_wake();
+  if (next != kNever && next > now) wake_event_.notify(sc_core::sc_time::from_value(next - now));
+}
+
+void Dispatcher::tile_finished(std::size_t op, std::uint64_t unit) {
+  policy_.tile_done(op, unit, sc_core::sc_time_stamp().value());
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace roofsim

@@ -1,0 +1,32 @@
+#pragma once
+// The dispatcher module: owns the DispatchPolicy and its one event. It wakes when an op's launch latency ends and,
+// one delta cycle after a tile finishes, to refill the freed slot; it starts tiles by calling the units.
+//
+// Connects to: the compute units. Statistics: activations.
+#include <systemc>
+
+#include <vector>
+
+#include "models/compute/compute_unit.h"
+#include "models/compute/dispatch_policy.h"
+
+namespace roofsim {
+
+class Dispatcher : public sc_core::sc_module, public TileListener {
+ public:
+  Dispatcher(const sc_core::sc_module_name& name, DispatchPolicy& policy);
+  void attach(std::vector<ComputeUnit*> units) { units_ = std::move(units); }
+
+  void tile_finished(std::size_t op, std::uint64_t unit) override;
+  [[nodiscard]] std::uint64_t activations() const { return activations_; }
+
+ private:
+  void run();
+
+  DispatchPolicy& policy_;
+  std::vector<ComputeUnit*> units_;
+  sc_core::sc_event wake_event_;
+  std::uint64_t activations_ = 0;
+};
+
+}  // namespace roofsim

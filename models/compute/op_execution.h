@@ -1,0 +1,37 @@
+#pragma once
+// What the compute units share about one op while it runs: its lowering, the rate of its engine, and the counters
+// they add to. Plain data; the engine (sim/engine) turns it into per-op statistics at the end of the run.
+#include <cstdint>
+#include <vector>
+
+#include "models/memory/time_fs.h"
+#include "sim/graph/lowering.h"
+
+namespace roofsim {
+
+// One unit's time with at least one tile of the op resident.
+struct UnitResidency {
+  std::uint32_t resident = 0;  // tiles of the op on the unit now
+  TimeFs since_fs = 0;         // when `resident` last went from 0 to 1
+  TimeFs resident_fs = 0;      // total time with resident > 0
+  TimeFs first_fs = kNever;    // first tile start
+  TimeFs last_fs = 0;          // last tile end
+  TimeFs busy_fs = 0;          // engine time spent on the op's steps
+};
+
+struct OpExecution {
+  const OpLowering* lowering = nullptr;  // null: not simulated
+  FlopsPerSecond unit_rate = 0;          // FLOP/s of the op's engine on one unit for its data type
+  std::size_t engine = 0;                // index of that engine in a unit
+
+  Flops executed_flops = 0;
+  Flops useful_flops = 0;
+  std::uint64_t tiles_done = 0;
+  std::vector<Bytes> bytes;  // per memory level (MemorySystem::level_names order)
+  TimeFs latency_fs = 0;     // summed over read chunks: unloaded time and time held by the request limit
+  TimeFs queueing_fs = 0;    // summed over read chunks: time beyond unloaded, waiting for ports/channels
+  TimeFs last_done_fs = 0;   // latest completion of anything of the op
+  std::vector<UnitResidency> units;
+};
+
+}  // namespace roofsim

@@ -1,0 +1,32 @@
+#pragma once
+// A resource that serves one transfer at a time in arrival order (a bank, a port, a channel, an engine): a
+// "busy-until" timestamp (DESIGN.md section 1.4). Reserving computes when a job that arrives at `arrival` and needs
+// `duration` finishes; nothing ticks in between.
+#include <algorithm>
+
+#include "models/memory/time_fs.h"
+
+namespace roofsim {
+
+class BusyUntil {
+ public:
+  // Returns the finish time of a job arriving at `arrival` that occupies the resource for `duration`.
+  TimeFs reserve(TimeFs arrival, TimeFs duration) {
+    const TimeFs start = std::max(arrival, free_at_);
+    queued_fs_ += start - arrival;
+    busy_fs_ += duration;
+    free_at_ = start + duration;
+    return free_at_;
+  }
+
+  [[nodiscard]] TimeFs free_at() const { return free_at_; }
+  [[nodiscard]] TimeFs busy_fs() const { return busy_fs_; }      // total occupied time
+  [[nodiscard]] TimeFs queued_fs() const { return queued_fs_; }  // total time jobs waited for it
+
+ private:
+  TimeFs free_at_ = 0;
+  TimeFs busy_fs_ = 0;
+  TimeFs queued_fs_ = 0;
+};
+
+}  // namespace roofsim

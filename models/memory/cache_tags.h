@@ -1,0 +1,76 @@
+#pragma once
+// Tags of a cache kept at a coarse tracking granularity (DESIGN.md section 1.5): one tag per `tracking_bytes` block,
+// LRU within a set, and a validity mask of sectors inside the block. A chunk then touches a handful of tags, while
+// what hits and what is fetched stays exact to the sector (a line, or tracking / 64 when that is coarser), as in
+// sectored GPU caches. Writes allocate without fetching (the written sectors become valid).
+#include <cstdint>
+#include <vector>
+
+#include "models/memory/fast_index.h"
+#include "models/memory/time_fs.h"
+#include "sim/graph/tile.h"
+
+namespace roofsim {
+
+struct CacheTagsParams {
+  Bytes capacity_bytes = 0;
+  Bytes line_bytes = 128;
+  Bytes tracking_bytes = 4096;
+  std::uint64_t associativity = 16;  // ways per set, in blocks
+};
+
+struct CacheLookup {
+  Bytes hit_bytes = 0;
+  Bytes miss_bytes = 0;               // bytes of the range in missing sectors
+  std::vector<AddressRange> fetches;  // sector-aligned ranges to ask the level below for
+  TimeFs hit_ready_fs = 0;            // the latest fill completion among the blocks that hit
+};
+
+class CacheTags {
+ public:
+  explicit CacheTags(const CacheTagsParams& params);
+
+  // Looks up a read of [address, address + bytes): counts hits, appends the missing sectors to `result.fetches`
+  // (merging adjacent ones) and allocates them, evicting the least recently used block of a full set.
+  void read(Bytes address, Bytes bytes, CacheLookup& result);
+  // A write allocates and validates the written sectors; returns the bytes written.
+  void write(Bytes address, Bytes bytes);
+  // Fill data for [address, address + bytes) arrives at `ready_fs`; later hits on those blocks wait for it.
+  void mark_ready(Bytes address, Bytes bytes, TimeFs ready_fs);
+
+  [[nodiscard]] Bytes sector_bytes() const { return sector_bytes_; }
+  [[nodiscard]] std::uint64_t sets() const { return sets_; }
+  [[nodiscard]] std::uint64_t ways() const { return ways_; }
+  [[nodiscard]] std::uint64_t evictions() const { return evictions_; }
+  // True when every byte of the range is in valid sectors (for tests).
+  [[nodiscard]] bool contains(Bytes address, Bytes bytes) const;
+
+ private:
+  static constexpr std::uint64_t kEmpty = ~0ULL;
+  struct Entry {
+    std::uint64_t valid = 0;  // one bit per sector
+    std::uint64_t last_use = 0;
+    TimeFs ready_fs = 0;
+  };
+
+  [[nodiscard]] std::uint64_t set_of(std::uint64_t block) const;
+  // Index of the block's way (set x ways + way), or kEmpty. The tags of a set are scanned in one dense array.
+  [[nodiscard]] std::uint64_t find(std::uint64_t block) const;
+  std::uint64_t allocate(std::uint64_t block);
+  // Sectors of `block` that [address, address + bytes) touches.
+  [[nodiscard]] std::uint64_t sector_mask(std::uint64_t block, Bytes address, Bytes bytes) const;
+
+  Bytes tracking_bytes_;
+  Bytes sector_bytes_;
+  Divider per_block_;   // by tracking_bytes_
+  Divider per_sector_;  // by sector_bytes_
+  std::uint64_t sectors_per_block_;
+  std::uint64_t sets_;
+  std::uint64_t ways_;
+  std::uint64_t clock_ = 0;
+  std::uint64_t evictions_ = 0;
+  std::vector<std::uint64_t> blocks_;  // sets x ways: the block held, or kEmpty
+  std::vector<Entry> entries_;         // sets x ways
+};
+
+}  // namespace roofsim

@@ -1,0 +1,40 @@
+#pragma once
+// Integer helpers for the per-range hot path (a chunk's ranges are mapped to tags, sectors, banks and channels):
+// division by a power of two as a shift, and hashing into n buckets by a multiply instead of a modulo
+// (D. Lemire, "Fast random integer generation in an interval", ACM TOMACS 29(1), 2019).
+#include <cstdint>
+
+namespace roofsim {
+
+// x / d and x % d, as shifts when d is a power of two.
+class Divider {
+ public:
+  Divider() = default;
+  explicit Divider(std::uint64_t d) : d_(d == 0 ? 1 : d) {
+    if ((d_ & (d_ - 1)) == 0) {
+      shift_ = 0;
+      while ((1ULL << shift_) < d_) ++shift_;
+      pow2_ = true;
+    }
+  }
+  [[nodiscard]] std::uint64_t div(std::uint64_t x) const { return pow2_ ? x >> shift_ : x / d_; }
+  [[nodiscard]] std::uint64_t mod(std::uint64_t x) const { return pow2_ ? x & (d_ - 1) : x % d_; }
+  [[nodiscard]] std::uint64_t value() const { return d_; }
+
+ private:
+  std::uint64_t d_ = 1;
+  unsigned shift_ = 0;
+  bool pow2_ = true;
+};
+
+// A well-mixed hash of `key` mapped onto [0, n) (splitmix64's finaliser, then the multiply-shift reduction).
+[[nodiscard]] inline std::uint64_t hash_bucket(std::uint64_t key, std::uint64_t n) {
+  std::uint64_t z = key + 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  __extension__ using Wide = unsigned __int128;
+  return static_cast<std::uint64_t>((static_cast<Wide>(z) * n) >> 64);
+}
+
+}  // namespace roofsim

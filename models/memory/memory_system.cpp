@@ -1,0 +1,225 @@
+#include "models/memory/memory_system.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace roofsim {
+
+namespace {
+Bytes sum_bytes(const std::vector<AddressRange>& ranges) {
+  Bytes total = 0;
+  for (const auto& r : ranges) total += r.bytes;
+  return total;
+}
+
+// Bank of a line of a device level: hashed, as GPU L2 slices are, so that strides spread over the banks.
+std::uint64_t bank_of(Bytes line, std::uint64_t banks) {
+  return hash_bucket(line ^ 0x5bd1e995ULL, banks);
+}
+}  // namespace
+
+MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram_(dram) {
+  const std::uint64_t units = std::max<std::uint64_t>(hw.compute.units, 1);
+  for (const auto& params : hw.levels) {
+    Level level;
+    level.params = params;
+    level.unit_scope = params.scope == LevelScope::unit;
+    level.cache = params.kind == LevelKind::cache;
+    const std::uint64_t ports = level.unit_scope ? units : std::max<std::uint64_t>(params.banks, 1);
+    level.ports.resize(ports);
+    // Unit scope: bytes_per_cycle is per unit; device scope: for the whole level, shared equally by its banks.
+    level.port_bandwidth =
+        params.bytes_per_cycle * params.clock_hz / (level.unit_scope ? 1.0 : static_cast<double>(ports));
+    level.latency_fs = seconds_to_fs(params.latency_s);
+    level.line = Divider(params.line_bytes);
+    if (level.cache) {
+      const CacheTagsParams tags{params.capacity_bytes, params.line_bytes, params.tracking_bytes, params.associativity};
+      level.tags.assign(level.unit_scope ? units : 1, CacheTags(tags));
+    }
+    names_.push_back(params.name);
+    levels_.push_back(std::move(level));
+  }
+  for (std::size_t i = 0; i < levels_.size(); ++i) {
+    if (levels_[i].cache) outer_cache_ = static_cast<int>(i);
+  }
+  if (dram_ != nullptr) names_.emplace_back("dram");
+}
+
+std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
+                                               const std::vector<AddressRange>& ranges, Bytes bytes, TimeFs now) {
+  if (level.unit_scope) {
+    const TimeFs transfer = transfer_fs(bytes, level.port_bandwidth);
+    return {level.ports[unit].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
+  }
+  const std::uint64_t banks = level.ports.size();
+  if (banks == 1) {
+    const TimeFs transfer = transfer_fs(bytes, level.port_bandwidth);
+    return {level.ports[0].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
+  }
+  if (bank_share_.size() < banks) bank_share_.assign(banks, 0);
+  banks_touched_.clear();
+  const Bytes line = level.line.value();
+  for (const auto& r : ranges) {
+    for (Bytes at = r.address; at < r.address + r.bytes;) {
+      const Bytes take = std::min(r.address + r.bytes - at, line - level.line.mod(at));
+      const auto bank = static_cast<std::uint32_t>(bank_of(level.line.div(at), banks));
+      if (bank_share_[bank] == 0) banks_touched_.push_back(bank);
+      bank_share_[bank] += take;
+      at += take;
+    }
+  }
+  // Each bank is reserved once per chunk with its whole share, so the order of the banks does not matter.
+  TimeFs done = now, unloaded = 0;
+  for (const auto b : banks_touched_) {
+    const TimeFs transfer = transfer_fs(bank_share_[b], level.port_bandwidth);
+    bank_share_[b] = 0;
+    done = std::max(done, level.ports[b].reserve(now, transfer));
+    unloaded = std::max(unloaded, transfer);
+  }
+  return {done + level.latency_fs, unloaded + level.latency_fs};
+}
+
+void MemorySystem::read(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes,
+                        ChunkCompletionSink& sink, std::uint64_t tag) {
+  access(unit, chunk, false, now, op_bytes, sink, tag);
+}
+
+void MemorySystem::write(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes,
+                         ChunkCompletionSink& sink, std::uint64_t tag) {
+  access(unit, chunk, true, now, op_bytes, sink, tag);
+}
+
+void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
+                          ChunkCompletionSink& sink, std::uint64_t tag) {
+  current_.assign(chunk.ranges, chunk.ranges + chunk.count);
+  TimeFs done = now, unloaded = 0, hit_ready = 0;
+  for (std::size_t l = 0; l < levels_.size() && !current_.empty(); ++l) {
+    Level& level = levels_[l];
+    const Bytes bytes = sum_bytes(current_);
+    op_bytes[l] += bytes;
+    (write ? level.counters.write_bytes : level.counters.read_bytes) += bytes;
+    const auto [level_done, level_unloaded] = occupy(level, unit, current_, bytes, now);
+    done = std::max(done, level_done);
+    unloaded = std::max(unloaded, level_unloaded);
+    // A resident tensor's data lives in the outermost SRAM level; everything else may go on to DRAM.
+    const bool has_below = l + 1 < levels_.size() || (dram_ != nullptr && !chunk.resident);
+    next_.clear();
+    if (level.cache) {
+      CacheTags& tags = level.tags[level.unit_scope ? unit : 0];
+      if (write) {
+        for (const auto& r : current_) tags.write(r.address, r.bytes);
+        next_ = current_;
+      } else {
+        CacheLookup lookup;
+        for (const auto& r : current_) tags.read(r.address, r.bytes, lookup);
+        level.counters.hit_bytes += lookup.hit_bytes;
+        level.counters.miss_bytes += lookup.miss_bytes;
+        hit_ready = std::max(hit_ready, lookup.hit_ready_fs);
+        next_ = std::move(lookup.fetches);
+      }
+    } else {
+      next_ = current_;
+      if (!write) level.counters.miss_bytes += bytes;
+    }
+    if (!has_below) {
+      // The outermost level with nothing below holds the data itself (SRAM-only designs).
+      if (!write) {
+        level.counters.hit_bytes += sum_bytes(next_);
+        level.counters.miss_bytes -= std::min(level.counters.miss_bytes, sum_bytes(next_));
+      }
+      next_.clear();
+    }
+    (write ? level.counters.below_write_bytes : level.counters.below_read_bytes) += sum_bytes(next_);
+    std::swap(current_, next_);
+  }
+  done = std::max(done, hit_ready);
+  if (current_.empty() || dram_ == nullptr) {
+    sink.chunk_done(tag, done, unloaded);
+    return;
+  }
+  // DRAM parts: one pending record collects their completions (the detailed model may report them later).
+  std::uint32_t index;
+  if (!free_pending_.empty()) {
+    index = free_pending_.back();
+    free_pending_.pop_back();
+  } else {
+    index = static_cast<std::uint32_t>(pending_.size());
+    pending_.emplace_back();
+  }
+  {
+    Pending& record = pending_[index];
+    record.sink = &sink;
+    record.tag = tag;
+    record.done_fs = done;
+    record.unloaded_fs = unloaded;
+    record.parts = 1;  // held until every part is submitted, so a synchronous completion cannot finish it early
+    record.fills.clear();
+    for (const auto& r : current_) {
+      record.unloaded_fs = std::max(record.unloaded_fs, dram_->unloaded_fs(r.address, r.bytes));
+      if (!write && outer_cache_ >= 0) record.fills.push_back(r);
+    }
+    record.parts += static_cast<std::uint32_t>(current_.size());
+  }
+  op_bytes[levels_.size()] += sum_bytes(current_);
+  for (const auto& r : current_) dram_->submit(DramRequest{r.address, r.bytes, write, now, index}, *this);
+  release(index);
+}
+
+void MemorySystem::dram_done(std::uint64_t id, TimeFs done_fs) {
+  Pending& record = pending_[id];
+  record.done_fs = std::max(record.done_fs, done_fs);
+  release(static_cast<std::uint32_t>(id));
+}
+
+void MemorySystem::release(std::uint32_t index) {
+  Pending& record = pending_[index];
+  if (--record.parts != 0) return;
+  if (outer_cache_ >= 0) {
+    Level& level = levels_[static_cast<std::size_t>(outer_cache_)];
+    if (!level.unit_scope) {
+      for (const auto& r : record.fills) level.tags[0].mark_ready(r.address, r.bytes, record.done_fs);
+    }
+  }
+  free_pending_.push_back(index);
+  record.sink->chunk_done(record.tag, record.done_fs, record.unloaded_fs);
+}
+
+std::vector<LevelCounters> MemorySystem::counters() const {
+  std::vector<LevelCounters> out;
+  for (const auto& level : levels_) {
+    LevelCounters c = level.counters;
+    c.port_busy_fs = 0;
+    for (const auto& port : level.ports) c.port_busy_fs += port.busy_fs();
+    out.push_back(c);
+  }
+  return out;
+}
+
+void MemorySystem::check_conservation() const {
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    const auto& c = levels_[l].counters;
+    const auto& name = levels_[l].params.name;
+    if (c.read_bytes != c.hit_bytes + c.miss_bytes) {
+      throw std::logic_error("level " + name + ": read " + std::to_string(c.read_bytes) + " B != hits " +
+                             std::to_string(c.hit_bytes) + " B + misses " + std::to_string(c.miss_bytes) + " B");
+    }
+    Bytes below_read = 0, below_write = 0;
+    if (l + 1 < levels_.size()) {
+      below_read = levels_[l + 1].counters.read_bytes;
+      below_write = levels_[l + 1].counters.write_bytes;
+    } else if (dram_ != nullptr) {
+      below_read = dram_->bytes_read();
+      below_write = dram_->bytes_written();
+    } else {
+      continue;
+    }
+    if (c.below_read_bytes != below_read || c.below_write_bytes != below_write) {
+      throw std::logic_error("level " + name + ": asked the level below for " + std::to_string(c.below_read_bytes) +
+                             " B read / " + std::to_string(c.below_write_bytes) + " B written, which delivered " +
+                             std::to_string(below_read) + " B / " + std::to_string(below_write) + " B");
+    }
+  }
+}
+
+}  // namespace roofsim

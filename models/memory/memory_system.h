@@ -1,0 +1,106 @@
+#pragma once
+// The path of a unit's chunk through the memory levels a device declares (DESIGN.md section 4): per-unit levels
+// (a scratchpad stages tiles, a cache keeps tags), device levels (a banked, shared cache with real tags, or a
+// scratchpad that holds the data), then DRAM. Plain C++: every level is a set of busy-until ports (one per unit for
+// unit scope, one per bank for device scope), so the path of a chunk is computed inside one event.
+//
+// Timing of a chunk: each level it passes is reserved at the chunk's issue time (FIFO per port, cut-through), and
+// the chunk completes at the latest of (port finish + latency) over the levels that serve it and the DRAM's
+// completion; the DRAM latency is the unloaded latency a unit sees (the file's `dram.latency`). Writes go through
+// every level to DRAM (write-through, write-allocate) and complete when DRAM has taken them.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/memory/busy_until.h"
+#include "models/memory/cache_tags.h"
+#include "models/memory/dram_interface.h"
+#include "models/memory/fast_index.h"
+#include "sim/config/hardware_params.h"
+#include "sim/graph/tile.h"
+
+namespace roofsim {
+
+struct LevelCounters {
+  Bytes read_bytes = 0;         // delivered to the requester above
+  Bytes write_bytes = 0;        // accepted from above
+  Bytes hit_bytes = 0;          // reads served from valid sectors (caches)
+  Bytes miss_bytes = 0;         // reads not in valid sectors (caches); all reads of a scratchpad with a level below
+  Bytes below_read_bytes = 0;   // requested of the level below (sector-rounded misses)
+  Bytes below_write_bytes = 0;  // written through to the level below
+  TimeFs port_busy_fs = 0;      // summed over ports, at the end of the run
+};
+
+class ChunkCompletionSink {
+ public:
+  // Chunk `tag` is complete at `done_fs`; `unloaded_fs` is what it would have taken on an idle device.
+  virtual void chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_fs) = 0;
+
+ protected:
+  ~ChunkCompletionSink() = default;
+};
+
+class MemorySystem final : private DramCompletionSink {
+ public:
+  // `dram` may be null (SRAM-only designs); it must outlive the memory system.
+  MemorySystem(const HardwareParams& hw, DramInterface* dram);
+
+  // Level names from the units outward, with "dram" last when there is one; per-op byte counters use this order.
+  [[nodiscard]] const std::vector<std::string>& level_names() const { return names_; }
+  // A unit's read or write of a chunk issued at `now`; adds the bytes each level moved to `op_bytes`
+  // (level_names().size() entries) and reports completion to `sink` (possibly before returning).
+  void read(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
+            std::uint64_t tag);
+  void write(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
+             std::uint64_t tag);
+
+  // Counters of the SRAM levels (in level_names() order, without DRAM).
+  [[nodiscard]] std::vector<LevelCounters> counters() const;
+  [[nodiscard]] const DramInterface* dram() const { return dram_; }
+  // Throws std::logic_error when bytes are not conserved between levels: reads delivered = hits + misses, and what
+  // a level asked of the one below is what that level delivered.
+  void check_conservation() const;
+
+ private:
+  struct Level {
+    MemoryLevelParams params;
+    bool unit_scope = false;
+    bool cache = false;
+    std::vector<CacheTags> tags;   // per unit (unit scope) or one (device scope); empty for scratchpads
+    std::vector<BusyUntil> ports;  // per unit (unit scope) or per bank (device scope)
+    BytesPerSecond port_bandwidth = 0;
+    TimeFs latency_fs = 0;
+    Divider line;  // by the line size: banks interleave lines
+    LevelCounters counters;
+  };
+
+  struct Pending {
+    ChunkCompletionSink* sink = nullptr;
+    std::uint64_t tag = 0;
+    TimeFs done_fs = 0;
+    TimeFs unloaded_fs = 0;
+    std::uint32_t parts = 0;
+    std::vector<AddressRange> fills;  // sectors to mark ready in the outermost cache when the data is back
+  };
+
+  void dram_done(std::uint64_t id, TimeFs done_fs) override;
+  void access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
+              ChunkCompletionSink& sink, std::uint64_t tag);
+  // Reserves the level's ports for `ranges`; returns {finish + latency, unloaded}.
+  std::pair<TimeFs, TimeFs> occupy(Level& level, std::uint64_t unit, const std::vector<AddressRange>& ranges,
+                                   Bytes bytes, TimeFs now);
+  void release(std::uint32_t index);
+
+  std::vector<Level> levels_;
+  DramInterface* dram_;
+  std::vector<std::string> names_;
+  int outer_cache_ = -1;  // the cache level whose misses go to DRAM
+  std::vector<Pending> pending_;
+  std::vector<std::uint32_t> free_pending_;
+  std::vector<AddressRange> current_, next_;
+  std::vector<Bytes> bank_share_;
+  std::vector<std::uint32_t> banks_touched_;
+};
+
+}  // namespace roofsim

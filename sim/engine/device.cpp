@@ -1,0 +1,54 @@
+#include "sim/engine/device.h"
+
+#include <fmt/format.h>
+
+namespace roofsim {
+
+Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload)
+    : sc_core::sc_module(name) {
+  const std::uint64_t units = hw.compute.units;
+  if (hw.dram) dram_ = std::make_unique<SimpleDram>(SimpleDramParams::from(*hw.dram));
+  memory_ = std::make_unique<MemorySystem>(hw, dram_.get());
+
+  std::vector<DispatchOp> dispatch;
+  executions_.resize(workload.ops.size());
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    const Op& op = workload.ops[i];
+    lowerings_.push_back(lower_op(op, workload.tensors, hw));
+    auto& execution = executions_[i];
+    execution.lowering = lowerings_.back().get();
+    execution.bytes.assign(memory_->level_names().size(), 0);
+    execution.units.assign(units, UnitResidency{});
+    if (execution.lowering != nullptr) {
+      const EngineParams* engine = op_engine(op, hw.compute);
+      if (engine == nullptr) {
+        throw InputError(op.pos,
+                         fmt::format("op '{}': no engine{} of {} runs {}", op.name,
+                                     op.engine.empty() ? "" : " '" + op.engine + "'", hw.name, to_string(op.dtype)));
+      }
+      execution.engine = static_cast<std::size_t>(engine - hw.compute.engines.data());
+      execution.unit_rate = engine->flops_per_cycle.at(op.dtype) * engine->clock_hz;
+    }
+    dispatch.push_back(
+        DispatchOp{op.after, execution.lowering ? execution.lowering->tiles() : 0, execution.lowering != nullptr});
+  }
+  policy_ = std::make_unique<DispatchPolicy>(std::move(dispatch), units, hw.compute.occupancy, hw.streams,
+                                             seconds_to_fs(hw.launch_latency_s));
+  dispatcher_ = std::make_unique<Dispatcher>("dispatcher", *policy_);
+  std::vector<ComputeUnit*> unit_pointers;
+  for (std::uint64_t u = 0; u < units; ++u) {
+    const ComputeUnitParams params{u, hw.compute.occupancy, hw.compute.outstanding_requests, hw.compute.engines.size()};
+    units_.push_back(
+        std::make_unique<ComputeUnit>(fmt::format("unit{}", u).c_str(), params, *memory_, executions_, *dispatcher_));
+    unit_pointers.push_back(units_.back().get());
+  }
+  dispatcher_->attach(std::move(unit_pointers));
+}
+
+std::uint64_t Device::activations() const {
+  std::uint64_t total = dispatcher_->activations();
+  for (const auto& unit : units_) total += unit->activations();
+  return total;
+}
+
+}  // namespace roofsim

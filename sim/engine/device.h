@@ -1,0 +1,39 @@
+#pragma once
+// One device's module tree, built from its hardware parameters: N compute units and the dispatcher (modules with
+// processes), the memory levels the file declares and the DRAM channels (busy-until resources the units' events
+// reserve; the simple channel model needs no process of its own).
+#include <systemc>
+
+#include <memory>
+#include <vector>
+
+#include "models/compute/compute_unit.h"
+#include "models/compute/dispatcher.h"
+#include "models/memory/memory_system.h"
+#include "models/memory/simple_dram.h"
+#include "sim/config/hardware_params.h"
+#include "sim/graph/workload.h"
+
+namespace roofsim {
+
+class Device : public sc_core::sc_module {
+ public:
+  Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload);
+
+  [[nodiscard]] const std::vector<std::unique_ptr<OpLowering>>& lowerings() const { return lowerings_; }
+  [[nodiscard]] const std::vector<OpExecution>& executions() const { return executions_; }
+  [[nodiscard]] const DispatchPolicy& policy() const { return *policy_; }
+  [[nodiscard]] const MemorySystem& memory() const { return *memory_; }
+  [[nodiscard]] std::uint64_t activations() const;
+
+ private:
+  std::vector<std::unique_ptr<OpLowering>> lowerings_;
+  std::vector<OpExecution> executions_;
+  std::unique_ptr<SimpleDram> dram_;
+  std::unique_ptr<MemorySystem> memory_;
+  std::unique_ptr<DispatchPolicy> policy_;
+  std::unique_ptr<Dispatcher> dispatcher_;
+  std::vector<std::unique_ptr<ComputeUnit>> units_;
+};
+
+}  // namespace roofsim

@@ -1,0 +1,148 @@
+#include "sim/engine/engine.h"
+
+#include <systemc>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/engine/device.h"
+
+namespace roofsim {
+
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return b == 0 ? 0 : (a + b - 1) / b;
+}
+
+// Unit-time accounting of one op over its span (issue 4 item 7): what each unit did between the op's queueing and
+// its end. Built from integer femtoseconds so that the parts add up exactly; the split of memory waiting into
+// latency and queueing follows the measured sums over the op's chunks.
+void account_time(const Op& op, const DispatchPolicy::OpTimes& t, const OpExecution& execution, std::uint64_t units,
+                  OpRunStats& stats) {
+  const TimeFs begin = std::min(t.queued_fs, t.launch_fs);
+  const TimeFs start = std::min(t.start_fs, t.end_fs);
+  const TimeFs end = t.end_fs;
+  TimeFs busy = 0, memory = 0, dispatch = 0, tail = 0;
+  for (std::uint64_t u = 0; u < units; ++u) {
+    const auto& r = execution.units[u];
+    if (r.first_fs == kNever) {
+      tail += end - start;
+      continue;
+    }
+    if (r.busy_fs > r.resident_fs) {
+      throw std::logic_error(fmt::format("op '{}': unit {} computed {} fs while only {} fs resident", op.name, u,
+                                         r.busy_fs, r.resident_fs));
+    }
+    busy += r.busy_fs;
+    memory += r.resident_fs - r.busy_fs;
+    const TimeFs after = end - r.last_fs;
+    tail += after;
+    dispatch += (end - start) - r.resident_fs - after;
+  }
+  const double latency_share = execution.latency_fs + execution.queueing_fs == 0
+                                   ? 1.0
+                                   : static_cast<double>(execution.latency_fs) /
+                                         static_cast<double>(execution.latency_fs + execution.queueing_fs);
+  const auto n = static_cast<double>(units);
+  stats.span_s = fs_to_seconds(end - begin);
+  stats.busy_s = fs_to_seconds(busy);
+  stats.wait_memory_latency_s = fs_to_seconds(memory) * latency_share;
+  stats.wait_bandwidth_s = fs_to_seconds(memory) * (1.0 - latency_share);
+  stats.wait_dependencies_s = n * fs_to_seconds(t.launch_fs - begin);
+  stats.wait_launch_s = n * fs_to_seconds(start - t.launch_fs);
+  stats.wait_dispatch_s = fs_to_seconds(dispatch);
+  stats.tail_s = fs_to_seconds(tail);
+  const double parts = stats.busy_s + stats.wait_memory_latency_s + stats.wait_bandwidth_s + stats.wait_dependencies_s +
+                       stats.wait_launch_s + stats.wait_dispatch_s + stats.tail_s;
+  const double whole = n * stats.span_s;
+  if (std::abs(parts - whole) > 1e-3 * whole + 1e-15) {
+    throw std::logic_error(
+        fmt::format("op '{}': busy + waits + tail = {} s, units x span = {} s", op.name, parts, whole));
+  }
+}
+
+}  // namespace
+
+RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  auto* device = new Device("device", hw, workload);  // owned by the SystemC kernel's hierarchy until exit
+  sc_core::sc_start();
+
+  RunResult result;
+  result.device = hw.name;
+  result.workload = workload.name;
+  result.units = hw.compute.units;
+  // The channel model serves both settings until the detailed controller (issue 7) is wired in.
+  if (hw.dram) result.dram_model = "simple";
+  const auto& policy = device->policy();
+  const auto& memory = device->memory();
+  if (!policy.all_done()) throw std::logic_error("the simulation ended with ops unfinished (a dependency deadlock)");
+  memory.check_conservation();
+
+  const auto& names = memory.level_names();
+  TimeFs last_end = 0;
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    const Op& op = workload.ops[i];
+    const auto& execution = device->executions()[i];
+    const auto& times = policy.times(i);
+    OpRunStats stats;
+    stats.name = op.name;
+    stats.kind = std::string(to_string(op.kind));
+    stats.launch_s = fs_to_seconds(times.launch_fs);
+    stats.start_s = fs_to_seconds(times.start_fs);
+    stats.end_s = fs_to_seconds(times.end_fs);
+    stats.sim_time_s = fs_to_seconds(times.end_fs - times.launch_fs);
+    last_end = std::max(last_end, times.end_fs);
+    for (std::size_t l = 0; l < names.size(); ++l) stats.bytes.emplace_back(names[l], execution.bytes[l]);
+    stats.useful_flops = op.useful_flops;
+    if (execution.lowering == nullptr) {
+      stats.simulated = false;
+      stats.note = "not simulated: single device";
+      result.ops.push_back(std::move(stats));
+      continue;
+    }
+    const auto& lowering = *execution.lowering;
+    if (execution.executed_flops != lowering.executed_flops()) {
+      throw std::logic_error(fmt::format("op '{}': executed {} FLOPs, the lowering counts {}", op.name,
+                                         execution.executed_flops, lowering.executed_flops()));
+    }
+    if (execution.tiles_done != lowering.tiles()) {
+      throw std::logic_error(
+          fmt::format("op '{}': {} of {} tiles ran", op.name, execution.tiles_done, lowering.tiles()));
+    }
+    if (stats.useful_flops == 0) stats.useful_flops = lowering.useful_flops();
+    stats.executed_flops = execution.executed_flops;
+    stats.tiling = lowering.description();
+    stats.tiles = lowering.tiles();
+    stats.waves = ceil_div(stats.tiles, hw.compute.units * hw.compute.occupancy);
+    stats.achieved_flops_per_s =
+        stats.sim_time_s > 0 ? static_cast<double>(stats.useful_flops) / stats.sim_time_s : 0.0;
+    account_time(op, times, execution, hw.compute.units, stats);
+    result.ops.push_back(std::move(stats));
+  }
+  result.sim_time_s = fs_to_seconds(last_end);
+
+  const auto counters = memory.counters();
+  for (std::size_t l = 0; l < counters.size(); ++l) {
+    const auto& c = counters[l];
+    const auto& level = hw.levels[l];
+    const double ports = level.scope == LevelScope::unit ? static_cast<double>(hw.compute.units)
+                                                         : static_cast<double>(std::max<std::uint64_t>(level.banks, 1));
+    result.levels.push_back(
+        LevelRunStats{names[l], c.read_bytes, c.write_bytes, c.hit_bytes, c.miss_bytes,
+                      last_end == 0 ? 0.0 : fs_to_seconds(c.port_busy_fs) / (ports * fs_to_seconds(last_end))});
+  }
+  if (const auto* dram = memory.dram()) {
+    result.levels.push_back(LevelRunStats{"dram", dram->bytes_read(), dram->bytes_written(), 0, 0, 0});
+  }
+  result.events = device->activations();
+  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return result;
+}
+
+}  // namespace roofsim

@@ -1,0 +1,15 @@
+#pragma once
+// Runs a workload on one simulated device: elaborates the module tree (compute units, dispatcher, SRAM levels,
+// DRAM channels) from the hardware parameters, lowers every op, simulates, collects statistics and checks the
+// end-of-run invariants (executed FLOPs equal the lowering's count; bytes are conserved between levels; each op's
+// unit-time adds up to units x span). SystemC allows one elaboration per process: call this once per process.
+#include "sim/config/hardware_params.h"
+#include "sim/engine/run_result.h"
+#include "sim/graph/workload.h"
+
+namespace roofsim {
+
+// Throws InputError for ops the hardware cannot run, std::logic_error when an invariant fails.
+[[nodiscard]] RunResult run_workload(const HardwareParams& hw, const Workload& workload);
+
+}  // namespace roofsim

@@ -1,0 +1,25 @@
+#pragma once
+// `roofsim run`'s report: the roofline report model (sim/report) filled with the simulated bytes, times and
+// achieved rates, so that each op's six ceilings come from the bytes the simulation measured at each level; plus the
+// engine's own per-op figures (tiles, waves, efficiency, unit-time by cause) as extra report fields and a console
+// table.
+#include <iosfwd>
+
+#include "sim/engine/run_result.h"
+#include "sim/graph/workload.h"
+#include "sim/report/report.h"
+#include "sim/roofline/roofline.h"
+
+namespace roofsim {
+
+// Efficiency of an op: the binding ceiling's time over the simulated time (achieved / binding ceiling). For an op
+// without FLOPs (a copy), the main memory's transfer time over the simulated time.
+[[nodiscard]] double run_efficiency(const OpReport& op, const DeviceRoof& device);
+
+[[nodiscard]] Report make_run_report(const Workload& workload, const HardwareParams& hardware, const DeviceRoof& device,
+                                     const RunResult& result);
+
+// The engine's table: per op its tiling, tiles, waves, efficiency and where the units' time went.
+void write_engine_table(const Report& report, const DeviceRoof& device, const RunResult& result, std::ostream& out);
+
+}  // namespace roofsim

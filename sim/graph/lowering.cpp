@@ -1,0 +1,414 @@
+#include "sim/graph/lowering.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+namespace roofsim {
+
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return b == 0 ? 0 : (a + b - 1) / b;
+}
+
+const Tensor& tensor_at(const Op& op, const std::vector<Tensor>& tensors, std::size_t index) {
+  if (index >= tensors.size())
+    throw InputError(op.pos, fmt::format("op '{}' names tensor #{} that does not exist", op.name, index));
+  return tensors[index];
+}
+
+void require(const Op& op, bool condition, const std::string& what) {
+  if (!condition) throw InputError(op.pos, fmt::format("op '{}': {}", op.name, what));
+}
+
+// Element count of a tensor (its bytes over its element size: shapes may be given either way).
+std::uint64_t elements_of(const Tensor& tensor) {
+  return tensor.bytes / element_bytes(tensor.dtype);
+}
+
+// Elements a streaming tile covers: 16 requests of the op's element size, or fewer when the double-buffered
+// operands of the tile would not fit the local SRAM, or when fewer tiles than the device's slots would leave units
+// idle (as a kernel sizes its grid to the device). Whole requests, so that each step reads one chunk per operand.
+std::uint64_t stream_tile_elements(const Op& op, const HardwareParams& hw, std::uint64_t step_elements,
+                                   std::uint64_t operands, std::uint64_t elements) {
+  if (op.tile) return std::max<std::uint64_t>(step_elements, op.tile->m * std::max<std::uint64_t>(op.tile->n, 1));
+  constexpr std::uint64_t kStepsPerTile = 16;
+  std::uint64_t steps = kStepsPerTile;
+  const Bytes local = local_sram_bytes(hw);
+  const Bytes step_bytes = step_elements * element_bytes(op.dtype) * std::max<std::uint64_t>(operands, 1);
+  if (local > 0) steps = std::clamp<std::uint64_t>(local / (2 * step_bytes), 1, kStepsPerTile);
+  const std::uint64_t slots = std::max<std::uint64_t>(1, hw.compute.units * hw.compute.occupancy);
+  const std::uint64_t steps_to_fill = ceil_div(ceil_div(elements, slots), step_elements);
+  return std::clamp<std::uint64_t>(steps_to_fill, 1, steps) * step_elements;
+}
+
+// Adds elements [first, first + count) of `tensor` to `chunks`, wrapping modulo the tensor's size (a broadcast
+// operand smaller than the op is re-read from its start).
+void add_elements(ChunkBuilder& chunks, const Tensor& tensor, std::uint64_t first, std::uint64_t count) {
+  const std::uint64_t total = elements_of(tensor);
+  if (total == 0) return;
+  const Bytes e = element_bytes(tensor.dtype);
+  while (count > 0) {
+    const std::uint64_t at = first % total;
+    const std::uint64_t take = std::min(count, total - at);
+    chunks.add(tensor.address + at * e, take * e);
+    first += take;
+    count -= take;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// GEMM: C[b] = A[b] x B[b] with row-major A (m x k), B (k x n), C (m x n); B may be shared by the batch (weights).
+class GemmLowering : public OpLowering {
+ public:
+  GemmLowering(const Op& op, const std::vector<Tensor>& tensors, const HardwareParams& hw, bool conv)
+      : request_bytes_(hw.compute.request_bytes) {
+    require(op, op.inputs.size() >= 2 && !op.outputs.empty(), "needs inputs A and B and an output C");
+    a_ = &tensor_at(op, tensors, op.inputs[0]);
+    b_ = &tensor_at(op, tensors, op.inputs[1]);
+    c_ = &tensor_at(op, tensors, op.outputs[0]);
+    const auto& s = op.shape;
+    batch_ = std::max<std::uint64_t>(s.batch, 1);
+    tile_shape_ = choose_gemm_tile(op, hw);
+    if (conv) {
+      conv_ = true;
+      require(op, s.channels > 0 && s.height > 0 && s.width > 0 && s.filters > 0 && s.kernel_h > 0 && s.kernel_w > 0,
+              "conv2d needs channels, height, width, filters, kernel_h and kernel_w");
+      const std::uint64_t stride = std::max<std::uint64_t>(s.stride, 1);
+      require(op, s.height + 2 * s.padding >= s.kernel_h && s.width + 2 * s.padding >= s.kernel_w,
+              "the kernel is larger than the padded input");
+      out_h_ = (s.height + 2 * s.padding - s.kernel_h) / stride + 1;
+      out_w_ = (s.width + 2 * s.padding - s.kernel_w) / stride + 1;
+      images_ = batch_;
+      batch_ = 1;
+      m_ = images_ * out_h_ * out_w_;
+      n_ = s.filters;
+      rs_ = s.kernel_h * s.kernel_w;
+      k_ = s.channels * rs_;
+      // A k-step covers whole channels (all r, s), so that it reads whole input rows.
+      channels_per_step_ = std::max<std::uint64_t>(1, tile_shape_.k / rs_);
+      tile_shape_.k = channels_per_step_ * rs_;
+      k_steps_ = ceil_div(s.channels, channels_per_step_);
+      stride_ = stride;
+      shape_ = s;
+    } else {
+      m_ = s.m;
+      n_ = s.n;
+      k_ = s.k;
+      require(op, m_ > 0 && n_ > 0 && k_ > 0, "needs m, n and k above 0");
+      k_steps_ = ceil_div(k_, tile_shape_.k);
+      const Bytes eb = element_bytes(b_->dtype);
+      require(op, a_->bytes >= batch_ * m_ * k_ * element_bytes(a_->dtype), "input A is smaller than batch x m x k");
+      require(op, b_->bytes >= k_ * n_ * eb, "input B is smaller than k x n");
+      b_batched_ = b_->bytes >= batch_ * k_ * n_ * eb && batch_ > 1;
+      require(op, c_->bytes >= batch_ * m_ * n_ * element_bytes(c_->dtype), "output C is smaller than batch x m x n");
+    }
+    tiles_m_ = ceil_div(m_, tile_shape_.m);
+    tiles_n_ = ceil_div(n_, tile_shape_.n);
+    tiles_ = batch_ * tiles_m_ * tiles_n_;
+    executed_flops_ = tiles_ * k_steps_ * 2 * tile_shape_.m * tile_shape_.n * tile_shape_.k;
+    useful_flops_ = 2 * batch_ * m_ * n_ * k_;
+    description_ =
+        fmt::format("{} tile {}x{}x{}", conv ? "implicit-gemm" : "gemm", tile_shape_.m, tile_shape_.n, tile_shape_.k);
+  }
+
+  [[nodiscard]] std::uint32_t steps(std::uint64_t) const override { return static_cast<std::uint32_t>(k_steps_); }
+
+  void step(std::uint64_t tile, std::uint32_t index, TileStep& out) const override {
+    out.clear();
+    const std::uint64_t b = tile / (tiles_m_ * tiles_n_);
+    const std::uint64_t within = tile % (tiles_m_ * tiles_n_);
+    const std::uint64_t i0 = (within / tiles_n_) * tile_shape_.m;
+    const std::uint64_t j0 = (within % tiles_n_) * tile_shape_.n;
+    const std::uint64_t i1 = std::min(m_, i0 + tile_shape_.m);
+    const std::uint64_t j1 = std::min(n_, j0 + tile_shape_.n);
+    out.executed_flops = 2 * tile_shape_.m * tile_shape_.n * tile_shape_.k;
+    if (conv_) {
+      conv_step(i0, i1, j0, j1, index, out);
+      return;
+    }
+    const std::uint64_t k0 = static_cast<std::uint64_t>(index) * tile_shape_.k;
+    const std::uint64_t k1 = std::min(k_, k0 + tile_shape_.k);
+    out.useful_flops = 2 * (i1 - i0) * (j1 - j0) * (k1 - k0);
+    const Bytes ea = element_bytes(a_->dtype), eb = element_bytes(b_->dtype), ec = element_bytes(c_->dtype);
+    {
+      ChunkBuilder chunks(out, out.reads, request_bytes_, a_->resident);
+      for (std::uint64_t i = i0; i < i1; ++i) chunks.add(a_->address + ((b * m_ + i) * k_ + k0) * ea, (k1 - k0) * ea);
+    }
+    {
+      ChunkBuilder chunks(out, out.reads, request_bytes_, b_->resident);
+      const std::uint64_t bb = b_batched_ ? b : 0;
+      for (std::uint64_t kk = k0; kk < k1; ++kk) {
+        chunks.add(b_->address + ((bb * k_ + kk) * n_ + j0) * eb, (j1 - j0) * eb);
+      }
+    }
+    if (index + 1 == k_steps_) {
+      ChunkBuilder chunks(out, out.writes, request_bytes_);
+      for (std::uint64_t i = i0; i < i1; ++i) chunks.add(c_->address + ((b * m_ + i) * n_ + j0) * ec, (j1 - j0) * ec);
+    }
+  }
+
+ private:
+  // Implicit GEMM over NCHW input, KCRS filters and NKPQ output: a tile's rows are output pixels, its k-steps
+  // whole input channels. The A chunk is the input footprint of the tile's pixels (whole input rows, with the
+  // halo), which is what an implicit-GEMM kernel loads, not the im2col matrix.
+  void conv_step(std::uint64_t i0, std::uint64_t i1, std::uint64_t j0, std::uint64_t j1, std::uint32_t index,
+                 TileStep& out) const {
+    const std::uint64_t c0 = static_cast<std::uint64_t>(index) * channels_per_step_;
+    const std::uint64_t c1 = std::min(shape_.channels, c0 + channels_per_step_);
+    out.useful_flops = 2 * (i1 - i0) * (j1 - j0) * (c1 - c0) * rs_;
+    const Bytes ea = element_bytes(a_->dtype), eb = element_bytes(b_->dtype), ec = element_bytes(c_->dtype);
+    const std::uint64_t pixels = out_h_ * out_w_;
+    const std::uint64_t H = shape_.height, W = shape_.width, C = shape_.channels, K = shape_.filters;
+    {
+      ChunkBuilder chunks(out, out.reads, request_bytes_, a_->resident);
+      for (std::uint64_t image = i0 / pixels; image * pixels < i1; ++image) {
+        const std::uint64_t p_lo = (std::max(i0, image * pixels) - image * pixels) / out_w_;
+        const std::uint64_t p_hi = (std::min(i1, (image + 1) * pixels) - 1 - image * pixels) / out_w_;
+        const std::uint64_t top = p_lo * stride_;
+        const std::uint64_t h_lo = top > shape_.padding ? top - shape_.padding : 0;
+        const std::uint64_t bottom = p_hi * stride_ + shape_.kernel_h - 1;  // in padded coordinates
+        if (bottom < shape_.padding) continue;
+        const std::uint64_t h_hi = std::min(H - 1, bottom - shape_.padding);
+        if (h_hi < h_lo) continue;
+        for (std::uint64_t c = c0; c < c1; ++c) {
+          chunks.add(a_->address + (((image * C + c) * H + h_lo) * W) * ea, (h_hi - h_lo + 1) * W * ea);
+        }
+      }
+    }
+    {
+      ChunkBuilder chunks(out, out.reads, request_bytes_, b_->resident);
+      for (std::uint64_t f = j0; f < j1; ++f) chunks.add(b_->address + (f * C + c0) * rs_ * eb, (c1 - c0) * rs_ * eb);
+    }
+    if (index + 1 == k_steps_) {
+      ChunkBuilder chunks(out, out.writes, request_bytes_);
+      for (std::uint64_t image = i0 / pixels; image * pixels < i1; ++image) {
+        const std::uint64_t lo = std::max(i0, image * pixels) - image * pixels;
+        const std::uint64_t hi = std::min(i1, (image + 1) * pixels) - image * pixels;
+        for (std::uint64_t f = j0; f < j1; ++f) {
+          chunks.add(c_->address + ((image * K + f) * pixels + lo) * ec, (hi - lo) * ec);
+        }
+      }
+    }
+  }
+
+  Bytes request_bytes_;
+  const Tensor* a_ = nullptr;
+  const Tensor* b_ = nullptr;
+  const Tensor* c_ = nullptr;
+  std::uint64_t batch_ = 1, m_ = 0, n_ = 0, k_ = 0, k_steps_ = 0, tiles_m_ = 0, tiles_n_ = 0;
+  bool b_batched_ = false;
+  bool conv_ = false;
+  OpShape shape_;
+  std::uint64_t images_ = 0, out_h_ = 0, out_w_ = 0, rs_ = 1, channels_per_step_ = 1, stride_ = 1;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Streams over the elements (element-wise) or rows (reduction, softmax, norms) of an op. Inputs of the op's full
+// size are streamed in step with the output; smaller inputs are broadcast (element-wise) or read whole at a tile's
+// first step (a norm's weights).
+class StreamLowering : public OpLowering {
+ public:
+  StreamLowering(const Op& op, const std::vector<Tensor>& tensors, const HardwareParams& hw) {
+    const auto& s = op.shape;
+    rows_mode_ = op.kind != OpKind::elementwise;
+    for (const auto index : op.inputs) inputs_.push_back(&tensor_at(op, tensors, index));
+    for (const auto index : op.outputs) outputs_.push_back(&tensor_at(op, tensors, index));
+    require(op, !inputs_.empty() && !outputs_.empty(), "needs at least one input and one output");
+    if (rows_mode_) {
+      rows_ = s.rows;
+      cols_ = s.cols;
+      require(op, rows_ > 0 && cols_ > 0, "needs rows and cols above 0");
+      elements_ = rows_ * cols_;
+    } else {
+      elements_ = s.elements > 0 ? s.elements : elements_of(*outputs_.front());
+      require(op, elements_ > 0, "needs elements above 0");
+    }
+    reduce_ = op.kind == OpKind::reduction;
+    step_elements_ = std::max<Bytes>(1, hw.compute.request_bytes / element_bytes(op.dtype));
+    const std::uint64_t tile_elements =
+        stream_tile_elements(op, hw, step_elements_, inputs_.size() + (reduce_ ? 0 : outputs_.size()), elements_);
+    rows_per_tile_ = rows_mode_ ? std::max<std::uint64_t>(1, tile_elements / cols_) : 0;
+    tile_elements_ = rows_mode_ ? rows_per_tile_ * cols_ : tile_elements;
+    tiles_ = ceil_div(elements_, tile_elements_);
+    // FLOPs per element: the shape's, or more when the graph counted more (so executed >= useful always).
+    flops_per_element_ = std::max<std::uint64_t>(s.flops_per_element, ceil_div(op.useful_flops, elements_));
+    useful_flops_ = op.useful_flops > 0 ? op.useful_flops : elements_ * flops_per_element_;
+    const std::uint64_t full_tiles = elements_ / tile_elements_;
+    const std::uint64_t total_steps = full_tiles * ceil_div(tile_elements_, step_elements_) +
+                                      ceil_div(elements_ - full_tiles * tile_elements_, step_elements_);
+    executed_flops_ = total_steps * step_elements_ * flops_per_element_;
+    tile_shape_ = {rows_mode_ ? rows_per_tile_ : tile_elements_, rows_mode_ ? cols_ : 1, 0};
+    description_ = rows_mode_ ? fmt::format("rows tile {}x{}", rows_per_tile_, cols_)
+                              : fmt::format("stream tile {} elements", tile_elements_);
+  }
+
+  [[nodiscard]] std::uint32_t steps(std::uint64_t tile) const override {
+    const std::uint64_t first = tile * tile_elements_;
+    return static_cast<std::uint32_t>(ceil_div(std::min(tile_elements_, elements_ - first), step_elements_));
+  }
+
+  void step(std::uint64_t tile, std::uint32_t index, TileStep& out) const override {
+    out.clear();
+    const std::uint64_t tile_first = tile * tile_elements_;
+    const std::uint64_t tile_end = std::min(elements_, tile_first + tile_elements_);
+    const std::uint64_t first = tile_first + static_cast<std::uint64_t>(index) * step_elements_;
+    const std::uint64_t count = std::min(step_elements_, tile_end - first);
+    out.executed_flops = step_elements_ * flops_per_element_;
+    out.useful_flops = count * flops_per_element_;
+    for (const auto* input : inputs_) {
+      ChunkBuilder chunks(out, out.reads, request_bytes_of(*input), input->resident);
+      if (!rows_mode_ || elements_of(*input) >= elements_) {
+        add_elements(chunks, *input, first, count);
+      } else if (index == 0) {
+        add_elements(chunks, *input, 0, elements_of(*input));
+      }
+    }
+    const bool last = first + count == tile_end;
+    for (const auto* output : outputs_) {
+      ChunkBuilder chunks(out, out.writes, request_bytes_of(*output));
+      if (!reduce_) {
+        add_elements(chunks, *output, first, count);
+      } else if (last) {
+        add_elements(chunks, *output, tile_first / cols_, (tile_end - tile_first) / cols_);
+      }
+    }
+  }
+
+ private:
+  [[nodiscard]] Bytes request_bytes_of(const Tensor& tensor) const {
+    return step_elements_ * element_bytes(tensor.dtype);
+  }
+
+  std::vector<const Tensor*> inputs_, outputs_;
+  bool rows_mode_ = false, reduce_ = false;
+  std::uint64_t rows_ = 0, cols_ = 0, elements_ = 0, step_elements_ = 1, tile_elements_ = 1, rows_per_tile_ = 0;
+  std::uint64_t flops_per_element_ = 1;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Ops lowered in detail by Engine II (attention, embedding): each tile reads an equal slice of every input and
+// writes an equal slice of every output, so the op moves exactly its compulsory bytes and executes its useful FLOPs.
+class CompulsoryStreamLowering : public OpLowering {
+ public:
+  CompulsoryStreamLowering(const Op& op, const std::vector<Tensor>& tensors, const HardwareParams& hw)
+      : request_bytes_(hw.compute.request_bytes) {
+    for (const auto index : op.inputs) inputs_.push_back(&tensor_at(op, tensors, index));
+    for (const auto index : op.outputs) outputs_.push_back(&tensor_at(op, tensors, index));
+    Bytes largest = 0;
+    for (const auto* t : inputs_) largest = std::max(largest, t->bytes);
+    for (const auto* t : outputs_) largest = std::max(largest, t->bytes);
+    constexpr std::uint64_t kStepsPerTile = 16;
+    steps_per_tile_ = kStepsPerTile;
+    tiles_ = std::max<std::uint64_t>(1, ceil_div(largest, request_bytes_ * kStepsPerTile));
+    useful_flops_ = op.useful_flops;
+    executed_flops_ = op.useful_flops;
+    tile_shape_ = {0, 0, 0};
+    description_ = "compulsory-bytes stream";
+  }
+
+  [[nodiscard]] std::uint32_t steps(std::uint64_t) const override {
+    return static_cast<std::uint32_t>(steps_per_tile_);
+  }
+
+  void step(std::uint64_t tile, std::uint32_t index, TileStep& out) const override {
+    out.clear();
+    const std::uint64_t parts = tiles_ * steps_per_tile_;
+    const std::uint64_t part = tile * steps_per_tile_ + index;
+    const auto slice = [&](const Tensor& tensor, std::vector<Chunk>& into) {
+      const Bytes lo = tensor.bytes * part / parts;
+      const Bytes hi = tensor.bytes * (part + 1) / parts;
+      ChunkBuilder chunks(out, into, request_bytes_, tensor.resident);
+      if (hi > lo) chunks.add(tensor.address + lo, hi - lo);
+    };
+    for (const auto* input : inputs_) slice(*input, out.reads);
+    for (const auto* output : outputs_) slice(*output, out.writes);
+    out.executed_flops = executed_flops_ * (part + 1) / parts - executed_flops_ * part / parts;
+    out.useful_flops = out.executed_flops;
+  }
+
+ private:
+  Bytes request_bytes_;
+  std::vector<const Tensor*> inputs_, outputs_;
+  std::uint64_t steps_per_tile_ = 1;
+};
+
+}  // namespace
+
+Bytes local_sram_bytes(const HardwareParams& hw) {
+  if (const auto* local = hw.local_level()) return local->capacity_bytes;
+  if (!hw.levels.empty()) return hw.levels.front().capacity_bytes / std::max<std::uint64_t>(hw.compute.units, 1);
+  return 0;
+}
+
+const EngineParams* op_engine(const Op& op, const ComputeParams& compute) {
+  if (!op.engine.empty()) return compute.engine_for(op.dtype, op.engine);
+  const bool matrix_work = op.kind == OpKind::gemm || op.kind == OpKind::conv2d || op.kind == OpKind::attention;
+  if (!matrix_work) {
+    if (const auto* vector = compute.engine_for(op.dtype, "vector")) return vector;
+  }
+  return compute.engine_for(op.dtype);
+}
+
+TileShape choose_gemm_tile(const Op& op, const HardwareParams& hw) {
+  const Bytes e = element_bytes(op.dtype);
+  const Bytes local = local_sram_bytes(hw);
+  const auto staged_bytes = [e](const TileShape& t) { return 2 * (t.m * t.k + t.k * t.n) * e; };
+  if (op.tile) {
+    if (op.tile->m == 0 || op.tile->n == 0 || op.tile->k == 0) {
+      throw InputError(op.pos, fmt::format("op '{}': a tile needs m, n and k above 0", op.name));
+    }
+    if (local > 0 && staged_bytes(*op.tile) > local) {
+      throw InputError(
+          op.pos, fmt::format("op '{}': tile {}x{}x{} needs {} B double-buffered, the local SRAM holds {} B", op.name,
+                              op.tile->m, op.tile->n, op.tile->k, staged_bytes(*op.tile), local));
+    }
+    return *op.tile;
+  }
+  if (hw.compute.default_tile) return *hw.compute.default_tile;
+  // No tile given: the largest power-of-two tile that fits (largest output tile first, then the deepest k-step),
+  // not wider than the problem rounded up to a power of two.
+  const auto cap = [](std::uint64_t extent) {
+    std::uint64_t p = 16;
+    while (p < extent && p < 256) p *= 2;
+    return p;
+  };
+  const std::uint64_t max_m = cap(op.shape.m), max_n = cap(op.shape.n);
+  TileShape best{16, 16, 16};
+  for (const std::uint64_t tm : {256, 128, 64, 32, 16}) {
+    for (const std::uint64_t tn : {256, 128, 64, 32, 16}) {
+      for (const std::uint64_t tk : {128, 64, 32, 16}) {
+        const TileShape candidate{std::min(tm, max_m), std::min(tn, max_n), tk};
+        if (local > 0 && staged_bytes(candidate) > local) continue;
+        const auto area = candidate.m * candidate.n, best_area = best.m * best.n;
+        if (area > best_area || (area == best_area && candidate.k > best.k)) best = candidate;
+      }
+    }
+  }
+  return best;
+}
+
+std::unique_ptr<OpLowering> lower_op(const Op& op, const std::vector<Tensor>& tensors, const HardwareParams& hw) {
+  switch (op.kind) {
+    case OpKind::gemm: return std::make_unique<GemmLowering>(op, tensors, hw, false);
+    case OpKind::conv2d: return std::make_unique<GemmLowering>(op, tensors, hw, true);
+    case OpKind::elementwise:
+    case OpKind::reduction:
+    case OpKind::softmax:
+    case OpKind::layernorm:
+    case OpKind::rmsnorm: return std::make_unique<StreamLowering>(op, tensors, hw);
+    case OpKind::attention:
+    case OpKind::embedding: return std::make_unique<CompulsoryStreamLowering>(op, tensors, hw);
+    case OpKind::allreduce:
+    case OpKind::allgather:
+    case OpKind::reducescatter:
+    case OpKind::alltoall:
+    case OpKind::broadcast:
+    case OpKind::sendrecv: return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace roofsim

@@ -1,0 +1,62 @@
+#pragma once
+// Lowering of an op into tiles over the real address ranges of its tensors (DESIGN.md sections 1.6 and 3).
+//
+// GEMM (and batched GEMM, and conv2d as an implicit GEMM): output tiles tm x tn in row-major tile order over
+// (batch, tile row, tile column); each tile runs ceil(k / tk) k-steps reading an A chunk (tm x tk) and a B chunk
+// (tk x tn) and writes its C tile after the last step. Edge tiles read and write only in-bounds addresses but
+// execute a whole tile's FLOPs, so executed_flops >= useful_flops (tile quantization emerges).
+// Element-wise ops stream blocks of elements; row ops (reduction, softmax, norms) stream blocks of whole rows.
+// Ops that Engine II lowers in detail (attention, embedding) stream their compulsory bytes here.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/config/hardware_params.h"
+#include "sim/graph/op.h"
+#include "sim/graph/tile.h"
+
+namespace roofsim {
+
+class OpLowering {
+ public:
+  virtual ~OpLowering() = default;
+
+  [[nodiscard]] std::uint64_t tiles() const { return tiles_; }
+  [[nodiscard]] virtual std::uint32_t steps(std::uint64_t tile) const = 0;
+  // Fills `out` (cleared first) with step `index` of `tile`; chunks hold at most request_bytes each.
+  virtual void step(std::uint64_t tile, std::uint32_t index, TileStep& out) const = 0;
+
+  // Closed-form totals, against which the engine checks what it executed.
+  [[nodiscard]] Flops executed_flops() const { return executed_flops_; }
+  [[nodiscard]] Flops useful_flops() const { return useful_flops_; }
+  [[nodiscard]] const TileShape& tile_shape() const { return tile_shape_; }
+  [[nodiscard]] const std::string& description() const { return description_; }  // "gemm tile 128x128x64"
+
+ protected:
+  std::uint64_t tiles_ = 0;
+  Flops executed_flops_ = 0;
+  Flops useful_flops_ = 0;
+  TileShape tile_shape_;
+  std::string description_;
+};
+
+// The GEMM tile of an op: the op's own, else the hardware file's default, else the largest power-of-two tile whose
+// double-buffered A and B chunks fit the local SRAM. Throws InputError when an explicit tile does not fit.
+[[nodiscard]] TileShape choose_gemm_tile(const Op& op, const HardwareParams& hw);
+
+// SRAM a unit may stage tiles in: the first unit-scope level, else an equal share of the first device-scope level,
+// else 0 (no limit).
+[[nodiscard]] Bytes local_sram_bytes(const HardwareParams& hw);
+
+// The engine an op runs on: the one it names; else, for matrix work (gemm, conv2d, attention), the fastest engine
+// for its data type; else an engine called "vector" when it supports the type (tensor cores and MXUs do not run
+// element-wise or row work), else the fastest. nullptr when none runs the type.
+[[nodiscard]] const EngineParams* op_engine(const Op& op, const ComputeParams& compute);
+
+// The lowering of one op; nullptr for collectives (not simulated on a single device). Throws InputError when the
+// op's tensors do not match its shape.
+[[nodiscard]] std::unique_ptr<OpLowering> lower_op(const Op& op, const std::vector<Tensor>& tensors,
+                                                   const HardwareParams& hw);
+
+}  // namespace roofsim

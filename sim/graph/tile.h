@@ -1,0 +1,93 @@
+#pragma once
+// What one tile of an op does, step by step, over real address ranges. The lowering (sim/graph/lowering.h)
+// produces these on demand, one step at a time, so that a GEMM of 4096 tiles x 128 k-steps never holds its whole
+// access list in memory. The engine turns each chunk into one memory request (DESIGN.md section 1.5).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/units.h"
+
+namespace roofsim {
+
+// A contiguous byte range of a tensor in device memory.
+struct AddressRange {
+  Bytes address = 0;
+  Bytes bytes = 0;
+};
+
+// One memory request: at most `request_bytes` of one operand, as one or more contiguous ranges (a tile's rows are
+// strided in a row-major tensor). One event per chunk, whatever the number of ranges. The ranges live in the step
+// that owns the chunk (TileStep::ranges), so that generating a step reuses storage rather than allocating.
+struct Chunk {
+  std::uint32_t first = 0;  // index of its first range in TileStep::ranges
+  std::uint32_t count = 0;  // ranges
+  Bytes bytes = 0;          // sum of the ranges
+  bool resident = false;    // of a tensor kept on chip (SRAM-centric designs): served by the outermost SRAM level
+};
+
+// A chunk with its ranges, as the memory system takes it.
+struct ChunkView {
+  const AddressRange* ranges = nullptr;
+  std::uint32_t count = 0;
+  Bytes bytes = 0;
+  bool resident = false;
+};
+
+// One step of a tile: the chunks it reads (all must arrive before it computes), its computation, and the chunks it
+// writes after computing. A GEMM k-step reads an A chunk and a B chunk; its last step also writes the C tile.
+struct TileStep {
+  std::vector<AddressRange> ranges;
+  std::vector<Chunk> reads;
+  std::vector<Chunk> writes;
+  Flops executed_flops = 0;  // what the engine spends: a whole tile's worth even at the edges
+  Flops useful_flops = 0;    // the in-bounds part of the algorithm's FLOPs
+
+  void clear() {
+    ranges.clear();
+    reads.clear();
+    writes.clear();
+    executed_flops = 0;
+    useful_flops = 0;
+  }
+  [[nodiscard]] ChunkView view(const Chunk& chunk) const {
+    return ChunkView{ranges.data() + chunk.first, chunk.count, chunk.bytes, chunk.resident};
+  }
+};
+
+// Splits byte ranges into chunks of at most `request_bytes` appended to `chunks` (one operand's list of a step),
+// keeping ranges in order and merging contiguous ones. A builder never adds to another builder's chunk.
+class ChunkBuilder {
+ public:
+  ChunkBuilder(TileStep& step, std::vector<Chunk>& chunks, Bytes request_bytes, bool resident = false)
+      : step_(step), chunks_(chunks), request_bytes_(request_bytes), resident_(resident) {}
+
+  void add(Bytes address, Bytes length) {
+    while (length > 0) {
+      if (!open_ || chunks_.back().bytes == request_bytes_) {
+        chunks_.push_back(Chunk{static_cast<std::uint32_t>(step_.ranges.size()), 0, 0, resident_});
+        open_ = true;
+      }
+      Chunk& chunk = chunks_.back();
+      const Bytes take = std::min(length, request_bytes_ - chunk.bytes);
+      if (chunk.count > 0 && step_.ranges.back().address + step_.ranges.back().bytes == address) {
+        step_.ranges.back().bytes += take;
+      } else {
+        step_.ranges.push_back({address, take});
+        ++chunk.count;
+      }
+      chunk.bytes += take;
+      address += take;
+      length -= take;
+    }
+  }
+
+ private:
+  TileStep& step_;
+  std::vector<Chunk>& chunks_;
+  Bytes request_bytes_;
+  bool resident_;
+  bool open_ = false;
+};
+
+}  // namespace roofsim

@@ -1,0 +1,74 @@
+#include <doctest/doctest.h>
+
+#include "models/compute/dispatch_policy.h"
+
+using namespace roofsim;
+
+namespace {
+std::vector<TileAssignment> drain(DispatchPolicy& policy, TimeFs now) {
+  std::vector<TileAssignment> out;
+  policy.advance(now);
+  while (const auto a = policy.next_tile(now)) out.push_back(*a);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("tiles go breadth-first: every unit gets one before any gets a second") {
+  DispatchPolicy policy({DispatchOp{{}, 10, true}}, 4, 2, 1, 0);
+  const auto first = drain(policy, 0);
+  REQUIRE(first.size() == 8);
+  for (std::uint64_t i = 0; i < 4; ++i) CHECK(first[i].unit == i);
+  for (std::uint64_t i = 4; i < 8; ++i) CHECK(first[i].unit == i - 4);
+  for (std::uint64_t i = 0; i < 8; ++i) CHECK(first[i].tile == i);
+  // The two remaining tiles wait for free slots.
+  policy.tile_done(0, 2, 100);
+  const auto next = drain(policy, 100);
+  REQUIRE(next.size() == 1);
+  CHECK(next[0].unit == 2);
+  CHECK(next[0].tile == 8);
+}
+
+TEST_CASE("an op launches after its inputs are done plus the launch latency") {
+  DispatchPolicy policy({DispatchOp{{}, 1, true}, DispatchOp{{0}, 1, true}}, 2, 1, 4, 50);
+  policy.advance(0);
+  CHECK(policy.times(0).launch_fs == 0);
+  CHECK(policy.times(0).start_fs == 50);
+  CHECK(policy.next_wake() == 50);
+  CHECK(drain(policy, 10).empty());
+  const auto a = drain(policy, 50);
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].op == 0);
+  // The dependent op waits although streams are free.
+  CHECK(policy.times(1).launch_fs == kNever);
+  CHECK(policy.times(1).queued_fs == 0);
+  policy.tile_done(0, a[0].unit, 300);
+  CHECK(policy.times(0).end_fs == 300);
+  policy.advance(300);
+  CHECK(policy.times(1).launch_fs == 300);
+  CHECK(policy.times(1).start_fs == 350);
+}
+
+TEST_CASE("independent ops overlap up to the number of streams") {
+  std::vector<DispatchOp> ops(3, DispatchOp{{}, 1, true});
+  DispatchPolicy policy(ops, 8, 1, 2, 0);
+  const auto a = drain(policy, 0);
+  CHECK(a.size() == 2);
+  CHECK(policy.times(2).launch_fs == kNever);
+  policy.tile_done(0, a[0].unit, 10);
+  const auto b = drain(policy, 10);
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].op == 2);
+}
+
+TEST_CASE("an unsimulated op (a collective on one device) ends when its inputs are ready and takes no stream") {
+  DispatchPolicy policy({DispatchOp{{}, 1, true}, DispatchOp{{0}, 0, false}, DispatchOp{{1}, 1, true}}, 2, 1, 1, 0);
+  const auto a = drain(policy, 0);
+  REQUIRE(a.size() == 1);
+  policy.tile_done(0, a[0].unit, 70);
+  const auto b = drain(policy, 70);
+  CHECK(policy.times(1).end_fs == 70);
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].op == 2);
+  policy.tile_done(2, b[0].unit, 90);
+  CHECK(policy.all_done());
+}

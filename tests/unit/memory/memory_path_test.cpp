@@ -1,0 +1,98 @@
+#include <doctest/doctest.h>
+
+#include "models/memory/memory_system.h"
+#include "models/memory/simple_dram.h"
+#include "tests/scenario/test_device.h"
+
+using namespace roofsim;
+
+namespace {
+struct Recorder final : ChunkCompletionSink {
+  void chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_fs) override {
+    last_tag = tag;
+    done = done_fs;
+    unloaded = unloaded_fs;
+  }
+  std::uint64_t last_tag = 0;
+  TimeFs done = 0, unloaded = 0;
+};
+
+// A one-range chunk; the range lives in static storage for the duration of the call.
+ChunkView chunk_at(Bytes address, Bytes bytes) {
+  static AddressRange range;
+  range = AddressRange{address, bytes};
+  return ChunkView{&range, 1, bytes, false};
+}
+}  // namespace
+
+TEST_CASE("a read misses the L2, comes from DRAM, and hits the second time at the L2 latency") {
+  test::TestDevice spec;
+  spec.units = 2;
+  spec.l2_latency_s = 200e-9;
+  spec.dram_latency_s = 600e-9;
+  const auto hw = spec.build();
+  SimpleDram dram(SimpleDramParams::from(*hw.dram));
+  MemorySystem memory(hw, &dram);
+  REQUIRE(memory.level_names() == std::vector<std::string>{"smem", "l2", "dram"});
+  std::vector<Bytes> op_bytes(3, 0);
+  Recorder sink;
+  memory.read(0, chunk_at(1 << 20, 4096), 0, op_bytes.data(), sink, 7);
+  CHECK(sink.last_tag == 7);
+  CHECK(sink.done >= seconds_to_fs(600e-9));
+  memory.read(1, chunk_at(1 << 20, 4096), seconds_to_fs(1e-6), op_bytes.data(), sink, 8);
+  CHECK(sink.done - seconds_to_fs(1e-6) < seconds_to_fs(300e-9));
+  CHECK(sink.done - seconds_to_fs(1e-6) >= seconds_to_fs(200e-9));
+  CHECK(op_bytes[0] == 8192);
+  CHECK(op_bytes[1] == 8192);
+  CHECK(op_bytes[2] == 4096);
+  const auto counters = memory.counters();
+  CHECK(counters[1].hit_bytes == 4096);
+  CHECK(counters[1].miss_bytes == 4096);
+  CHECK_NOTHROW(memory.check_conservation());
+}
+
+TEST_CASE("writes go through to DRAM and make later reads of the data hit") {
+  test::TestDevice spec;
+  const auto hw = spec.build();
+  SimpleDram dram(SimpleDramParams::from(*hw.dram));
+  MemorySystem memory(hw, &dram);
+  std::vector<Bytes> op_bytes(3, 0);
+  Recorder sink;
+  memory.write(0, chunk_at(0, 4096), 0, op_bytes.data(), sink, 1);
+  CHECK(dram.bytes_written() == 4096);
+  memory.read(0, chunk_at(0, 4096), sink.done, op_bytes.data(), sink, 2);
+  CHECK(dram.bytes_read() == 0);
+  CHECK_NOTHROW(memory.check_conservation());
+}
+
+TEST_CASE("an SRAM-only device serves everything from its outermost level") {
+  test::TestDevice spec;
+  spec.dram = false;
+  spec.l2 = false;
+  auto hw = spec.build();
+  MemorySystem memory(hw, nullptr);
+  REQUIRE(memory.level_names() == std::vector<std::string>{"smem"});
+  std::vector<Bytes> op_bytes(1, 0);
+  Recorder sink;
+  memory.read(0, chunk_at(0, 4096), 0, op_bytes.data(), sink, 1);
+  CHECK(op_bytes[0] == 4096);
+  CHECK(memory.counters()[0].hit_bytes == 4096);
+  CHECK_NOTHROW(memory.check_conservation());
+}
+
+TEST_CASE("L2 banks serve in parallel: a bank's bandwidth is the level's share") {
+  test::TestDevice spec;
+  spec.units = 1;
+  spec.smem = false;
+  spec.l2_banks = 4;
+  spec.l2_bytes_per_cycle = 64;  // 16 B/cycle per bank at 1 GHz: 16 GB/s
+  const auto hw = spec.build();
+  MemorySystem memory(hw, nullptr);
+  std::vector<Bytes> op_bytes(1, 0);
+  Recorder sink;
+  // 64 KiB over 512 lines hashed onto 4 banks: the busiest bank takes about a quarter, not all of it.
+  memory.read(0, chunk_at(0, 65536), 0, op_bytes.data(), sink, 1);
+  const double seconds = fs_to_seconds(sink.done);
+  CHECK(seconds < 0.35 * 65536 / 16e9);
+  CHECK(seconds >= 0.25 * 65536 / 16e9);
+}
