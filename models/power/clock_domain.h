@@ -7,12 +7,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/memory/time_fs.h"
 #include "sim/config/hardware_params.h"
 #include "sim/core/units.h"
 
 namespace roofsim {
-
-using TimeFs = std::uint64_t;  // femtoseconds, the SystemC resolution (as models/memory/time_fs.h)
 
 // A span of time the domain spent in one DVFS state.
 struct StateInterval {

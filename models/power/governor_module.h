@@ -17,6 +17,7 @@
 #include "models/power/energy_ledger.h"
 #include "models/power/energy_model.h"
 #include "models/power/governor_policy.h"
+#include "models/power/power_stats.h"
 
 namespace roofsim {
 
@@ -31,17 +32,6 @@ class DeviceActivity {
 
  protected:
   ~DeviceActivity() = default;
-};
-
-// One interval of the power trace: between two wakes, at one DVFS state.
-struct PowerSample {
-  TimeFs start_fs = 0;
-  TimeFs end_fs = 0;
-  std::size_t state = 0;
-  Hertz clock_hz = 0;
-  Volts voltage_v = 0;
-  PowerSplit power;  // average over the interval
-  Joules energy_j = 0;
 };
 
 class GovernorModule : public sc_core::sc_module {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/power/power_stats.h"
 #include "sim/core/units.h"
 
 namespace roofsim {
@@ -54,6 +55,7 @@ struct RunResult {
   Seconds sim_time_s = 0;
   std::vector<OpRunStats> ops;
   std::vector<LevelRunStats> levels;  // SRAM levels, then "dram"
+  PowerRunStats power;                // energy per op and in total, DVFS residency, the power and clock trace
   std::uint64_t events = 0;           // process activations
   Seconds wall_s = 0;
 };
