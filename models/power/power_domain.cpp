@@ -1,5 +1,6 @@
 #include "models/power/power_domain.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -15,6 +16,13 @@ Seconds fs_seconds(TimeFs fs) {
   return static_cast<double>(fs) * 1e-15;
 }
 
+Hertz nominal_clock(const HardwareParams& hw) {
+  if (hw.power.nominal_clock_hz > 0) return hw.power.nominal_clock_hz;
+  Hertz fastest = 0;
+  for (const auto& engine : hw.compute.engines) fastest = std::max(fastest, engine.clock_hz);
+  return fastest;
+}
+
 }  // namespace
 
 GovernorParams governor_params(const HardwareParams& hw) {
@@ -25,8 +33,9 @@ GovernorParams governor_params(const HardwareParams& hw) {
   params.reaction_delay_fs = seconds_fs(hw.power.reaction_delay_s);
   params.states = hw.power.dvfs;
   if (params.states.empty()) {
+    // A device built in code may leave the power section empty: one state at its fastest engine clock.
     const Volts nominal = hw.power.nominal_voltage_v > 0 ? hw.power.nominal_voltage_v : 1.0;
-    params.states.push_back({hw.power.nominal_clock_hz, nominal});
+    params.states.push_back({nominal_clock(hw), nominal});
   }
   params.nominal_voltage_v = hw.power.nominal_voltage_v > 0 ? hw.power.nominal_voltage_v : 1.0;
   return params;
