@@ -4,6 +4,12 @@
 // only when the power predicted at the next state stays under the cap. Predicting before stepping up is what makes
 // it settle: on a steady load it stops at the highest state that fits instead of hunting between two.
 //
+// Down fast, up on evidence: a step down acts on one window over the cap; a step up is judged on the mean of the last
+// `up_windows` windows at the current state (and waits for that many). One window's power carries the quantization of
+// work counted in whole steps (a compute step's energy is counted when it starts), a few per cent on a GPU whose units
+// run in lock-step; the mean of k back-to-back windows carries the same absolute error over k times the time, so a
+// state just over the cap is no longer mistaken for one that fits and the governor does not hunt around it.
+//
 // Schedule: windows run back to back from time 0. When a window ends with a decision, no window is judged until the
 // change takes effect (reaction delay later); the next window starts then, so every judged window ran at one state.
 // The thin SystemC module (governor_module.h) wakes at next_wake_fs() and nowhere else.
@@ -29,6 +35,7 @@ struct GovernorParams {
   TimeFs reaction_delay_fs = 0;
   std::vector<DvfsState> states;  // ascending clock
   Volts nominal_voltage_v = 1;
+  std::size_t up_windows = 8;  // windows at a state whose mean must predict a fit before a step up
 };
 
 // Average power over a window, split by how each part follows the compute domain's clock and voltage.
@@ -72,6 +79,7 @@ class GovernorPolicy {
   std::size_t state_ = 0;
   TimeFs window_start_fs_ = 0;
   std::optional<Pending> pending_;
+  std::vector<PowerSplit> at_state_;  // the last up_windows windows measured since the last change
 };
 
 }  // namespace roofsim

@@ -37,6 +37,10 @@ struct Loop {
   Watts cap_w = 0;
   TimeFs window_fs = 10 * kUs;
   TimeFs delay_fs = 1 * kUs;
+  std::size_t up_windows = 8;
+  // When > 0, the compute domain's dynamic energy is counted in whole steps of this duration at the fastest clock
+  // (longer at slower clocks), each counted when it starts, as the engine counts FLOPs; steps start on a grid from 0.
+  TimeFs step_fs = 0;
   std::vector<Phase> phases;
 
   // Power of the load at time t (its phase) and state s.
@@ -71,7 +75,15 @@ struct Loop {
     for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
       const double w = static_cast<double>(cuts[i + 1] - cuts[i]) / static_cast<double>(b - a);
       const auto p = split(phase_at(cuts[i]), s);
-      sum.domain_dynamic_w += p.domain_dynamic_w * w;
+      if (step_fs > 0) {
+        // Whole steps started in the piece, each carrying a step's energy.
+        const auto period =
+            static_cast<TimeFs>(static_cast<double>(step_fs) * states.back().clock_hz / states[s].clock_hz);
+        const auto started = static_cast<double>((cuts[i + 1] + period - 1) / period - (cuts[i] + period - 1) / period);
+        sum.domain_dynamic_w += p.domain_dynamic_w * static_cast<double>(period) * started / static_cast<double>(b - a);
+      } else {
+        sum.domain_dynamic_w += p.domain_dynamic_w * w;
+      }
       sum.other_dynamic_w += p.other_dynamic_w * w;
       sum.domain_static_w += p.domain_static_w * w;
     }
@@ -79,7 +91,7 @@ struct Loop {
   }
 
   void run(TimeFs horizon_fs) {
-    GovernorPolicy policy({cap_w, window_fs, delay_fs, states, states.back().voltage_v});
+    GovernorPolicy policy({cap_w, window_fs, delay_fs, states, states.back().voltage_v, up_windows});
     changes = {{0, policy.state()}};
     while (policy.next_wake_fs() <= horizon_fs) {
       const TimeFs now = policy.next_wake_fs();
@@ -162,6 +174,29 @@ TEST_CASE("a constant compute-bound load settles at the highest DVFS state that 
     CHECK(loop.changes.size() - 1 == loop.states.size() - 1 - expected);
     if (expected + 1 < loop.states.size()) CHECK(loop.split(loop.phases[0], expected + 1).total_w() > cap);
   }
+}
+
+TEST_CASE(
+    "work counted in whole steps makes window power jitter and one window would hunt, the mean of several does not") {
+  // A load whose next state is just over the cap (by less than the jitter of one window's count): judged on one
+  // window, the governor sometimes predicts a fit, steps up, finds itself over the cap and steps down again; judged
+  // on the mean of eight windows the count's error is eight times smaller and it stays.
+  const auto run = [](std::size_t up_windows) {
+    Loop loop;
+    loop.up_windows = up_windows;
+    loop.step_fs = 930'000'000;  // 0.93 us per step at the fastest clock, not a divisor of the window
+    loop.phases = std::vector<Phase>{{0, 600, 20}};
+    const std::size_t below = 1;  // the state the governor should settle at
+    const double next = loop.split(loop.phases[0], below + 1).total_w();
+    loop.cap_w = next / 1.005;  // the next state is 0.5 % over the cap
+    loop.run(5000 * kUs);
+    return loop;
+  };
+  const auto hunting = run(1);
+  const auto settled = run(8);
+  CHECK(hunting.changes.size() > 10);
+  CHECK(settled.monotone_down());
+  CHECK(settled.changes.back().second == 1);
 }
 
 TEST_CASE("without a cap the governor never changes the clock") {
