@@ -344,15 +344,6 @@ Bytes local_sram_bytes(const HardwareParams& hw) {
   return 0;
 }
 
-const EngineParams* op_engine(const Op& op, const ComputeParams& compute) {
-  if (!op.engine.empty()) return compute.engine_for(op.dtype, op.engine);
-  const bool matrix_work = op.kind == OpKind::gemm || op.kind == OpKind::conv2d || op.kind == OpKind::attention;
-  if (!matrix_work) {
-    if (const auto* vector = compute.engine_for(op.dtype, "vector")) return vector;
-  }
-  return compute.engine_for(op.dtype);
-}
-
 TileShape choose_gemm_tile(const Op& op, const HardwareParams& hw) {
   const Bytes e = element_bytes(op.dtype);
   const Bytes local = local_sram_bytes(hw);
