@@ -521,11 +521,12 @@ struct Chart {
     }
 
     for (const auto level : drawn_levels) {
-      legend_body << "<path d=\"" << level_marker(level, kLegendLeft + 14, ly) << "\" fill=\"none\" stroke=\"#444444\""
-                  << " stroke-width=\"1.3\"/>\n";
-      legend.text(kLegendLeft + 36, ly + 4, "op at its " + report.levels[level] + " intensity (measured bytes)",
-                  kSmallFontPx, Anchor::start, "legend-text");
-      ly += 16;
+      const double y = legend.y();
+      legend.out().raw("<path d=\"" + level_marker(level, kLegendLeft + 14, y) +
+                       "\" fill=\"none\" stroke=\"#444444\" stroke-width=\"1.3\"/>");
+      legend.out().text(kLegendLeft + 36, y + 4, "op at its " + report.levels[level] + " intensity (measured bytes)",
+                        kSmallFontPx, Anchor::start, "legend-text");
+      legend.gap(16);
     }
 
     // Notes under the plot, wrapped.
