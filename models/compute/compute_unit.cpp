@@ -96,7 +96,8 @@ void ComputeUnit::try_compute(std::uint32_t index, TimeFs now) {
   if (slot.pending_reads[buffer] != 0) return;
   auto& execution = ops_[slot.op];
   const TileStep& step = slot.buffer[buffer];
-  const TimeFs duration = EngineShare::step_fs(step.executed_flops, execution.unit_rate);
+  const double clock_scale = clock_ != nullptr ? clock_->clock_scale() : 1.0;
+  const TimeFs duration = EngineShare::step_fs(step.executed_flops, execution.unit_rate * clock_scale);
   const TimeFs finish = engines_[execution.engine].run(now, duration);
   execution.units[params_.index].busy_fs += duration;
   execution.executed_flops += step.executed_flops;
@@ -191,6 +192,46 @@ void ComputeUnit::wake() {
   }
   in_wake_ = false;
   reschedule(now);
+}
+
+void ComputeUnit::attach_clock(ClockDomain& clock) {
+  clock_ = &clock;
+  clock.add_listener(*this);
+}
+
+void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz) {
+  // Steps that end after `now` keep their remaining cycles (retime_fs). On each engine they form one chain: the first
+  // began at or before now and every later one was reserved while the engine was busy, so it starts where the one
+  // before it ends. Warping the ends therefore re-times the whole chain, and each step's busy time changes by its new
+  // length after now minus its old one.
+  std::vector<Timed> events;
+  events.reserve(timeline_.size());
+  while (!timeline_.empty()) {
+    events.push_back(timeline_.top());
+    timeline_.pop();
+  }
+  std::sort(events.begin(), events.end(), [](const Timed& a, const Timed& b) { return b > a; });
+  for (std::size_t engine = 0; engine < engines_.size(); ++engine) {
+    TimeFs old_before = now_fs, new_before = now_fs;
+    for (auto& event : events) {
+      if (event.kind != Kind::compute_done || event.at <= now_fs) continue;
+      auto& execution = ops_[slots_[event.index].op];
+      if (execution.engine != engine) continue;
+      const TimeFs retimed = retime_fs(event.at, now_fs, old_clock_hz, new_clock_hz);
+      auto& busy = execution.units[params_.index].busy_fs;
+      busy = busy - (event.at - old_before) + (retimed - new_before);
+      old_before = event.at;
+      new_before = retimed;
+      event.at = retimed;
+    }
+    engines_[engine].retime(now_fs, retime_fs(engines_[engine].free_at(), now_fs, old_clock_hz, new_clock_hz));
+  }
+  for (const auto& event : events) timeline_.push(event);
+  if (!in_wake_) {
+    wake_event_.cancel();
+    scheduled_ = kNever;
+    reschedule(now_fs);
+  }
 }
 
 }  // namespace roofsim

@@ -8,7 +8,8 @@
 // ends when the writes are acknowledged.
 //
 // Parameters: index, occupancy, outstanding limit, engine count. Connects to: the memory system (requests), the
-// ops' shared counters, and the dispatcher (tile finished). Statistics: activations, and per op the counters of
+// ops' shared counters, the dispatcher (tile finished) and, optionally, the power domain's clock (engine rates follow
+// it; steps in flight are re-timed when it changes). Statistics: activations, and per op the counters of
 // OpExecution.
 #include <systemc>
 
@@ -20,6 +21,7 @@
 #include "models/compute/engine_share.h"
 #include "models/compute/op_execution.h"
 #include "models/memory/memory_system.h"
+#include "models/power/clock_domain.h"
 
 namespace roofsim {
 
@@ -42,10 +44,13 @@ struct ComputeUnitParams {
   std::size_t engines = 1;
 };
 
-class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink {
+class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, private ClockListener {
  public:
   ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, MemorySystem& memory,
               std::vector<OpExecution>& ops, TileListener& listener);
+
+  // Engine rates follow `clock` from now on (rates in OpExecution are at its nominal clock).
+  void attach_clock(ClockDomain& clock);
 
   // Starts tile `tile` of op `op` in a free slot at the current time (the dispatcher checked there is one).
   void start_tile(std::size_t op, std::uint64_t tile);
@@ -88,6 +93,7 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink {
 
   void wake();
   void chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_fs) override;
+  void clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz) override;
   void push(TimeFs at, Kind kind, std::uint32_t index);
   void reschedule(TimeFs now);
   void load_ahead(std::uint32_t slot, TimeFs now);
@@ -114,6 +120,7 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink {
   TimeFs scheduled_ = kNever;
   bool in_wake_ = false;
   std::uint64_t activations_ = 0;
+  const ClockDomain* clock_ = nullptr;
 };
 
 }  // namespace roofsim

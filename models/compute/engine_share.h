@@ -17,6 +17,8 @@ class EngineShare {
   }
   // A step taking `duration` whose operands are ready at `ready`: returns when it finishes.
   TimeFs run(TimeFs ready, TimeFs duration) { return engine_.reserve(ready, duration); }
+  // The steps reserved beyond `now` end at `new_free_at` instead (the unit's clock changed).
+  void retime(TimeFs now, TimeFs new_free_at) { engine_.retime(now, new_free_at); }
   [[nodiscard]] TimeFs busy_fs() const { return engine_.busy_fs(); }
   [[nodiscard]] TimeFs free_at() const { return engine_.free_at(); }
 

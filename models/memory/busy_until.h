@@ -19,6 +19,14 @@ class BusyUntil {
     return free_at_;
   }
 
+  // The work reserved beyond `now` ends at `new_free_at` instead (its clock changed, models/power/clock_domain.h):
+  // the busy time follows.
+  void retime(TimeFs now, TimeFs new_free_at) {
+    if (free_at_ <= now) return;
+    busy_fs_ = busy_fs_ - free_at_ + new_free_at;
+    free_at_ = new_free_at;
+  }
+
   [[nodiscard]] TimeFs free_at() const { return free_at_; }
   [[nodiscard]] TimeFs busy_fs() const { return busy_fs_; }      // total occupied time
   [[nodiscard]] TimeFs queued_fs() const { return queued_fs_; }  // total time jobs waited for it

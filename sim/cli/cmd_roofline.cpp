@@ -31,16 +31,16 @@ int run_roofline(const RooflineOptions& options) {
   write_report_files(report, device, options.out);
   const std::filesystem::path out(options.out);
   std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
-            << (out / "roofline.svg").string() << "\n";
+            << (out / "roofline.svg").string() << ", " << (out / "energy.svg").string() << "\n";
   return 0;
 }
 
 }  // namespace
 
 void add_roofline_command(CLI::App& app, int& exit_code) {
-  auto* command = app.add_subcommand(
-      "roofline",
-      "Six analytic roofline ceilings per op (compulsory bytes): table, report.json, ops.csv, roofline.svg");
+  auto* command = app.add_subcommand("roofline",
+                                     "Six analytic roofline ceilings per op (compulsory bytes): table, report.json, "
+                                     "ops.csv, roofline.svg, energy.svg");
   auto options = std::make_shared<RooflineOptions>();
   command->add_option("--hw", options->hardware, "Hardware file, or a bundled device by name (H100-SXM5)")->required();
   command->add_option("--workload", options->workload, "Workload file, or a bundled workload by name (gemm)")
@@ -48,7 +48,8 @@ void add_roofline_command(CLI::App& app, int& exit_code) {
   command->add_option("--set", options->sets,
                       "Override KEY=VALUE (repeatable): a hardware key (power.cap=450W) or workload.<key> "
                       "(workload.params.batch=8)");
-  command->add_option("--out", options->out, "Folder for report.json, ops.csv and roofline.svg")->capture_default_str();
+  command->add_option("--out", options->out, "Folder for report.json, ops.csv, roofline.svg and energy.svg")
+      ->capture_default_str();
   command->callback([options, &exit_code]() { exit_code = run_roofline(*options); });
 }
 

@@ -17,6 +17,7 @@
 #include "sim/config/data_paths.h"
 #include "sim/engine/empty_model.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/power_report.h"
 #include "sim/engine/run_report.h"
 #include "sim/engine/run_trace.h"
 #include "sim/report/report.h"
@@ -57,6 +58,7 @@ int run_scenario(const RunOptions& options) {
   const auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
   write_console_table(report, std::cout);
   write_engine_table(report, device, scenario.result, std::cout);
+  write_power_table(report, scenario.result, std::cout);
   if (options.write_files) {
     write_report_files(report, device, options.out_dir);
     const std::filesystem::path out(options.out_dir);
@@ -67,7 +69,8 @@ int run_scenario(const RunOptions& options) {
                        TraceOptions{options.trace_tiles}, trace);
     }
     std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
-              << (out / "roofline.svg").string() << ", " << (out / "trace.json").string() << "\n";
+              << (out / "roofline.svg").string() << ", " << (out / "energy.svg").string() << ", "
+              << (out / "trace.json").string() << "\n";
   }
   return 0;
 }
@@ -81,7 +84,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_option("--hw", options->hardware, "Hardware file (or a bundled name, e.g. H100-SXM5)")->required();
   command->add_option("--workload", options->workload, "Workload file (or a bundled name, e.g. gemm)")->required();
   command->add_option("--set", options->sets, "Override KEY=VALUE (hardware key, or workload.<key>); repeatable");
-  command->add_option("--out", options->out_dir, "Folder for report.json, ops.csv and roofline.svg")
+  command->add_option("--out", options->out_dir, "Folder for report.json, ops.csv, roofline.svg, energy.svg and trace.json")
       ->capture_default_str();
   command
       ->add_option("--trace-tiles", options->trace_tiles,

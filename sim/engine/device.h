@@ -11,7 +11,9 @@
 #include "models/compute/dispatcher.h"
 #include "models/memory/memory_system.h"
 #include "models/memory/simple_dram.h"
+#include "models/power/power_domain.h"
 #include "sim/config/hardware_params.h"
+#include "sim/engine/op_activity.h"
 #include "sim/graph/workload.h"
 
 namespace roofsim {
@@ -26,6 +28,7 @@ class Device : public sc_core::sc_module {
   [[nodiscard]] const MemorySystem& memory() const { return *memory_; }
   [[nodiscard]] std::uint64_t activations() const;
   [[nodiscard]] const std::vector<TileSpan>& tile_spans() const { return dispatcher_->tile_spans().spans(); }
+  [[nodiscard]] const PowerDomain& power() const { return *power_; }
 
  private:
   std::vector<std::unique_ptr<OpLowering>> lowerings_;
@@ -35,6 +38,8 @@ class Device : public sc_core::sc_module {
   std::unique_ptr<DispatchPolicy> policy_;
   std::unique_ptr<Dispatcher> dispatcher_;
   std::vector<std::unique_ptr<ComputeUnit>> units_;
+  std::unique_ptr<PowerDomain> power_;
+  std::unique_ptr<OpActivity> activity_;
 };
 
 }  // namespace roofsim

@@ -127,6 +127,13 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
     result.ops.push_back(std::move(stats));
   }
   result.sim_time_s = fs_to_seconds(last_end);
+  std::vector<OpInterval> lives;
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    const auto& times = policy.times(i);
+    const TimeFs launch = times.launch_fs == kNever ? 0 : times.launch_fs;
+    lives.push_back({launch, times.end_fs == kNever ? launch : std::max(launch, times.end_fs)});
+  }
+  result.power = device->power().stats(lives);
 
   const auto counters = memory.counters();
   for (std::size_t l = 0; l < counters.size(); ++l) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/engine/gap_attribution.h"
+#include "sim/engine/power_report.h"
 #include "sim/graph/lowering.h"
 
 namespace roofsim {
@@ -118,6 +119,7 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
     report.ops.push_back(std::move(row));
   }
   report.total_sim_time_s = result.sim_time_s;
+  add_power_fields(report, result);
   return report;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/compute/tile_spans.h"
+#include "models/power/power_stats.h"
 #include "sim/core/units.h"
 
 namespace roofsim {
@@ -55,6 +56,7 @@ struct RunResult {
   Seconds sim_time_s = 0;
   std::vector<OpRunStats> ops;
   std::vector<LevelRunStats> levels;  // SRAM levels, then "dram"
+  PowerRunStats power;                // energy per op and in total, DVFS residency, the power and clock trace
   std::uint64_t events = 0;           // process activations
   std::uint64_t processes = 0;        // SystemC processes of the model (units and dispatcher)
   std::vector<TileSpan> tile_spans;   // when each tile ran where (for trace.json)

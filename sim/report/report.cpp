@@ -8,6 +8,7 @@
 
 #include "sim/core/input_error.h"
 #include "sim/report/gap_columns.h"
+#include "sim/report/energy_chart.h"
 #include "sim/report/svg_chart.h"
 
 namespace roofsim {
@@ -268,6 +269,10 @@ void write_report_files(const Report& report, const DeviceRoof& device, const st
   {
     auto file = open("roofline.svg");
     write_roofline_svg(report, device, file);
+  }
+  {
+    auto file = open("energy.svg");
+    write_energy_svg(report, device, file);
   }
 }
 

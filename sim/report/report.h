@@ -32,6 +32,7 @@ struct OpReport {
   RooflineResult roofline;
   std::optional<Seconds> sim_time_s;                   // null in `roofline` output
   std::optional<FlopsPerSecond> achieved_flops_per_s;  // null in `roofline` output
+  std::optional<Joules> energy_j;                      // simulated energy (`run`); energy.svg models it otherwise
   // Fields a later producer (the engine) adds to the op's JSON object, after the contract's keys.
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
 
@@ -76,8 +77,8 @@ void write_ops_csv(const Report& report, std::ostream& out);
 // The console table: one row per op, units in the column headers.
 void write_console_table(const Report& report, std::ostream& out);
 
-// Writes report.json, ops.csv and roofline.svg into `dir` (created if missing). Throws InputError when the folder
-// cannot be written.
+// Writes report.json, ops.csv, roofline.svg and energy.svg into `dir` (created if missing). Throws InputError when the
+// folder cannot be written.
 void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir);
 
 }  // namespace roofsim

@@ -11,11 +11,21 @@
 
 #include "sim/config/quantity.h"
 #include "sim/report/label_placer.h"
+#include "sim/report/svg_primitives.h"
 #include "sim/roofline/chart_lines.h"
 
 namespace roofsim {
 
 namespace {
+
+using svg::bound_category;
+using svg::bound_colour;
+using svg::dash_attr;
+using svg::decade_range;
+using svg::LineStyle;
+using svg::LogAxis;
+using svg::px;
+using svg::SvgOut;
 
 // Canvas layout in px. The plot leaves room on the left for tick labels and on the right for the legend.
 constexpr double kWidth = 1060;
@@ -27,75 +37,10 @@ constexpr double kPointRadius = 4;
 // Ops closer than this share a point and a label ("conv1 +2"): separate markers would hide each other.
 constexpr double kMergePx = 2.5;
 
-std::string px(double value) {
-  return fmt::format("{:.2f}", value);
-}
-
-std::string escape(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-const char* anchor_name(Anchor anchor) {
-  return anchor == Anchor::start ? "start" : anchor == Anchor::middle ? "middle" : "end";
-}
-
-struct LogAxis {
-  double lo_exp = 0, hi_exp = 1;  // decades at the ends
-  double px_lo = 0, px_hi = 1;    // pixel of lo and hi (y runs upwards: px_lo > px_hi)
-  [[nodiscard]] double map(double value) const {
-    return px_lo + (std::log10(value) - lo_exp) / (hi_exp - lo_exp) * (px_hi - px_lo);
-  }
-};
-
-// Ends of an axis: whole decades around the values, at least `min_decades` wide.
-std::pair<double, double> decade_range(double lo, double hi, double pad, int min_decades) {
-  double lo_exp = std::floor(std::log10(lo / pad));
-  double hi_exp = std::ceil(std::log10(hi * pad));
-  // Widen downwards first: the room above the highest roof is wasted, the room below holds the slow ops.
-  while (hi_exp - lo_exp < min_decades) {
-    lo_exp -= 1;
-    if (hi_exp - lo_exp < min_decades) hi_exp += 1;
-  }
-  return {lo_exp, hi_exp};
-}
-
-// Colours (colour-blind-safe palette of Okabe and Ito, 2008) by what limits an op.
-std::string bound_colour(const std::string& bound_by) {
-  if (bound_by.rfind("compute", 0) == 0) return "#0072B2";
-  if (bound_by.rfind("memory", 0) == 0) return "#009E73";
-  if (bound_by == "dram-rows") return "#8C6D1F";
-  if (bound_by == "latency" || bound_by == "launch") return "#CC79A7";
-  if (bound_by == "power") return "#D55E00";
-  if (bound_by == "network") return "#E69F00";
-  return "#555555";
-}
-
-std::string bound_category(const std::string& bound_by) {
-  if (bound_by.rfind("compute", 0) == 0) return "compute";
-  if (bound_by.rfind("memory", 0) == 0) return "memory";
-  return bound_by;
-}
-
 std::string engine_colour(std::size_t index) {
   static const char* kColours[] = {"#1F3B73", "#6A3D9A", "#2E6E8E", "#7F7F7F"};
   return kColours[std::min<std::size_t>(index, 3)];
 }
-
-struct LineStyle {
-  std::string colour;
-  double width = 1.5;
-  std::string dash;  // "" solid
-};
 
 LineStyle bandwidth_style(const BandwidthLine& line, const std::string& main_memory, std::size_t level_index) {
   static const char* kLevelColours[] = {"#66A61E", "#1B9E77", "#A6761D", "#7570B3"};
@@ -109,10 +54,6 @@ LineStyle bandwidth_style(const BandwidthLine& line, const std::string& main_mem
     case BandwidthKind::network: return {"#E69F00", 1.8, "10 4"};
   }
   return {"#000000", 1.5, ""};
-}
-
-std::string dash_attr(const std::string& dash) {
-  return dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"";
 }
 
 // One group of compute lines at the same peak (e.g. matrix fp64 and vector fp32 on an H100).
@@ -138,29 +79,6 @@ struct PlacedLine {
 struct PowerLegend {
   std::string label;
   bool drawn = false;  // false: the cap never lowers the roof for these types (legend says so)
-};
-
-class SvgOut {
- public:
-  explicit SvgOut(std::ostream& out) : out_(out) {}
-  void raw(const std::string& text) { out_ << text << "\n"; }
-  void line(double x1, double y1, double x2, double y2, const LineStyle& style, const std::string& cls = "") {
-    out_ << "<line" << class_attr(cls) << " x1=\"" << px(x1) << "\" y1=\"" << px(y1) << "\" x2=\"" << px(x2)
-         << "\" y2=\"" << px(y2) << "\" stroke=\"" << style.colour << "\" stroke-width=\"" << px(style.width) << "\""
-         << dash_attr(style.dash) << "/>\n";
-  }
-  void text(double x, double y, std::string_view content, double font_px, Anchor anchor, const std::string& cls = "",
-            const std::string& fill = "#222222", double rotate_deg = 0, bool halo = false) {
-    out_ << "<text" << class_attr(cls) << " x=\"" << px(x) << "\" y=\"" << px(y) << "\" font-size=\"" << px(font_px)
-         << "\" text-anchor=\"" << anchor_name(anchor) << "\" fill=\"" << fill << "\"";
-    if (rotate_deg != 0) out_ << " transform=\"rotate(" << px(rotate_deg) << " " << px(x) << " " << px(y) << ")\"";
-    if (halo) out_ << " stroke=\"#FFFFFF\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"";
-    out_ << ">" << escape(content) << "</text>\n";
-  }
-
- private:
-  static std::string class_attr(const std::string& cls) { return cls.empty() ? "" : " class=\"" + cls + "\""; }
-  std::ostream& out_;
 };
 
 // One chart being drawn. The steps run in the order of write(): the data decide the axes, lines and markers are
@@ -333,26 +251,7 @@ struct Chart {
 
   void draw_grid() {
     // Grid, ticks and tick labels: decades (labelled) and 2..9 (minor).
-    for (int e = static_cast<int>(x_lo); e <= static_cast<int>(x_hi); ++e) {
-      const double x = x_axis.map(std::pow(10.0, e));
-      svg.line(x, kPlotTop, x, kPlotBottom, {"#E3E3E3", 1, ""}, "grid-x");
-      svg.line(x, kPlotBottom, x, kPlotBottom + 6, {"#333333", 1, ""}, "tick-x");
-      svg.text(x, kPlotBottom + 20, decade_label(e), kFontPx, Anchor::middle, "tick-label-x");
-      for (int m = 2; m <= 9 && e < static_cast<int>(x_hi); ++m) {
-        const double mx = x_axis.map(m * std::pow(10.0, e));
-        svg.line(mx, kPlotBottom, mx, kPlotBottom + 3, {"#666666", 0.8, ""}, "minor-tick-x");
-      }
-    }
-    for (int e = static_cast<int>(y_lo); e <= static_cast<int>(std::floor(y_hi)); ++e) {
-      const double y = y_axis.map(std::pow(10.0, e));
-      svg.line(kPlotLeft, y, kPlotRight, y, {"#E3E3E3", 1, ""}, "grid-y");
-      svg.line(kPlotLeft - 6, y, kPlotLeft, y, {"#333333", 1, ""}, "tick-y");
-      svg.text(kPlotLeft - 9, y + 4, decade_label(e), kFontPx, Anchor::end, "tick-label-y");
-      for (int m = 2; m <= 9 && std::log10(m) + e < y_hi; ++m) {
-        const double my = y_axis.map(m * std::pow(10.0, e));
-        svg.line(kPlotLeft - 3, my, kPlotLeft, my, {"#666666", 0.8, ""}, "minor-tick-y");
-      }
-    }
+    svg::draw_log_grid(svg, {kPlotLeft, kPlotTop, kPlotWidth, kPlotHeight}, x_axis, y_axis, kFontPx);
   }
 
   void draw_lines() {
@@ -576,25 +475,12 @@ struct Chart {
     place_ridge_labels();
 
     // Legend, on the right of the plot.
-    std::ostringstream legend_body;
-    SvgOut legend(legend_body);
-    double ly = kPlotTop + 6;
-    const auto legend_title = [&](const std::string& text) {
-      legend.text(kLegendLeft, ly + 4, text, kFontPx, Anchor::start, "legend-title", "#000000");
-      ly += 18;
-    };
-    double legend_right = kLegendLeft;
-    const auto legend_line = [&](const LineStyle& style, const std::string& text) {
-      legend_right = std::max(legend_right, kLegendLeft + 36 + text_width_px(text, kSmallFontPx) * 0.92);
-      legend.line(kLegendLeft, ly, kLegendLeft + 28, ly, style, "legend-swatch");
-      legend.text(kLegendLeft + 36, ly + 4, text, kSmallFontPx, Anchor::start, "legend-text");
-      ly += 16;
-    };
-    legend_title("Compute peaks");
+    svg::Legend legend(kLegendLeft, kPlotTop + 6, kFontPx, kSmallFontPx);
+    legend.title("Compute peaks");
     for (const auto& group : peaks)
-      legend_line({group.colour, 2.0, ""}, group.label + ": " + format_si(group.peak, "FLOP/s"));
-    ly += 6;
-    legend_title("Bandwidths (y = B x OI)");
+      legend.line({group.colour, 2.0, ""}, group.label + ": " + format_si(group.peak, "FLOP/s"));
+    legend.gap(6);
+    legend.title("Bandwidths (y = B x OI)");
     std::size_t level_index = 0;
     for (const auto& line : lines.bandwidth) {
       if (line.bandwidth_bytes_per_s <= 0) continue;
@@ -603,23 +489,24 @@ struct Chart {
       std::string name = line.name;
       if (line.kind == BandwidthKind::latency) name = "latency (Little's law)";
       if (line.kind == BandwidthKind::network) name = "network (x = FLOP/net B)";
-      legend_line(style, name + ": " + format_si(line.bandwidth_bytes_per_s, "B/s"));
+      legend.line(style, name + ": " + format_si(line.bandwidth_bytes_per_s, "B/s"));
     }
     static const char* kPowerDashLegend[] = {"", "6 3", "2 2"};
     for (std::size_t i = 0; i < power_curves.size(); ++i) {
-      legend_line({"#D55E00", 2.2, kPowerDashLegend[i]},
+      legend.line({"#D55E00", 2.2, kPowerDashLegend[i]},
                   fmt::format("power cap {}: {}{}", format_si(device.power_cap_w, "W"), power_curves[i].label,
                               power_curves[i].drawn ? "" : " (never below the roof)"));
     }
-    if (!power_bound_label.empty()) legend_line({"#D55E00", 1.0, "1 3"}, power_bound_label);
-    ly += 6;
-    legend_title("Markers");
-    legend_body << "<path d=\"M" << px(kLegendLeft + 14) << " " << px(ly - 5) << " L" << px(kLegendLeft + 19) << " "
-                << px(ly) << " L" << px(kLegendLeft + 14) << " " << px(ly + 5) << " L" << px(kLegendLeft + 9) << " "
-                << px(ly) << " Z\" fill=\"#FFFFFF\" stroke=\"#000000\" stroke-width=\"1.3\"/>\n";
-    legend.text(kLegendLeft + 36, ly + 4, "ridge point (OI = P / B_" + report.main_memory + ")", kSmallFontPx,
-                Anchor::start, "legend-text");
-    ly += 16;
+    if (!power_bound_label.empty()) legend.line({"#D55E00", 1.0, "1 3"}, power_bound_label);
+    legend.gap(6);
+    legend.title("Markers");
+    const double ly = legend.y();
+    legend.out().raw("<path d=\"M" + px(kLegendLeft + 14) + " " + px(ly - 5) + " L" + px(kLegendLeft + 19) + " " +
+                     px(ly) + " L" + px(kLegendLeft + 14) + " " + px(ly + 5) + " L" + px(kLegendLeft + 9) + " " +
+                     px(ly) + " Z\" fill=\"#FFFFFF\" stroke=\"#000000\" stroke-width=\"1.3\"/>");
+    legend.out().text(kLegendLeft + 36, ly + 4, "ridge point (OI = P / B_" + report.main_memory + ")", kSmallFontPx,
+                      Anchor::start, "legend-text");
+    legend.gap(16);
     std::vector<std::string> categories;
     for (const auto& point : points) {
       const auto category = bound_category(point.bound_by);
@@ -630,39 +517,23 @@ struct Chart {
       const std::string example = category == "compute"  ? "compute:fp16"
                                   : category == "memory" ? "memory:dram"
                                                          : category;
-      legend_body << "<circle cx=\"" << px(kLegendLeft + 14) << "\" cy=\"" << px(ly) << "\" r=\"" << px(kPointRadius)
-                  << "\" fill=\"" << bound_colour(example) << "\"/>\n";
-      legend.text(kLegendLeft + 36, ly + 4, "op bound by " + category, kSmallFontPx, Anchor::start, "legend-text");
-      ly += 16;
+      legend.circle(bound_colour(example), kPointRadius, "op bound by " + category);
     }
 
     for (const auto level : drawn_levels) {
-      legend_body << "<path d=\"" << level_marker(level, kLegendLeft + 14, ly) << "\" fill=\"none\" stroke=\"#444444\""
-                  << " stroke-width=\"1.3\"/>\n";
-      legend.text(kLegendLeft + 36, ly + 4, "op at its " + report.levels[level] + " intensity (measured bytes)",
-                  kSmallFontPx, Anchor::start, "legend-text");
-      ly += 16;
+      const double y = legend.y();
+      legend.out().raw("<path d=\"" + level_marker(level, kLegendLeft + 14, y) +
+                       "\" fill=\"none\" stroke=\"#444444\" stroke-width=\"1.3\"/>");
+      legend.out().text(kLegendLeft + 36, y + 4, "op at its " + report.levels[level] + " intensity (measured bytes)",
+                        kSmallFontPx, Anchor::start, "legend-text");
+      legend.gap(16);
     }
 
     // Notes under the plot, wrapped.
-    std::vector<std::string> note_lines;
-    const std::size_t wrap = static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56));
-    for (const auto& note : notes) {
-      std::string current;
-      std::istringstream words(note);
-      std::string word;
-      while (words >> word) {
-        if (!current.empty() && current.size() + 1 + word.size() > wrap) {
-          note_lines.push_back(current);
-          current.clear();
-        }
-        current += (current.empty() ? "" : " ") + word;
-      }
-      if (!current.empty()) note_lines.push_back(current);
-    }
+    const auto note_lines = svg::wrap_notes(notes, static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56)));
     const double notes_top = kPlotBottom + 62;
-    const double width = std::max(kWidth, legend_right + 16);
-    const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, ly + 12);
+    const double width = std::max(kWidth, legend.right() + 16);
+    const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, legend.y() + 12);
 
     stream << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     stream << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\"" << px(height)
@@ -688,7 +559,7 @@ struct Chart {
               Anchor::middle, "axis-title-x", "#000000");
     head.text(24, kPlotTop + kPlotHeight / 2, "Performance (FLOP/s)", kFontPx, Anchor::middle, "axis-title-y",
               "#000000", -90);
-    stream << legend_body.str();
+    stream << legend.body();
     for (std::size_t i = 0; i < note_lines.size(); ++i) {
       head.text(24, notes_top + 16.0 * static_cast<double>(i), note_lines[i], kSmallFontPx, Anchor::start, "note",
                 "#444444");

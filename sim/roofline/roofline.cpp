@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "models/power/power_laws.h"
 #include "sim/graph/hardware_check.h"
 #include "sim/graph/op.h"
 
@@ -35,14 +36,15 @@ Ceiling refine(const Ceiling& classic, FlopsPerSecond value, const std::string& 
   return classic;
 }
 
-// Energy of moving the op's bytes at voltage ratio v = V / V_nominal, per FLOP: sum over levels of e_l x bytes_l /
+// Energy of moving the op's bytes at the compute domain's voltage, per FLOP: sum over levels of e_l x bytes_l /
 // FLOPs, plus the network's. On-chip levels share the compute domain's supply (dynamic energy ~ V^2, as for the
 // FLOPs); DRAM and links have their own supplies and keep their energies when the compute clock changes.
-Joules data_energy_per_flop_j(const DeviceRoof& device, const RooflineInput& input, double voltage_ratio) {
+Joules data_energy_per_flop_j(const DeviceRoof& device, const RooflineInput& input, Volts voltage_v) {
   const double flops = static_cast<double>(input.flops);
+  const double on_chip_scale = dynamic_energy_scale(voltage_v, device.nominal_voltage_v);
   Joules energy = 0;
   for (const auto& level : device.levels) {
-    const double scale = level.on_chip ? voltage_ratio * voltage_ratio : 1.0;
+    const double scale = level.on_chip ? on_chip_scale : 1.0;
     energy += level.energy_per_byte_j * scale * static_cast<double>(input.bytes_at(level.name)) / flops;
   }
   energy += device.network_energy_per_byte_j * static_cast<double>(input.network_bytes) / flops;
@@ -202,12 +204,14 @@ Ceiling power_ceiling(const DeviceRoof& device, const RooflineInput& input) {
   const Joules flop_nominal = flop_energy_j(device, input);
   FlopsPerSecond best = 0;
   for (const auto& state : device.dvfs) {
-    const double v = state.voltage_v / device.nominal_voltage_v;
     // Choi et al. 2013, eq. (5)-(7): with static power pi0 and per-operation energies, a power cap bounds the rate of
     // work at (Pcap - pi0) / (energy per FLOP); leakage scales ~ V, dynamic energy ~ V^2 (Rabaey, Digital
     // Integrated Circuits, 2003, ch. 5).
-    const Watts available = device.power_cap_w - device.static_power_w * v;
-    const Joules per_flop = flop_nominal * v * v + data_energy_per_flop_j(device, input, v);
+    // The scaling laws are those of the simulated power domain (models/power/power_laws.h).
+    const Watts available =
+        device.power_cap_w - static_power_at_w(device.static_power_w, state.voltage_v, device.nominal_voltage_v);
+    const Joules per_flop = flop_nominal * dynamic_energy_scale(state.voltage_v, device.nominal_voltage_v) +
+                            data_energy_per_flop_j(device, input, state.voltage_v);
     const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, state.clock_hz);
     FlopsPerSecond capped = 0;
     if (available > 0) capped = per_flop > 0 ? available / per_flop : kInf;

@@ -1,0 +1,46 @@
+#include "models/power/clock_domain.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+namespace roofsim {
+
+ClockDomain::ClockDomain(std::vector<DvfsState> states, Hertz nominal_clock_hz)
+    : states_(std::move(states)), nominal_clock_hz_(nominal_clock_hz) {
+  if (states_.empty()) states_.push_back({nominal_clock_hz, 1.0});
+  state_ = states_.size() - 1;
+}
+
+void ClockDomain::set_state(std::size_t state, TimeFs now_fs) {
+  if (state >= states_.size()) throw std::out_of_range("ClockDomain::set_state: no such DVFS state");
+  if (state == state_) return;
+  if (!changes_.empty() && now_fs < changes_.back().at_fs) {
+    throw std::logic_error("ClockDomain::set_state: a change before the previous one");
+  }
+  const Hertz old_clock = clock_hz();
+  state_ = state;
+  changes_.push_back({now_fs, state});
+  for (auto* listener : listeners_) listener->clock_changed(now_fs, old_clock, clock_hz());
+}
+
+std::vector<StateInterval> ClockDomain::timeline(TimeFs end_fs) const {
+  std::vector<StateInterval> intervals;
+  std::size_t state = states_.size() - 1;
+  TimeFs start = 0;
+  for (const auto& change : changes_) {
+    if (change.at_fs > start) intervals.push_back({start, change.at_fs, state});
+    start = change.at_fs;
+    state = change.state;
+  }
+  if (end_fs > start) intervals.push_back({start, end_fs, state});
+  return intervals;
+}
+
+TimeFs retime_fs(TimeFs finish_fs, TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz) {
+  if (finish_fs <= now_fs || old_clock_hz == new_clock_hz || new_clock_hz <= 0) return finish_fs;
+  const double remaining_fs = static_cast<double>(finish_fs - now_fs) * (old_clock_hz / new_clock_hz);
+  return now_fs + static_cast<TimeFs>(std::llround(remaining_fs));
+}
+
+}  // namespace roofsim

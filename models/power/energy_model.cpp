@@ -1,0 +1,152 @@
+#include "models/power/energy_model.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "models/power/power_laws.h"
+
+namespace roofsim {
+
+namespace {
+
+std::size_t dtype_index(DataType dtype) {
+  return static_cast<std::size_t>(std::find(kAllDataTypes.begin(), kAllDataTypes.end(), dtype) - kAllDataTypes.begin());
+}
+
+template <typename T>
+void add_into(std::vector<T>& into, const std::vector<T>& from, bool subtract) {
+  if (into.size() < from.size()) into.resize(from.size());
+  for (std::size_t i = 0; i < from.size(); ++i) into[i] = subtract ? into[i] - from[i] : into[i] + from[i];
+}
+
+}  // namespace
+
+DramCommandCounts& DramCommandCounts::operator+=(const DramCommandCounts& other) {
+  act += other.act, pre += other.pre, rd += other.rd, wr += other.wr, ref += other.ref;
+  return *this;
+}
+
+DramCommandCounts& DramCommandCounts::operator-=(const DramCommandCounts& other) {
+  act -= other.act, pre -= other.pre, rd -= other.rd, wr -= other.wr, ref -= other.ref;
+  return *this;
+}
+
+Activity& Activity::operator+=(const Activity& other) {
+  add_into(flops, other.flops, false);
+  add_into(level_bytes, other.level_bytes, false);
+  dram_commands += other.dram_commands;
+  network_bytes += other.network_bytes;
+  return *this;
+}
+
+Activity& Activity::operator-=(const Activity& other) {
+  add_into(flops, other.flops, true);
+  add_into(level_bytes, other.level_bytes, true);
+  dram_commands -= other.dram_commands;
+  network_bytes -= other.network_bytes;
+  return *this;
+}
+
+bool Activity::empty() const {
+  const auto zero = [](std::uint64_t value) { return value == 0; };
+  const auto& c = dram_commands;
+  return std::all_of(flops.begin(), flops.end(), zero) && std::all_of(level_bytes.begin(), level_bytes.end(), zero) &&
+         c.act == 0 && c.pre == 0 && c.rd == 0 && c.wr == 0 && c.ref == 0 && network_bytes == 0;
+}
+
+EnergyBreakdown& EnergyBreakdown::operator+=(const EnergyBreakdown& other) {
+  compute_j += other.compute_j;
+  add_into(level_j, other.level_j, false);
+  network_j += other.network_j;
+  compute_static_j += other.compute_static_j;
+  memory_static_j += other.memory_static_j;
+  return *this;
+}
+
+Joules EnergyBreakdown::sram_j(std::size_t dram_index) const {
+  Joules sum = 0;
+  for (std::size_t i = 0; i < level_j.size(); ++i) {
+    if (i != dram_index) sum += level_j[i];
+  }
+  return sum;
+}
+
+Joules EnergyBreakdown::dynamic_j() const {
+  Joules sum = compute_j + network_j;
+  for (const Joules level : level_j) sum += level;
+  return sum;
+}
+
+EnergyModel::EnergyModel(const HardwareParams& hw, DramEnergyBasis basis) {
+  for (const auto& engine : hw.compute.engines) {
+    for (const DataType dtype : kAllDataTypes) {
+      const auto found = engine.energy_per_flop_j.find(dtype);
+      flop_energy_j_.push_back(found == engine.energy_per_flop_j.end() ? 0.0 : found->second);
+    }
+  }
+  for (const auto& level : hw.levels) {
+    level_names_.push_back(level.name);
+    level_energy_j_.push_back(level.energy_per_byte_j);
+  }
+  dram_index_ = level_names_.size();
+  if (hw.dram) {
+    level_names_.push_back("dram");
+    level_energy_j_.push_back(hw.dram->energy_per_byte_j);
+    dram_basis_ = basis;
+    dram_commands_j_ = hw.dram->standard.energy;
+    // DRAMPower counts background power per channel whether or not it is busy; with per-byte energies the background
+    // is part of the per-byte figure (the simple model and the roofline count it that way).
+    if (basis == DramEnergyBasis::per_command) {
+      memory_static_w_ = hw.dram->standard.energy.background_w * static_cast<double>(hw.dram->channels());
+    }
+  }
+  network_energy_per_byte_j_ = hw.interconnect.energy_per_byte_j;
+  static_nominal_w_ = hw.power.static_w;
+  nominal_voltage_v_ = hw.power.nominal_voltage_v > 0 ? hw.power.nominal_voltage_v : 1.0;
+}
+
+std::size_t EnergyModel::flop_slot(std::size_t engine, DataType dtype) const {
+  const std::size_t slot = engine * kAllDataTypes.size() + dtype_index(dtype);
+  if (slot >= flop_energy_j_.size()) throw std::out_of_range("EnergyModel::flop_slot: no such engine");
+  return slot;
+}
+
+Activity EnergyModel::activity() const {
+  Activity activity;
+  activity.flops.assign(flop_energy_j_.size(), 0);
+  activity.level_bytes.assign(level_names_.size(), 0);
+  return activity;
+}
+
+EnergyBreakdown EnergyModel::dynamic_energy(const Activity& activity, Volts voltage_v) const {
+  const double scale = dynamic_energy_scale(voltage_v, nominal_voltage_v_);
+  EnergyBreakdown energy;
+  for (std::size_t slot = 0; slot < activity.flops.size() && slot < flop_energy_j_.size(); ++slot) {
+    energy.compute_j += static_cast<double>(activity.flops[slot]) * flop_energy_j_[slot];
+  }
+  energy.compute_j *= scale;
+  energy.level_j.assign(level_names_.size(), 0.0);
+  for (std::size_t level = 0; level < activity.level_bytes.size() && level < level_names_.size(); ++level) {
+    const double bytes = static_cast<double>(activity.level_bytes[level]);
+    if (level != dram_index_) {
+      energy.level_j[level] = bytes * level_energy_j_[level] * scale;
+    } else if (dram_basis_ == DramEnergyBasis::per_byte) {
+      energy.level_j[level] = bytes * level_energy_j_[level];
+    }
+  }
+  if (dram_basis_ == DramEnergyBasis::per_command && dram_index_ < level_names_.size()) {
+    const auto& c = activity.dram_commands;
+    const auto& e = dram_commands_j_;
+    energy.level_j[dram_index_] = static_cast<double>(c.act) * e.act_j + static_cast<double>(c.pre) * e.pre_j +
+                                  static_cast<double>(c.rd) * e.rd_j + static_cast<double>(c.wr) * e.wr_j +
+                                  static_cast<double>(c.ref) * e.ref_j;
+  }
+  energy.network_j = static_cast<double>(activity.network_bytes) * network_energy_per_byte_j_;
+  return energy;
+}
+
+Watts EnergyModel::compute_static_w(Volts voltage_v) const {
+  return static_power_at_w(static_nominal_w_, voltage_v, nominal_voltage_v_);
+}
+
+}  // namespace roofsim

@@ -1,0 +1,85 @@
+#pragma once
+// The power-cap governor's policy (issue 8 item 3), plain C++: it measures average power over a window and, after a
+// reaction delay, moves the compute domain one DVFS state down while the window was over the cap, and one state up
+// only when the power predicted at the next state stays under the cap. Predicting before stepping up is what makes
+// it settle: on a steady load it stops at the highest state that fits instead of hunting between two.
+//
+// Down fast, up on evidence: a step down acts on one window over the cap; a step up is judged on the mean of the last
+// `up_windows` windows at the current state (and waits for that many). One window's power carries the quantization of
+// work counted in whole steps (a compute step's energy is counted when it starts), a few per cent on a GPU whose units
+// run in lock-step; the mean of k back-to-back windows carries the same absolute error over k times the time, so a
+// state just over the cap is no longer mistaken for one that fits and the governor does not hunt around it.
+//
+// Schedule: windows run back to back from time 0. When a window ends with a decision, no window is judged until the
+// change takes effect (reaction delay later); the next window starts then, so every judged window ran at one state.
+// The thin SystemC module (governor_module.h) wakes at next_wake_fs() and nowhere else.
+//
+// Prediction (issue 8): the compute domain's dynamic power scales with (f'/f) (V'/V)^2 (CMOS, C V^2 f; Rabaey et
+// al. 2003, ch. 5) and its leakage with V'/V (power_laws.h). The DRAM's and links' dynamic power is taken to follow
+// the clock (f'/f) at their own fixed voltage, since their traffic at most keeps pace with the compute; their static
+// power stays. Every part is thus an upper bound for a load whose work follows the clock, so a step up that the
+// prediction admits does not overshoot.
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "models/power/clock_domain.h"
+#include "sim/config/hardware_params.h"
+#include "sim/core/units.h"
+
+namespace roofsim {
+
+struct GovernorParams {
+  Watts cap_w = 0;  // 0: no cap (the governor only measures)
+  TimeFs window_fs = 0;
+  TimeFs reaction_delay_fs = 0;
+  std::vector<DvfsState> states;  // ascending clock
+  Volts nominal_voltage_v = 1;
+  std::size_t up_windows = 8;  // windows at a state whose mean must predict a fit before a step up
+};
+
+// Average power over a window, split by how each part follows the compute domain's clock and voltage.
+struct PowerSplit {
+  Watts domain_dynamic_w = 0;  // FLOPs and on-chip SRAM
+  Watts other_dynamic_w = 0;   // DRAM and links
+  Watts domain_static_w = 0;   // compute-domain leakage
+  Watts other_static_w = 0;    // DRAM background
+
+  [[nodiscard]] Watts total_w() const { return domain_dynamic_w + other_dynamic_w + domain_static_w + other_static_w; }
+};
+
+// The power `measured` at state `from` would become at state `to` (the scaling above).
+[[nodiscard]] Watts predict_power_w(const PowerSplit& measured, const DvfsState& from, const DvfsState& to);
+
+class GovernorPolicy {
+ public:
+  // Starts at the fastest state, its first window beginning at time 0.
+  explicit GovernorPolicy(GovernorParams params);
+
+  [[nodiscard]] std::size_t state() const { return state_; }
+  [[nodiscard]] bool change_pending() const { return pending_.has_value(); }
+  [[nodiscard]] TimeFs window_start_fs() const { return window_start_fs_; }
+  // When the module must wake next: the end of the current window, or the time a decided change takes effect.
+  [[nodiscard]] TimeFs next_wake_fs() const;
+
+  // The current window ended at `now_fs` (== next_wake_fs(), no change pending) with `measured` average power.
+  // Returns the state decided on, which takes effect at now + reaction delay (apply()); none to stay.
+  std::optional<std::size_t> window_ended(TimeFs now_fs, const PowerSplit& measured);
+  // The decided change takes effect at `now_fs` (== next_wake_fs()); returns the new state. A new window starts.
+  std::size_t apply(TimeFs now_fs);
+
+  [[nodiscard]] const GovernorParams& params() const { return params_; }
+
+ private:
+  struct Pending {
+    TimeFs at_fs = 0;
+    std::size_t state = 0;
+  };
+  GovernorParams params_;
+  std::size_t state_ = 0;
+  TimeFs window_start_fs_ = 0;
+  std::optional<Pending> pending_;
+  std::vector<PowerSplit> at_state_;  // the last up_windows windows measured since the last change
+};
+
+}  // namespace roofsim

@@ -1,0 +1,87 @@
+#include "models/power/power_domain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace roofsim {
+
+namespace {
+
+TimeFs seconds_fs(Seconds seconds) {
+  return static_cast<TimeFs>(std::llround(seconds * 1e15));
+}
+
+Seconds fs_seconds(TimeFs fs) {
+  return static_cast<double>(fs) * 1e-15;
+}
+
+Hertz nominal_clock(const HardwareParams& hw) {
+  if (hw.power.nominal_clock_hz > 0) return hw.power.nominal_clock_hz;
+  Hertz fastest = 0;
+  for (const auto& engine : hw.compute.engines) fastest = std::max(fastest, engine.clock_hz);
+  return fastest;
+}
+
+}  // namespace
+
+GovernorParams governor_params(const HardwareParams& hw) {
+  GovernorParams params;
+  params.cap_w = hw.power.cap_w;
+  // A window of 0 would make the module spin; the schema refuses it, a hand-built device gets the schema default.
+  params.window_fs = hw.power.window_s > 0 ? seconds_fs(hw.power.window_s) : seconds_fs(10e-6);
+  params.reaction_delay_fs = seconds_fs(hw.power.reaction_delay_s);
+  params.states = hw.power.dvfs;
+  if (params.states.empty()) {
+    // A device built in code may leave the power section empty: one state at its fastest engine clock.
+    const Volts nominal = hw.power.nominal_voltage_v > 0 ? hw.power.nominal_voltage_v : 1.0;
+    params.states.push_back({nominal_clock(hw), nominal});
+  }
+  params.nominal_voltage_v = hw.power.nominal_voltage_v > 0 ? hw.power.nominal_voltage_v : 1.0;
+  return params;
+}
+
+bool PowerRunStats::throttled() const {
+  for (std::size_t s = 0; s + 1 < time_at_state_s.size(); ++s) {
+    if (time_at_state_s[s] > 0) return true;
+  }
+  return false;
+}
+
+PowerDomain::PowerDomain(const HardwareParams& hw, DramEnergyBasis dram_basis)
+    : params_(governor_params(hw)),
+      model_(hw, dram_basis),
+      clock_(params_.states,
+             hw.power.nominal_clock_hz > 0 ? hw.power.nominal_clock_hz : params_.states.back().clock_hz) {}
+
+void PowerDomain::elaborate(const DeviceActivity& device) {
+  if (governor_) throw std::logic_error("PowerDomain::elaborate: called twice");
+  governor_ = std::make_unique<GovernorModule>("power_governor", params_, model_, clock_, device);
+}
+
+PowerRunStats PowerDomain::stats(const std::vector<OpInterval>& ops) const {
+  if (!governor_) throw std::logic_error("PowerDomain::stats: not elaborated");
+  const auto totals = governor_->totals(ops);
+  PowerRunStats stats;
+  stats.cap_w = params_.cap_w;
+  stats.states = params_.states;
+  stats.energy_j = totals.total.total_j();
+  stats.average_power_w = totals.average_power_w();
+  for (const TimeFs fs : totals.time_at_state_fs) stats.time_at_state_s.push_back(fs_seconds(fs));
+  stats.clock_changes = clock_.changes();
+  for (const auto& op : totals.ops) {
+    OpPowerStats row;
+    row.energy_j = op.energy.total_j();
+    row.dynamic_j = op.energy.dynamic_j();
+    row.static_j = op.energy.static_j();
+    row.average_power_w = op.average_power_w();
+    row.joules_per_flop = op.joules_per_flop();
+    for (const TimeFs fs : op.time_at_state_fs) row.time_at_state_s.push_back(fs_seconds(fs));
+    row.throttled_s = fs_seconds(op.throttled_fs);
+    stats.ops.push_back(row);
+  }
+  stats.trace = governor_->trace();
+  return stats;
+}
+
+}  // namespace roofsim

@@ -1,0 +1,31 @@
+#pragma once
+// The device's activity as the power domain reads it (models/power/governor_module.h): each op's executed FLOPs on
+// its engine and data type and the bytes it moved at each memory level, straight from the counters the compute units
+// and the memory system keep (OpExecution), read only when the governor wakes.
+#include <vector>
+
+#include "models/compute/dispatch_policy.h"
+#include "models/compute/op_execution.h"
+#include "models/power/energy_model.h"
+#include "models/power/governor_module.h"
+#include "sim/graph/workload.h"
+
+namespace roofsim {
+
+class OpActivity final : public DeviceActivity {
+ public:
+  // `level_names` are the memory system's (its per-op byte counters' order); they must be the energy model's.
+  OpActivity(const std::vector<OpExecution>& executions, const DispatchPolicy& policy, const Workload& workload,
+             const EnergyModel& model, const std::vector<std::string>& level_names);
+
+  [[nodiscard]] std::size_t op_count() const override { return executions_.size(); }
+  void add_op_activity(std::size_t op, Activity& into) const override;
+  [[nodiscard]] bool finished(TimeFs& end_fs) const override;
+
+ private:
+  const std::vector<OpExecution>& executions_;
+  const DispatchPolicy& policy_;
+  std::vector<std::size_t> slots_;  // per op: its (engine, data type) slot in Activity::flops
+};
+
+}  // namespace roofsim

@@ -1,0 +1,321 @@
+#include "sim/report/energy_chart.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "models/power/power_laws.h"
+#include "sim/config/quantity.h"
+#include "sim/report/label_placer.h"
+#include "sim/report/svg_chart.h"
+#include "sim/report/svg_primitives.h"
+
+namespace roofsim {
+
+namespace {
+
+using svg::LineStyle;
+using svg::LogAxis;
+using svg::px;
+
+constexpr double kWidth = 1060;
+constexpr double kPlotLeft = 84, kPlotTop = 64, kPlotWidth = 660, kPlotHeight = 500;
+constexpr double kPlotRight = kPlotLeft + kPlotWidth, kPlotBottom = kPlotTop + kPlotHeight;
+constexpr double kLegendLeft = kPlotRight + 22;
+constexpr double kFontPx = 12, kSmallFontPx = 10.5, kOpFontPx = 10.5;
+constexpr double kPointRadius = 4;
+constexpr int kPointsPerDecade = 48;
+
+Joules flop_energy_nominal_j(const DeviceRoof& device, DataType dtype, const std::string& engine) {
+  const auto* chosen = device.compute.engine_for(dtype, engine);
+  if (chosen == nullptr) return 0;
+  const auto found = chosen->energy_per_flop_j.find(dtype);
+  return found == chosen->energy_per_flop_j.end() ? 0.0 : found->second;
+}
+
+std::string arch_label(const std::string& engine, DataType dtype) {
+  return engine + " " + std::string(to_string(dtype));
+}
+
+}  // namespace
+
+double arch_flops_per_j(const DeviceRoof& device, DataType dtype, const std::string& engine, FlopsPerByte oi,
+                        std::size_t state) {
+  if (device.dvfs.empty() || !(oi > 0)) return 0;
+  const auto& at = device.dvfs[std::min(state, device.dvfs.size() - 1)];
+  const FlopsPerSecond peak = peak_flops_per_s(device, dtype, engine, at.clock_hz);
+  if (!(peak > 0)) return 0;
+  const double scale = dynamic_energy_scale(at.voltage_v, device.nominal_voltage_v);
+  Joules per_flop = flop_energy_nominal_j(device, dtype, engine) * scale;
+  for (const auto& level : device.levels) per_flop += level.energy_per_byte_j * (level.on_chip ? scale : 1.0) / oi;
+  // Time per FLOP of the classic roofline at this clock: the larger of 1 / P and 1 / (OI x B).
+  double seconds_per_flop = 1.0 / peak;
+  if (device.main_bandwidth_bytes_per_s > 0) {
+    seconds_per_flop = std::max(seconds_per_flop, 1.0 / (oi * device.main_bandwidth_bytes_per_s));
+  }
+  per_flop += static_power_at_w(device.static_power_w, at.voltage_v, device.nominal_voltage_v) * seconds_per_flop;
+  return per_flop > 0 ? 1.0 / per_flop : 0.0;
+}
+
+Joules op_energy_j(const DeviceRoof& device, const OpReport& op) {
+  if (op.energy_j) return *op.energy_j;
+  Joules energy = static_cast<double>(op.useful_flops) * flop_energy_nominal_j(device, op.dtype, op.engine);
+  for (const auto& level : device.levels) {
+    energy += static_cast<double>(op.bytes_at(level.name)) * level.energy_per_byte_j;
+  }
+  energy += static_cast<double>(op.network_bytes) * device.network_energy_per_byte_j;
+  const FlopsPerSecond rate = op.attainable_flops_per_s();
+  if (rate > 0) energy += device.static_power_w * static_cast<double>(op.useful_flops) / rate;
+  return energy;
+}
+
+namespace {
+
+struct Arch {
+  DataType dtype = DataType::fp16;
+  std::string engine;
+  std::string label;
+};
+
+struct EnergyChart {
+  EnergyChart(const Report& r, const DeviceRoof& d) : report(r), device(d) {}
+
+  void choose_arches() {
+    // The ops' main data types by FLOPs, at most three, as on roofline.svg's power curves.
+    std::map<std::pair<DataType, std::string>, Flops> flops_by_type;
+    for (const auto& op : report.ops) flops_by_type[{op.dtype, op.engine}] += op.useful_flops;
+    std::vector<std::pair<Flops, std::pair<DataType, std::string>>> ranked;
+    for (const auto& [key, flops] : flops_by_type) ranked.push_back({flops, key});
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [flops, key] : ranked) {
+      if (arches.size() == 3) break;
+      if (flops == 0 || peak_flops_per_s(device, key.first, key.second, device.nominal_clock_hz) <= 0) continue;
+      arches.push_back({key.first, key.second, arch_label(key.second, key.first)});
+    }
+  }
+
+  void select_ops() {
+    for (std::size_t i = 0; i < report.ops.size(); ++i) {
+      const auto& op = report.ops[i];
+      const double oi = op.oi_at(report.main_memory);
+      const Joules energy = op_energy_j(device, op);
+      if (op.useful_flops == 0 || !(energy > 0)) {
+        not_plotted.push_back(op.name + " (0 FLOP or no energy)");
+      } else if (!std::isfinite(oi) || !(oi > 0)) {
+        not_plotted.push_back(op.name + " (no " + report.main_memory + " bytes)");
+      } else {
+        plotted.push_back({i, oi, static_cast<double>(op.useful_flops) / energy});
+      }
+    }
+  }
+
+  void choose_axes() {
+    double x_min = 1e300, x_max = 0, y_min = 1e300, y_max = 0;
+    for (const auto& point : plotted) {
+      x_min = std::min(x_min, point.oi), x_max = std::max(x_max, point.oi);
+      y_min = std::min(y_min, point.flops_per_j), y_max = std::max(y_max, point.flops_per_j);
+    }
+    if (x_max <= 0) x_min = 0.1, x_max = 1000;
+    for (const auto& arch : arches) {
+      // The arch's top (high intensity) and its value at the left end bound the y range.
+      const double ridge = device.main_bandwidth_bytes_per_s > 0
+                               ? peak_flops_per_s(device, arch.dtype, arch.engine, device.nominal_clock_hz) /
+                                     device.main_bandwidth_bytes_per_s
+                               : 0;
+      if (ridge > 0) x_min = std::min(x_min, ridge), x_max = std::max(x_max, ridge);
+    }
+    std::tie(x_lo, x_hi) = svg::decade_range(x_min, x_max, 2.0, 4);
+    for (const auto& arch : arches) {
+      for (std::size_t s = 0; s < device.dvfs.size(); ++s) {
+        const double top = arch_flops_per_j(device, arch.dtype, arch.engine, std::pow(10.0, x_hi), s);
+        if (top > 0) y_max = std::max(y_max, top);
+      }
+      const double low =
+          arch_flops_per_j(device, arch.dtype, arch.engine, std::pow(10.0, x_lo), device.dvfs.size() - 1);
+      if (low > 0) y_min = std::min(y_min, low);
+    }
+    if (y_max <= 0) y_min = 1e9, y_max = 1e12;
+    y_min = std::min(y_min, y_max);
+    std::tie(y_lo, y_hi) = svg::decade_range(y_min, y_max, 1.6, 3);
+    x_axis = {x_lo, x_hi, kPlotLeft, kPlotRight};
+    y_axis = {y_lo, y_hi, kPlotBottom, kPlotTop};
+  }
+
+  void draw_arches() {
+    static const char* kDash[] = {"", "6 3", "2 2"};
+    svg.raw("<g clip-path=\"url(#plot-clip)\">");
+    const std::size_t slowest = 0, nominal = device.dvfs.empty() ? 0 : device.dvfs.size() - 1;
+    for (std::size_t a = 0; a < arches.size(); ++a) {
+      const auto& arch = arches[a];
+      // The nominal state, and the slowest one where there is another: throttling moves the arch up (V^2).
+      std::vector<std::size_t> states{nominal};
+      if (slowest != nominal) states.push_back(slowest);
+      for (const std::size_t state : states) {
+        std::string path;
+        const int steps = static_cast<int>(std::ceil((x_hi - x_lo) * kPointsPerDecade));
+        for (int i = 0; i <= steps; ++i) {
+          const double oi = std::pow(10.0, x_lo + (x_hi - x_lo) * i / steps);
+          const double value = arch_flops_per_j(device, arch.dtype, arch.engine, oi, state);
+          if (!(value > 0)) continue;
+          path += (path.empty() ? "M" : " L") + px(x_axis.map(oi)) + " " + px(y_axis.map(value));
+        }
+        if (path.empty()) continue;
+        const bool is_nominal = state == nominal;
+        const std::string colour = is_nominal ? "#1F3B73" : "#2E8B57";
+        body << "<path class=\"arch\" data-dtype=\"" << to_string(arch.dtype) << "\" data-engine=\""
+             << svg::escape(arch.engine) << "\" data-clock-hz=\"" << fmt::format("{:.6g}", device.dvfs[state].clock_hz)
+             << "\" d=\"" << path << "\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\""
+             << (is_nominal ? "2.2" : "1.6") << "\"" << svg::dash_attr(kDash[a]) << "/>\n";
+        legend_entries.push_back(
+            {{colour, is_nominal ? 2.2 : 1.6, kDash[a]},
+             fmt::format("{} at {} ({:.2f} V)", arch.label, format_si(device.dvfs[state].clock_hz, "Hz"),
+                         device.dvfs[state].voltage_v)});
+      }
+    }
+    svg.raw("</g>");
+  }
+
+  void draw_points() {
+    for (const auto& point : plotted) {
+      const auto& op = report.ops[point.op];
+      const double x = x_axis.map(point.oi), y = y_axis.map(point.flops_per_j);
+      body << "<circle class=\"op\" cx=\"" << px(x) << "\" cy=\"" << px(y) << "\" r=\"" << px(kPointRadius)
+           << "\" data-op=\"" << svg::escape(op.name) << "\" data-oi=\"" << fmt::format("{:.9g}", point.oi)
+           << "\" data-flops-per-j=\"" << fmt::format("{:.9g}", point.flops_per_j) << "\" fill=\""
+           << svg::bound_colour(op.roofline.bound_by) << "\" stroke=\"#FFFFFF\" stroke-width=\"1\"/>\n";
+      placer.block({x - kPointRadius - 1, y - kPointRadius - 1, x + kPointRadius + 1, y + kPointRadius + 1});
+    }
+    std::vector<std::string> unplaced;
+    for (const auto& point : plotted) {
+      const auto& name = report.ops[point.op].name;
+      const double x = x_axis.map(point.oi), y = y_axis.map(point.flops_per_j);
+      bool placed = false;
+      for (const double radius : {7.0, 14.0, 24.0}) {
+        const std::pair<double, double> directions[] = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {-1, 1}};
+        for (const auto& [dx, dy] : directions) {
+          const Anchor anchor = dx > 0 ? Anchor::start : dx < 0 ? Anchor::end : Anchor::middle;
+          const double tx = x + dx * radius;
+          const double ty = y + dy * radius + (dy == 0 ? 3.5 : dy > 0 ? kOpFontPx * 0.8 : 0.0);
+          if (!placer.try_place({text_box(name, tx, ty, kOpFontPx, anchor)})) continue;
+          svg.text(tx, ty, name, kOpFontPx, anchor, "op-label", "#111111", 0, true);
+          placed = true;
+          break;
+        }
+        if (placed) break;
+      }
+      if (!placed) unplaced.push_back(name);
+    }
+    if (!unplaced.empty()) {
+      std::string text = "Unlabelled (crowded): ";
+      for (std::size_t i = 0; i < unplaced.size(); ++i) text += (i ? ", " : "") + unplaced[i];
+      notes.push_back(text);
+    }
+  }
+
+  void write(std::ostream& stream) {
+    choose_arches();
+    select_ops();
+    choose_axes();
+    svg::draw_log_grid(svg, {kPlotLeft, kPlotTop, kPlotWidth, kPlotHeight}, x_axis, y_axis, kFontPx);
+    draw_arches();
+    draw_points();
+
+    const bool simulated =
+        std::any_of(report.ops.begin(), report.ops.end(), [](const OpReport& op) { return op.energy_j.has_value(); });
+    notes.push_back("x: useful FLOPs per " + report.bytes_basis + " byte at " + report.main_memory +
+                    "; y: useful FLOPs per joule, " +
+                    (simulated ? "of the simulated energy (dynamic and static)"
+                               : "modelled: operation energies plus static power over the binding ceiling's time") +
+                    ".");
+    notes.push_back(fmt::format(
+        "Arch line (Choi et al., IPDPS 2013): 1 / (e_flop + e_mem / OI + pi_0 max(1 / P, 1 / (OI B))), e_mem summed "
+        "over {} levels, pi_0 = {} static at nominal voltage, B = {} ({}).",
+        device.levels.size(), format_si(device.static_power_w, "W"),
+        format_si(device.main_bandwidth_bytes_per_s, "B/s"), report.main_memory));
+    if (!not_plotted.empty()) {
+      std::string text = "Not on a log-log chart: ";
+      for (std::size_t i = 0; i < not_plotted.size(); ++i) text += (i ? ", " : "") + not_plotted[i];
+      notes.push_back(text);
+    }
+
+    svg::Legend legend(kLegendLeft, kPlotTop + 6, kFontPx, kSmallFontPx);
+    legend.title("Arch lines (FLOP/J)");
+    for (const auto& [style, text] : legend_entries) legend.line(style, text);
+    legend.gap(6);
+    legend.title("Markers");
+    std::vector<std::string> categories;
+    for (const auto& point : plotted) {
+      const auto category = svg::bound_category(report.ops[point.op].roofline.bound_by);
+      if (std::find(categories.begin(), categories.end(), category) == categories.end()) categories.push_back(category);
+    }
+    std::sort(categories.begin(), categories.end());
+    for (const auto& category : categories) {
+      const std::string example = category == "compute"  ? "compute:fp16"
+                                  : category == "memory" ? "memory:dram"
+                                                         : category;
+      legend.circle(svg::bound_colour(example), kPointRadius, "op bound by " + category);
+    }
+
+    const auto note_lines = svg::wrap_notes(notes, static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56)));
+    const double notes_top = kPlotBottom + 62;
+    const double width = std::max(kWidth, legend.right() + 16);
+    const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, legend.y() + 12);
+    stream << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    stream << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\"" << px(height)
+           << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
+           << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+    stream << "<defs><clipPath id=\"plot-clip\"><rect x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop)
+           << "\" width=\"" << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\"/></clipPath></defs>\n";
+    stream << "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n";
+    svg::SvgOut head(stream);
+    head.text(kPlotLeft, 24, "Energy efficiency: " + report.workload_name + " on " + report.hardware_name, 16,
+              Anchor::start, "title", "#000000");
+    head.text(kPlotLeft, 44,
+              fmt::format("roofsim {}: {} ops; FLOP/J against intensity, the arch line of Choi et al. 2013",
+                          report.command, report.ops.size()),
+              kSmallFontPx, Anchor::start, "subtitle", "#555555");
+    stream << "<rect class=\"plot-area\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
+           << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
+    stream << body.str();
+    head.text(kPlotLeft + kPlotWidth / 2, kPlotBottom + 42,
+              "Operational intensity (FLOP/B, " + report.bytes_basis + " " + report.main_memory + " bytes)", kFontPx,
+              Anchor::middle, "axis-title-x", "#000000");
+    head.text(24, kPlotTop + kPlotHeight / 2, "Energy efficiency (FLOP/J)", kFontPx, Anchor::middle, "axis-title-y",
+              "#000000", -90);
+    stream << legend.body();
+    for (std::size_t i = 0; i < note_lines.size(); ++i) {
+      head.text(24, notes_top + 16.0 * static_cast<double>(i), note_lines[i], kSmallFontPx, Anchor::start, "note",
+                "#444444");
+    }
+    stream << "</svg>\n";
+  }
+
+  struct Point {
+    std::size_t op = 0;
+    double oi = 0, flops_per_j = 0;
+  };
+  const Report& report;
+  const DeviceRoof& device;
+  std::vector<Arch> arches;
+  std::vector<Point> plotted;
+  std::vector<std::string> not_plotted;
+  std::vector<std::string> notes;
+  std::vector<std::pair<LineStyle, std::string>> legend_entries;
+  double x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
+  LogAxis x_axis, y_axis;
+  LabelPlacer placer{Box{kPlotLeft + 2, kPlotTop + 2, kPlotRight - 2, kPlotBottom - 2}};
+  std::ostringstream body;
+  svg::SvgOut svg{body};
+};
+
+}  // namespace
+
+void write_energy_svg(const Report& report, const DeviceRoof& device, std::ostream& out) {
+  EnergyChart(report, device).write(out);
+}
+
+}  // namespace roofsim

@@ -1,0 +1,158 @@
+#include "sim/report/svg_primitives.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+
+#include "sim/report/svg_chart.h"
+
+namespace roofsim::svg {
+
+std::string px(double value) {
+  return fmt::format("{:.2f}", value);
+}
+
+std::string escape(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+const char* anchor_name(Anchor anchor) {
+  return anchor == Anchor::start ? "start" : anchor == Anchor::middle ? "middle" : "end";
+}
+
+double LogAxis::map(double value) const {
+  return px_lo + (std::log10(value) - lo_exp) / (hi_exp - lo_exp) * (px_hi - px_lo);
+}
+
+std::pair<double, double> decade_range(double lo, double hi, double pad, int min_decades) {
+  double lo_exp = std::floor(std::log10(lo / pad));
+  double hi_exp = std::ceil(std::log10(hi * pad));
+  while (hi_exp - lo_exp < min_decades) {
+    lo_exp -= 1;
+    if (hi_exp - lo_exp < min_decades) hi_exp += 1;
+  }
+  return {lo_exp, hi_exp};
+}
+
+std::string dash_attr(const std::string& dash) {
+  return dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"";
+}
+
+std::string bound_colour(const std::string& bound_by) {
+  if (bound_by.rfind("compute", 0) == 0) return "#0072B2";
+  if (bound_by.rfind("memory", 0) == 0) return "#009E73";
+  if (bound_by == "dram-rows") return "#8C6D1F";
+  if (bound_by == "latency" || bound_by == "launch") return "#CC79A7";
+  if (bound_by == "power") return "#D55E00";
+  if (bound_by == "network") return "#E69F00";
+  return "#555555";
+}
+
+std::string bound_category(const std::string& bound_by) {
+  if (bound_by.rfind("compute", 0) == 0) return "compute";
+  if (bound_by.rfind("memory", 0) == 0) return "memory";
+  return bound_by;
+}
+
+namespace {
+std::string class_attr(const std::string& cls) {
+  return cls.empty() ? "" : " class=\"" + cls + "\"";
+}
+}  // namespace
+
+void SvgOut::raw(const std::string& text) {
+  out_ << text << "\n";
+}
+
+void SvgOut::line(double x1, double y1, double x2, double y2, const LineStyle& style, const std::string& cls) {
+  out_ << "<line" << class_attr(cls) << " x1=\"" << px(x1) << "\" y1=\"" << px(y1) << "\" x2=\"" << px(x2) << "\" y2=\""
+       << px(y2) << "\" stroke=\"" << style.colour << "\" stroke-width=\"" << px(style.width) << "\""
+       << dash_attr(style.dash) << "/>\n";
+}
+
+void SvgOut::text(double x, double y, std::string_view content, double font_px, Anchor anchor, const std::string& cls,
+                  const std::string& fill, double rotate_deg, bool halo) {
+  out_ << "<text" << class_attr(cls) << " x=\"" << px(x) << "\" y=\"" << px(y) << "\" font-size=\"" << px(font_px)
+       << "\" text-anchor=\"" << anchor_name(anchor) << "\" fill=\"" << fill << "\"";
+  if (rotate_deg != 0) out_ << " transform=\"rotate(" << px(rotate_deg) << " " << px(x) << " " << px(y) << ")\"";
+  if (halo) out_ << " stroke=\"#FFFFFF\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"";
+  out_ << ">" << escape(content) << "</text>\n";
+}
+
+void draw_log_grid(SvgOut& svg, const PlotFrame& frame, const LogAxis& x_axis, const LogAxis& y_axis, double font_px) {
+  const double x_lo = x_axis.lo_exp, x_hi = x_axis.hi_exp, y_lo = y_axis.lo_exp, y_hi = y_axis.hi_exp;
+  for (int e = static_cast<int>(x_lo); e <= static_cast<int>(x_hi); ++e) {
+    const double x = x_axis.map(std::pow(10.0, e));
+    svg.line(x, frame.top, x, frame.bottom(), {"#E3E3E3", 1, ""}, "grid-x");
+    svg.line(x, frame.bottom(), x, frame.bottom() + 6, {"#333333", 1, ""}, "tick-x");
+    svg.text(x, frame.bottom() + 20, decade_label(e), font_px, Anchor::middle, "tick-label-x");
+    for (int m = 2; m <= 9 && e < static_cast<int>(x_hi); ++m) {
+      const double mx = x_axis.map(m * std::pow(10.0, e));
+      svg.line(mx, frame.bottom(), mx, frame.bottom() + 3, {"#666666", 0.8, ""}, "minor-tick-x");
+    }
+  }
+  for (int e = static_cast<int>(y_lo); e <= static_cast<int>(std::floor(y_hi)); ++e) {
+    const double y = y_axis.map(std::pow(10.0, e));
+    svg.line(frame.left, y, frame.right(), y, {"#E3E3E3", 1, ""}, "grid-y");
+    svg.line(frame.left - 6, y, frame.left, y, {"#333333", 1, ""}, "tick-y");
+    svg.text(frame.left - 9, y + 4, decade_label(e), font_px, Anchor::end, "tick-label-y");
+    for (int m = 2; m <= 9 && std::log10(m) + e < y_hi; ++m) {
+      const double my = y_axis.map(m * std::pow(10.0, e));
+      svg.line(frame.left - 3, my, frame.left, my, {"#666666", 0.8, ""}, "minor-tick-y");
+    }
+  }
+}
+
+Legend::Legend(double left, double top, double font_px, double small_font_px)
+    : left_(left), y_(top), font_px_(font_px), small_font_px_(small_font_px), right_(left) {}
+
+void Legend::title(const std::string& text) {
+  out_.text(left_, y_ + 4, text, font_px_, Anchor::start, "legend-title", "#000000");
+  y_ += 18;
+}
+
+void Legend::line(const LineStyle& style, const std::string& text) {
+  right_ = std::max(right_, left_ + 36 + text_width_px(text, small_font_px_) * 0.92);
+  out_.line(left_, y_, left_ + 28, y_, style, "legend-swatch");
+  out_.text(left_ + 36, y_ + 4, text, small_font_px_, Anchor::start, "legend-text");
+  y_ += 16;
+}
+
+void Legend::circle(const std::string& colour, double radius, const std::string& text) {
+  body_ << "<circle cx=\"" << px(left_ + 14) << "\" cy=\"" << px(y_) << "\" r=\"" << px(radius) << "\" fill=\""
+        << colour << "\"/>\n";
+  out_.text(left_ + 36, y_ + 4, text, small_font_px_, Anchor::start, "legend-text");
+  y_ += 16;
+}
+
+std::vector<std::string> wrap_notes(const std::vector<std::string>& notes, std::size_t wrap) {
+  std::vector<std::string> lines;
+  for (const auto& note : notes) {
+    std::string current;
+    std::istringstream words(note);
+    std::string word;
+    while (words >> word) {
+      if (!current.empty() && current.size() + 1 + word.size() > wrap) {
+        lines.push_back(current);
+        current.clear();
+      }
+      current += (current.empty() ? "" : " ") + word;
+    }
+    if (!current.empty()) lines.push_back(current);
+  }
+  return lines;
+}
+
+}  // namespace roofsim::svg

@@ -1,0 +1,197 @@
+// Power caps in whole simulated runs (issue 8, Tests): without a cap, a compute-bound GEMM and a streaming op draw the
+// closed-form power of their energies; under a cap the governor throttles the clock, a compute-bound GEMM settles at
+// the highest DVFS state whose power fits and slows by the frequency ratio, a memory-bound stream slows far less;
+// energies add up and equal the integral of the power trace. Figures: tests/scenario/power_test_device.h.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "sim/engine/engine.h"
+#include "tests/scenario/power_test_device.h"
+#include "tests/support/relative.h"
+
+using namespace roofsim;
+
+namespace {
+
+Workload gemm_workload() {
+  test::WorkloadBuilder builder;
+  builder.gemm("gemm", 2048, 2048, 2048, TileShape{128, 128, 64});
+  return builder.workload();
+}
+
+Workload stream_workload() {
+  test::WorkloadBuilder builder;
+  builder.elementwise("add", 16ULL << 20, 2);
+  return builder.workload();
+}
+
+// The first op's simulated time of a run in a child process: SystemC elaborates once per process, and the capped and
+// uncapped runs of one test are two elaborations.
+Seconds op_time_in_child(const HardwareParams& hw, const Workload& workload) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::close(fds[0]);
+    const double seconds = run_workload(hw, workload).ops.at(0).sim_time_s;
+    const auto written = ::write(fds[1], &seconds, sizeof seconds);
+    std::_Exit(written == sizeof seconds ? 0 : 1);
+  }
+  ::close(fds[1]);
+  double seconds = 0;
+  const auto got = ::read(fds[0], &seconds, sizeof seconds);
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  REQUIRE(got == static_cast<ssize_t>(sizeof seconds));
+  REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  return seconds;
+}
+
+// Average power of the trace over [from, to).
+Watts trace_power_w(const PowerRunStats& power, Seconds from, Seconds to) {
+  double energy = 0;
+  for (const auto& sample : power.trace) {
+    const double a = std::max(from, static_cast<double>(sample.start_fs) * 1e-15);
+    const double b = std::min(to, static_cast<double>(sample.end_fs) * 1e-15);
+    if (b > a) energy += sample.power.total_w() * (b - a);
+  }
+  return energy / (to - from);
+}
+
+// The highest state whose closed-form power fits under the cap, for an op at rate = peak x f / f0.
+std::size_t highest_fitting(const test::PowerTestDevice& device, double peak, double flops,
+                            const std::vector<std::pair<std::string, Bytes>>& bytes) {
+  std::size_t fitting = 0;
+  for (std::size_t s = 0; s < device.states.size(); ++s) {
+    const double rate = peak * device.states[s].clock_hz / device.states.back().clock_hz;
+    if (device.power_w(rate, flops, bytes, s) <= device.cap_w) fitting = s;
+  }
+  return fitting;
+}
+
+}  // namespace
+
+TEST_CASE("power: without a cap a compute-bound GEMM draws peak x energy per FLOP plus static power") {
+  test::PowerTestDevice device;
+  const auto hw = device.build();
+  const auto result = run_workload(hw, gemm_workload());
+  const auto& op = result.ops.at(0);
+  const double peak =
+      static_cast<double>(device.spec.units) * device.spec.matrix_flops_per_cycle * device.spec.clock_hz;
+  const double flops = static_cast<double>(op.executed_flops);
+  // Closed form at the peak rate with the measured bytes per FLOP; the op runs at >= 90% of the peak (issue 4).
+  const Watts at_peak = device.power_w(peak, flops, op.bytes, 2);
+  const Watts measured = result.power.ops.at(0).average_power_w;
+  const double efficiency = flops / op.sim_time_s / peak;
+  MESSAGE("GEMM: " << measured << " W measured, " << at_peak << " W at the peak rate, efficiency " << efficiency);
+  CHECK(efficiency >= 0.9);
+  // Power = efficiency x dynamic power at the peak + static: the energies over the simulated time, exactly.
+  CHECK(test::within(measured, (at_peak - device.static_w) * efficiency + device.static_w, 1e-6));
+  CHECK(result.power.clock_changes == 0);
+}
+
+TEST_CASE("power: without a cap a streaming op draws its bandwidth x energy per byte plus static power") {
+  test::PowerTestDevice device;
+  device.spec.units = 16;
+  const auto hw = device.build();
+  const auto result = run_workload(hw, stream_workload());
+  const auto& op = result.ops.at(0);
+  Bytes dram = 0;
+  for (const auto& [level, bytes] : op.bytes) dram += level == "dram" ? bytes : 0;
+  const double bandwidth = hw.dram->peak_bandwidth_bytes_per_s();
+  const double flops = static_cast<double>(op.executed_flops);
+  // At the DRAM line the op runs at OI x B FLOP/s; every level's bytes follow in proportion.
+  const double rate_at_line = flops / static_cast<double>(dram) * bandwidth;
+  const Watts at_line = device.power_w(rate_at_line, flops, op.bytes, 2, false);
+  const double efficiency = flops / op.sim_time_s / rate_at_line;
+  const Watts measured = result.power.ops.at(0).average_power_w;
+  MESSAGE("stream: " << measured << " W measured, " << at_line << " W at the DRAM line, efficiency " << efficiency);
+  CHECK(efficiency >= 0.9);
+  CHECK(test::within(measured, (at_line - device.static_w) * efficiency + device.static_w, 1e-6));
+}
+
+TEST_CASE("power: a capped compute-bound GEMM settles at the highest fitting state and slows by the clock ratio") {
+  const Seconds uncapped_s = op_time_in_child(test::PowerTestDevice{}.build(), gemm_workload());
+  test::PowerTestDevice device;
+  device.cap_w = 80;  // below the GEMM's ~105 W at 1 GHz, above its ~64 W at 0.75 GHz
+  const auto result = run_workload(device.build(), gemm_workload());
+  const auto& op = result.ops.at(0);
+  const double peak =
+      static_cast<double>(device.spec.units) * device.spec.matrix_flops_per_cycle * device.spec.clock_hz;
+  const std::size_t fitting = highest_fitting(device, peak, static_cast<double>(op.executed_flops), op.bytes);
+  REQUIRE(fitting == 1);
+  // Settled: the last state, and the state it spent nearly all its time at.
+  const auto& times = result.power.ops.at(0).time_at_state_s;
+  CHECK(result.power.trace.back().state == fitting);
+  CHECK(times[fitting] >= 0.95 * op.sim_time_s);
+  const double slowdown = op.sim_time_s / uncapped_s;
+  const double ratio = device.states.back().clock_hz / device.states[fitting].clock_hz;
+  MESSAGE("GEMM under " << device.cap_w << " W: slowdown " << slowdown << " vs clock ratio " << ratio << ", "
+                        << result.power.clock_changes << " clock changes, " << result.power.ops.at(0).average_power_w
+                        << " W");
+  CHECK(test::within(slowdown, ratio, 0.05));
+  // No oscillation: the governor moved down and stayed.
+  CHECK(result.power.clock_changes == device.states.size() - 1 - fitting);
+  // Once settled (a window, then a window and a reaction delay per step after the start), no window is over the cap.
+  const double settled_s = device.window_s + static_cast<double>(device.states.size() - 1 - fitting) *
+                                                 (device.window_s + device.reaction_delay_s);
+  for (const auto& sample : result.power.trace) {
+    if (static_cast<double>(sample.start_fs) * 1e-15 >= settled_s) CHECK(sample.power.total_w() <= device.cap_w);
+  }
+  CHECK(trace_power_w(result.power, settled_s, op.sim_time_s) <= device.cap_w);
+}
+
+TEST_CASE("power: under a cap that throttles it a memory-bound stream slows far less than the clock") {
+  test::PowerTestDevice device;
+  device.spec.units = 16;
+  device.cap_w = 55;  // below the stream's power at 1 GHz (its DRAM power does not fall with the clock)
+  test::PowerTestDevice free_device = device;
+  free_device.cap_w = 0;
+  const Seconds uncapped_s = op_time_in_child(free_device.build(), stream_workload());
+  const auto result = run_workload(device.build(), stream_workload());
+  const double slowdown = result.ops.at(0).sim_time_s / uncapped_s;
+  const auto& times = result.power.ops.at(0).time_at_state_s;
+  MESSAGE("stream under " << device.cap_w << " W: slowdown " << slowdown << ", throttled "
+                          << result.power.ops.at(0).throttled_s << " s of " << result.ops.at(0).sim_time_s);
+  CHECK(result.power.ops.at(0).throttled_s > 0.5 * result.ops.at(0).sim_time_s);
+  CHECK(times.back() < result.ops.at(0).sim_time_s);
+  // The clock fell by up to 2x; the stream's time hardly moved.
+  CHECK(slowdown < 1.1);
+}
+
+TEST_CASE("power: per-op energies add up to the total and the total is the integral of the power trace") {
+  test::PowerTestDevice device;
+  device.cap_w = 70;
+  device.spec.streams = 2;
+  test::WorkloadBuilder builder;
+  builder.gemm("gemm", 1024, 1024, 2048, TileShape{128, 128, 64});
+  builder.elementwise("add", 4ULL << 20, 2);
+  const auto after = builder.gemm("gemm2", 1024, 1024, 1024, TileShape{128, 128, 64});
+  builder.workload().ops[after].after = {1};
+  const auto result = run_workload(device.build(), builder.workload());
+  const auto& power = result.power;
+  double per_op = 0;
+  for (const auto& op : power.ops) per_op += op.energy_j;
+  double integral = 0, sampled = 0;
+  TimeFs at = 0;
+  for (const auto& sample : power.trace) {
+    CHECK(sample.start_fs == at);
+    at = sample.end_fs;
+    integral += sample.power.total_w() * static_cast<double>(sample.end_fs - sample.start_fs) * 1e-15;
+    sampled += sample.energy_j;
+  }
+  CHECK(test::within(static_cast<double>(at) * 1e-15, result.sim_time_s, 1e-12));
+  MESSAGE("energy " << power.energy_j << " J, per op " << per_op << " J, trace " << integral << " J, "
+                    << power.clock_changes << " clock changes");
+  CHECK(test::within(per_op, power.energy_j, 1e-9));
+  CHECK(test::within(integral, power.energy_j, 1e-9));
+  CHECK(test::within(sampled, power.energy_j, 1e-9));
+  CHECK(power.throttled());
+}

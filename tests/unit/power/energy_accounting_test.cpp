@@ -1,0 +1,188 @@
+// Energy accounting from integer counts: per-event energies of the bundled H100 file, the (V/V0)^2 law on the
+// compute domain's dynamic energy (FLOPs and on-chip SRAM, not DRAM or links), static power ~ V, DRAM per command,
+// and per-op energies that add up to the total whatever the order in which activity was counted.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "models/power/energy_ledger.h"
+#include "models/power/energy_model.h"
+#include "sim/config/hardware_params.h"
+#include "sim/roofline/roofline.h"
+#include "tests/support/relative.h"
+#include "tests/support/test_paths.h"
+
+using namespace roofsim;
+
+namespace {
+
+HardwareParams h100() {
+  return load_hardware(test::config_path("H100-SXM5.toml"));
+}
+
+std::size_t engine_index(const HardwareParams& hw, const std::string& name) {
+  for (std::size_t i = 0; i < hw.compute.engines.size(); ++i) {
+    if (hw.compute.engines[i].name == name) return i;
+  }
+  FAIL("no engine " << name);
+  return 0;
+}
+
+std::size_t level_index(const EnergyModel& model, const std::string& name) {
+  for (std::size_t i = 0; i < model.level_names().size(); ++i) {
+    if (model.level_names()[i] == name) return i;
+  }
+  FAIL("no level " << name);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("dynamic energy: FLOPs, SRAM bytes, DRAM bytes and link bytes times the file's energies") {
+  const auto hw = h100();
+  const EnergyModel model(hw, DramEnergyBasis::per_byte);
+  auto activity = model.activity();
+  activity.flops[model.flop_slot(engine_index(hw, "matrix"), DataType::bf16)] = 1'000'000'000;
+  activity.flops[model.flop_slot(engine_index(hw, "vector"), DataType::fp32)] = 2'000'000;
+  activity.level_bytes[level_index(model, "smem")] = 3'000'000;
+  activity.level_bytes[level_index(model, "l2")] = 4'000'000;
+  activity.level_bytes[level_index(model, "dram")] = 5'000'000;
+  activity.network_bytes = 6'000'000;
+  const auto energy = model.dynamic_energy(activity, hw.power.nominal_voltage_v);
+  // H100 file: bf16 0.34 pJ, vector fp32 5 pJ, smem 0.5 pJ/B, L2 2 pJ/B, HBM 24 pJ/B, NVLink 10 pJ/B.
+  CHECK(test::within(energy.compute_j, 1e9 * 0.34e-12 + 2e6 * 5e-12, 1e-12));
+  CHECK(test::within(energy.level_j[level_index(model, "smem")], 3e6 * 0.5e-12, 1e-12));
+  CHECK(test::within(energy.level_j[level_index(model, "l2")], 4e6 * 2e-12, 1e-12));
+  CHECK(test::within(energy.level_j[level_index(model, "dram")], 5e6 * 24e-12, 1e-12));
+  CHECK(test::within(energy.network_j, 6e6 * 10e-12, 1e-12));
+  CHECK(energy.static_j() == 0);
+}
+
+TEST_CASE("at a lower voltage FLOP and SRAM energies scale with (V/V0)^2 and DRAM and link energies do not") {
+  const auto hw = h100();
+  const EnergyModel model(hw, DramEnergyBasis::per_byte);
+  auto activity = model.activity();
+  activity.flops[model.flop_slot(engine_index(hw, "matrix"), DataType::fp16)] = 1'000'000;
+  activity.level_bytes[level_index(model, "l2")] = 1000;
+  activity.level_bytes[level_index(model, "dram")] = 1000;
+  activity.network_bytes = 1000;
+  const auto nominal = model.dynamic_energy(activity, 0.95);
+  const auto low = model.dynamic_energy(activity, 0.70);
+  const double scale = (0.70 / 0.95) * (0.70 / 0.95);
+  CHECK(test::within(low.compute_j, nominal.compute_j * scale, 1e-12));
+  CHECK(test::within(low.level_j[level_index(model, "l2")], nominal.level_j[level_index(model, "l2")] * scale, 1e-12));
+  CHECK(low.level_j[level_index(model, "dram")] == nominal.level_j[level_index(model, "dram")]);
+  CHECK(low.network_j == nominal.network_j);
+  // Static power ~ V: 140 W at 0.95 V.
+  CHECK(test::within(model.compute_static_w(0.95), 140, 1e-12));
+  CHECK(test::within(model.compute_static_w(0.70), 140 * 0.70 / 0.95, 1e-12));
+  CHECK(model.memory_static_w() == 0);
+}
+
+TEST_CASE("DRAM per command: ACT, PRE, RD, WR and REF energies of the standard and its background per channel") {
+  const auto hw = h100();
+  const EnergyModel model(hw, DramEnergyBasis::per_command);
+  auto activity = model.activity();
+  activity.level_bytes[level_index(model, "dram")] = 1 << 20;  // not charged per byte in this basis
+  activity.dram_commands = {10, 9, 100, 50, 2};
+  const auto& e = hw.dram->standard.energy;
+  const auto energy = model.dynamic_energy(activity, 0.7);
+  CHECK(test::within(energy.level_j[level_index(model, "dram")],
+                     10 * e.act_j + 9 * e.pre_j + 100 * e.rd_j + 50 * e.wr_j + 2 * e.ref_j, 1e-12));
+  // HBM3 file: 55 mW per pseudo-channel; 5 stacks x 16 channels x 2 pseudo-channels.
+  CHECK(test::within(model.memory_static_w(), 0.055 * 160, 1e-12));
+}
+
+TEST_CASE("the power-aware roofline and the accounting use one law: a one-state ceiling is the cap over the energy") {
+  // Choi et al. 2013: with the clock fixed at the state's, a cap bounds the rate at (Pcap - P_static(V)) / (energy
+  // per FLOP at V). The energies come from EnergyModel here and from the roofline's own code there.
+  auto hw = h100();
+  hw.power.dvfs = {{1.2e9, 0.75}};
+  hw.power.cap_w = 250;
+  const auto device = make_device_roof(hw);
+  const EnergyModel model(hw, DramEnergyBasis::per_byte);
+  RooflineInput input;
+  input.flops = 1ULL << 40;
+  input.dtype = DataType::bf16;
+  input.engine = "matrix";
+  const Bytes bytes = 1ULL << 32;  // OI 256 at every level
+  auto activity = model.activity();
+  activity.flops[model.flop_slot(engine_index(hw, "matrix"), DataType::bf16)] = input.flops;
+  for (const auto& level : device.levels) {
+    input.bytes.push_back({level.name, bytes});
+    activity.level_bytes[level_index(model, level.name)] = bytes;
+  }
+  const double per_flop = model.dynamic_energy(activity, 0.75).dynamic_j() / static_cast<double>(input.flops);
+  const double capped = (250 - model.compute_static_w(0.75)) / per_flop;
+  const double peak = peak_flops_per_s(device, DataType::bf16, "matrix", 1.2e9);
+  const double memory = 256.0 * device.main_bandwidth_bytes_per_s;
+  REQUIRE(capped < peak);
+  REQUIRE(capped < memory);
+  CHECK(test::within(power_ceiling(device, input).flops_per_s, capped, 1e-9));
+}
+
+TEST_CASE("per-op energies add up to the total and static time is shared between the ops running") {
+  auto hw = h100();
+  hw.power.dvfs = {{1.0e9, 0.7}, {1.98e9, 0.95}};
+  const EnergyModel model(hw, DramEnergyBasis::per_byte);
+  const std::size_t slot = model.flop_slot(engine_index(hw, "matrix"), DataType::bf16);
+  EnergyLedger ledger(model, hw.power.dvfs, 3);
+  auto a = model.activity();
+  a.flops[slot] = 1'000'000;
+  a.level_bytes[level_index(model, "dram")] = 4096;
+  ledger.add(0, 1, a);
+  ledger.add(1, 0, a);
+  ledger.add(1, 1, a);
+  ledger.add(2, 0, a);
+  // Ops: 0 on [10, 100), 1 on [50, 200), 2 on [250, 300); clock fast until 150, slow after; run ends at 300.
+  const std::vector<OpInterval> ops = {{10, 100}, {50, 200}, {250, 300}};
+  const std::vector<StateInterval> timeline = {{0, 150, 1}, {150, 300, 0}};
+  const auto totals = ledger.finish(ops, timeline);
+  EnergyBreakdown sum;
+  for (const auto& op : totals.ops) sum += op.energy;
+  CHECK(test::within(sum.total_j(), totals.total.total_j(), 1e-12));
+  // Static energy in total: the whole run at the state in force.
+  const double fast_w = model.compute_static_w(0.95), slow_w = model.compute_static_w(0.7);
+  CHECK(test::within(totals.total.static_j(), (fast_w * 150 + slow_w * 150) * 1e-15, 1e-12));
+  // Op 0 owns [0, 10) (nothing runs, it starts next) and [10, 50), shares [50, 100) with op 1.
+  CHECK(test::within(totals.ops[0].energy.compute_static_j, fast_w * (10 + 40 + 25) * 1e-15, 1e-12));
+  // Op 2 owns the idle [200, 250) before it and its own [250, 300), all slow.
+  CHECK(test::within(totals.ops[2].energy.compute_static_j, slow_w * 100 * 1e-15, 1e-12));
+  // Time at each state and throttled time of op 1: fast on [50, 150), slow on [150, 200).
+  CHECK(totals.ops[1].time_at_state_fs[1] == 100);
+  CHECK(totals.ops[1].time_at_state_fs[0] == 50);
+  CHECK(totals.ops[1].throttled_fs == 50);
+  CHECK(totals.ops[0].throttled_fs == 0);
+  // Dynamic: op 1 did the same work at both states.
+  const auto fast = model.dynamic_energy(a, 0.95), slow = model.dynamic_energy(a, 0.7);
+  CHECK(test::within(totals.ops[1].energy.dynamic_j(), fast.dynamic_j() + slow.dynamic_j(), 1e-12));
+  CHECK(totals.ops[1].flops == 2'000'000);
+  CHECK(test::within(totals.ops[1].joules_per_flop(), totals.ops[1].energy.total_j() / 2e6, 1e-12));
+}
+
+TEST_CASE("the result does not depend on the order or grouping in which activity was counted") {
+  const auto hw = h100();
+  const EnergyModel model(hw, DramEnergyBasis::per_byte);
+  const std::size_t slot = model.flop_slot(engine_index(hw, "matrix"), DataType::bf16);
+  const std::size_t l2 = level_index(model, "l2");
+  std::vector<Activity> pieces;
+  for (std::uint64_t i = 1; i <= 50; ++i) {
+    auto piece = model.activity();
+    piece.flops[slot] = i * 7919;
+    piece.level_bytes[l2] = i * 104729;
+    pieces.push_back(piece);
+  }
+  EnergyLedger forward(model, hw.power.dvfs, 1), backward(model, hw.power.dvfs, 1), whole(model, hw.power.dvfs, 1);
+  auto sum = model.activity();
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    forward.add(0, 2, pieces[i]);
+    backward.add(0, 2, pieces[pieces.size() - 1 - i]);
+    sum += pieces[i];
+  }
+  whole.add(0, 2, sum);
+  const std::vector<OpInterval> ops = {{0, 1000}};
+  const std::vector<StateInterval> timeline = {{0, 1000, hw.power.dvfs.size() - 1}};
+  const double a = forward.finish(ops, timeline).total.total_j();
+  CHECK(a == backward.finish(ops, timeline).total.total_j());
+  CHECK(a == whole.finish(ops, timeline).total.total_j());
+}
