@@ -41,6 +41,11 @@ void DispatchPolicy::advance(TimeFs now) {
       const bool ready = inputs_done(i);
       if (!ops_[i].simulated) {
         if (!ready) continue;
+        if (ops_[i].external) {
+          t.queued_fs = t.launch_fs = t.start_fs = now;
+          reached_.push_back(i);
+          continue;
+        }
         // Zero time on a single device: it ends when its inputs are ready.
         t.queued_fs = t.launch_fs = t.start_fs = now;
         finish(i, now);
@@ -93,6 +98,19 @@ void DispatchPolicy::tile_done(std::size_t op, std::uint64_t unit, TimeFs now) {
   ++free_[unit];
   auto& t = times_[op];
   if (++t.finished == ops_[op].tiles) finish(op, now);
+}
+
+std::vector<std::size_t> DispatchPolicy::take_reached() {
+  std::vector<std::size_t> reached;
+  reached.swap(reached_);
+  return reached;
+}
+
+void DispatchPolicy::external_done(std::size_t op, TimeFs now) {
+  if (!ops_[op].external || times_[op].launch_fs == kNever || times_[op].end_fs != kNever) {
+    throw std::logic_error("external_done() on an op that is not an external op in flight");
+  }
+  finish(op, now);
 }
 
 TimeFs DispatchPolicy::next_wake() const {

@@ -13,6 +13,9 @@ void Dispatcher::run() {
   ++activations_;
   const TimeFs now = sc_core::sc_time_stamp().value();
   policy_.advance(now);
+  for (const auto op : policy_.take_reached()) {
+    if (on_reached_) on_reached_(op);
+  }
   while (const auto assignment = policy_.next_tile(now))
     units_[assignment->unit]->start_tile(assignment->op, assignment->tile);
   const TimeFs next = policy_.next_wake();
@@ -21,6 +24,15 @@ void Dispatcher::run() {
 
 void Dispatcher::tile_finished(std::size_t op, std::uint64_t unit) {
   policy_.tile_done(op, unit, sc_core::sc_time_stamp().value());
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace roofsim
+
+namespace roofsim {
+
+void Dispatcher::complete(std::size_t op) {
+  policy_.external_done(op, sc_core::sc_time_stamp().value());
   wake_event_.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -5,6 +5,7 @@
 // Connects to: the compute units. Statistics: activations.
 #include <systemc>
 
+#include <functional>
 #include <vector>
 
 #include "models/compute/compute_unit.h"
@@ -18,6 +19,9 @@ class Dispatcher : public sc_core::sc_module, public TileListener {
   void attach(std::vector<ComputeUnit*> units) { units_ = std::move(units); }
 
   void tile_finished(std::size_t op, std::uint64_t unit) override;
+  // External ops (DispatchOp::external): `listener` hears of each when its inputs are ready; complete() ends it now.
+  void on_reached(std::function<void(std::size_t op)> listener) { on_reached_ = std::move(listener); }
+  void complete(std::size_t op);
   [[nodiscard]] std::uint64_t activations() const { return activations_; }
 
  private:
@@ -27,6 +31,7 @@ class Dispatcher : public sc_core::sc_module, public TileListener {
   std::vector<ComputeUnit*> units_;
   sc_core::sc_event wake_event_;
   std::uint64_t activations_ = 0;
+  std::function<void(std::size_t)> on_reached_;
 };
 
 }  // namespace roofsim

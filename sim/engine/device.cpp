@@ -4,7 +4,8 @@
 
 namespace roofsim {
 
-Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload)
+Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload,
+               bool external_collectives)
     : sc_core::sc_module(name) {
   const std::uint64_t units = hw.compute.units;
   if (hw.dram) dram_ = std::make_unique<SimpleDram>(SimpleDramParams::from(*hw.dram));
@@ -29,8 +30,9 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
       execution.engine = static_cast<std::size_t>(engine - hw.compute.engines.data());
       execution.unit_rate = engine->flops_per_cycle.at(op.dtype) * engine->clock_hz;
     }
-    dispatch.push_back(
-        DispatchOp{op.after, execution.lowering ? execution.lowering->tiles() : 0, execution.lowering != nullptr});
+    dispatch.push_back(DispatchOp{op.after, execution.lowering ? execution.lowering->tiles() : 0,
+                                  execution.lowering != nullptr,
+                                  external_collectives && execution.lowering == nullptr && is_collective(op.kind)});
   }
   policy_ = std::make_unique<DispatchPolicy>(std::move(dispatch), units, hw.compute.occupancy, hw.streams,
                                              seconds_to_fs(hw.launch_latency_s));

@@ -72,7 +72,13 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
   const auto wall_start = std::chrono::steady_clock::now();
   auto* device = new Device("device", hw, workload);  // owned by the SystemC kernel's hierarchy until exit
   sc_core::sc_start();
+  return collect_run_result(hw, workload, *device,
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
+}
 
+RunResult collect_run_result(const HardwareParams& hw, const Workload& workload, const Device& device_ref,
+                             Seconds wall_s) {
+  const Device* device = &device_ref;
   RunResult result;
   result.device = hw.name;
   result.workload = workload.name;
@@ -141,7 +147,7 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
     result.levels.push_back(LevelRunStats{"dram", dram->bytes_read(), dram->bytes_written(), 0, 0, 0});
   }
   result.events = device->activations();
-  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  result.wall_s = wall_s;
   return result;
 }
 

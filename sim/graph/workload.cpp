@@ -247,6 +247,7 @@ TemplateArgs read_template(const ConfigSection& section, Parameters& parameters)
   args.context = read.value("context", 0);
   args.batch = read.positive("batch", "sequences", 1);
   args.layers = read.positive("layers", "blocks", 1);
+  args.tensor_parallel = read.positive("tensor_parallel", "tensor-parallel ranks", 1);
   args.dtype = data_type_of(section);
   args.engine = section.optional_text("engine").value_or("");
   args.flash = section.text("attention") == "flash";

@@ -102,6 +102,9 @@ const KeyRegistry& workload_registry() {
            "decode: positions in the KV cache including the new token (default: seq)"},
           {"template.[].batch", K::expression, Q::bytes, opt, "1", "Sequences per device"},
           {"template.[].layers", K::expression, Q::bytes, opt, "1", "Blocks repeated back to back"},
+          {"template.[].tensor_parallel", K::expression, Q::bytes, opt, "1",
+           "transformer_block: tensor-parallel ranks (heads, kv_heads and ffn split; two activation AllReduces "
+           "per block)"},
           {"template.[].dtype", K::choice, Q::bytes, opt, "fp16", "Data type of every op", kDataTypes},
           {"template.[].engine", K::text, Q::bytes, opt, "", "Engine of every op (default: the fastest)"},
           {"template.[].attention", K::choice, Q::bytes, opt, "flash", "transformer_block: flash or naive attention",
