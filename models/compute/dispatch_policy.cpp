@@ -117,7 +117,8 @@ TimeFs DispatchPolicy::next_wake() const {
   TimeFs next = kNever;
   for (std::size_t i = 0; i < ops_.size(); ++i) {
     const auto& t = times_[i];
-    if (t.end_fs != kNever || t.start_fs == kNever) continue;
+    // An external op in flight waits for its owner, not for a time.
+    if (t.end_fs != kNever || t.start_fs == kNever || ops_[i].external) continue;
     if (t.issued < ops_[i].tiles || ops_[i].tiles == 0) next = std::min(next, t.start_fs);
   }
   return next;

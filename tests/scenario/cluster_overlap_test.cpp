@@ -19,9 +19,9 @@ using namespace roofsim;
 
 namespace {
 
-ClusterParams h100_cluster(std::uint64_t devices) {
+ClusterParams h100_cluster(std::uint64_t devices, const std::string& link_bandwidth = "450GB/s") {
   return load_cluster(test::config_path("clusters/8xH100-NVSwitch.toml"),
-                      {{"cluster.devices", std::to_string(devices)}});
+                      {{"cluster.devices", std::to_string(devices)}, {"link.bandwidth", link_bandwidth}});
 }
 
 std::filesystem::path write_workload(const std::string& name, const std::string& text) {
@@ -56,7 +56,8 @@ Seconds standalone_s(const ClusterParams& cluster, const GroupCollectiveStats& c
 TEST_CASE(
     "DP step on 8 ranks: bucket i finishes at max(ready_i, finish_i-1) + allreduce_i and the step ends at the "
     "later of backward and the last bucket") {
-  const auto cluster = h100_cluster(8);
+  // Links slowed to 100 GB/s so that buckets queue behind each other (the finish_i-1 term binds).
+  const auto cluster = h100_cluster(8, "100GB/s");
   const auto file = write_workload("dp-overlap", R"(
 [workload]
 name = "dp_small"
@@ -68,7 +69,7 @@ name = "train"
 kind = "dp_training_step"
 hidden = 1024
 ffn = 4096
-seq = 512
+seq = 128
 batch = 1
 layers = 3
 dtype = "fp16"
@@ -80,7 +81,9 @@ dtype = "fp16"
   REQUIRE(result.collectives.size() == 6);  // two weights per layer
 
   Seconds finish = 0;
+  std::size_t queued = 0;  // buckets that waited for the one before (the finish_i-1 term binds)
   for (const auto& collective : result.collectives) {
+    if (collective.ready_s < finish) ++queued;
     const Seconds allreduce = standalone_s(cluster, collective, net::CollectiveOp::allreduce);
     // ready_i: the moment the gradient existed on every rank (the simulated end of the op that produced it).
     finish = std::max(collective.ready_s, finish) + allreduce;
@@ -96,6 +99,7 @@ dtype = "fp16"
     if (op.simulated) backward_end = std::max(backward_end, op.end_s);
   }
   const Seconds predicted = std::max(backward_end, finish);
+  CHECK(queued > 0);
   MESSAGE("backward end " << backward_end * 1e6 << " us, last bucket " << finish * 1e6 << " us, step (no SGD) "
                           << step_end * 1e6 << " us, whole step " << rank.step.step_s * 1e6 << " us");
   CHECK(test::within(step_end, predicted, 0.02));
@@ -136,9 +140,14 @@ dtype = "fp16"
   }
   // The block is a chain: each op waits for the one before, so compute and communication add.
   Seconds compute = 0;
+  Flops gemm_flops = 0;
   for (const auto& op : rank.result.ops) {
     if (op.simulated) compute += op.sim_time_s;
+    if (op.kind == "gemm") gemm_flops += op.useful_flops;
   }
+  // Each rank does 1/8 of the block's GEMMs: 2 T (h 3h + h h + h f + f h) per block unsharded, T = 2048 tokens.
+  const std::uint64_t t = 2048, h = 4096, f = 16384;
+  CHECK(gemm_flops * 8 == 2 * 2 * t * (h * 3 * h + h * h + h * f + f * h));
   MESSAGE("step " << rank.step.step_s * 1e6 << " us, compute " << compute * 1e6 << " us, 4 allreduces "
                   << communication * 1e6 << " us");
   CHECK(test::within(rank.step.step_s, compute + communication, 0.02));
