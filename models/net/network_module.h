@@ -32,6 +32,10 @@ class NetworkModule : public sc_core::sc_module {
   // Called (from the module's process, inside the core's event processing) when a collective finishes; the handler
   // must not issue: it notes the completion and lets a process of its own act on it.
   void on_completion(NetworkCore::CompletionHandler handler) { on_completion_ = std::move(handler); }
+  // Called for every link reservation (traces of busy links).
+  void on_reservation(std::function<void(const LinkReservation&)> observer) {
+    core_.on_reservation(std::move(observer));
+  }
 
  private:
   void advance();

@@ -14,6 +14,7 @@
 #include "sim/core/input_error.h"
 #include "sim/engine/cluster_report.h"
 #include "sim/engine/cluster_run.h"
+#include "sim/engine/cluster_trace.h"
 #include "sim/engine/run_report.h"
 
 namespace roofsim::cli {
@@ -86,9 +87,12 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
     std::ofstream json(out / "cluster.json");
     if (!json) throw InputError(SourcePos{(out / "cluster.json").string()}, "cannot write the file");
     json << cluster_json(result, reports).dump(2) << "\n";
+    std::ofstream trace(out / "trace.json");
+    if (!trace) throw InputError(SourcePos{(out / "trace.json").string()}, "cannot write the file");
+    trace << cluster_trace_json(result).dump() << "\n";
     std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
               << (out / "roofline.svg").string() << " (rank " << result.simulated.front().rank << "), "
-              << (out / "cluster.json").string() << "\n";
+              << (out / "cluster.json").string() << ", " << (out / "trace.json").string() << "\n";
   }
   return 0;
 }

@@ -55,6 +55,15 @@ class ClusterShell : public sc_core::sc_module {
                                                   workload, true));
       devices_.back()->dispatcher().on_reached([this, c](std::size_t op) { reached(c, op); });
     }
+    busy_.resize(topology.link_count());
+    network_.on_reservation([this](const net::LinkReservation& r) {
+      auto& periods = busy_[r.link];
+      if (!periods.empty() && r.begin_fs <= periods.back().second) {
+        periods.back().second = std::max(periods.back().second, r.end_fs);
+      } else {
+        periods.emplace_back(r.begin_fs, r.end_fs);
+      }
+    });
     network_.on_completion([this](net::CollectiveId id, TimeFs) {
       completions_.push_back(id);
       wake_.notify(sc_core::SC_ZERO_TIME);
@@ -68,6 +77,7 @@ class ClusterShell : public sc_core::sc_module {
   [[nodiscard]] const std::vector<GroupCollectiveStats>& collectives() const { return stats_; }
   [[nodiscard]] const net::NetworkModule& network() const { return network_; }
   [[nodiscard]] bool idle() const { return sync_.idle(); }
+  [[nodiscard]] const std::vector<std::vector<std::pair<TimeFs, TimeFs>>>& busy() const { return busy_; }
 
  private:
   static net::NetworkOptions network_options(const ClusterParams& cluster) {
@@ -163,6 +173,7 @@ class ClusterShell : public sc_core::sc_module {
   std::map<net::CollectiveId, std::size_t> by_id_;
   std::map<std::pair<std::size_t, std::uint64_t>, TimeFs> ready_fs_;
   std::vector<GroupCollectiveStats> stats_;
+  std::vector<std::vector<std::pair<TimeFs, TimeFs>>> busy_;  // per link direction
   sc_core::sc_event wake_;
 };
 
@@ -212,6 +223,22 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
   result.ranks = cluster.devices;
   result.collectives = shell->collectives();
   result.network_events = shell->network().core().events();
+  const auto vertex_name = [&](net::NodeId node) {
+    switch (topology.node_kind(node)) {
+      case net::NodeKind::device: return fmt::format("dev{}", node);
+      case net::NodeKind::switch_node: return fmt::format("sw{}", node);
+      case net::NodeKind::nic: return fmt::format("nic{}", node);
+    }
+    return std::to_string(node);
+  };
+  for (net::LinkId l = 0; l < topology.link_count(); ++l) {
+    if (shell->busy()[l].empty()) continue;
+    LinkBusy busy;
+    busy.name = vertex_name(topology.link(l).from) + "->" + vertex_name(topology.link(l).to);
+    for (const auto& [begin, end] : shell->busy()[l])
+      busy.periods.emplace_back(fs_to_seconds(begin), fs_to_seconds(end));
+    result.links.push_back(std::move(busy));
+  }
   const Seconds wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   for (std::size_t c = 0; c < classes.count(); ++c) {
     SimulatedRank rank;

@@ -51,6 +51,12 @@ struct SimulatedRank {
   StepStats step;
 };
 
+// A link direction's busy period: reservations merged where one begins before the previous ended.
+struct LinkBusy {
+  std::string name;  // "dev3->sw0"
+  std::vector<std::pair<Seconds, Seconds>> periods;
+};
+
 struct ClusterRunResult {
   std::string cluster;
   std::uint64_t ranks = 0;
@@ -59,6 +65,7 @@ struct ClusterRunResult {
   std::vector<SimulatedRank> simulated;
   std::vector<GroupCollectiveStats> collectives;  // in issue order
   std::uint64_t network_events = 0;
+  std::vector<LinkBusy> links;  // links that carried anything, by link id
   Seconds sim_time_s = 0;
   Seconds wall_s = 0;
 };
