@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -50,6 +51,11 @@ class ClusterShell : public sc_core::sc_module {
         classes_(classes),
         network_("network", topology, network_options(cluster)),
         sync_(cluster.devices, std::move(classes), std::move(group_sizes)) {
+    std::uint64_t sends = 0, receives = 0;
+    for (const auto& op : workload.ops) {
+      const bool p2p = op.kind == OpKind::sendrecv && op.shape.peer != 0;
+      ordinal_.push_back(!p2p ? 0 : op.shape.peer > 0 ? sends++ : receives++);
+    }
     for (std::size_t c = 0; c < classes_.count(); ++c) {
       devices_.push_back(std::make_unique<Device>(fmt::format("rank{}", classes_.members[c][0]).c_str(), cluster.device,
                                                   workload, true));
@@ -92,6 +98,10 @@ class ClusterShell : public sc_core::sc_module {
   static TimeFs now_fs() { return static_cast<TimeFs>(sc_core::sc_time_stamp().value()); }
 
   void reached(std::size_t cls, std::size_t op) {
+    if (workload_.ops[op].kind == OpKind::sendrecv && workload_.ops[op].shape.peer != 0) {
+      reached_p2p(cls, op);
+      return;
+    }
     std::vector<GroupCollective> ready;
     const auto issue_now = sync_.reached(cls, op, ready);
     for (const auto& collective : ready) ready_fs_[{collective.op, collective.group}] = now_fs();
@@ -147,12 +157,65 @@ class ClusterShell : public sc_core::sc_module {
     stats_.push_back(std::move(stats));
   }
 
+  // Pipeline sends and receives (Op::shape.peer): stage = rank mod group size. A send issues one message to the next
+  // stage and ends when it has arrived; a receive ends when the matching send (the same ordinal among the previous
+  // stage's sends) has arrived. The first stage's receives and the last stage's sends are empty. Classes hold one
+  // rank each here (run_cluster does not collapse pipelines).
+  void reached_p2p(std::size_t cls, std::size_t op) {
+    const Op& o = workload_.ops[op];
+    const std::uint64_t rank = classes_.members[cls][0];
+    const std::uint64_t stages = sync_.group_size(op);
+    const std::uint64_t stage = rank % stages;
+    const std::uint64_t ordinal = ordinal_[op];
+    if (o.shape.peer > 0) {
+      if (stage + 1 == stages) {
+        devices_[cls]->dispatcher().complete(op);
+        return;
+      }
+      auto schedule = std::make_shared<net::Schedule>();
+      (void)schedule->add_transfer(static_cast<net::NodeId>(rank), static_cast<net::NodeId>(rank + 1),
+                                   o.shape.message_bytes);
+      schedule->finalize();
+      GroupCollectiveStats stats;
+      stats.op = op;
+      stats.name = o.name;
+      stats.algorithm = "p2p";
+      stats.group = rank;  // groups of one: the sender's own transfer
+      stats.group_size = 1;
+      stats.message_bytes = o.shape.message_bytes;
+      stats.bytes_sent_per_rank = o.shape.message_bytes;
+      stats.ready_s = stats.issue_s = fs_to_seconds(now_fs());
+      const auto id = network_.issue(std::shared_ptr<const net::Schedule>(std::move(schedule)));
+      p2p_[id] = P2p{cls, op, rank + 1, ordinal};
+      by_id_[id] = stats_.size();
+      stats_.push_back(std::move(stats));
+      return;
+    }
+    if (stage == 0 || arrived_.erase({rank, ordinal}) > 0) {
+      devices_[cls]->dispatcher().complete(op);
+      return;
+    }
+    waiting_[{rank, ordinal}] = {cls, op};
+  }
+
   void handle_completions() {
     const auto done = std::move(completions_);
     completions_.clear();
     for (const auto id : done) {
       auto& stats = stats_[by_id_.at(id)];
       stats.finish_s = fs_to_seconds(network_.core().finish_fs(id));
+      if (const auto p2p = p2p_.find(id); p2p != p2p_.end()) {
+        const P2p message = p2p->second;
+        p2p_.erase(p2p);
+        devices_[message.sender_class]->dispatcher().complete(message.send_op);
+        if (const auto waiting = waiting_.find({message.receiver, message.ordinal}); waiting != waiting_.end()) {
+          devices_[waiting->second.first]->dispatcher().complete(waiting->second.second);
+          waiting_.erase(waiting);
+        } else {
+          arrived_.insert({message.receiver, message.ordinal});
+        }
+        continue;
+      }
       std::vector<std::size_t> completed;
       const auto next = sync_.finished(GroupCollective{stats.op, stats.group}, completed);
       const std::size_t op = stats.op;
@@ -174,6 +237,16 @@ class ClusterShell : public sc_core::sc_module {
   std::map<std::pair<std::size_t, std::uint64_t>, TimeFs> ready_fs_;
   std::vector<GroupCollectiveStats> stats_;
   std::vector<std::vector<std::pair<TimeFs, TimeFs>>> busy_;  // per link direction
+  struct P2p {
+    std::size_t sender_class = 0;
+    std::size_t send_op = 0;
+    std::uint64_t receiver = 0;
+    std::uint64_t ordinal = 0;
+  };
+  std::vector<std::uint64_t> ordinal_;  // per op: its index among the sends (or receives) of the graph
+  std::map<net::CollectiveId, P2p> p2p_;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> arrived_;  // (receiver rank, ordinal) before it was awaited
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::pair<std::size_t, std::size_t>> waiting_;  // -> (class, op)
   sc_core::sc_event wake_;
 };
 
@@ -211,8 +284,11 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
     }
     group_sizes[i] = g;
   }
+  // Pipeline stages run different parts of the model: no two ranks are symmetric, every rank is simulated.
+  const bool pipeline = std::any_of(workload.ops.begin(), workload.ops.end(),
+                                    [](const Op& op) { return op.kind == OpKind::sendrecv && op.shape.peer != 0; });
   const net::Topology topology(cluster);
-  auto classes = rank_classes(cluster.devices, options.collapse_symmetric);
+  auto classes = rank_classes(cluster.devices, options.collapse_symmetric && !pipeline);
   // Owned by the SystemC kernel's hierarchy until exit, as the single-device engine's Device.
   auto* shell = new ClusterShell("cluster", cluster, topology, workload, classes, options, group_sizes);
   sc_core::sc_start();
@@ -279,7 +355,10 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
   Seconds worst = 0;
   for (const auto& [op, range] : spread) worst = std::max(worst, range.second - range.first);
   result.symmetric = worst == 0;
-  if (options.collapse_symmetric) {
+  if (pipeline) {
+    result.symmetry =
+        fmt::format("compute simulated for all {} ranks (pipeline stages are not symmetric)", cluster.devices);
+  } else if (options.collapse_symmetric) {
     result.symmetry = fmt::format(
         "compute simulated for 1 representative of {} symmetric ranks (same graph, same device); network simulated "
         "for all {} ranks; {}",

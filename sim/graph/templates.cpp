@@ -293,6 +293,45 @@ Expansion dp_training_step(const TemplateArgs& args) {
   return b.take();
 }
 
+// One pipeline stage of a GPipe forward pass (Huang et al., "GPipe", NeurIPS 2019): the model is split into as many
+// stages as ranks of the group (`devices`), each stage `layers` MLP layers; every rank runs this graph and the
+// cluster run gives each its position. Per micro-batch: receive the activations from the previous stage (the first
+// stage's receive is empty), run the stage's layers after the previous micro-batch's (one device runs them in
+// order), send the result to the next stage (the last stage's send is empty). With m micro-batches and S stages a
+// stage is busy m of the m + S - 1 micro-batch slots: the bubble is (S - 1) / (m + S - 1).
+Expansion pipeline_stage(const TemplateArgs& args) {
+  Builder b(args);
+  const std::uint64_t tokens = checked_mul(args.batch, args.seq);
+  require(b, tokens > 0, "batch and seq must be greater than 0");
+  const std::uint64_t h = args.hidden;
+  const Bytes activation_bytes = checked_mul(checked_mul(tokens, h), element_bytes(args.dtype));
+  std::string previous_last;  // the last compute op of the previous micro-batch
+  for (std::uint64_t j = 0; j < args.micro_batches; ++j) {
+    const std::string p = args.name + ".mb" + std::to_string(j) + ".";
+    b.declare(p + "recv.buf", {tokens, h});
+    b.declare(p + "in", {tokens, h});
+    auto& recv = b.add_op(p + "recv", OpKind::sendrecv, {p + "recv.buf"}, {p + "in"});
+    recv.op.shape.message_bytes = activation_bytes;
+    recv.op.shape.group = args.devices;
+    recv.op.shape.peer = -1;
+    std::string x = p + "in";
+    for (std::uint64_t layer = 0; layer < args.layers; ++layer) {
+      const std::string lp = p + "l" + std::to_string(layer) + ".";
+      b.declare(lp + "out", {tokens, h});
+      const std::size_t first = b.expansion_.ops.size();
+      x = b.mlp(lp, tokens, x, lp + "out");
+      if (layer == 0 && !previous_last.empty()) b.expansion_.ops[first].after.push_back(previous_last);
+      previous_last = lp + "down";
+    }
+    b.declare(p + "sent", {tokens, h});
+    auto& send = b.add_op(p + "send", OpKind::sendrecv, {x}, {p + "sent"});
+    send.op.shape.message_bytes = activation_bytes;
+    send.op.shape.group = args.devices;
+    send.op.shape.peer = 1;
+  }
+  return b.take();
+}
+
 }  // namespace
 
 Expansion expand_template(const TemplateArgs& args) {
@@ -305,6 +344,7 @@ Expansion expand_template(const TemplateArgs& args) {
     case TemplateKind::transformer_block: return transformer_block(resolved);
     case TemplateKind::mlp: return mlp_stack(resolved);
     case TemplateKind::dp_training_step: return dp_training_step(resolved);
+    case TemplateKind::pipeline_stage: return pipeline_stage(resolved);
   }
   return {};
 }

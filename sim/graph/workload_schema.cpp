@@ -89,7 +89,7 @@ const KeyRegistry& workload_registry() {
            "Templates expanded into ops: transformer_block, mlp, dp_training_step"},
           {"template.[].name", K::text, Q::bytes, req, "", "Prefix of the names of the ops and tensors it makes"},
           {"template.[].kind", K::choice, Q::bytes, req, "", "What to expand",
-           "transformer_block|mlp|dp_training_step"},
+           "transformer_block|mlp|dp_training_step|pipeline_stage"},
           {"template.[].phase", K::choice, Q::bytes, opt, "prefill",
            "transformer_block: prefill (seq tokens) or decode (one token against a KV cache of `context`)",
            "prefill|decode"},
@@ -105,6 +105,8 @@ const KeyRegistry& workload_registry() {
           {"template.[].tensor_parallel", K::expression, Q::bytes, opt, "1",
            "transformer_block: tensor-parallel ranks (heads, kv_heads and ffn split; two activation AllReduces "
            "per block)"},
+          {"template.[].micro_batches", K::expression, Q::bytes, opt, "1",
+           "pipeline_stage: micro-batches of `batch` sequences (GPipe forward)"},
           {"template.[].dtype", K::choice, Q::bytes, opt, "fp16", "Data type of every op", kDataTypes},
           {"template.[].engine", K::text, Q::bytes, opt, "", "Engine of every op (default: the fastest)"},
           {"template.[].attention", K::choice, Q::bytes, opt, "flash", "transformer_block: flash or naive attention",

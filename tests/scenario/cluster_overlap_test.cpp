@@ -153,3 +153,36 @@ dtype = "fp16"
   CHECK(test::within(rank.step.step_s, compute + communication, 0.02));
   CHECK(test::within(rank.step.exposed_communication_s, communication, 0.02));
 }
+
+TEST_CASE("GPipe forward on 4 stages and 8 micro-batches: each stage idles (S-1)/(m+S-1) of the step") {
+  const auto cluster = h100_cluster(4);
+  const auto file = write_workload("pipeline", R"(
+[workload]
+name = "pipeline"
+devices = "devices"
+[params]
+devices = 4
+[[template]]
+name = "stage"
+kind = "pipeline_stage"
+hidden = 4096
+ffn = 16384
+seq = 512
+batch = 1
+layers = 1
+micro_batches = 8
+dtype = "fp16"
+)");
+  const auto workload = load_workload(file, {}, cluster.device);
+  const auto result = run_cluster(cluster, workload);
+  REQUIRE(result.simulated.size() == 4);      // stages differ: no collapse
+  CHECK(result.collectives.size() == 3 * 8);  // every stage but the last sends each micro-batch
+  const double stages = 4, micro_batches = 8;
+  const double expected = (stages - 1) / (micro_batches + stages - 1);
+  for (const auto& rank : result.simulated) {
+    const double bubble = 1.0 - rank.step.compute_s / result.sim_time_s;
+    MESSAGE("stage " << rank.rank << ": busy " << rank.step.compute_s * 1e6 << " us of " << result.sim_time_s * 1e6
+                     << " us, bubble " << bubble << ", (S-1)/(m+S-1) = " << expected);
+    CHECK(test::within(bubble, expected, 0.05));
+  }
+}
