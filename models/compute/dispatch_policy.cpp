@@ -41,6 +41,11 @@ void DispatchPolicy::advance(TimeFs now) {
       const bool ready = inputs_done(i);
       if (!ops_[i].simulated) {
         if (!ready) continue;
+        if (ops_[i].external) {
+          t.queued_fs = t.launch_fs = t.start_fs = now;
+          reached_.push_back(i);
+          continue;
+        }
         // Zero time on a single device: it ends when its inputs are ready.
         t.queued_fs = t.launch_fs = t.start_fs = now;
         finish(i, now);
@@ -102,11 +107,25 @@ bool DispatchPolicy::write_acknowledged(std::size_t op, TimeFs now) {
   return true;
 }
 
+std::vector<std::size_t> DispatchPolicy::take_reached() {
+  std::vector<std::size_t> reached;
+  reached.swap(reached_);
+  return reached;
+}
+
+void DispatchPolicy::external_done(std::size_t op, TimeFs now) {
+  if (!ops_[op].external || times_[op].launch_fs == kNever || times_[op].end_fs != kNever) {
+    throw std::logic_error("external_done() on an op that is not an external op in flight");
+  }
+  finish(op, now);
+}
+
 TimeFs DispatchPolicy::next_wake() const {
   TimeFs next = kNever;
   for (std::size_t i = 0; i < ops_.size(); ++i) {
     const auto& t = times_[i];
-    if (t.end_fs != kNever || t.start_fs == kNever) continue;
+    // An external op in flight waits for its owner, not for a time.
+    if (t.end_fs != kNever || t.start_fs == kNever || ops_[i].external) continue;
     if (t.issued < ops_[i].tiles || ops_[i].tiles == 0) next = std::min(next, t.start_fs);
   }
   return next;

@@ -2,7 +2,9 @@
 // The dispatcher's policy (DESIGN.md section 4): ops launch in program order once their inputs are produced and a
 // stream is free, after the launch latency; their tiles go, in order, to the unit with the most free occupancy
 // slots (ties: the lowest unit), so that waves and tails follow from the counts. Ops that are not simulated
-// (collectives on a single device) finish the moment their inputs are ready and hold no stream.
+// (collectives on a single device) finish the moment their inputs are ready and hold no stream; external ones
+// (collectives of a cluster run) are reported as reached when their inputs are ready, hold no stream, and finish
+// when their owner calls external_done() (the network's completion).
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -15,6 +17,7 @@ struct DispatchOp {
   std::vector<std::size_t> after;  // ops that must finish first
   std::uint64_t tiles = 0;
   bool simulated = true;
+  bool external = false;  // not simulated here: finishes on external_done()
 };
 
 struct TileAssignment {
@@ -42,6 +45,10 @@ class DispatchPolicy {
   // The next time something happens without a tile finishing (a launch latency ending), or kNever.
   [[nodiscard]] TimeFs next_wake() const;
   [[nodiscard]] bool all_done() const { return done_ops_ == ops_.size(); }
+  // External ops whose inputs became ready since the last call, in program order.
+  [[nodiscard]] std::vector<std::size_t> take_reached();
+  // An external op finished at `now` (its dependants may launch at the next advance()).
+  void external_done(std::size_t op, TimeFs now);
 
   struct OpTimes {
     TimeFs queued_fs = kNever;  // first moment a stream was free for it while it waited for its inputs
@@ -66,6 +73,7 @@ class DispatchPolicy {
   TimeFs launch_fs_;
   std::size_t first_waiting_ = 0;  // ops before this one have all launched
   std::size_t done_ops_ = 0;
+  std::vector<std::size_t> reached_;
 };
 
 }  // namespace roofsim

@@ -13,6 +13,9 @@ void Dispatcher::run() {
   ++activations_;
   const TimeFs now = sc_core::sc_time_stamp().value();
   policy_.advance(now);
+  for (const auto op : policy_.take_reached()) {
+    if (on_reached_) on_reached_(op);
+  }
   while (const auto assignment = policy_.next_tile(now)) {
     spans_.start(assignment->op, assignment->unit, now);
     units_[assignment->unit]->start_tile(assignment->op, assignment->tile);
@@ -29,6 +32,11 @@ void Dispatcher::tile_finished(std::size_t op, std::uint64_t unit) {
 
 void Dispatcher::write_acknowledged(std::size_t op) {
   if (policy_.write_acknowledged(op, sc_core::sc_time_stamp().value())) wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Dispatcher::complete(std::size_t op) {
+  policy_.external_done(op, sc_core::sc_time_stamp().value());
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace roofsim

@@ -5,6 +5,7 @@
 // Connects to: the compute units. Statistics: activations.
 #include <systemc>
 
+#include <functional>
 #include <vector>
 
 #include "models/compute/compute_unit.h"
@@ -24,6 +25,9 @@ class Dispatcher : public sc_core::sc_module, public TileListener {
   void tile_finished(std::size_t op, std::uint64_t unit) override;
   void write_posted(std::size_t op) override { policy_.write_posted(op); }
   void write_acknowledged(std::size_t op) override;
+  // External ops (DispatchOp::external): `listener` hears of each when its inputs are ready; complete() ends it now.
+  void on_reached(std::function<void(std::size_t op)> listener) { on_reached_ = std::move(listener); }
+  void complete(std::size_t op);
   [[nodiscard]] std::uint64_t activations() const { return activations_; }
   [[nodiscard]] const TileSpanRecorder& tile_spans() const { return spans_; }
 
@@ -35,6 +39,7 @@ class Dispatcher : public sc_core::sc_module, public TileListener {
   sc_core::sc_event wake_event_;
   std::uint64_t activations_ = 0;
   TileSpanRecorder spans_;
+  std::function<void(std::size_t)> on_reached_;
 };
 
 }  // namespace roofsim

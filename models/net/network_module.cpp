@@ -18,7 +18,10 @@ sc_core::sc_time from_fs(TimeFs fs) {
 
 NetworkModule::NetworkModule(const sc_core::sc_module_name& name, const Topology& topology, NetworkOptions options)
     : sc_core::sc_module(name), core_(topology, std::move(options)) {
-  core_.on_completion([this](CollectiveId id, TimeFs) { done_[id]->notify(sc_core::SC_ZERO_TIME); });
+  core_.on_completion([this](CollectiveId id, TimeFs finish_fs) {
+    done_[id]->notify(sc_core::SC_ZERO_TIME);
+    if (on_completion_) on_completion_(id, finish_fs);
+  });
   SC_METHOD(advance);
   sensitive << wake_;
   dont_initialize();

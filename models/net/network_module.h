@@ -29,6 +29,13 @@ class NetworkModule : public sc_core::sc_module {
   [[nodiscard]] bool finished(CollectiveId id) const { return core_.finished(id); }
   [[nodiscard]] sc_core::sc_time finish_time(CollectiveId id) const;
   [[nodiscard]] const NetworkCore& core() const { return core_; }
+  // Called (from the module's process, inside the core's event processing) when a collective finishes; the handler
+  // must not issue: it notes the completion and lets a process of its own act on it.
+  void on_completion(NetworkCore::CompletionHandler handler) { on_completion_ = std::move(handler); }
+  // Called for every link reservation (traces of busy links).
+  void on_reservation(std::function<void(const LinkReservation&)> observer) {
+    core_.on_reservation(std::move(observer));
+  }
 
  private:
   void advance();
@@ -37,6 +44,7 @@ class NetworkModule : public sc_core::sc_module {
   NetworkCore core_;
   sc_core::sc_event wake_;
   std::vector<std::unique_ptr<sc_core::sc_event>> done_;
+  NetworkCore::CompletionHandler on_completion_;
 };
 
 }  // namespace roofsim::net

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/cli/run_cluster.h"
 #include "sim/config/data_paths.h"
 #include "sim/engine/empty_model.h"
 #include "sim/engine/engine.h"
@@ -34,6 +35,8 @@ struct RunOptions {
   std::string out_dir = "results";
   bool write_files = true;
   std::uint64_t trace_tiles = TraceOptions{}.max_tile_events;
+  bool full = false;
+  std::string algorithm;
 };
 
 struct Scenario {
@@ -52,7 +55,19 @@ Scenario simulate(const RunOptions& options) {
   return scenario;
 }
 
+// A bundled name may be a device (configs/) or a cluster (configs/clusters/).
+std::filesystem::path resolve_hardware(const std::string& name) {
+  const auto device = resolve_data_file(name, "configs");
+  if (std::filesystem::exists(device)) return device;
+  return resolve_data_file(name, "configs/clusters");
+}
+
 int run_scenario(const RunOptions& options) {
+  const auto hardware_file = resolve_hardware(options.hardware);
+  if (is_cluster_file(hardware_file)) {
+    return run_cluster_scenario(ClusterRunArgs{hardware_file, options.workload, options.sets, options.out_dir,
+                                               options.write_files, options.full, options.algorithm});
+  }
   const auto scenario = simulate(options);
   const auto device = make_device_roof(scenario.hardware);
   const auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
@@ -81,15 +96,23 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto* command =
       app.add_subcommand("run", "Simulate a workload on a device and report each op's time beside its rooflines");
   auto options = std::make_shared<RunOptions>();
-  command->add_option("--hw", options->hardware, "Hardware file (or a bundled name, e.g. H100-SXM5)")->required();
+  command
+      ->add_option("--hw", options->hardware,
+                   "Hardware or cluster file (or a bundled name, e.g. H100-SXM5, 8xH100-NVSwitch)")
+      ->required();
   command->add_option("--workload", options->workload, "Workload file (or a bundled name, e.g. gemm)")->required();
   command->add_option("--set", options->sets, "Override KEY=VALUE (hardware key, or workload.<key>); repeatable");
-  command->add_option("--out", options->out_dir, "Folder for report.json, ops.csv, roofline.svg, energy.svg and trace.json")
+  command
+      ->add_option("--out", options->out_dir,
+                   "Folder for report.json, ops.csv, roofline.svg, energy.svg and trace.json")
       ->capture_default_str();
   command
       ->add_option("--trace-tiles", options->trace_tiles,
                    "Tile events in trace.json; above it, consecutive tiles of an op on a unit are aggregated")
       ->capture_default_str();
+  command->add_flag("--full", options->full,
+                    "Cluster runs: simulate the compute of every rank rather than one per class of symmetric ranks");
+  command->add_option("--algo", options->algorithm, "Cluster runs: collective algorithm (ring, tree, hd, direct)");
   command->callback([options, &exit_code]() { exit_code = run_scenario(*options); });
 }
 

@@ -27,7 +27,8 @@ std::uint32_t pipeline_stages(const OpLowering& lowering, const HardwareParams& 
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(stages, kMinStages, kMaxStages));
 }
 
-Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload)
+Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload,
+               bool external_collectives)
     : sc_core::sc_module(name) {
   const std::uint64_t units = hw.compute.units;
   if (hw.dram) dram_ = std::make_unique<SimpleDram>(SimpleDramParams::from(*hw.dram));
@@ -53,8 +54,9 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
       execution.unit_rate = engine->flops_per_cycle.at(op.dtype) * engine->clock_hz;
       execution.stages = pipeline_stages(*execution.lowering, hw);
     }
-    dispatch.push_back(
-        DispatchOp{op.after, execution.lowering ? execution.lowering->tiles() : 0, execution.lowering != nullptr});
+    dispatch.push_back(DispatchOp{op.after, execution.lowering ? execution.lowering->tiles() : 0,
+                                  execution.lowering != nullptr,
+                                  external_collectives && execution.lowering == nullptr && is_collective(op.kind)});
   }
   policy_ = std::make_unique<DispatchPolicy>(std::move(dispatch), units, hw.compute.occupancy, hw.streams,
                                              seconds_to_fs(hw.launch_latency_s));

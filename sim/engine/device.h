@@ -20,12 +20,16 @@ namespace roofsim {
 
 class Device : public sc_core::sc_module {
  public:
-  Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload);
+  // external_collectives: collectives wait for Dispatcher::complete() (a cluster run's network) instead of taking
+  // zero time.
+  Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload,
+         bool external_collectives = false);
 
   [[nodiscard]] const std::vector<std::unique_ptr<OpLowering>>& lowerings() const { return lowerings_; }
   [[nodiscard]] const std::vector<OpExecution>& executions() const { return executions_; }
   [[nodiscard]] const DispatchPolicy& policy() const { return *policy_; }
   [[nodiscard]] const MemorySystem& memory() const { return *memory_; }
+  [[nodiscard]] Dispatcher& dispatcher() { return *dispatcher_; }
   [[nodiscard]] std::uint64_t activations() const;
   [[nodiscard]] const std::vector<TileSpan>& tile_spans() const { return dispatcher_->tile_spans().spans(); }
   [[nodiscard]] const PowerDomain& power() const { return *power_; }

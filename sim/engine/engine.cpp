@@ -73,7 +73,13 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
   // Lives until the process exits: SystemC cannot tear an elaborated hierarchy down and elaborate another.
   auto* device = new Device("device", hw, workload);
   sc_core::sc_start();
+  return collect_run_result(hw, workload, *device,
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
+}
 
+RunResult collect_run_result(const HardwareParams& hw, const Workload& workload, const Device& device_ref,
+                             Seconds wall_s) {
+  const Device* device = &device_ref;
   RunResult result;
   result.device = hw.name;
   result.workload = workload.name;
@@ -151,7 +157,7 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
   result.events = device->activations();
   result.processes = hw.compute.units + 1;
   result.tile_spans = device->tile_spans();
-  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  result.wall_s = wall_s;
   return result;
 }
 

@@ -12,4 +12,10 @@ namespace roofsim {
 // Throws InputError for ops the hardware cannot run, std::logic_error when an invariant fails.
 [[nodiscard]] RunResult run_workload(const HardwareParams& hw, const Workload& workload);
 
+class Device;
+// The statistics of a device whose simulation has ended (run_workload's second half; cluster runs call it per
+// simulated rank). `wall_s` is the wall time the caller measured.
+[[nodiscard]] RunResult collect_run_result(const HardwareParams& hw, const Workload& workload, const Device& device,
+                                           Seconds wall_s);
+
 }  // namespace roofsim

@@ -88,7 +88,7 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
     extra["simulated"] = stats.simulated;
     if (!stats.simulated) {
       extra["note"] = stats.note;
-      row.sim_time_s = 0.0;
+      row.sim_time_s = stats.sim_time_s;  // 0 on a single device; the wait for the network in a cluster run
       report.ops.push_back(std::move(row));
       continue;
     }

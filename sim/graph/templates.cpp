@@ -116,19 +116,42 @@ void require(const Builder& b, bool condition, const std::string& what) {
 }
 
 // A pre-norm decoder block (GPT-2/3 and Llama layout): norm, fused QKV projection, attention, output projection,
-// residual add, norm, MLP, residual add.
-Expansion transformer_block(const TemplateArgs& args) {
+// residual add, norm, MLP, residual add. With tensor parallelism t (Shoeybi et al., "Megatron-LM", 2019, section 3):
+// the QKV and up projections split by columns, attention by heads, the output and down projections by rows, so each
+// rank holds 1/t of every weight and its partial outputs are summed by an AllReduce of tokens x h activations after
+// the output projection and after the MLP; norms and residuals run replicated.
+Expansion transformer_block(const TemplateArgs& original) {
+  const std::uint64_t tp = original.tensor_parallel;
+  TemplateArgs args = original;
+  {
+    const Builder check(original);
+    const std::uint64_t kv = original.kv_heads == 0 ? original.heads : original.kv_heads;
+    require(check, tp >= 1 && original.heads % tp == 0 && kv % tp == 0 && original.ffn % tp == 0,
+            "tensor_parallel must divide heads, kv_heads and ffn");
+    args.heads = original.heads / tp;
+    args.kv_heads = kv / tp;
+    args.ffn = original.ffn / tp;
+    args.hidden = original.hidden;
+  }
   Builder b(args);
-  require(b, args.heads > 0 && args.hidden % args.heads == 0, "hidden must be a multiple of heads");
+  require(b, args.heads > 0 && args.hidden % original.heads == 0, "hidden must be a multiple of heads");
   const std::uint64_t kv_heads = args.kv_heads == 0 ? args.heads : args.kv_heads;
   require(b, args.heads % kv_heads == 0, "heads must be a multiple of kv_heads");
   const std::uint64_t h = args.hidden;
-  const std::uint64_t d = h / args.heads;
+  const std::uint64_t d = h / original.heads;
+  const std::uint64_t h_local = args.heads * d;  // this rank's share of the attention width
   const std::uint64_t seq_q = args.decode ? 1 : args.seq;
   const std::uint64_t seq_kv = args.decode ? (args.context == 0 ? args.seq : args.context) : args.seq;
   require(b, seq_q > 0 && seq_kv > 0 && args.batch > 0, "batch, seq and context must be greater than 0");
   const std::uint64_t tokens = checked_mul(args.batch, seq_q);
-  const std::uint64_t qkv_width = h + 2 * kv_heads * d;
+  const std::uint64_t qkv_width = h_local + 2 * kv_heads * d;
+  // Sums the rank's partial `partial` into `sum` over the tensor-parallel group.
+  const auto allreduce = [&](const std::string& name, const std::string& partial, const std::string& sum) {
+    b.declare(sum, {tokens, h});
+    auto& reduce = b.add_op(name, OpKind::allreduce, {partial}, {sum});
+    reduce.op.shape.message_bytes = checked_mul(checked_mul(tokens, h), element_bytes(args.dtype));
+    reduce.op.shape.group = tp;
+  };
 
   std::string x = b.input_name();
   if (args.input.empty()) b.declare(x, {tokens, h});
@@ -139,12 +162,12 @@ Expansion transformer_block(const TemplateArgs& args) {
     b.declare(p + "norm1.out", {tokens, h});
     b.weight(p + "w_qkv", {h, qkv_width});
     b.declare(p + "qkv.out", {tokens, qkv_width});
-    b.declare(p + "attn.out", {tokens, h});
-    b.weight(p + "w_o", {h, h});
-    b.declare(p + "proj.out", {tokens, h});
+    b.declare(p + "attn.out", {tokens, h_local});
+    b.weight(p + "w_o", {h_local, h});
+    b.declare(tp > 1 ? p + "proj.partial" : p + "proj.out", {tokens, h});
     b.declare(p + "h1", {tokens, h});
     b.declare(p + "norm2.out", {tokens, h});
-    b.declare(p + "mlp.out", {tokens, h});
+    b.declare(tp > 1 ? p + "mlp.partial" : p + "mlp.out", {tokens, h});
     if (!last || args.output.empty()) b.declare(y, {tokens, h});
 
     b.rowwise(p + "norm1", args.norm, tokens, h, x, p + "norm1.out");
@@ -167,11 +190,15 @@ Expansion transformer_block(const TemplateArgs& args) {
     attention.op.shape.head_dim = d;
     attention.op.shape.causal = args.causal;
     attention.op.shape.flash = args.flash;
-    b.gemm(p + "proj", tokens, h, h, p + "attn.out", p + "w_o", p + "proj.out");
-    b.elementwise(p + "residual1", checked_mul(tokens, h), 1, {x, p + "proj.out"}, p + "h1");
+    const std::string proj = tp > 1 ? p + "proj.partial" : p + "proj.out";
+    const std::string mlp = tp > 1 ? p + "mlp.partial" : p + "mlp.out";
+    b.gemm(p + "proj", tokens, h, h_local, p + "attn.out", p + "w_o", proj);
+    if (tp > 1) allreduce(p + "proj.allreduce", proj, p + "proj.sum");
+    b.elementwise(p + "residual1", checked_mul(tokens, h), 1, {x, tp > 1 ? p + "proj.sum" : proj}, p + "h1");
     b.rowwise(p + "norm2", args.norm, tokens, h, p + "h1", p + "norm2.out");
-    b.mlp(p + "mlp.", tokens, p + "norm2.out", p + "mlp.out");
-    b.elementwise(p + "residual2", checked_mul(tokens, h), 1, {p + "h1", p + "mlp.out"}, y);
+    b.mlp(p + "mlp.", tokens, p + "norm2.out", mlp);
+    if (tp > 1) allreduce(p + "mlp.allreduce", mlp, p + "mlp.sum");
+    b.elementwise(p + "residual2", checked_mul(tokens, h), 1, {p + "h1", tp > 1 ? p + "mlp.sum" : mlp}, y);
     x = y;
   }
   return b.take();
@@ -266,6 +293,45 @@ Expansion dp_training_step(const TemplateArgs& args) {
   return b.take();
 }
 
+// One pipeline stage of a GPipe forward pass (Huang et al., "GPipe", NeurIPS 2019): the model is split into as many
+// stages as ranks of the group (`devices`), each stage `layers` MLP layers; every rank runs this graph and the
+// cluster run gives each its position. Per micro-batch: receive the activations from the previous stage (the first
+// stage's receive is empty), run the stage's layers after the previous micro-batch's (one device runs them in
+// order), send the result to the next stage (the last stage's send is empty). With m micro-batches and S stages a
+// stage is busy m of the m + S - 1 micro-batch slots: the bubble is (S - 1) / (m + S - 1).
+Expansion pipeline_stage(const TemplateArgs& args) {
+  Builder b(args);
+  const std::uint64_t tokens = checked_mul(args.batch, args.seq);
+  require(b, tokens > 0, "batch and seq must be greater than 0");
+  const std::uint64_t h = args.hidden;
+  const Bytes activation_bytes = checked_mul(checked_mul(tokens, h), element_bytes(args.dtype));
+  std::string previous_last;  // the last compute op of the previous micro-batch
+  for (std::uint64_t j = 0; j < args.micro_batches; ++j) {
+    const std::string p = args.name + ".mb" + std::to_string(j) + ".";
+    b.declare(p + "recv.buf", {tokens, h});
+    b.declare(p + "in", {tokens, h});
+    auto& recv = b.add_op(p + "recv", OpKind::sendrecv, {p + "recv.buf"}, {p + "in"});
+    recv.op.shape.message_bytes = activation_bytes;
+    recv.op.shape.group = args.devices;
+    recv.op.shape.peer = -1;
+    std::string x = p + "in";
+    for (std::uint64_t layer = 0; layer < args.layers; ++layer) {
+      const std::string lp = p + "l" + std::to_string(layer) + ".";
+      b.declare(lp + "out", {tokens, h});
+      const std::size_t first = b.expansion_.ops.size();
+      x = b.mlp(lp, tokens, x, lp + "out");
+      if (layer == 0 && !previous_last.empty()) b.expansion_.ops[first].after.push_back(previous_last);
+      previous_last = lp + "down";
+    }
+    b.declare(p + "sent", {tokens, h});
+    auto& send = b.add_op(p + "send", OpKind::sendrecv, {x}, {p + "sent"});
+    send.op.shape.message_bytes = activation_bytes;
+    send.op.shape.group = args.devices;
+    send.op.shape.peer = 1;
+  }
+  return b.take();
+}
+
 }  // namespace
 
 Expansion expand_template(const TemplateArgs& args) {
@@ -278,6 +344,7 @@ Expansion expand_template(const TemplateArgs& args) {
     case TemplateKind::transformer_block: return transformer_block(resolved);
     case TemplateKind::mlp: return mlp_stack(resolved);
     case TemplateKind::dp_training_step: return dp_training_step(resolved);
+    case TemplateKind::pipeline_stage: return pipeline_stage(resolved);
   }
   return {};
 }

@@ -28,7 +28,7 @@ struct TensorDraft {
   SourcePos pos;
 };
 
-enum class TemplateKind { transformer_block, mlp, dp_training_step };
+enum class TemplateKind { transformer_block, mlp, dp_training_step, pipeline_stage };
 
 struct TemplateArgs {
   TemplateKind kind = TemplateKind::transformer_block;
@@ -37,6 +37,10 @@ struct TemplateArgs {
   bool decode = false;  // transformer_block: one new token per sequence against a KV cache
   std::uint64_t hidden = 0, heads = 1, kv_heads = 0, ffn = 0, seq = 1, context = 0, batch = 1, layers = 1;
   std::uint64_t devices = 1;  // dp_training_step: ranks of the gradient AllReduce
+  // transformer_block: tensor-parallel ranks (Megatron-LM layout): each holds heads/tp, kv_heads/tp and ffn/tp, and
+  // AllReduces the block's activations twice per layer (after the output projection and after the MLP).
+  std::uint64_t tensor_parallel = 1;
+  std::uint64_t micro_batches = 1;  // pipeline_stage: micro-batches of `batch` sequences each
   DataType dtype = DataType::fp16;
   std::string engine;
   bool flash = true;

@@ -236,6 +236,7 @@ TemplateArgs read_template(const ConfigSection& section, Parameters& parameters)
   const auto kind = section.text("kind");
   args.kind = kind == "mlp"                ? TemplateKind::mlp
               : kind == "dp_training_step" ? TemplateKind::dp_training_step
+              : kind == "pipeline_stage"   ? TemplateKind::pipeline_stage
                                            : TemplateKind::transformer_block;
   const ShapeReader read(section, "template '" + args.name + "'", parameters);
   args.decode = section.text("phase") == "decode";
@@ -247,6 +248,8 @@ TemplateArgs read_template(const ConfigSection& section, Parameters& parameters)
   args.context = read.value("context", 0);
   args.batch = read.positive("batch", "sequences", 1);
   args.layers = read.positive("layers", "blocks", 1);
+  args.tensor_parallel = read.positive("tensor_parallel", "tensor-parallel ranks", 1);
+  args.micro_batches = read.positive("micro_batches", "micro-batches", 1);
   args.dtype = data_type_of(section);
   args.engine = section.optional_text("engine").value_or("");
   args.flash = section.text("attention") == "flash";

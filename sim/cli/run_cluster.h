@@ -1,0 +1,23 @@
+#pragma once
+// `roofsim run --hw CLUSTER`: the SPMD run of a workload over a cluster file (cmd_run.cpp hands it over when the
+// hardware file's top-level table is [cluster], as `roofsim validate` recognises kinds).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace roofsim::cli {
+
+struct ClusterRunArgs {
+  std::filesystem::path cluster_file;
+  std::string workload;
+  std::vector<std::string> sets;
+  std::string out_dir = "results";
+  bool write_files = true;
+  bool full = false;      // simulate the compute of every rank (no symmetry collapse)
+  std::string algorithm;  // "" = ring
+};
+
+[[nodiscard]] bool is_cluster_file(const std::filesystem::path& file);
+int run_cluster_scenario(const ClusterRunArgs& args);
+
+}  // namespace roofsim::cli

@@ -1,0 +1,33 @@
+#pragma once
+// The report of a cluster run (issue 10 items 3 and 4): the roofline report of each simulated rank with the network
+// bytes the simulation sent (so OI_net and the communication-aware ceiling come from simulated bytes), one more row
+// per rank for the whole step, the per-step table (compute, communication, exposed communication, ceiling) and
+// cluster.json with the collectives' ready, issue and finish times.
+#include <filesystem>
+#include <iosfwd>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/config/cluster_params.h"
+#include "sim/engine/cluster_run.h"
+#include "sim/report/report.h"
+
+namespace roofsim {
+
+// The device's roof in the cluster: the device file's figures, with B_net the device's injection bandwidth in the
+// topology (the sum of its links' bandwidth per direction) when the device file has no interconnect bandwidth.
+[[nodiscard]] DeviceRoof cluster_device_roof(const ClusterParams& cluster);
+
+// The roofline report of one simulated rank; its last row, kind "step", is the rank's whole step: all FLOPs, all
+// bytes per level, all bytes sent, over the step time.
+[[nodiscard]] Report make_rank_report(const Workload& workload, const ClusterParams& cluster, const DeviceRoof& device,
+                                      const SimulatedRank& rank, const ClusterRunResult& result);
+
+// The step's roofline (the "step" row's): its binding ceiling and the communication-aware one.
+[[nodiscard]] const OpReport& step_row(const Report& rank_report);
+
+void write_cluster_table(const ClusterRunResult& result, const std::vector<Report>& rank_reports, std::ostream& out);
+[[nodiscard]] nlohmann::ordered_json cluster_json(const ClusterRunResult& result,
+                                                  const std::vector<Report>& rank_reports);
+
+}  // namespace roofsim

@@ -1,0 +1,80 @@
+#pragma once
+// SPMD runs over a cluster (issue 10 item 1): every rank runs the workload's graph on the cluster's device; a
+// collective op waits until all ranks of its group reached it, is issued on the network model (models/net) over the
+// group's devices, and ends on every member when the network finishes it. Compute is simulated for one
+// representative per class of symmetric ranks (rank_symmetry.h), the network for all ranks. Call once per process
+// (SystemC elaborates once).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/net/collectives.h"
+#include "sim/config/cluster_params.h"
+#include "sim/engine/run_result.h"
+#include "sim/graph/workload.h"
+
+namespace roofsim {
+
+struct ClusterRunOptions {
+  bool collapse_symmetric = true;
+  net::Algorithm algorithm = net::Algorithm::ring;
+};
+
+// One group's instance of a collective op.
+struct GroupCollectiveStats {
+  std::size_t op = 0;  // index in the workload
+  std::string name;
+  std::string algorithm;
+  std::uint64_t group = 0;  // ranks [group x size, (group + 1) x size)
+  std::uint64_t group_size = 0;
+  Bytes message_bytes = 0;
+  Bytes bytes_sent_per_rank = 0;  // by the group's first rank, from the simulated schedule
+  Seconds ready_s = 0;            // the last member reached it
+  Seconds issue_s = 0;            // issued on the network (the communicator's previous collective done)
+  Seconds finish_s = 0;
+};
+
+// Per-rank step figures of a simulated rank (issue 10 item 4).
+struct StepStats {
+  Seconds step_s = 0;
+  Seconds compute_s = 0;                // union of the compute ops' [launch, end]
+  Seconds communication_s = 0;          // union of the rank's collectives' [issue, finish]
+  Seconds exposed_communication_s = 0;  // communication while no compute op ran
+  Flops flops = 0;
+  Bytes network_bytes_sent = 0;
+};
+
+struct SimulatedRank {
+  std::uint64_t rank = 0;
+  std::uint64_t represents = 1;  // ranks of its class
+  RunResult result;              // collectives carry their network times
+  StepStats step;
+};
+
+// A link direction's busy period: reservations merged where one begins before the previous ended.
+struct LinkBusy {
+  std::string name;  // "dev3->sw0"
+  std::vector<std::pair<Seconds, Seconds>> periods;
+};
+
+struct ClusterRunResult {
+  std::string cluster;
+  std::uint64_t ranks = 0;
+  std::string symmetry;   // what was collapsed, and whether the run confirmed the symmetry
+  bool symmetric = true;  // every collective's groups finished together
+  std::vector<SimulatedRank> simulated;
+  std::vector<GroupCollectiveStats> collectives;  // in issue order
+  std::uint64_t network_events = 0;
+  std::vector<LinkBusy> links;  // links that carried anything, by link id
+  Seconds sim_time_s = 0;
+  Seconds wall_s = 0;
+};
+
+// Throws InputError when the workload does not fit the cluster (group sizes that do not divide the ranks).
+[[nodiscard]] ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workload,
+                                           const ClusterRunOptions& options = {});
+
+// Measure of a union of intervals (the step figures' building block).
+[[nodiscard]] Seconds union_length(std::vector<std::pair<Seconds, Seconds>> intervals);
+
+}  // namespace roofsim
