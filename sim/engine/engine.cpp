@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/engine/device.h"
+#include "sim/engine/dram_op_stats.h"
 
 namespace roofsim {
 
@@ -77,8 +78,7 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
   result.device = hw.name;
   result.workload = workload.name;
   result.units = hw.compute.units;
-  // The channel model serves both settings until the detailed controller (issue 7) is wired in.
-  if (hw.dram) result.dram_model = "simple";
+  if (hw.dram) result.dram_model = device->detailed_dram() != nullptr ? "detailed" : "simple";
   const auto& policy = device->policy();
   const auto& memory = device->memory();
   if (!policy.all_done()) throw std::logic_error("the simulation ended with ops unfinished (a dependency deadlock)");
@@ -126,6 +126,7 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
     result.ops.push_back(std::move(stats));
   }
   result.sim_time_s = fs_to_seconds(last_end);
+  if (auto* detailed = device->detailed_dram()) fill_dram_op_stats(*detailed, *hw.dram, result);
 
   const auto counters = memory.counters();
   for (std::size_t l = 0; l < counters.size(); ++l) {

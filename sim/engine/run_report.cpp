@@ -44,8 +44,9 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
     row.executed_flops = stats.simulated ? stats.executed_flops : 0;
     for (const auto& [level, bytes] : stats.bytes) row.bytes.push_back(LevelBytes{level, bytes});
     row.network_bytes = op.network_bytes;
-    // The channel model has no rows; the detailed DRAM model (issue 7) measures h. Until then the analytic value.
-    row.row_hit_rate = op.analytic_row_hit_rate;
+    // The detailed DRAM model measures h on the op's own requests; the channel model has no rows, so there the
+    // analytic value stands.
+    row.row_hit_rate = stats.dram.measured ? stats.dram.row_hit_rate : op.analytic_row_hit_rate;
     RooflineInput input;
     input.flops = row.useful_flops;
     input.bytes = row.bytes;
@@ -78,6 +79,19 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
                             {"wait_launch", stats.wait_launch_s},
                             {"wait_dispatch", stats.wait_dispatch_s},
                             {"tail", stats.tail_s}};
+    if (stats.dram.measured) {
+      const auto& d = stats.dram;
+      extra["dram"] = {
+          {"row_hit_rate", d.row_hit_rate},
+          {"refresh_share", d.refresh_share},
+          {"efficiency", d.efficiency},
+          {"ceiling_bandwidth_B_per_s", d.ceiling_bytes_per_s},
+          {"bursts", d.bursts},
+          {"row_opens", d.row_opens},
+          {"turnarounds", d.turnarounds},
+          {"loss_s",
+           {{"row_misses", d.row_miss_loss_s}, {"refresh", d.refresh_loss_s}, {"turnarounds", d.turnaround_loss_s}}}};
+    }
     report.ops.push_back(std::move(row));
   }
   report.total_sim_time_s = result.sim_time_s;
