@@ -50,11 +50,17 @@ void ComputeUnit::start_tile(std::size_t op, std::uint64_t tile) {
   const auto index = static_cast<std::uint32_t>(found - slots_.begin());
   Slot& slot = *found;
   auto& execution = ops_[op];
-  slot = Slot{};
+  // Fields one by one: the step buffers keep their storage from tile to tile.
   slot.busy = true;
   slot.op = op;
   slot.tile = tile;
   slot.steps = execution.lowering->steps(tile);
+  slot.next_load = 0;
+  slot.computed = 0;
+  slot.computing = false;
+  slot.stages = std::max<std::uint32_t>(2, execution.stages);
+  if (slot.buffer.size() < slot.stages) slot.buffer.resize(slot.stages);
+  slot.pending_reads.assign(slot.stages, 0);
   auto& residency = execution.units[params_.index];
   if (residency.resident++ == 0) residency.since_fs = now;
   residency.first_fs = std::min(residency.first_fs, now);
@@ -67,15 +73,15 @@ void ComputeUnit::start_tile(std::size_t op, std::uint64_t tile) {
 void ComputeUnit::load_ahead(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
   const auto& execution = ops_[slot.op];
-  // Two buffers: step s may load once step s - 2 has computed.
-  while (slot.next_load < slot.steps && slot.next_load < slot.computed + 2) {
-    const std::uint32_t buffer = slot.next_load % 2;
+  // `stages` buffers: step s may load once step s - stages has computed.
+  while (slot.next_load < slot.steps && slot.next_load < slot.computed + slot.stages) {
+    const std::uint32_t buffer = slot.next_load % slot.stages;
     execution.lowering->step(slot.tile, slot.next_load, slot.buffer[buffer]);
     const auto& reads = slot.buffer[buffer].reads;
     slot.pending_reads[buffer] = static_cast<std::uint32_t>(reads.size());
     for (std::uint32_t c = 0; c < reads.size(); ++c) {
       const auto record = new_in_flight();
-      in_flight_[record] = InFlight{index, buffer, c, false, now, 0, 0, 0};
+      in_flight_[record] = InFlight{slot.op, index, buffer, c, false, now, 0, 0, 0};
       request_queue_.push_back(record);
     }
     ++slot.next_load;
@@ -86,7 +92,7 @@ void ComputeUnit::load_ahead(std::uint32_t index, TimeFs now) {
 void ComputeUnit::try_compute(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
   if (!slot.busy || slot.computing || slot.computed >= slot.next_load) return;
-  const std::uint32_t buffer = slot.computed % 2;
+  const std::uint32_t buffer = slot.computed % slot.stages;
   if (slot.pending_reads[buffer] != 0) return;
   auto& execution = ops_[slot.op];
   const TileStep& step = slot.buffer[buffer];
@@ -103,12 +109,12 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
   auto& execution = ops_[slot.op];
   slot.computing = false;
-  const std::uint32_t buffer = slot.computed % 2;
+  const std::uint32_t buffer = slot.computed % slot.stages;
   const auto& writes = slot.buffer[buffer].writes;
   for (std::uint32_t c = 0; c < writes.size(); ++c) {
     const auto record = new_in_flight();
-    in_flight_[record] = InFlight{index, buffer, c, true, now, now, 0, 0};
-    ++slot.pending_writes;
+    in_flight_[record] = InFlight{slot.op, index, buffer, c, true, now, now, 0, 0};
+    listener_.write_posted(slot.op);
     memory_.write(params_.index, slot.buffer[buffer].view(writes[c]), now, execution.bytes.data(), *this, record,
                   static_cast<std::uint32_t>(slot.op));
   }
@@ -119,7 +125,7 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
 
 void ComputeUnit::maybe_finish_tile(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
-  if (!slot.busy || slot.computed < slot.steps || slot.computing || slot.pending_writes != 0) return;
+  if (!slot.busy || slot.computed < slot.steps || slot.computing) return;
   slot.busy = false;
   auto& execution = ops_[slot.op];
   auto& residency = execution.units[params_.index];
@@ -168,14 +174,13 @@ void ComputeUnit::wake() {
     }
     const InFlight flight = in_flight_[event.index];
     free_in_flight_.push_back(event.index);
-    Slot& slot = slots_[flight.slot];
-    auto& execution = ops_[slot.op];
+    auto& execution = ops_[flight.op];
     execution.last_done_fs = std::max(execution.last_done_fs, flight.done_fs);
     if (event.kind == Kind::write_done) {
-      --slot.pending_writes;
-      maybe_finish_tile(flight.slot, now);
+      listener_.write_acknowledged(flight.op);
       continue;
     }
+    Slot& slot = slots_[flight.slot];
     --outstanding_;
     // The unloaded time and the wait for a request slot are latency; anything beyond is queueing at ports.
     const TimeFs took = flight.done_fs - flight.issued_fs;

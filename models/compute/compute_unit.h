@@ -1,9 +1,11 @@
 #pragma once
 // One compute unit (an SM, a CU, a TPU core): `occupancy` tile slots that share its engines, an outstanding-request
-// limit, and double-buffered k-steps (the loads of step s + 1 overlap the compute of step s). It wakes only when a
+// limit, and multi-buffered k-steps (the loads of steps s + 1 .. s + stages - 1 overlap the compute of step s; the
+// op's stage count, at least 2, is set where the op is prepared, OpExecution::stages). It wakes only when a
 // chunk arrives, a step finishes computing or a write is acknowledged: one event per chunk, never per cycle.
 // Reads wait in a FIFO for one of the unit's outstanding-request slots (Little's law); writes are posted without one
-// (stores free their registers at once) and a tile ends when its writes are acknowledged.
+// (a thread block retires once its stores are issued), so a tile leaves its slot after its last step, and its op
+// ends when the writes are acknowledged.
 //
 // Parameters: index, occupancy, outstanding limit, engine count. Connects to: the memory system (requests), the
 // ops' shared counters, and the dispatcher (tile finished). Statistics: activations, and per op the counters of
@@ -23,7 +25,11 @@ namespace roofsim {
 
 class TileListener {
  public:
+  // A tile of `op` left `unit` (its slot is free); its writes may still be in flight.
   virtual void tile_finished(std::size_t op, std::uint64_t unit) = 0;
+  // A write of `op` was posted / acknowledged: an op ends when its tiles have left and its writes are acknowledged.
+  virtual void write_posted(std::size_t op) = 0;
+  virtual void write_acknowledged(std::size_t op) = 0;
 
  protected:
   ~TileListener() = default;
@@ -64,11 +70,12 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink {
     std::uint32_t next_load = 0;  // next step whose reads are generated
     std::uint32_t computed = 0;   // steps whose compute has finished
     bool computing = false;
-    std::uint32_t pending_reads[2] = {0, 0};
-    std::uint32_t pending_writes = 0;
-    TileStep buffer[2];  // step s lives in buffer s % 2
+    std::uint32_t stages = 2;
+    std::vector<std::uint32_t> pending_reads;  // per buffer
+    std::vector<TileStep> buffer;              // step s lives in buffer s % stages
   };
   struct InFlight {
+    std::size_t op = 0;
     std::uint32_t slot = 0;
     std::uint32_t buffer = 0;
     std::uint32_t chunk = 0;

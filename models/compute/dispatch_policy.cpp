@@ -92,7 +92,14 @@ std::optional<TileAssignment> DispatchPolicy::next_tile(TimeFs now) {
 void DispatchPolicy::tile_done(std::size_t op, std::uint64_t unit, TimeFs now) {
   ++free_[unit];
   auto& t = times_[op];
-  if (++t.finished == ops_[op].tiles) finish(op, now);
+  if (++t.finished == ops_[op].tiles && t.pending_writes == 0) finish(op, now);
+}
+
+bool DispatchPolicy::write_acknowledged(std::size_t op, TimeFs now) {
+  auto& t = times_[op];
+  if (--t.pending_writes != 0 || t.finished != ops_[op].tiles || t.end_fs != kNever) return false;
+  finish(op, now);
+  return true;
 }
 
 TimeFs DispatchPolicy::next_wake() const {

@@ -33,8 +33,12 @@ class DispatchPolicy {
   void advance(TimeFs now);
   // The next tile to start at `now`, if an active op has tiles left and a unit has a free slot.
   std::optional<TileAssignment> next_tile(TimeFs now);
-  // A tile of `op` on `unit` finished at `now`.
+  // A tile of `op` on `unit` finished at `now` (its slot is free).
   void tile_done(std::size_t op, std::uint64_t unit, TimeFs now);
+  // Writes of `op` in flight: the op ends when its tiles are done and its writes acknowledged. write_acknowledged
+  // returns true when that ended the op.
+  void write_posted(std::size_t op) { ++times_[op].pending_writes; }
+  bool write_acknowledged(std::size_t op, TimeFs now);
   // The next time something happens without a tile finishing (a launch latency ending), or kNever.
   [[nodiscard]] TimeFs next_wake() const;
   [[nodiscard]] bool all_done() const { return done_ops_ == ops_.size(); }
@@ -45,6 +49,7 @@ class DispatchPolicy {
     TimeFs start_fs = kNever;   // launch latency over: tiles may start
     TimeFs end_fs = kNever;     // last tile finished
     std::uint64_t issued = 0, finished = 0;
+    std::uint64_t pending_writes = 0;
   };
   [[nodiscard]] const OpTimes& times(std::size_t op) const { return times_[op]; }
   [[nodiscard]] std::uint64_t free_slots(std::uint64_t unit) const { return free_[unit]; }

@@ -24,4 +24,8 @@ void Dispatcher::tile_finished(std::size_t op, std::uint64_t unit) {
   wake_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void Dispatcher::write_acknowledged(std::size_t op) {
+  if (policy_.write_acknowledged(op, sc_core::sc_time_stamp().value())) wake_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
 }  // namespace roofsim

@@ -18,6 +18,8 @@ class Dispatcher : public sc_core::sc_module, public TileListener {
   void attach(std::vector<ComputeUnit*> units) { units_ = std::move(units); }
 
   void tile_finished(std::size_t op, std::uint64_t unit) override;
+  void write_posted(std::size_t op) override { policy_.write_posted(op); }
+  void write_acknowledged(std::size_t op) override;
   [[nodiscard]] std::uint64_t activations() const { return activations_; }
 
  private:

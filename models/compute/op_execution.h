@@ -23,6 +23,7 @@ struct OpExecution {
   const OpLowering* lowering = nullptr;  // null: not simulated
   FlopsPerSecond unit_rate = 0;          // FLOP/s of the op's engine on one unit for its data type
   std::size_t engine = 0;                // index of that engine in a unit
+  std::uint32_t stages = 2;              // k-steps a tile may have loaded or loading at once (>= 2)
 
   Flops executed_flops = 0;
   Flops useful_flops = 0;

@@ -27,14 +27,11 @@ class Divider {
   bool pow2_ = true;
 };
 
-// A well-mixed hash of `key` mapped onto [0, n) (splitmix64's finaliser, then the multiply-shift reduction).
+// A hash of `key` mapped onto [0, n < 2^32): Fibonacci hashing (Knuth, TAOCP vol. 3, 6.4), whose high bits mix
+// strided keys well, then the multiply-shift reduction of its high 32 bits.
 [[nodiscard]] inline std::uint64_t hash_bucket(std::uint64_t key, std::uint64_t n) {
-  std::uint64_t z = key + 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
-  __extension__ using Wide = unsigned __int128;
-  return static_cast<std::uint64_t>((static_cast<Wide>(z) * n) >> 64);
+  const std::uint64_t mixed = (key ^ (key >> 29)) * 0x9E3779B97F4A7C15ULL;
+  return ((mixed >> 32) * n) >> 32;
 }
 
 }  // namespace roofsim

@@ -31,6 +31,7 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
     // Unit scope: bytes_per_cycle is per unit; device scope: for the whole level, shared equally by its banks.
     level.port_bandwidth =
         params.bytes_per_cycle * params.clock_hz / (level.unit_scope ? 1.0 : static_cast<double>(ports));
+    level.port_rate = TransferRate(level.port_bandwidth);
     level.latency_fs = seconds_to_fs(params.latency_s);
     level.line = Divider(params.line_bytes);
     if (level.cache) {
@@ -49,12 +50,12 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
 std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
                                                const std::vector<AddressRange>& ranges, Bytes bytes, TimeFs now) {
   if (level.unit_scope) {
-    const TimeFs transfer = transfer_fs(bytes, level.port_bandwidth);
+    const TimeFs transfer = level.port_rate.time_fs(bytes);
     return {level.ports[unit].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
   }
   const std::uint64_t banks = level.ports.size();
   if (banks == 1) {
-    const TimeFs transfer = transfer_fs(bytes, level.port_bandwidth);
+    const TimeFs transfer = level.port_rate.time_fs(bytes);
     return {level.ports[0].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
   }
   if (bank_share_.size() < banks) bank_share_.assign(banks, 0);
@@ -72,7 +73,7 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
   // Each bank is reserved once per chunk with its whole share, so the order of the banks does not matter.
   TimeFs done = now, unloaded = 0;
   for (const auto b : banks_touched_) {
-    const TimeFs transfer = transfer_fs(bank_share_[b], level.port_bandwidth);
+    const TimeFs transfer = level.port_rate.time_fs(bank_share_[b]);
     bank_share_[b] = 0;
     done = std::max(done, level.ports[b].reserve(now, transfer));
     unloaded = std::max(unloaded, transfer);

@@ -71,6 +71,7 @@ class MemorySystem final : private DramCompletionSink {
     std::vector<CacheTags> tags;   // per unit (unit scope) or one (device scope); empty for scratchpads
     std::vector<BusyUntil> ports;  // per unit (unit scope) or per bank (device scope)
     BytesPerSecond port_bandwidth = 0;
+    TransferRate port_rate;
     TimeFs latency_fs = 0;
     Divider line;  // by the line size: banks interleave lines
     LevelCounters counters;

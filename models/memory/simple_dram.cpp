@@ -36,6 +36,7 @@ SimpleDramParams SimpleDramParams::from(const DramParams& dram) {
 SimpleDram::SimpleDram(const SimpleDramParams& params)
     : params_(params),
       latency_fs_(seconds_to_fs(params.latency_s)),
+      channel_rate_(params.channel_bandwidth_bytes_per_s),
       channels_(params.channels),
       channel_bytes_(params.channels, 0),
       share_(params.channels, 0) {
@@ -81,8 +82,7 @@ TimeFs SimpleDram::access(Bytes address, Bytes bytes, bool write, TimeFs arrival
   split(address, bytes);
   TimeFs done = arrival_fs;
   for (const auto c : touched_) {
-    done =
-        std::max(done, channels_[c].reserve(arrival_fs, transfer_fs(share_[c], params_.channel_bandwidth_bytes_per_s)));
+    done = std::max(done, channels_[c].reserve(arrival_fs, channel_rate_.time_fs(share_[c])));
     channel_bytes_[c] += share_[c];
     share_[c] = 0;
   }
@@ -99,7 +99,7 @@ TimeFs SimpleDram::unloaded_fs(Bytes, Bytes bytes) const {
   const Bytes g = params_.interleave_bytes;
   const Bytes units = (bytes + g - 1) / g;
   const Bytes most = std::min(bytes, (units + params_.channels - 1) / params_.channels * g);
-  return transfer_fs(most, params_.channel_bandwidth_bytes_per_s) + latency_fs_;
+  return channel_rate_.time_fs(most) + latency_fs_;
 }
 
 }  // namespace roofsim

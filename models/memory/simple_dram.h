@@ -48,6 +48,7 @@ class SimpleDram final : public DramInterface {
 
   SimpleDramParams params_;
   TimeFs latency_fs_;
+  TransferRate channel_rate_;
   std::vector<BusyUntil> channels_;
   std::vector<Bytes> channel_bytes_;
   std::vector<Bytes> share_;

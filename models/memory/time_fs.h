@@ -23,6 +23,18 @@ inline constexpr TimeFs kNever = std::numeric_limits<TimeFs>::max();
   return static_cast<double>(fs) * 1e-15;
 }
 
+// A bandwidth kept as femtoseconds per byte, so that the hot path multiplies rather than divides.
+class TransferRate {
+ public:
+  TransferRate() = default;
+  explicit TransferRate(BytesPerSecond rate) : fs_per_byte_(rate > 0 ? 1e15 / rate : 0.0) {}
+  // Time to move `bytes`, rounded once to the femtosecond.
+  [[nodiscard]] TimeFs time_fs(Bytes bytes) const { return round_fs(static_cast<double>(bytes) * fs_per_byte_); }
+
+ private:
+  double fs_per_byte_ = 0;
+};
+
 // Time to move `bytes` at `rate` (bytes/s), rounded once to the femtosecond.
 [[nodiscard]] inline TimeFs transfer_fs(Bytes bytes, BytesPerSecond rate) {
   return rate <= 0 ? 0 : round_fs(static_cast<double>(bytes) * 1e15 / rate);

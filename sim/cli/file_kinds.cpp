@@ -4,6 +4,7 @@
 #include "sim/config/dram_params.h"
 #include "sim/config/hardware_params.h"
 #include "sim/graph/workload.h"
+#include "sim/sweep/sweep_spec.h"
 
 namespace roofsim::cli {
 
@@ -17,6 +18,7 @@ const std::vector<FileKind>& file_kinds() {
        [](const std::filesystem::path& file) { (void)build_workload(file, {}); }},
       {"cluster", "cluster", "configs/clusters", &cluster_registry,
        [](const std::filesystem::path& file) { (void)load_cluster(file); }},
+      {"sweep", "sweep", "sweeps", &sweep_registry, [](const std::filesystem::path& file) { (void)load_sweep(file); }},
   };
   return kinds;
 }

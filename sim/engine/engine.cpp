@@ -71,7 +71,8 @@ void account_time(const Op& op, const DispatchPolicy::OpTimes& t, const OpExecut
 
 RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
   const auto wall_start = std::chrono::steady_clock::now();
-  auto* device = new Device("device", hw, workload);  // owned by the SystemC kernel's hierarchy until exit
+  // Lives until the process exits: SystemC cannot tear an elaborated hierarchy down and elaborate another.
+  auto* device = new Device("device", hw, workload);
   sc_core::sc_start();
 
   RunResult result;

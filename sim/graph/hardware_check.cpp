@@ -81,6 +81,15 @@ MinimalTile minimal_tile(const Op& op, const HardwareParams& hardware) {
   }
 }
 
+const EngineParams* op_engine(const Op& op, const ComputeParams& compute) {
+  if (!op.engine.empty()) return compute.engine_for(op.dtype, op.engine);
+  const bool matrix_work = op.kind == OpKind::gemm || op.kind == OpKind::conv2d || op.kind == OpKind::attention;
+  if (!matrix_work) {
+    if (const auto* vector = compute.engine_for(op.dtype, "vector")) return vector;
+  }
+  return compute.engine_for(op.dtype);
+}
+
 const EngineParams* check_op_engine(const Op& op, const HardwareParams& hardware) {
   if (!op.engine.empty()) {
     const auto* named = hardware.compute.engine(op.engine);
@@ -95,7 +104,7 @@ const EngineParams* check_op_engine(const Op& op, const HardwareParams& hardware
     return named;
   }
   if (!computes(op.kind)) return nullptr;
-  const auto* chosen = hardware.compute.engine_for(op.dtype);
+  const auto* chosen = op_engine(op, hardware.compute);
   if (chosen == nullptr) {
     throw InputError(op.pos, op_label(op) + ": " + hardware.name + " has no engine for " +
                                  std::string(to_string(op.dtype)) + " (engines: " + engine_names(hardware) + ")");

@@ -28,7 +28,12 @@ inline constexpr std::uint64_t kMinimalAttentionBlock = 16;
 
 [[nodiscard]] MinimalTile minimal_tile(const Op& op, const HardwareParams& hardware);
 
-// The engine an op runs on (nullptr for ops that compute nothing: embedding, allgather, alltoall, broadcast,
+// The engine an op runs on: the one it names; else, for matrix work (gemm, conv2d, attention), the fastest engine
+// for its data type; else an engine called "vector" when it supports the type (tensor cores and MXUs do not run
+// element-wise or row work), else the fastest. nullptr when none runs the type.
+[[nodiscard]] const EngineParams* op_engine(const Op& op, const ComputeParams& compute);
+
+// Checked version of op_engine (nullptr for ops that compute nothing: embedding, allgather, alltoall, broadcast,
 // sendrecv). Throws InputError naming the op when the engine or the data type is missing.
 const EngineParams* check_op_engine(const Op& op, const HardwareParams& hardware);
 

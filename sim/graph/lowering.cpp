@@ -28,17 +28,18 @@ std::uint64_t elements_of(const Tensor& tensor) {
   return tensor.bytes / element_bytes(tensor.dtype);
 }
 
-// Elements a streaming tile covers: 16 requests of the op's element size, or fewer when the double-buffered
-// operands of the tile would not fit the local SRAM, or when fewer tiles than the device's slots would leave units
-// idle (as a kernel sizes its grid to the device). Whole requests, so that each step reads one chunk per operand.
+// Elements a streaming tile covers: as many requests of the op's element size as the unit could stage in its local
+// SRAM double-buffered (16 without a local SRAM), but no more than fill the device's slots evenly (as a kernel sizes
+// its grid to the device). A unit with much SRAM and few slots (a TPU core) then streams long tiles without a
+// pipeline bubble every few requests. Whole requests, so that each step reads one chunk per operand.
 std::uint64_t stream_tile_elements(const Op& op, const HardwareParams& hw, std::uint64_t step_elements,
                                    std::uint64_t operands, std::uint64_t elements) {
   if (op.tile) return std::max<std::uint64_t>(step_elements, op.tile->m * std::max<std::uint64_t>(op.tile->n, 1));
-  constexpr std::uint64_t kStepsPerTile = 16;
-  std::uint64_t steps = kStepsPerTile;
+  constexpr std::uint64_t kStepsWithoutSram = 16;
+  std::uint64_t steps = kStepsWithoutSram;
   const Bytes local = local_sram_bytes(hw);
   const Bytes step_bytes = step_elements * element_bytes(op.dtype) * std::max<std::uint64_t>(operands, 1);
-  if (local > 0) steps = std::clamp<std::uint64_t>(local / (2 * step_bytes), 1, kStepsPerTile);
+  if (local > 0) steps = std::max<std::uint64_t>(1, local / (2 * step_bytes));
   const std::uint64_t slots = std::max<std::uint64_t>(1, hw.compute.units * hw.compute.occupancy);
   const std::uint64_t steps_to_fill = ceil_div(ceil_div(elements, slots), step_elements);
   return std::clamp<std::uint64_t>(steps_to_fill, 1, steps) * step_elements;
@@ -341,15 +342,6 @@ Bytes local_sram_bytes(const HardwareParams& hw) {
   if (const auto* local = hw.local_level()) return local->capacity_bytes;
   if (!hw.levels.empty()) return hw.levels.front().capacity_bytes / std::max<std::uint64_t>(hw.compute.units, 1);
   return 0;
-}
-
-const EngineParams* op_engine(const Op& op, const ComputeParams& compute) {
-  if (!op.engine.empty()) return compute.engine_for(op.dtype, op.engine);
-  const bool matrix_work = op.kind == OpKind::gemm || op.kind == OpKind::conv2d || op.kind == OpKind::attention;
-  if (!matrix_work) {
-    if (const auto* vector = compute.engine_for(op.dtype, "vector")) return vector;
-  }
-  return compute.engine_for(op.dtype);
 }
 
 TileShape choose_gemm_tile(const Op& op, const HardwareParams& hw) {

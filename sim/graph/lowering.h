@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/config/hardware_params.h"
+#include "sim/graph/hardware_check.h"
 #include "sim/graph/op.h"
 #include "sim/graph/tile.h"
 
@@ -48,11 +49,6 @@ class OpLowering {
 // SRAM a unit may stage tiles in: the first unit-scope level, else an equal share of the first device-scope level,
 // else 0 (no limit).
 [[nodiscard]] Bytes local_sram_bytes(const HardwareParams& hw);
-
-// The engine an op runs on: the one it names; else, for matrix work (gemm, conv2d, attention), the fastest engine
-// for its data type; else an engine called "vector" when it supports the type (tensor cores and MXUs do not run
-// element-wise or row work), else the fastest. nullptr when none runs the type.
-[[nodiscard]] const EngineParams* op_engine(const Op& op, const ComputeParams& compute);
 
 // The lowering of one op; nullptr for collectives (not simulated on a single device). Throws InputError when the
 // op's tensors do not match its shape.

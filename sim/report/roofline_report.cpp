@@ -1,6 +1,8 @@
 // Builds the analytic report of `roofsim roofline` from a workload (kept apart from the writers, which need no graph).
 #include "sim/config/hardware_params.h"
+#include "sim/graph/hardware_check.h"
 #include "sim/graph/workload.h"
+
 #include "sim/report/report.h"
 
 namespace roofsim {
@@ -22,7 +24,7 @@ Report make_roofline_report(const Workload& workload, const HardwareParams& hard
     row.name = op.name;
     row.kind = std::string(to_string(op.kind));
     row.dtype = op.dtype;
-    const auto* engine = hardware.compute.engine_for(op.dtype, op.engine);
+    const auto* engine = op_engine(op, hardware.compute);
     row.engine = engine != nullptr ? engine->name : op.engine;
     row.useful_flops = op.useful_flops;
     row.executed_flops = op.useful_flops;

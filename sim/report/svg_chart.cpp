@@ -215,6 +215,11 @@ struct Chart {
       y_min = std::min(y_min, op.chart_flops_per_s());
       y_max = std::max(y_max, op.chart_flops_per_s());
     }
+    for (const auto& [level, oi] : level_intensities()) {
+      (void)level;
+      x_min = std::min(x_min, oi);
+      x_max = std::max(x_max, oi);
+    }
     for (const auto& group : peaks) {
       if (group.ridge_oi > 0) x_min = std::min(x_min, group.ridge_oi), x_max = std::max(x_max, group.ridge_oi);
       y_max = std::max(y_max, group.peak);
@@ -232,6 +237,59 @@ struct Chart {
     oi_lo = std::pow(10.0, x_lo);
     oi_hi = std::pow(10.0, x_hi);
     top_peak = peaks.empty() ? std::pow(10.0, y_hi) : peaks.front().peak;
+  }
+
+  // A simulated run measures bytes at every level, so each op also has an intensity per level (Nsight Compute's
+  // hierarchical roofline): the op's achieved rate at each level's OI, one marker shape per level.
+  [[nodiscard]] std::vector<std::pair<std::size_t, double>> level_intensities() const {
+    std::vector<std::pair<std::size_t, double>> result;
+    if (report.command != "run") return result;
+    for (const auto i : plotted) {
+      for (std::size_t level = 0; level < report.levels.size(); ++level) {
+        if (report.levels[level] == report.main_memory) continue;
+        const double oi = report.ops[i].oi_at(report.levels[level]);
+        if (std::isfinite(oi) && oi > 0) result.emplace_back(level, oi);
+      }
+    }
+    return result;
+  }
+
+  [[nodiscard]] static std::string level_marker(std::size_t level, double x, double y) {
+    const double r = kPointRadius;
+    switch (level % 3) {
+      case 0:  // square
+        return "M" + px(x - r) + " " + px(y - r) + " H" + px(x + r) + " V" + px(y + r) + " H" + px(x - r) + " Z";
+      case 1:  // triangle
+        return "M" + px(x) + " " + px(y - r - 1) + " L" + px(x + r + 1) + " " + px(y + r) + " L" + px(x - r - 1) + " " +
+               px(y + r) + " Z";
+      default:  // cross
+        return "M" + px(x - r) + " " + px(y - r) + " L" + px(x + r) + " " + px(y + r) + " M" + px(x - r) + " " +
+               px(y + r) + " L" + px(x + r) + " " + px(y - r);
+    }
+  }
+
+  void draw_level_points() {
+    if (report.command != "run") return;
+    for (const auto i : plotted) {
+      const auto& op = report.ops[i];
+      const double y = y_axis.map(op.chart_flops_per_s());
+      const double main_x = x_axis.map(op.oi_at(report.main_memory));
+      for (std::size_t level = 0; level < report.levels.size(); ++level) {
+        if (report.levels[level] == report.main_memory) continue;
+        const double oi = op.oi_at(report.levels[level]);
+        if (!std::isfinite(oi) || !(oi > 0)) continue;
+        const double x = x_axis.map(oi);
+        body << "<path class=\"op-level-link\" d=\"M" << px(std::min(x, main_x)) << " " << px(y) << " H"
+             << px(std::max(x, main_x)) << "\" stroke=\"#999999\" stroke-width=\"0.6\" stroke-dasharray=\"2 2\"/>\n";
+        body << "<path class=\"op-level\" data-level=\"" << report.levels[level] << "\" d=\""
+             << level_marker(level, x, y) << "\" fill=\"none\" stroke=\"" << bound_colour(op.roofline.bound_by)
+             << "\" stroke-width=\"1.3\"/>\n";
+        if (std::find(drawn_levels.begin(), drawn_levels.end(), level) == drawn_levels.end()) {
+          drawn_levels.push_back(level);
+        }
+      }
+    }
+    std::sort(drawn_levels.begin(), drawn_levels.end());
   }
 
   void add_notes() {
@@ -510,6 +568,7 @@ struct Chart {
     block_markers();
     draw_grid();
     draw_lines();
+    draw_level_points();
     draw_markers();
     place_op_labels();
     place_compute_labels();
@@ -577,6 +636,14 @@ struct Chart {
       ly += 16;
     }
 
+    for (const auto level : drawn_levels) {
+      legend_body << "<path d=\"" << level_marker(level, kLegendLeft + 14, ly) << "\" fill=\"none\" stroke=\"#444444\""
+                  << " stroke-width=\"1.3\"/>\n";
+      legend.text(kLegendLeft + 36, ly + 4, "op at its " + report.levels[level] + " intensity (measured bytes)",
+                  kSmallFontPx, Anchor::start, "legend-text");
+      ly += 16;
+    }
+
     // Notes under the plot, wrapped.
     std::vector<std::string> note_lines;
     const std::size_t wrap = static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56));
@@ -637,8 +704,9 @@ struct Chart {
   std::vector<std::string> not_plotted;           // the others, for the notes
   double x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;  // axis ends, log10
   LogAxis x_axis, y_axis;
-  double oi_lo = 0, oi_hi = 0;  // x range in FLOP/B
-  double top_peak = 0;          // the highest compute roof: bandwidth lines end there
+  double oi_lo = 0, oi_hi = 0;            // x range in FLOP/B
+  std::vector<std::size_t> drawn_levels;  // levels with per-level op markers (run reports)
+  double top_peak = 0;                    // the highest compute roof: bandwidth lines end there
   std::vector<std::string> notes;
   std::vector<PlotPoint> points;
   LabelPlacer placer{Box{kPlotLeft + 2, kPlotTop + 2, kPlotRight - 2, kPlotBottom - 2}};

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/graph/hardware_check.h"
 #include "sim/graph/op.h"
 
 namespace roofsim {
@@ -123,7 +124,9 @@ RooflineInput compulsory_input(const Op& op, const DeviceRoof& device) {
   input.row_hit_rate = op.analytic_row_hit_rate;
   input.network_bytes = op.network_bytes;
   input.dtype = op.dtype;
-  input.engine = op.engine;
+  // The engine the simulation runs the op on, so that both answers use the same peak.
+  const auto* engine = op_engine(op, device.compute);
+  input.engine = engine != nullptr ? engine->name : op.engine;
   return input;
 }
 

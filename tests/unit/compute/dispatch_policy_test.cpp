@@ -72,3 +72,17 @@ TEST_CASE("an unsimulated op (a collective on one device) ends when its inputs a
   policy.tile_done(2, b[0].unit, 90);
   CHECK(policy.all_done());
 }
+
+TEST_CASE("an op ends when its last tile has left and its last write is acknowledged, whichever is later") {
+  DispatchPolicy policy({DispatchOp{{}, 1, true}, DispatchOp{{0}, 1, true}}, 1, 1, 1, 0);
+  const auto a = drain(policy, 0);
+  REQUIRE(a.size() == 1);
+  policy.write_posted(0);
+  policy.tile_done(0, 0, 100);
+  CHECK(policy.times(0).end_fs == kNever);
+  CHECK(policy.free_slots(0) == 1);  // the slot is free while the write is in flight
+  CHECK(policy.write_acknowledged(0, 250));
+  CHECK(policy.times(0).end_fs == 250);
+  policy.advance(250);
+  CHECK(policy.times(1).launch_fs == 250);
+}

@@ -175,3 +175,41 @@ TEST_CASE("a crowded chart (60 conv-like ops) keeps points inside and labels apa
     for (std::size_t j = i + 1; j < boxes.size(); ++j) CHECK_FALSE(boxes[i].overlaps(boxes[j]));
   }
 }
+
+TEST_CASE("a run's chart puts each op at its intensity at every on-chip level, inside the plot area") {
+  const auto device = test::h100_like_device();
+  auto report = test::sample_report(device);
+  report.command = "run";
+  report.bytes_basis = "simulated";
+  // A run measures bytes per level: on-chip levels move more bytes than DRAM (reuse), so their OI is lower.
+  for (auto& op : report.ops) {
+    op.achieved_flops_per_s = op.attainable_flops_per_s() * 0.8;
+    for (auto& level : op.bytes) {
+      if (level.level != report.main_memory) level.bytes *= 4;
+    }
+  }
+  const std::string svg = render(report, device);
+  const auto areas = elements(svg, "rect", "plot-area");
+  REQUIRE(areas.size() == 1);
+  const double x0 = number(areas[0], "x"), x1 = x0 + number(areas[0], "width");
+  const auto markers = elements(svg, "path", "op-level");
+  std::map<std::string, int> per_level;
+  for (const auto& marker : markers) {
+    ++per_level[marker.at("data-level")];
+    // The path starts at the marker's left edge (M x y ...): it lies inside the plot horizontally.
+    const std::regex start("M([0-9.]+) ([0-9.]+)");
+    std::smatch match;
+    const std::string d = marker.at("d");
+    REQUIRE(std::regex_search(d, match, start));
+    CHECK(std::stod(match[1]) > x0 - 10);
+    CHECK(std::stod(match[1]) < x1);
+  }
+  // Every op drawn (all but the 0-FLOP collective) has a marker for each on-chip level, none for the main memory.
+  const auto plotted = static_cast<int>(report.ops.size()) - 1;
+  CHECK(per_level["smem"] == plotted);
+  CHECK(per_level["l2"] == plotted);
+  CHECK(per_level.count("dram") == 0);
+  // An analytic report has no measured per-level points.
+  report.command = "roofline";
+  CHECK(elements(render(report, device), "path", "op-level").empty());
+}

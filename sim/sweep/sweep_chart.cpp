@@ -1,0 +1,368 @@
+#include "sim/sweep/sweep_chart.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <ostream>
+
+#include "sim/config/data_paths.h"
+#include "sim/config/hardware_params.h"
+#include "sim/config/quantity.h"
+#include "sim/core/input_error.h"
+#include "sim/report/label_placer.h"
+#include "sim/report/report.h"
+#include "sim/report/svg_chart.h"
+#include "sim/roofline/roofline.h"
+
+namespace roofsim {
+
+namespace {
+
+constexpr double kWidth = 900;
+constexpr double kTitleHeight = 56;
+constexpr double kPanelHeight = 340;
+constexpr double kPlotLeft = 90, kPlotWidth = 520, kPlotTop = 24, kPlotHeight = 250;
+constexpr double kLegendLeft = kPlotLeft + kPlotWidth + 24;
+constexpr double kFontPx = 12, kSmallFontPx = 10.5;
+// More x labels than this crowd the axis; then every k-th value is labelled.
+constexpr std::size_t kMaxXLabels = 12;
+constexpr std::size_t kMaxLegendEntries = 16;
+
+// Okabe and Ito (2008) colour-blind-safe palette, then dash patterns once the colours are used up.
+const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C6D1F"};
+const char* const kDashes[] = {"", "6 3", "2 3", "8 3 2 3"};
+
+std::string px(double value) {
+  return fmt::format("{:.2f}", value);
+}
+
+std::string escape(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+struct Mapping {
+  bool log = false;
+  double lo = 0, hi = 1;  // data range (log10 of it for a log axis)
+  double px_lo = 0, px_hi = 1;
+  [[nodiscard]] double map(double value) const {
+    const double v = log ? std::log10(value) : value;
+    return hi == lo ? (px_lo + px_hi) / 2 : px_lo + (v - lo) / (hi - lo) * (px_hi - px_lo);
+  }
+};
+
+std::size_t metric_index(const SweepSpec& spec) {
+  const auto found = std::find(spec.metrics.begin(), spec.metrics.end(), spec.chart_metric);
+  return static_cast<std::size_t>(found - spec.metrics.begin());
+}
+
+std::optional<double> point_value(const SweepSpec& spec, const PointResult& result) {
+  if (result.status != PointStatus::ok) return std::nullopt;
+  const std::size_t metric = metric_index(spec);
+  if (metric >= spec.metrics.size()) return std::nullopt;
+  for (const auto& row : result.rows) {
+    if (row.op == spec.chart_op) return row.numbers[metric];
+  }
+  return std::nullopt;
+}
+
+std::string tick_text(double value) {
+  if (value == 0) return "0";
+  return format_si(value, "", 3);
+}
+
+OpReport op_from_json(const nlohmann::ordered_json& op, const std::string& prefix) {
+  OpReport result;
+  result.name = prefix + op.value("name", std::string());
+  result.kind = op.value("kind", std::string());
+  result.dtype = parse_data_type(op.value("dtype", std::string("fp16"))).value_or(DataType::fp16);
+  result.engine = op.value("engine", std::string());
+  result.useful_flops = op.value("useful_flops", Flops{0});
+  result.executed_flops = op.value("executed_flops", result.useful_flops);
+  if (op.contains("bytes")) {
+    for (const auto& [level, bytes] : op["bytes"].items()) result.bytes.push_back({level, bytes.get<Bytes>()});
+  }
+  Ceiling* ceilings[] = {&result.roofline.ceilings.classic, &result.roofline.ceilings.hierarchical,
+                         &result.roofline.ceilings.dram,    &result.roofline.ceilings.latency,
+                         &result.roofline.ceilings.power,   &result.roofline.ceilings.comm};
+  const std::string binding = op.value("binding", std::string("classic"));
+  for (std::size_t v = 0; v < kAllVariants.size(); ++v) {
+    const std::string name(to_string(kAllVariants[v]));
+    if (op.contains("ceilings") && op["ceilings"].contains(name)) ceilings[v]->flops_per_s = op["ceilings"][name];
+    if (op.contains("ceiling_bound_by") && op["ceiling_bound_by"].contains(name)) {
+      ceilings[v]->bound_by = op["ceiling_bound_by"][name].get<std::string>();
+    }
+    if (name == binding) result.roofline.binding = kAllVariants[v];
+  }
+  result.roofline.bound_by = op.value("bound_by", std::string());
+  // A `run` point is drawn at its achieved FLOP/s, as roofsim run draws its own ops.
+  if (op.contains("sim_time_s") && op["sim_time_s"].is_number()) result.sim_time_s = op["sim_time_s"].get<double>();
+  if (op.contains("achieved_flops_per_s") && op["achieved_flops_per_s"].is_number()) {
+    result.achieved_flops_per_s = op["achieved_flops_per_s"].get<double>();
+  }
+  return result;
+}
+
+// The roofline of the base scenario's device with every op of every ok point; points are named by their axis
+// values so that the label of an op says which point it is.
+void write_points_roofline(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                           const std::vector<PointResult>& results, std::ostream& out) {
+  std::vector<Override> hardware_overrides;
+  for (const auto& entry : spec.base_overrides) {
+    if (entry.key.rfind("workload.", 0) != 0) hardware_overrides.push_back(entry);
+  }
+  const auto hardware = load_hardware(resolve_data_file(spec.hardware, "configs"), hardware_overrides);
+  const auto device = make_device_roof(hardware);
+  Report report;
+  report.command = spec.mode;
+  report.hardware_name = hardware.name;
+  report.workload_name = spec.name;
+  report.main_memory = device.main_memory;
+  for (const auto& level : device.levels) report.levels.push_back(level.name);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (results[i].status != PointStatus::ok) continue;
+    std::string prefix;
+    for (std::size_t a = 0; a < spec.axes.size(); ++a) prefix += (a ? "," : "") + points[i].values[a];
+    const auto json = nlohmann::ordered_json::parse(results[i].report.dump());
+    const bool single_op = json.at("ops").size() == 1;
+    for (const auto& op : json.at("ops")) {
+      // An op without FLOPs has no place on a roofline; listing it once per point would bury the chart's notes.
+      if (op.value("useful_flops", Flops{0}) == 0) continue;
+      report.ops.push_back(op_from_json(op, single_op ? "" : ":"));
+      // One op per point: the point's values alone name it; else "values:op".
+      report.ops.back().name = single_op ? prefix : prefix + report.ops.back().name;
+    }
+  }
+  write_roofline_svg(report, device, out);
+}
+
+}  // namespace
+
+std::vector<double> nice_ticks(double lo, double hi, int target) {
+  std::vector<double> ticks;
+  if (!(hi > lo) || target < 1) return {lo};
+  const double rough = (hi - lo) / target;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(rough)));
+  double step = magnitude;
+  for (const double factor : {1.0, 2.0, 5.0, 10.0}) {
+    step = factor * magnitude;
+    if (step >= rough) break;
+  }
+  const double first = std::ceil(lo / step - 1e-9);
+  for (double k = first;; k += 1) {
+    const double value = k * step;
+    if (value > hi + 1e-9 * step) break;
+    ticks.push_back(std::abs(value) < 1e-12 * step ? 0.0 : value);
+  }
+  return ticks;
+}
+
+std::vector<ChartPanel> sweep_panels(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                                     const std::vector<PointResult>& results) {
+  std::vector<ChartPanel> panels;
+  for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+    const auto& axis = spec.axes[a];
+    ChartPanel panel;
+    panel.x_title = axis.label;
+    panel.x_scale = axis.scale;
+    panel.x_labels = axis.values;
+    for (std::size_t i = 0; i < axis.values.size(); ++i) {
+      panel.x.push_back(axis.scale == AxisScale::category ? static_cast<double>(i)
+                                                          : numeric_value(axis.values[i]).value_or(0.0));
+    }
+    // A series per combination of the other axes' values, in point order (a zip has one).
+    std::map<std::vector<std::size_t>, std::size_t> series_of;
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      std::vector<std::size_t> others;
+      std::string label;
+      if (spec.combine == SweepCombine::grid) {
+        for (std::size_t o = 0; o < spec.axes.size(); ++o) {
+          if (o == a) continue;
+          others.push_back(points[p].value_index[o]);
+          label += (label.empty() ? "" : ", ") + spec.axes[o].label + " = " + points[p].values[o];
+        }
+      }
+      auto [at, inserted] = series_of.emplace(others, panel.series.size());
+      if (inserted) {
+        panel.series.push_back(ChartSeries{label.empty() ? spec.chart_metric : label, {}});
+        panel.series.back().y.assign(axis.values.size(), std::nullopt);
+      }
+      panel.series[at->second].y[points[p].value_index[a]] = point_value(spec, results[p]);
+    }
+    panels.push_back(std::move(panel));
+  }
+  return panels;
+}
+
+void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panels, std::ostream& out) {
+  const double height = kTitleHeight + kPanelHeight * static_cast<double>(panels.size());
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(kWidth) << "\" height=\"" << px(height)
+      << "\" viewBox=\"0 0 " << px(kWidth) << " " << px(height)
+      << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
+  out << "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n";
+  out << "<text class=\"title\" x=\"" << px(kWidth / 2) << "\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">"
+      << escape(spec.name + ": " + spec.chart_metric + " of " + spec.chart_op) << "</text>\n";
+  if (!spec.description.empty()) {
+    out << "<text x=\"" << px(kWidth / 2) << "\" y=\"44\" font-size=\"" << px(kSmallFontPx)
+        << "\" text-anchor=\"middle\" fill=\"#555555\">" << escape(spec.description) << "</text>\n";
+  }
+  for (std::size_t p = 0; p < panels.size(); ++p) {
+    const auto& panel = panels[p];
+    const double top = kTitleHeight + kPanelHeight * static_cast<double>(p) + kPlotTop;
+    const double bottom = top + kPlotHeight;
+    const double right = kPlotLeft + kPlotWidth;
+
+    std::vector<double> ys;
+    for (const auto& series : panel.series) {
+      for (const auto& y : series.y) {
+        if (y && std::isfinite(*y)) ys.push_back(*y);
+      }
+    }
+    Mapping x_map{panel.x_scale == AxisScale::log, 0, 1, kPlotLeft + 12, right - 12};
+    if (!panel.x.empty()) {
+      const auto [x_lo, x_hi] = std::minmax_element(panel.x.begin(), panel.x.end());
+      x_map.lo = x_map.log ? std::log10(*x_lo) : *x_lo;
+      x_map.hi = x_map.log ? std::log10(*x_hi) : *x_hi;
+    }
+    Mapping y_map{false, 0, 1, bottom, top};
+    std::vector<std::pair<double, std::string>> y_ticks;
+    if (!ys.empty()) {
+      const auto [lo_it, hi_it] = std::minmax_element(ys.begin(), ys.end());
+      const double lo = *lo_it, hi = *hi_it;
+      const bool positive = lo > 0;
+      y_map.log = spec.chart_y_scale ? *spec.chart_y_scale == AxisScale::log && positive : positive && hi / lo > 10;
+      if (y_map.log) {
+        y_map.lo = std::floor(std::log10(lo));
+        y_map.hi = std::max(std::ceil(std::log10(hi)), y_map.lo + 1);
+        for (int e = static_cast<int>(y_map.lo); e <= static_cast<int>(y_map.hi); ++e) {
+          y_ticks.emplace_back(std::pow(10.0, e), decade_label(e));
+        }
+      } else {
+        // Linear from zero when the data are all positive, so that ratios read off the chart honestly.
+        const double y_lo = positive ? 0.0 : lo;
+        const double y_hi = hi > y_lo ? hi * 1.05 : y_lo + 1;
+        const auto ticks = nice_ticks(y_lo, y_hi, 5);
+        y_map.lo = y_lo;
+        y_map.hi = std::max(y_hi, ticks.empty() ? y_hi : ticks.back());
+        for (const double tick : ticks) y_ticks.emplace_back(tick, tick_text(tick));
+      }
+    }
+
+    out << "<g class=\"panel\">\n";
+    out << "<rect class=\"plot-area\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(top) << "\" width=\"" << px(kPlotWidth)
+        << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#222222\"/>\n";
+    for (const auto& [value, text] : y_ticks) {
+      const double y = y_map.map(value);
+      out << "<line x1=\"" << px(kPlotLeft) << "\" y1=\"" << px(y) << "\" x2=\"" << px(right) << "\" y2=\"" << px(y)
+          << "\" stroke=\"#E0E0E0\"/>\n";
+      out << "<text class=\"tick-y\" x=\"" << px(kPlotLeft - 6) << "\" y=\"" << px(y + 4) << "\" font-size=\""
+          << px(kFontPx) << "\" text-anchor=\"end\">" << escape(text) << "</text>\n";
+    }
+    // Ticks at the axis values, labelled as written; a long linear axis gets round ticks instead.
+    std::vector<std::pair<double, std::string>> x_ticks;
+    if (panel.x_scale == AxisScale::linear && panel.x.size() > kMaxXLabels) {
+      for (const double tick : nice_ticks(x_map.lo, x_map.hi, 8)) x_ticks.emplace_back(tick, tick_text(tick));
+    } else {
+      const std::size_t label_every = std::max<std::size_t>(1, (panel.x.size() + kMaxXLabels - 1) / kMaxXLabels);
+      for (std::size_t i = 0; i < panel.x.size(); i += label_every) x_ticks.emplace_back(panel.x[i], panel.x_labels[i]);
+    }
+    for (const auto& [value, text] : x_ticks) {
+      const double x = x_map.map(value);
+      out << "<line x1=\"" << px(x) << "\" y1=\"" << px(bottom) << "\" x2=\"" << px(x) << "\" y2=\"" << px(bottom + 4)
+          << "\" stroke=\"#222222\"/>\n";
+      out << "<text class=\"tick-x\" x=\"" << px(x) << "\" y=\"" << px(bottom + 18) << "\" font-size=\""
+          << px(kSmallFontPx) << "\" text-anchor=\"middle\">" << escape(text) << "</text>\n";
+    }
+    const char* scale_note = panel.x_scale == AxisScale::log ? " (log)" : "";
+    out << "<text class=\"axis-title\" x=\"" << px(kPlotLeft + kPlotWidth / 2) << "\" y=\"" << px(bottom + 40)
+        << "\" font-size=\"" << px(kFontPx) << "\" text-anchor=\"middle\">" << escape(panel.x_title + scale_note)
+        << "</text>\n";
+    const double y_mid = (top + bottom) / 2;
+    out << "<text class=\"axis-title\" x=\"18\" y=\"" << px(y_mid) << "\" font-size=\"" << px(kFontPx)
+        << "\" text-anchor=\"middle\" transform=\"rotate(-90 18 " << px(y_mid) << ")\">"
+        << escape(spec.chart_metric + (y_map.log ? " (log)" : "")) << "</text>\n";
+
+    for (std::size_t s = 0; s < panel.series.size(); ++s) {
+      const auto& series = panel.series[s];
+      const std::string colour = kColours[s % 8];
+      const std::string dash = kDashes[(s / 8) % 4];
+      const std::string dash_attr = dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"";
+      std::string path;
+      bool pen_down = false;
+      for (std::size_t i = 0; i < series.y.size(); ++i) {
+        const auto& y = series.y[i];
+        if (!y || !std::isfinite(*y) || (y_map.log && !(*y > 0))) {
+          pen_down = false;
+          continue;
+        }
+        path += fmt::format("{}{} {} ", pen_down ? "L" : "M", px(x_map.map(panel.x[i])), px(y_map.map(*y)));
+        pen_down = true;
+      }
+      out << "<g class=\"series\" data-label=\"" << escape(series.label) << "\">\n";
+      if (!path.empty()) {
+        path.pop_back();
+        out << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"1.8\"" << dash_attr
+            << "/>\n";
+      }
+      for (std::size_t i = 0; i < series.y.size(); ++i) {
+        const auto& y = series.y[i];
+        if (!y || !std::isfinite(*y) || (y_map.log && !(*y > 0))) continue;
+        out << "<circle class=\"point\" cx=\"" << px(x_map.map(panel.x[i])) << "\" cy=\"" << px(y_map.map(*y))
+            << "\" r=\"3\" fill=\"" << colour << "\"/>\n";
+      }
+      out << "</g>\n";
+      if (s < kMaxLegendEntries && panel.series.size() > 1) {
+        const double ly = top + 8 + 18 * static_cast<double>(s);
+        out << "<line x1=\"" << px(kLegendLeft) << "\" y1=\"" << px(ly) << "\" x2=\"" << px(kLegendLeft + 22)
+            << "\" y2=\"" << px(ly) << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dash_attr << "/>\n";
+        out << "<text class=\"legend\" x=\"" << px(kLegendLeft + 28) << "\" y=\"" << px(ly + 4) << "\" font-size=\""
+            << px(kSmallFontPx) << "\">" << escape(series.label) << "</text>\n";
+      } else if (s == kMaxLegendEntries && panel.series.size() > 1) {
+        const double ly = top + 8 + 18 * static_cast<double>(s);
+        out << "<text class=\"legend\" x=\"" << px(kLegendLeft) << "\" y=\"" << px(ly + 4) << "\" font-size=\""
+            << px(kSmallFontPx) << "\">" << fmt::format("+{} more lines", panel.series.size() - s) << "</text>\n";
+      }
+    }
+    out << "</g>\n";
+  }
+  out << "</svg>\n";
+}
+
+void write_sweep_charts(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                        const std::vector<PointResult>& results, const std::filesystem::path& dir) {
+  {
+    // `roofline` points have no simulated time: chart the analytic counterpart of a simulated metric when it is
+    // collected, so that `--mode roofline` of a `run` study still draws its chart.
+    SweepSpec charted = spec;
+    if (spec.mode == "roofline") {
+      const std::pair<const char*, const char*> counterparts[] = {{"sim_time_s", "roofline_time_s"},
+                                                                  {"achieved_flops_per_s", "attainable_flops_per_s"}};
+      for (const auto& [simulated, analytic] : counterparts) {
+        if (spec.chart_metric == simulated &&
+            std::find(spec.metrics.begin(), spec.metrics.end(), analytic) != spec.metrics.end()) {
+          charted.chart_metric = analytic;
+        }
+      }
+    }
+    std::ofstream out(dir / "sweep.svg", std::ios::binary);
+    if (!out) throw InputError(SourcePos{(dir / "sweep.svg").string()}, "cannot write the file");
+    write_sweep_svg(charted, sweep_panels(charted, points, results), out);
+  }
+  std::ofstream out(dir / "sweep_roofline.svg", std::ios::binary);
+  if (!out) throw InputError(SourcePos{(dir / "sweep_roofline.svg").string()}, "cannot write the file");
+  write_points_roofline(spec, points, results, out);
+}
+
+}  // namespace roofsim

@@ -1,0 +1,45 @@
+#pragma once
+// The charts of a sweep. sweep.svg: one panel per axis, the chosen metric (of the chosen op, or the total) against
+// that axis, log where the axis is geometric, one line per combination of the other axes' values. sweep_roofline.svg:
+// every op of every point on the roofline of the base scenario's device, drawn by the report's roofline writer.
+// Axis ticks reuse the report's decade labels and text metrics (sim/report), so both charts read alike.
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/sweep/sweep_results.h"
+#include "sim/sweep/sweep_spec.h"
+
+namespace roofsim {
+
+// One line of a panel: points (x, y) in data units, in axis order; a missing y breaks the line.
+struct ChartSeries {
+  std::string label;
+  std::vector<std::optional<double>> y;  // one per value of the panel's axis
+};
+
+struct ChartPanel {
+  std::string x_title;
+  AxisScale x_scale = AxisScale::linear;
+  std::vector<std::string> x_labels;  // the axis values as written
+  std::vector<double> x;              // their positions in data units (index for a category axis)
+  std::vector<ChartSeries> series;
+};
+
+// The panels of sweep.svg: one per axis; for a grid, a series per combination of the other axes' values; for a zip,
+// one series.
+[[nodiscard]] std::vector<ChartPanel> sweep_panels(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                                                   const std::vector<PointResult>& results);
+
+void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panels, std::ostream& out);
+
+// Linear ticks at 1, 2 or 5 x 10^k covering [lo, hi], about `target` of them.
+[[nodiscard]] std::vector<double> nice_ticks(double lo, double hi, int target);
+
+// Writes sweep.svg and sweep_roofline.svg into `dir`.
+void write_sweep_charts(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                        const std::vector<PointResult>& results, const std::filesystem::path& dir);
+
+}  // namespace roofsim

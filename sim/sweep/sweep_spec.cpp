@@ -1,0 +1,325 @@
+#include "sim/sweep/sweep_spec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "sim/config/config_document.h"
+#include "sim/config/quantity.h"
+#include "sim/core/input_error.h"
+
+namespace roofsim {
+
+namespace {
+
+using K = ValueKind;
+using Q = QuantityKind;
+constexpr Presence req = Presence::required;
+constexpr Presence opt = Presence::optional;
+
+// A sweep of more points than this is a typo in a range, not a study.
+constexpr std::size_t kMaxAxisValues = 100000;
+
+std::string number_text(double value) {
+  if (std::abs(value) < 9.0e15 && value == std::floor(value)) return fmt::format("{}", static_cast<long long>(value));
+  return fmt::format("{}", value);
+}
+
+// The text a TOML value stands for on a --set command line.
+std::optional<std::string> value_as_set_text(const toml::node& node) {
+  if (const auto* text = node.as_string()) return text->get();
+  if (const auto* integer = node.as_integer()) return std::to_string(integer->get());
+  if (const auto* real = node.as_floating_point()) return number_text(real->get());
+  if (const auto* flag = node.as_boolean()) return std::string(flag->get() ? "true" : "false");
+  return std::nullopt;
+}
+
+// Equal ratios between consecutive values (1, 2, 4, 8 or 8MiB, 16MiB, 32MiB) make a geometric axis.
+bool is_geometric(const std::vector<double>& numbers) {
+  if (numbers.size() < 3) return false;
+  for (const double value : numbers) {
+    if (!(value > 0)) return false;
+  }
+  const double ratio = numbers[1] / numbers[0];
+  if (std::abs(ratio - 1.0) < 1e-9) return false;
+  for (std::size_t i = 2; i < numbers.size(); ++i) {
+    if (std::abs(numbers[i] / numbers[i - 1] - ratio) > 1e-6 * ratio) return false;
+  }
+  return true;
+}
+
+std::optional<AxisScale> scale_from_text(const std::string& text) {
+  if (text == "linear") return AxisScale::linear;
+  if (text == "log") return AxisScale::log;
+  if (text == "category") return AxisScale::category;
+  return std::nullopt;
+}
+
+// A hardware or workload given as a path is taken relative to the sweep file; a bare name is a bundled file.
+std::string resolve_scenario_file(const std::string& value, const std::filesystem::path& base_dir) {
+  const std::filesystem::path given(value);
+  const bool looks_like_path = given.has_parent_path() || given.extension() == ".toml";
+  if (!looks_like_path) return value;
+  if (given.is_absolute()) return value;
+  return std::filesystem::absolute(base_dir / given).lexically_normal().string();
+}
+
+Override parse_set(const std::string& text, const ConfigSection& sweep) {
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0) {
+    sweep.fail("set", "each entry KEY=VALUE, such as \"power.cap=450W\"");
+  }
+  return Override{text.substr(0, equals), text.substr(equals + 1)};
+}
+
+SweepAxis load_axis(const ConfigSection& axis) {
+  SweepAxis result;
+  result.key = axis.text("key");
+  if (result.key.empty() || result.key.find('=') != std::string::npos) axis.fail("key", "a --set key");
+  result.label = axis.optional_text("label").value_or(result.key);
+  const std::string unit = axis.optional_text("unit").value_or("");
+  const bool has_values = axis.has("values");
+  const bool has_range = axis.has("from") || axis.has("to");
+  if (has_values == has_range) {
+    axis.fail_message("axis \"" + result.key +
+                      "\": give either values = [...] or a range (from, to, and step or factor)");
+  }
+  std::optional<AxisScale> natural;
+  if (has_values) {
+    const auto* node = axis.node("values");
+    const auto* array = node->as_array();
+    if (array == nullptr || array->empty()) axis.fail("values", "a non-empty array of values");
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      auto text = value_as_set_text(*array->get(i));
+      if (!text) axis.fail("values", "an array of strings, numbers or booleans");
+      const bool numeric_literal = !array->get(i)->is_string() && !array->get(i)->is_boolean();
+      result.values.push_back(numeric_literal ? *text + unit : *text);
+    }
+  } else {
+    if (!axis.has("from")) axis.fail("from", "the first value of the range");
+    if (!axis.has("to")) axis.fail("to", "the last value of the range");
+    const double from = axis.real("from");
+    const double to = axis.real("to");
+    std::optional<double> step, factor;
+    if (axis.has("step")) step = axis.real("step");
+    if (axis.has("factor")) factor = axis.real("factor");
+    if (step.has_value() == factor.has_value()) {
+      axis.fail_message("axis \"" + result.key +
+                        "\": a range needs exactly one of step (linear) or factor (geometric)");
+    }
+    if (to < from) axis.fail("to", "a value >= from (" + number_text(from) + ")");
+    if (step && !(*step > 0)) axis.fail("step", "a number > 0");
+    if (factor && !(*factor > 1)) axis.fail("factor", "a number > 1");
+    if (factor && !(from > 0)) axis.fail("from", "a number > 0 (a geometric range)");
+    if (step && (to - from) / *step >= static_cast<double>(kMaxAxisValues)) {
+      axis.fail("step", "at most " + std::to_string(kMaxAxisValues) + " values per axis");
+    }
+    result.values = range_values(from, to, step, factor, unit);
+    natural = factor ? AxisScale::log : AxisScale::linear;
+  }
+  if (!natural) {
+    std::vector<double> numbers;
+    for (const auto& value : result.values) {
+      const auto number = numeric_value(value);
+      if (!number) {
+        natural = AxisScale::category;
+        break;
+      }
+      numbers.push_back(*number);
+    }
+    if (!natural) natural = is_geometric(numbers) ? AxisScale::log : AxisScale::linear;
+  }
+  result.scale = *natural;
+  if (const auto scale = axis.optional_text("scale")) {
+    result.scale = *scale_from_text(*scale);
+    if (result.scale != AxisScale::category) {
+      for (const auto& value : result.values) {
+        if (!numeric_value(value)) axis.fail("scale", "category (the values \"" + value + "\" are not numbers)");
+        if (result.scale == AxisScale::log && !(*numeric_value(value) > 0)) {
+          axis.fail("scale", "linear or category (a log axis needs values > 0)");
+        }
+      }
+    }
+  }
+  return result;
+}
+
+SweepSpec load_document(const ConfigDocument& document, const std::filesystem::path& base_dir) {
+  document.check();
+  const auto root = document.root();
+  const auto sweep = *root.child("sweep");
+  SweepSpec spec;
+  spec.file = document.file_name();
+  spec.name = sweep.text("name");
+  spec.description = sweep.optional_text("description").value_or("");
+  spec.mode = sweep.text("mode");
+  spec.hardware = resolve_scenario_file(sweep.text("hardware"), base_dir);
+  spec.workload = resolve_scenario_file(sweep.text("workload"), base_dir);
+  for (const auto& text : sweep.text_list("set")) spec.base_overrides.push_back(parse_set(text, sweep));
+  spec.combine = sweep.text("combine") == "zip" ? SweepCombine::zip : SweepCombine::grid;
+  spec.metrics = sweep.text_list("metrics");
+  if (spec.metrics.empty()) sweep.fail("metrics", "a non-empty array of report.json op fields");
+
+  const auto axes = root.elements("axis");
+  if (axes.empty()) root.fail_message("a sweep needs at least one [[axis]]");
+  for (const auto& axis : axes) {
+    spec.axes.push_back(load_axis(axis));
+    for (std::size_t i = 0; i + 1 < spec.axes.size(); ++i) {
+      if (spec.axes[i].key == spec.axes.back().key) axis.fail("key", "a key no other axis sweeps");
+      if (spec.axes[i].label == spec.axes.back().label) axis.fail("label", "a label no other axis uses");
+    }
+  }
+  if (spec.combine == SweepCombine::zip) {
+    for (std::size_t i = 1; i < spec.axes.size(); ++i) {
+      if (spec.axes[i].values.size() != spec.axes[0].values.size()) {
+        axes[i].fail_message(fmt::format("zipped axes must have equal lengths: \"{}\" has {} values, \"{}\" has {}",
+                                         spec.axes[i].key, spec.axes[i].values.size(), spec.axes[0].key,
+                                         spec.axes[0].values.size()));
+      }
+    }
+  }
+
+  if (const auto chart = root.child("chart")) {
+    spec.chart_metric = chart->optional_text("metric").value_or("");
+    spec.chart_op = chart->text("op");
+    if (const auto scale = chart->optional_text("y_scale"); scale && *scale != "auto") {
+      spec.chart_y_scale = scale_from_text(*scale);
+    }
+    if (!spec.chart_metric.empty() &&
+        std::find(spec.metrics.begin(), spec.metrics.end(), spec.chart_metric) == spec.metrics.end()) {
+      chart->fail("metric", "one of the sweep's metrics");
+    }
+  }
+  if (spec.chart_metric.empty()) spec.chart_metric = spec.metrics.front();
+  return spec;
+}
+
+}  // namespace
+
+const KeyRegistry& sweep_registry() {
+  static const KeyRegistry registry(
+      "sweep",
+      {
+          {"sweep", K::section, Q::bytes, req, "", "The sweep: its base scenario, how axes combine, what to collect"},
+          {"sweep.name", K::text, Q::bytes, req, "", "Name shown on charts"},
+          {"sweep.description", K::text, Q::bytes, opt, "", "What the sweep shows"},
+          {"sweep.mode", K::choice, Q::bytes, opt, "run",
+           "The command each point runs: run (SystemC simulation) or roofline (analytic only)", "run|roofline"},
+          {"sweep.hardware", K::text, Q::bytes, req, "",
+           "Hardware file (relative to the sweep file) or a bundled device by name (\"H100-SXM5\")"},
+          {"sweep.workload", K::text, Q::bytes, req, "",
+           "Workload file (relative to the sweep file) or a bundled workload by name (\"gemm\")"},
+          {"sweep.set", K::text_list, Q::bytes, opt, "",
+           "Overrides of every point, each \"KEY=VALUE\" as for --set (\"power.cap=450W\", "
+           "\"workload.params.k=4096\")"},
+          {"sweep.combine", K::choice, Q::bytes, opt, "grid",
+           "grid: every combination of the axes' values; zip: the i-th value of every axis (equal lengths)",
+           "grid|zip"},
+          {"sweep.metrics", K::text_list, Q::bytes, req, "",
+           "Op fields of report.json to collect, dotted into objects (\"sim_time_s\", \"bound_by\", "
+           "\"ceilings.classic\", \"bytes.dram\"), or attainable_flops_per_s and roofline_time_s (derived)"},
+          {"axis", K::section_array, Q::bytes, req, "", "An axis of the sweep, in order (the first varies slowest)"},
+          {"axis.[].key", K::text, Q::bytes, req, "",
+           "The --set key the axis varies (\"memory.l2.capacity\", \"workload.params.batch\")"},
+          {"axis.[].label", K::text, Q::bytes, opt, "", "Column name in sweep.csv and axis title (default: the key)"},
+          {"axis.[].values", K::any, Q::bytes, opt, "",
+           "The values, as --set takes them ([\"8MiB\", \"16MiB\"] or [1, 2, 4]); or give a range instead"},
+          {"axis.[].from", K::real, Q::bytes, opt, "", "Range: first value (a number; see unit)"},
+          {"axis.[].to", K::real, Q::bytes, opt, "", "Range: last value (included when the steps reach it)"},
+          {"axis.[].step", K::real, Q::bytes, opt, "", "Range: linear increment (> 0)"},
+          {"axis.[].factor", K::real, Q::bytes, opt, "", "Range: geometric factor (> 1)"},
+          {"axis.[].unit", K::text, Q::bytes, opt, "",
+           "Unit appended to numeric values and range values (\"GB/s\" makes 1000 into \"1000GB/s\")"},
+          {"axis.[].scale", K::choice, Q::bytes, opt, "",
+           "Chart axis (default: log for a factor range or values with a constant ratio, else linear; category "
+           "for non-numeric values)",
+           "linear|log|category"},
+          {"chart", K::section, Q::bytes, opt, "", "What sweep.svg draws"},
+          {"chart.metric", K::text, Q::bytes, opt, "", "The metric on the y axis (default: the first metric)"},
+          {"chart.op", K::text, Q::bytes, opt, "total", "The op whose metric is drawn, or \"total\""},
+          {"chart.y_scale", K::choice, Q::bytes, opt, "auto",
+           "y axis: log, linear, or auto (log when the values span more than a decade)", "auto|linear|log"},
+      });
+  return registry;
+}
+
+SweepSpec load_sweep(const std::filesystem::path& file) {
+  if (!std::filesystem::exists(file)) throw InputError(SourcePos{file.string()}, "file not found");
+  const ConfigDocument document(file, sweep_registry());
+  return load_document(document, std::filesystem::absolute(file).parent_path());
+}
+
+SweepSpec parse_sweep(std::string_view text, const std::string& name, const std::filesystem::path& base_dir) {
+  const ConfigDocument document(text, name, sweep_registry());
+  return load_document(document, base_dir);
+}
+
+std::vector<std::string> range_values(double from, double to, std::optional<double> step, std::optional<double> factor,
+                                      const std::string& unit) {
+  std::vector<std::string> values;
+  // A relative slack so that 0.1-steps reach `to` despite binary rounding.
+  const double limit = to + 1e-9 * std::max(std::abs(to), 1.0);
+  for (std::size_t i = 0; i < kMaxAxisValues; ++i) {
+    const double value =
+        step ? from + static_cast<double>(i) * *step : from * std::pow(*factor, static_cast<double>(i));
+    if (value > limit) break;
+    values.push_back(number_text(value) + unit);
+  }
+  return values;
+}
+
+std::optional<double> numeric_value(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  const double number = std::strtod(begin, &end);
+  if (end == begin) return std::nullopt;
+  if (*end == '\0') return number;
+  for (const auto kind : {Q::bytes, Q::bandwidth, Q::frequency, Q::time, Q::power, Q::energy, Q::voltage}) {
+    const auto quantity = parse_quantity(text, kind);
+    if (quantity && !quantity->in_cycles) return quantity->value;
+  }
+  return std::nullopt;
+}
+
+std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
+  std::vector<SweepPoint> points;
+  if (spec.axes.empty()) return points;
+  std::size_t total = 1;
+  if (spec.combine == SweepCombine::zip) {
+    total = spec.axes.front().values.size();
+  } else {
+    for (const auto& axis : spec.axes) total *= axis.values.size();
+  }
+  for (std::size_t index = 0; index < total; ++index) {
+    SweepPoint point;
+    point.index = index;
+    point.overrides = spec.base_overrides;
+    std::size_t rest = index;
+    point.value_index.assign(spec.axes.size(), 0);
+    for (std::size_t a = spec.axes.size(); a-- > 0;) {
+      const std::size_t count = spec.axes[a].values.size();
+      point.value_index[a] = spec.combine == SweepCombine::zip ? index : rest % count;
+      rest /= count;
+    }
+    for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+      const auto& value = spec.axes[a].values[point.value_index[a]];
+      point.values.push_back(value);
+      point.overrides.push_back(Override{spec.axes[a].key, value});
+    }
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+bool in_shard(std::size_t index, std::size_t shard, std::size_t shards) {
+  return shards > 0 && index % shards == shard;
+}
+
+std::string override_text(const Override& entry) {
+  return entry.key + "=" + entry.value;
+}
+
+}  // namespace roofsim

@@ -1,0 +1,76 @@
+#pragma once
+// A sweep file: a base scenario (hardware, workload, --set overrides) and axes, each a --set key with a list of
+// values or a range, combined as a full grid or zipped, plus the metrics to collect. Expanding it gives the points,
+// in a fixed order (the first axis varies slowest), each with the overrides that define it. Plain C++, no processes.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/config/hardware_params.h"
+#include "sim/config/key_spec.h"
+
+namespace roofsim {
+
+enum class AxisScale { linear, log, category };
+
+struct SweepAxis {
+  std::string key;                  // a --set key ("memory.l2.capacity", "workload.params.batch")
+  std::string label;                // column name in sweep.csv (default: the key)
+  std::vector<std::string> values;  // as passed to --set ("8MiB", "64")
+  AxisScale scale = AxisScale::linear;
+};
+
+enum class SweepCombine { grid, zip };
+
+struct SweepSpec {
+  std::filesystem::path file;
+  std::string name;
+  std::string description;
+  std::string mode = "run";  // the roofsim command each point runs: "run" or "roofline"
+  std::string hardware;      // a bundled device name or an absolute path
+  std::string workload;      // a bundled workload name or an absolute path
+  std::vector<Override> base_overrides;
+  std::vector<SweepAxis> axes;
+  SweepCombine combine = SweepCombine::grid;
+  std::vector<std::string> metrics;        // op fields of report.json ("sim_time_s", "ceilings.classic", "bytes.dram")
+  std::string chart_metric;                // the metric sweep.svg draws
+  std::string chart_op = "total";          // the op (or "total") whose metric sweep.svg draws
+  std::optional<AxisScale> chart_y_scale;  // default: log when the values span more than a decade
+};
+
+struct SweepPoint {
+  std::size_t index = 0;
+  std::vector<std::size_t> value_index;  // per axis, the index into its values
+  std::vector<std::string> values;       // per axis, the value text
+  std::vector<Override> overrides;       // base overrides, then one per axis
+};
+
+[[nodiscard]] const KeyRegistry& sweep_registry();
+
+// Parses and checks a sweep file; errors are InputErrors naming file:line:column and the key.
+[[nodiscard]] SweepSpec load_sweep(const std::filesystem::path& file);
+// Parses sweep text held in memory; relative hardware/workload paths resolve against `base_dir`.
+[[nodiscard]] SweepSpec parse_sweep(std::string_view text, const std::string& name,
+                                    const std::filesystem::path& base_dir);
+
+// The points of a sweep in order: a grid varies the last axis fastest; zip takes the i-th value of every axis.
+[[nodiscard]] std::vector<SweepPoint> expand_points(const SweepSpec& spec);
+
+// The values of a range: from, from*factor, ... up to `to` (geometric), or from, from+step, ... (linear); each
+// value computed from the start (no accumulated rounding); integers are written without a decimal point.
+[[nodiscard]] std::vector<std::string> range_values(double from, double to, std::optional<double> step,
+                                                    std::optional<double> factor, const std::string& unit);
+
+// The leading number of a value text ("16MiB" -> 16 * 2^20 when it parses as a quantity, "64" -> 64); nullopt
+// when it is not numeric.
+[[nodiscard]] std::optional<double> numeric_value(const std::string& text);
+
+// Slice K of N: points whose index % N == K (round robin, so slices of a geometric axis take similar time).
+[[nodiscard]] bool in_shard(std::size_t index, std::size_t shard, std::size_t shards);
+
+// "memory.l2.capacity=16MiB"
+[[nodiscard]] std::string override_text(const Override& entry);
+
+}  // namespace roofsim

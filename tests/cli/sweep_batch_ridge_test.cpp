@@ -1,0 +1,74 @@
+// The bundled batch study (sweeps/gemm_batch_ridge.toml) in roofline mode: as the batch of a GEMM batch x 8192 x 8192
+// grows, its compulsory OI follows the closed form and bound_by moves from memory to compute exactly where the
+// memory line OI x B meets the compute peak P.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tests/cli/sweep_test_files.h"
+
+using namespace roofsim;
+
+namespace {
+
+struct Row {
+  double batch = 0, oi = 0, attainable = 0;
+  std::string bound_by;
+};
+
+bool memory_bound(const std::string& bound_by) {
+  return bound_by.rfind("memory:", 0) == 0 || bound_by == "dram-rows";
+}
+
+}  // namespace
+
+TEST_CASE("the batch sweep crosses the ridge: bound_by changes once from memory to compute") {
+  const auto dir = test::scratch_dir("sweep-ridge");
+  const auto file = test::source_dir() / "sweeps" / "gemm_batch_ridge.toml";
+  const auto result =
+      test::run_roofsim("sweep " + test::quoted(file) + " --mode roofline --jobs 2 --out " + test::quoted(dir));
+  INFO("stderr: " << result.err);
+  REQUIRE(result.exit_code == 0);
+
+  std::istringstream csv(test::read_file(dir / "sweep.csv"));
+  std::string line;
+  std::getline(csv, line);
+  REQUIRE(line ==
+          "point,batch,op,status,useful_flops,oi.dram,attainable_flops_per_s,roofline_time_s,bound_by,"
+          "sim_time_s,achieved_flops_per_s,ceiling_bound_by.classic,error");
+  std::vector<Row> rows;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> fields;
+    std::istringstream in(line);
+    std::string field;
+    while (std::getline(in, field, ',')) fields.push_back(field);
+    if (fields[2] != "linear") continue;
+    rows.push_back({std::stod(fields[1]), std::stod(fields[5]), std::stod(fields[6]), fields[8]});
+  }
+  REQUIRE(rows.size() == 12);  // 1, 2, 4, ..., 2048
+
+  // fp16 compulsory OI of an m x n x k GEMM: 2mnk / (2 (mk + kn + mn)), with m = batch, n = k = 8192.
+  const double n = 8192, k = 8192;
+  for (const auto& row : rows) {
+    CHECK(row.oi == doctest::Approx(row.batch * n * k / (row.batch * k + k * n + row.batch * n)).epsilon(1e-12));
+  }
+  // The memory line's slope (the bandwidth that binds at low OI) and the compute peak, from the two ends.
+  const double bandwidth = rows.front().attainable / rows.front().oi;
+  const double peak = rows.back().attainable;
+  REQUIRE(memory_bound(rows.front().bound_by));
+  REQUIRE(rows.back().bound_by.rfind("compute:", 0) == 0);
+  int changes = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const bool expect_memory = rows[i].oi * bandwidth < peak;
+    INFO("batch " << rows[i].batch << ": " << rows[i].bound_by);
+    CHECK(memory_bound(rows[i].bound_by) == expect_memory);
+    if (i > 0 && memory_bound(rows[i].bound_by) != memory_bound(rows[i - 1].bound_by)) ++changes;
+  }
+  CHECK(changes == 1);
+  // The H100's ridge (989 TFLOP/s over ~3 TB/s, about 300 FLOP/B) lies between batch 256 and batch 512.
+  CHECK(memory_bound(rows[8].bound_by));
+  CHECK_FALSE(memory_bound(rows[9].bound_by));
+}

@@ -1,0 +1,44 @@
+// The bundled studies in sweeps/: each is a valid sweep with the points its axes promise, and each runs (in its
+// analytic roofline mode, seconds instead of minutes) and draws both charts.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+
+#include "sim/sweep/sweep_spec.h"
+#include "tests/cli/sweep_test_files.h"
+
+using namespace roofsim;
+
+TEST_CASE("every bundled study expands to the points of its axes and runs with both charts drawn") {
+  // Points from the axes: batch 1..2048 x2 (12); N 256..24576 +256 (96); 4 L2 capacities x 5 pin rates; 2 batches x
+  // caps 250..700 W +50 (10).
+  const std::map<std::string, std::size_t> expected = {
+      {"gemm_batch_ridge", 12}, {"gemm_wave_sawtooth", 96}, {"llm_decode_sram_hbm", 20}, {"power_cap", 20}};
+  std::size_t found = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() / "sweeps")) {
+    if (entry.path().extension() != ".toml") continue;
+    const auto name = entry.path().stem().string();
+    INFO("study " << name);
+    REQUIRE(expected.count(name) == 1);
+    ++found;
+    const auto spec = load_sweep(entry.path());
+    CHECK(spec.mode == "run");
+    CHECK(expand_points(spec).size() == expected.at(name));
+
+    const auto out = test::scratch_dir("sweep-study-" + name);
+    const auto result = test::run_roofsim("sweep " + name + " --mode roofline --jobs 2 --out " + test::quoted(out));
+    INFO("stderr: " << result.err);
+    CHECK(result.exit_code == 0);
+    const auto svg = test::read_file(out / "sweep.svg");
+    // A plotted point per ok value in every panel: points x axes.
+    std::size_t circles = 0;
+    for (std::size_t at = svg.find("class=\"point\""); at != std::string::npos;
+         at = svg.find("class=\"point\"", at + 1)) {
+      ++circles;
+    }
+    CHECK(circles == expected.at(name) * spec.axes.size());
+    CHECK(test::read_file(out / "sweep_roofline.svg").find("class=\"op\"") != std::string::npos);
+  }
+  CHECK(found == expected.size());
+}

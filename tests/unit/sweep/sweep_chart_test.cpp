@@ -1,0 +1,85 @@
+// sweep.svg: a panel per axis, a line per combination of the other axes' values, log axes for geometric values;
+// checked by parsing the SVG.
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <sstream>
+
+#include "sim/sweep/sweep_chart.h"
+
+using namespace roofsim;
+
+namespace {
+
+SweepSpec two_by_three() {
+  SweepSpec spec;
+  spec.name = "chart";
+  spec.metrics = {"sim_time_s"};
+  spec.chart_metric = "sim_time_s";
+  spec.axes = {SweepAxis{"a", "cap", {"100W", "200W"}, AxisScale::linear},
+               SweepAxis{"b", "batch", {"1", "4", "16"}, AxisScale::log}};
+  return spec;
+}
+
+// sim_time_s of point p = p + 1 in the "total" row; point 4 failed.
+std::vector<PointResult> results_for(const std::vector<SweepPoint>& points) {
+  std::vector<PointResult> results;
+  for (const auto& point : points) {
+    PointResult result;
+    result.index = point.index;
+    result.status = point.index == 4 ? PointStatus::failed : PointStatus::ok;
+    if (result.status == PointStatus::ok) {
+      const double value = static_cast<double>(point.index + 1);
+      result.rows.push_back(OpRow{"total", {std::to_string(value)}, {value}});
+    }
+    results.push_back(result);
+  }
+  return results;
+}
+
+std::size_t count(const std::string& text, const std::string& pattern) {
+  const std::regex re(pattern);
+  return static_cast<std::size_t>(
+      std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
+}
+
+}  // namespace
+
+TEST_CASE("a 2x3 grid gives a panel per axis with a line per value of the other axis") {
+  const auto spec = two_by_three();
+  const auto points = expand_points(spec);
+  const auto panels = sweep_panels(spec, points, results_for(points));
+  REQUIRE(panels.size() == 2);
+  // Panel of the cap axis: one line per batch value, each with the two caps' values.
+  REQUIRE(panels[0].series.size() == 3);
+  CHECK(panels[0].series[1].label == "batch = 4");
+  CHECK(panels[0].series[1].y[0].value() == 2);       // point 1: cap 100W, batch 4
+  CHECK_FALSE(panels[0].series[1].y[1].has_value());  // point 4 failed
+  CHECK(panels[0].x == std::vector<double>{100, 200});
+  // Panel of the batch axis: one line per cap, three values each.
+  REQUIRE(panels[1].series.size() == 2);
+  CHECK(panels[1].series[1].y[2].value() == 6);  // point 5: cap 200W, batch 16
+  CHECK(panels[1].x_scale == AxisScale::log);
+}
+
+TEST_CASE("the SVG has a plot area per panel and a point per ok value and labels the x ticks with the values") {
+  const auto spec = two_by_three();
+  const auto points = expand_points(spec);
+  std::ostringstream svg;
+  write_sweep_svg(spec, sweep_panels(spec, points, results_for(points)), svg);
+  const auto text = svg.str();
+  CHECK(count(text, "class=\"plot-area\"") == 2);
+  // 5 ok points, each drawn once per panel.
+  CHECK(count(text, "class=\"point\"") == 10);
+  CHECK(count(text, "class=\"tick-x\"[^>]*>16<") == 1);
+  CHECK(count(text, "class=\"tick-x\"[^>]*>200W<") == 1);
+  CHECK(count(text, "batch \\(log\\)") == 1);
+}
+
+TEST_CASE("nice ticks are 1 2 or 5 times a power of ten and cover the range") {
+  CHECK(nice_ticks(0, 10, 5) == std::vector<double>{0, 2, 4, 6, 8, 10});
+  CHECK(nice_ticks(256, 24576, 8) == std::vector<double>{5000, 10000, 15000, 20000});
+  const auto ticks = nice_ticks(0.13, 0.91, 4);
+  CHECK(ticks.front() == doctest::Approx(0.2));
+  CHECK(ticks.back() == doctest::Approx(0.8));
+}

@@ -1,0 +1,165 @@
+// Sweep files: axes as lists and ranges, grid and zip expansion, shards, and the errors of a bad sweep file.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "sim/core/input_error.h"
+#include "sim/sweep/sweep_spec.h"
+
+using namespace roofsim;
+
+namespace {
+
+const std::string kHeader = R"(
+[sweep]
+name = "t"
+mode = "roofline"
+hardware = "H100-SXM5"
+workload = "gemm"
+set = ["power.cap=450W"]
+metrics = ["sim_time_s"]
+)";
+
+SweepSpec parse(const std::string& text) {
+  return parse_sweep(kHeader + text, "t.toml", "/tmp");
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    (void)parse(text);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a 3x3 grid gives 9 points - the last axis fastest - each with the base and both axis overrides") {
+  const auto spec = parse(R"(
+[[axis]]
+key = "memory.l2.capacity"
+values = ["8MiB", "16MiB", "32MiB"]
+[[axis]]
+key = "workload.params.size"
+values = [256, 512, 1024]
+)");
+  const auto points = expand_points(spec);
+  REQUIRE(points.size() == 9);
+  const char* capacities[] = {"8MiB", "16MiB", "32MiB"};
+  const char* sizes[] = {"256", "512", "1024"};
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < 9; ++i) {
+    CHECK(points[i].index == i);
+    REQUIRE(points[i].overrides.size() == 3);
+    CHECK(override_text(points[i].overrides[0]) == "power.cap=450W");
+    CHECK(override_text(points[i].overrides[1]) == std::string("memory.l2.capacity=") + capacities[i / 3]);
+    CHECK(override_text(points[i].overrides[2]) == std::string("workload.params.size=") + sizes[i % 3]);
+    seen.insert(points[i].values[0] + "," + points[i].values[1]);
+  }
+  CHECK(seen.size() == 9);
+  CHECK(spec.axes[0].scale == AxisScale::log);  // 8, 16, 32 MiB: a constant ratio
+}
+
+TEST_CASE("zipped axes take the i-th value of each") {
+  const auto zipped = parse_sweep(kHeader + "combine = \"zip\"\n" + R"(
+[[axis]]
+key = "workload.params.size"
+values = [256, 512]
+[[axis]]
+key = "workload.params.skinny"
+values = [16, 48]
+)",
+                                  "t.toml", "/tmp");
+  const auto points = expand_points(zipped);
+  REQUIRE(points.size() == 2);
+  CHECK(points[1].values == std::vector<std::string>{"512", "48"});
+}
+
+TEST_CASE("zipped axes of unequal length are an error naming the file - the position and both axes") {
+  const auto error = error_of(std::string("combine = \"zip\"\n") + R"(
+[[axis]]
+key = "workload.params.size"
+values = [256, 512, 1024]
+[[axis]]
+key = "workload.params.skinny"
+values = [16, 32]
+)");
+  CHECK(error.find("t.toml:") == 0);
+  CHECK(error.find("equal lengths") != std::string::npos);
+  CHECK(error.find("workload.params.skinny\" has 2 values") != std::string::npos);
+  CHECK(error.find("workload.params.size\" has 3") != std::string::npos);
+}
+
+TEST_CASE("ranges: a factor range is geometric and inclusive - a step range linear - both with a unit") {
+  CHECK(range_values(1, 256, std::nullopt, 2.0, "") ==
+        std::vector<std::string>{"1", "2", "4", "8", "16", "32", "64", "128", "256"});
+  CHECK(range_values(1, 255, std::nullopt, 2.0, "").back() == "128");
+  CHECK(range_values(0.5, 1.0, 0.1, std::nullopt, "TB/s") ==
+        std::vector<std::string>{"0.5TB/s", "0.6TB/s", "0.7TB/s", "0.8TB/s", "0.9TB/s", "1TB/s"});
+  const auto spec = parse(R"(
+[[axis]]
+key = "workload.params.size"
+from = 128
+to = 1024
+step = 128
+)");
+  REQUIRE(spec.axes[0].values.size() == 8);
+  CHECK(spec.axes[0].values[7] == "1024");
+  CHECK(spec.axes[0].scale == AxisScale::linear);
+}
+
+TEST_CASE("axis errors name the key: both values and a range - both step and factor - factor <= 1") {
+  CHECK(error_of(R"(
+[[axis]]
+key = "workload.params.size"
+values = [1]
+from = 1
+to = 2
+step = 1
+)")
+            .find("either values") != std::string::npos);
+  CHECK(error_of(R"(
+[[axis]]
+key = "workload.params.size"
+from = 1
+to = 8
+step = 1
+factor = 2
+)")
+            .find("exactly one of step") != std::string::npos);
+  const auto factor_error = error_of(R"(
+[[axis]]
+key = "workload.params.size"
+from = 1
+to = 8
+factor = 1
+)");
+  CHECK(factor_error.find("'axis[0].factor' = 1: expected a number > 1") != std::string::npos);
+  CHECK(factor_error.find("t.toml:") == 0);
+  CHECK(error_of(R"(
+[[axis]]
+key = "workload.params.size"
+valeus = [1]
+)")
+            .find("valeus") != std::string::npos);
+}
+
+TEST_CASE("numeric values read units so that axes of quantities are placed by value") {
+  CHECK(numeric_value("64").value() == 64);
+  CHECK(numeric_value("16MiB").value() == 16.0 * 1024 * 1024);
+  CHECK(numeric_value("450W").value() == 450);
+  CHECK(numeric_value("1.5TB/s").value() == doctest::Approx(1.5e12));
+  CHECK_FALSE(numeric_value("open").has_value());
+}
+
+TEST_CASE("shards K/N cover every point exactly once") {
+  for (const std::size_t shards : {1u, 2u, 3u, 7u, 20u}) {
+    for (std::size_t index = 0; index < 17; ++index) {
+      int owners = 0;
+      for (std::size_t shard = 0; shard < shards; ++shard) owners += in_shard(index, shard, shards) ? 1 : 0;
+      CHECK(owners == 1);
+    }
+  }
+}
