@@ -288,6 +288,15 @@ struct Chart {
           drawn_levels.push_back(level);
         }
       }
+      // With the detailed DRAM model, the op's DRAM point: its DRAM-aware ceiling min(P, OI x B(h)) at the row-hit
+      // rate h measured on its requests, a bar above (or at) the achieved point.
+      const double dram_ceiling = op.roofline.ceilings[Variant::dram].flops_per_s;
+      if (op.extra.contains("dram") && report.main_memory == "dram" && dram_ceiling > 0) {
+        const double cy = y_axis.map(dram_ceiling);
+        body << "<path class=\"op-dram\" d=\"M" << px(main_x - 6) << " " << px(cy) << " H" << px(main_x + 6)
+             << "\" stroke=\"" << bound_colour("dram-rows") << "\" stroke-width=\"2\"/>\n";
+        drawn_dram_points = true;
+      }
     }
     std::sort(drawn_levels.begin(), drawn_levels.end());
   }
@@ -644,6 +653,14 @@ struct Chart {
       ly += 16;
     }
 
+    if (drawn_dram_points) {
+      legend_body << "<path d=\"M" << px(kLegendLeft + 8) << " " << px(ly) << " H" << px(kLegendLeft + 20)
+                  << "\" stroke=\"" << bound_colour("dram-rows") << "\" stroke-width=\"2\"/>\n";
+      legend.text(kLegendLeft + 36, ly + 4, "op's DRAM-aware ceiling at its measured row-hit rate", kSmallFontPx,
+                  Anchor::start, "legend-text");
+      ly += 16;
+    }
+
     // Notes under the plot, wrapped.
     std::vector<std::string> note_lines;
     const std::size_t wrap = static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56));
@@ -706,6 +723,7 @@ struct Chart {
   LogAxis x_axis, y_axis;
   double oi_lo = 0, oi_hi = 0;            // x range in FLOP/B
   std::vector<std::size_t> drawn_levels;  // levels with per-level op markers (run reports)
+  bool drawn_dram_points = false;         // DRAM-aware ceilings at measured row-hit rates (detailed DRAM runs)
   double top_peak = 0;                    // the highest compute roof: bandwidth lines end there
   std::vector<std::string> notes;
   std::vector<PlotPoint> points;
