@@ -13,13 +13,16 @@ void Dispatcher::run() {
   ++activations_;
   const TimeFs now = sc_core::sc_time_stamp().value();
   policy_.advance(now);
-  while (const auto assignment = policy_.next_tile(now))
+  while (const auto assignment = policy_.next_tile(now)) {
+    spans_.start(assignment->op, assignment->unit, now);
     units_[assignment->unit]->start_tile(assignment->op, assignment->tile);
+  }
   const TimeFs next = policy_.next_wake();
   if (next != kNever && next > now) wake_event_.notify(sc_core::sc_time::from_value(next - now));
 }
 
 void Dispatcher::tile_finished(std::size_t op, std::uint64_t unit) {
+  spans_.finish(op, unit, sc_core::sc_time_stamp().value());
   policy_.tile_done(op, unit, sc_core::sc_time_stamp().value());
   wake_event_.notify(sc_core::SC_ZERO_TIME);
 }

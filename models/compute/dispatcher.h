@@ -9,18 +9,23 @@
 
 #include "models/compute/compute_unit.h"
 #include "models/compute/dispatch_policy.h"
+#include "models/compute/tile_spans.h"
 
 namespace roofsim {
 
 class Dispatcher : public sc_core::sc_module, public TileListener {
  public:
   Dispatcher(const sc_core::sc_module_name& name, DispatchPolicy& policy);
-  void attach(std::vector<ComputeUnit*> units) { units_ = std::move(units); }
+  void attach(std::vector<ComputeUnit*> units) {
+    units_ = std::move(units);
+    spans_ = TileSpanRecorder(units_.size());
+  }
 
   void tile_finished(std::size_t op, std::uint64_t unit) override;
   void write_posted(std::size_t op) override { policy_.write_posted(op); }
   void write_acknowledged(std::size_t op) override;
   [[nodiscard]] std::uint64_t activations() const { return activations_; }
+  [[nodiscard]] const TileSpanRecorder& tile_spans() const { return spans_; }
 
  private:
   void run();
@@ -29,6 +34,7 @@ class Dispatcher : public sc_core::sc_module, public TileListener {
   std::vector<ComputeUnit*> units_;
   sc_core::sc_event wake_event_;
   std::uint64_t activations_ = 0;
+  TileSpanRecorder spans_;
 };
 
 }  // namespace roofsim

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -15,8 +16,10 @@
 #include "sim/cli/app.h"
 #include "sim/config/data_paths.h"
 #include "sim/engine/dram_op_stats.h"
+#include "sim/engine/empty_model.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/run_report.h"
+#include "sim/engine/run_trace.h"
 #include "sim/report/report.h"
 #include "sim/roofline/roofline.h"
 
@@ -30,6 +33,7 @@ struct RunOptions {
   std::vector<std::string> sets;
   std::string out_dir = "results";
   bool write_files = true;
+  std::uint64_t trace_tiles = TraceOptions{}.max_tile_events;
 };
 
 struct Scenario {
@@ -58,8 +62,14 @@ int run_scenario(const RunOptions& options) {
   if (options.write_files) {
     write_report_files(report, device, options.out_dir);
     const std::filesystem::path out(options.out_dir);
+    {
+      std::ofstream trace(out / "trace.json");
+      if (!trace) throw InputError(SourcePos{}, "cannot write " + (out / "trace.json").string());
+      write_trace_json(make_trace_data(scenario.workload, scenario.hardware, scenario.result),
+                       TraceOptions{options.trace_tiles}, trace);
+    }
     std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
-              << (out / "roofline.svg").string() << "\n";
+              << (out / "roofline.svg").string() << ", " << (out / "trace.json").string() << "\n";
   }
   return 0;
 }
@@ -74,6 +84,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_option("--workload", options->workload, "Workload file (or a bundled name, e.g. gemm)")->required();
   command->add_option("--set", options->sets, "Override KEY=VALUE (hardware key, or workload.<key>); repeatable");
   command->add_option("--out", options->out_dir, "Folder for report.json, ops.csv and roofline.svg")
+      ->capture_default_str();
+  command
+      ->add_option("--trace-tiles", options->trace_tiles,
+                   "Tile events in trace.json; above it, consecutive tiles of an op on a unit are aggregated")
       ->capture_default_str();
   command->callback([options, &exit_code]() { exit_code = run_scenario(*options); });
 }
@@ -117,25 +131,38 @@ Workload single_op_workload(const std::string& name, Op op, const std::vector<st
   return workload;
 }
 
+// What a scenario's child process hands back to the parent for the empty-model comparison.
+struct BenchFigures {
+  std::uint64_t processes = 0;
+  std::uint64_t events = 0;
+  double wall_s = 0;
+};
+
 void print_bench(const RunResult& r) {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   std::cout << fmt::format(
-      "{} on {} ({} DRAM): wall {:.3f} s, simulated {:.3f} us, events {}, events/s {:.3g}, peak RSS {:.1f} MiB\n",
+      "{} on {} ({} DRAM): wall {:.3f} s, simulated {:.3f} us, events {}, events/s {:.3g}, peak RSS {:.1f} MiB, "
+      "processes {}\n",
       r.workload, r.device, r.dram_model, r.wall_s, r.sim_time_s * 1e6, r.events,
-      static_cast<double>(r.events) / r.wall_s, static_cast<double>(usage.ru_maxrss) / 1024.0);
+      static_cast<double>(r.events) / r.wall_s, static_cast<double>(usage.ru_maxrss) / 1024.0, r.processes);
   std::cout.flush();
 }
 
-// SystemC elaborates once per process, so each scenario runs in a child process of its own.
-int run_in_child(const std::function<void()>& body) {
+// SystemC elaborates once per process, so each scenario runs in a child process of its own; the child writes its
+// figures to a pipe.
+int run_in_child(const std::function<BenchFigures()>& body, BenchFigures& figures) {
   std::cout.flush();
+  int fds[2];
+  if (::pipe(fds) != 0) return 1;
   const pid_t child = ::fork();
   if (child < 0) return 1;
   if (child == 0) {
+    ::close(fds[0]);
     int code = 0;
     try {
-      body();
+      const BenchFigures f = body();
+      if (::write(fds[1], &f, sizeof f) != static_cast<ssize_t>(sizeof f)) code = 1;
     } catch (const std::exception& error) {
       std::cerr << "roofsim bench: " << error.what() << "\n";
       code = 1;
@@ -143,22 +170,54 @@ int run_in_child(const std::function<void()>& body) {
     std::cout.flush();
     std::_Exit(code);
   }
+  ::close(fds[1]);
+  const bool got = ::read(fds[0], &figures, sizeof figures) == static_cast<ssize_t>(sizeof figures);
+  ::close(fds[0]);
   int status = 0;
   ::waitpid(child, &status, 0);
+  if (!got) return 1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+BenchFigures figures_of(const RunResult& r) {
+  print_bench(r);
+  return BenchFigures{r.processes, r.events, r.wall_s};
+}
+
+// Runs the scenario, then the empty model with as many processes and activations, and prints the ratio of rates.
+int bench_scenario(const std::function<RunResult()>& scenario) {
+  BenchFigures model;
+  int code = run_in_child([&] { return figures_of(scenario()); }, model);
+  if (code != 0) return code;
+  BenchFigures empty;
+  code = run_in_child(
+      [&] {
+        const auto r = run_empty_model(model.processes, model.events);
+        return BenchFigures{model.processes, r.activations, r.wall_s};
+      },
+      empty);
+  if (code != 0) return code;
+  const double model_rate = static_cast<double>(model.events) / model.wall_s;
+  const double empty_rate = static_cast<double>(empty.events) / empty.wall_s;
+  std::cout << fmt::format(
+      "  empty model, {} self-retriggering SC_METHODs, {} activations: wall {:.3f} s, events/s {:.3g}; model / empty "
+      "= {:.1f}% (target >= 30%)\n",
+      empty.processes, empty.events, empty.wall_s, empty_rate, 100.0 * model_rate / empty_rate);
+  return 0;
 }
 
 }  // namespace
 
 // The engine's benchmark (issue 5): (a) GEMM 8192^3 bf16, (b) the GPT-3 175B block prefill of 2048 tokens, and
-// (c) an element-wise add of 1 GiB operands, each on the H100 file with `dram_model` (`--dram`; simple by default:
-// the detailed controller schedules every burst, about 30 times the channel model's work on these DRAM-heavy runs).
+// (c) an element-wise add of 1 GiB operands, each on the H100 file, each beside the empty model of its size; all with
+// `dram_model` (`--dram`; simple by default: the detailed controller schedules every burst, about 30 times the
+// channel model's work on these DRAM-heavy runs).
 int run_engine_bench(const std::string& dram_model) {
   const auto hardware_file = resolve_data_file("H100-SXM5", "configs");
   const std::string model_set = "dram.model=" + dram_model;
   const auto overrides = split_overrides({model_set}).hardware;
   int code = 0;
-  code = std::max(code, run_in_child([&] {
+  code = std::max(code, bench_scenario([&] {
                     const auto hw = load_hardware(hardware_file, overrides);
                     Op gemm;
                     gemm.name = "gemm_8192";
@@ -166,18 +225,18 @@ int run_engine_bench(const std::string& dram_model) {
                     gemm.dtype = DataType::bf16;
                     gemm.shape.m = gemm.shape.n = gemm.shape.k = 8192;
                     gemm.useful_flops = 2ULL * 8192 * 8192 * 8192;
-                    print_bench(run_workload(hw, single_op_workload("gemm_8192x8192x8192_bf16", gemm,
-                                                                    {{8192, 8192}, {8192, 8192}}, {8192, 8192})));
+                    return run_workload(hw, single_op_workload("gemm_8192x8192x8192_bf16", gemm,
+                                                               {{8192, 8192}, {8192, 8192}}, {8192, 8192}));
                   }));
-  code = std::max(code, run_in_child([&] {
+  code = std::max(code, bench_scenario([&] {
                     RunOptions options;
                     options.hardware = "H100-SXM5";
                     options.workload = "gpt3_175b_block_prefill";
                     options.sets.push_back(model_set);
-                    print_bench(simulate(options).result);
+                    return simulate(options).result;
                   }));
   code = std::max(
-      code, run_in_child([&] {
+      code, bench_scenario([&] {
         const auto hw = load_hardware(hardware_file, overrides);
         const std::uint64_t elements = (1ULL << 30) / 2;
         Op add;
@@ -186,7 +245,7 @@ int run_engine_bench(const std::string& dram_model) {
         add.dtype = DataType::bf16;
         add.shape.elements = elements;
         add.useful_flops = elements;
-        print_bench(run_workload(hw, single_op_workload("add_1GiB_bf16", add, {{elements}, {elements}}, {elements})));
+        return run_workload(hw, single_op_workload("add_1GiB_bf16", add, {{elements}, {elements}}, {elements}));
       }));
   return code;
 }

@@ -29,6 +29,7 @@ class Device : public sc_core::sc_module {
   [[nodiscard]] std::uint64_t activations() const;
   // The detailed DRAM, or null (simple model, or no DRAM).
   [[nodiscard]] EngineDramAdapter* detailed_dram() const { return detailed_; }
+  [[nodiscard]] const std::vector<TileSpan>& tile_spans() const { return dispatcher_->tile_spans().spans(); }
 
  private:
   std::vector<std::unique_ptr<OpLowering>> lowerings_;

@@ -143,6 +143,8 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
     result.levels.push_back(LevelRunStats{"dram", dram->bytes_read(), dram->bytes_written(), 0, 0, 0});
   }
   result.events = device->activations();
+  result.processes = hw.compute.units + 1 + (device->detailed_dram() != nullptr ? 2 : 0);  // + the DRAM's two
+  result.tile_spans = device->tile_spans();
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

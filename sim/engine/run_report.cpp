@@ -1,9 +1,11 @@
 #include "sim/engine/run_report.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include <fmt/format.h>
 
+#include "sim/engine/gap_attribution.h"
 #include "sim/graph/lowering.h"
 
 namespace roofsim {
@@ -17,6 +19,45 @@ double run_efficiency(const OpReport& op, const DeviceRoof& device) {
   if (device.main_bandwidth_bytes_per_s <= 0) return 0.0;
   const double transfer_s = static_cast<double>(op.bytes_at(device.main_memory)) / device.main_bandwidth_bytes_per_s;
   return transfer_s / *op.sim_time_s;
+}
+
+// The binding ceiling's time for an op: its useful FLOPs at the ceiling, or for an op without FLOPs the main
+// memory's transfer time (as run_efficiency does).
+Seconds ceiling_time_s(const OpReport& op, const DeviceRoof& device) {
+  if (op.useful_flops > 0) {
+    const double ceiling = op.attainable_flops_per_s();
+    return ceiling > 0 ? static_cast<double>(op.useful_flops) / ceiling : 0.0;
+  }
+  if (device.main_bandwidth_bytes_per_s <= 0) return 0.0;
+  return static_cast<double>(op.bytes_at(device.main_memory)) / device.main_bandwidth_bytes_per_s;
+}
+
+GapAttribution op_gap(const OpReport& op, const DeviceRoof& device, const OpRunStats& stats, std::uint64_t units) {
+  // The units' time over [launch, end] by cause, as a share of the op's simulated time (run_result.h).
+  const double n = static_cast<double>(std::max<std::uint64_t>(units, 1));
+  GapInput input;
+  input.sim_time_s = stats.sim_time_s;
+  input.ceiling_time_s = ceiling_time_s(op, device);
+  input.bound_by = op.roofline.bound_by;
+  input.causes = {{"compute", stats.busy_s / n},
+                  {"latency", stats.wait_memory_latency_s / n},
+                  {"bandwidth_queueing", stats.wait_bandwidth_s / n},
+                  {"tail", stats.tail_s / n},
+                  {"dependencies_dispatch", stats.wait_dispatch_s / n},
+                  {"launch", stats.wait_launch_s / n}};
+  if (stats.dram.measured) {
+    // The detailed DRAM's losses for the op's requests, carved out of the bandwidth queueing they were counted in
+    // (scaled down together when they exceed it, so the shares still add up to the simulated time).
+    const auto& d = stats.dram;
+    const double dram_lost = d.row_miss_loss_s + d.refresh_loss_s + d.turnaround_loss_s;
+    auto& queueing = input.causes[2].seconds;
+    const double scale = dram_lost > queueing && dram_lost > 0 ? queueing / dram_lost : 1.0;
+    queueing -= dram_lost * scale;
+    input.causes.push_back({"dram_row_misses", d.row_miss_loss_s * scale});
+    input.causes.push_back({"dram_refresh", d.refresh_loss_s * scale});
+    input.causes.push_back({"dram_turnarounds", d.turnaround_loss_s * scale});
+  }
+  return attribute_gap(input);
 }
 
 Report make_run_report(const Workload& workload, const HardwareParams& hardware, const DeviceRoof& device,
@@ -92,11 +133,57 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
           {"loss_s",
            {{"row_misses", d.row_miss_loss_s}, {"refresh", d.refresh_loss_s}, {"turnarounds", d.turnaround_loss_s}}}};
     }
+    const auto gap = op_gap(row, device, stats, result.units);
+    auto causes = nlohmann::ordered_json::object();
+    for (const auto& cause : gap.causes) causes[cause.name] = cause.seconds;
+    extra["gap"] = {{"ceiling_time_s", gap.ceiling_time_s},
+                    {"sim_time_s", gap.sim_time_s},
+                    {"gap_s", gap.gap_s},
+                    {"ceiling_taken_from", gap.absorbed_by},
+                    {"causes_s", causes}};
     report.ops.push_back(std::move(row));
   }
   report.total_sim_time_s = result.sim_time_s;
   return report;
 }
+
+namespace {
+
+// Per op: the binding ceiling's time, the simulated time and the gap between them by cause, in microseconds.
+void write_gap_table(const Report& report, const DeviceRoof& device, const RunResult& result, std::ostream& out) {
+  std::vector<std::string> names;
+  std::vector<GapAttribution> gaps(report.ops.size());
+  for (std::size_t i = 0; i < report.ops.size(); ++i) {
+    if (!result.ops.at(i).simulated) continue;
+    gaps[i] = op_gap(report.ops[i], device, result.ops[i], result.units);
+    if (names.empty()) {
+      for (const auto& cause : gaps[i].causes) names.push_back(cause.name);
+    }
+  }
+  if (names.empty()) return;
+  out << "\ngap to the binding ceiling by cause, us (the causes add up to the gap)\n";
+  std::string header = fmt::format("{:<28} {:>10} {:>10} {:>10}", "op", "ceiling", "simulated", "gap");
+  // Short column labels; report.json and ops.csv carry the full names.
+  const auto label = [](const std::string& name) -> std::string {
+    if (name == "bandwidth_queueing") return "bw queue";
+    if (name == "dependencies_dispatch") return "dispatch";
+    if (name == "ahead_of_ceiling") return "ahead";
+    if (name == "unattributed") return "unattrib";
+    return name;
+  };
+  for (const auto& name : names) header += fmt::format(" {:>10.10}", label(name));
+  out << header << "\n" << std::string(header.size(), '-') << "\n";
+  for (std::size_t i = 0; i < report.ops.size(); ++i) {
+    if (!result.ops.at(i).simulated) continue;
+    const auto& gap = gaps[i];
+    out << fmt::format("{:<28} {:>10.3f} {:>10.3f} {:>10.3f}", report.ops[i].name, gap.ceiling_time_s * 1e6,
+                       gap.sim_time_s * 1e6, gap.gap_s * 1e6);
+    for (const auto& cause : gap.causes) out << fmt::format(" {:>10.3f}", cause.seconds * 1e6);
+    out << "\n";
+  }
+}
+
+}  // namespace
 
 void write_engine_table(const Report& report, const DeviceRoof& device, const RunResult& result, std::ostream& out) {
   bool above_dram_line = false;
@@ -122,6 +209,7 @@ void write_engine_table(const Report& report, const DeviceRoof& device, const Ru
         pct(s.wait_bandwidth_s), pct(s.wait_dependencies_s), pct(s.wait_launch_s), pct(s.wait_dispatch_s),
         pct(s.tail_s), s.tiling);
   }
+  write_gap_table(report, device, result, out);
   if (above_dram_line && result.dram_model == "simple") {
     out << "note: efficiency above 100% against the DRAM-aware ceiling: the simple channel model moves data at the pin "
            "rate, above the all-row-hit line (refresh and row timing), which dram.model = \"detailed\" simulates\n";

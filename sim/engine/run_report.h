@@ -5,6 +5,7 @@
 // table.
 #include <iosfwd>
 
+#include "sim/engine/gap_attribution.h"
 #include "sim/engine/run_result.h"
 #include "sim/graph/workload.h"
 #include "sim/report/report.h"
@@ -16,8 +17,16 @@ namespace roofsim {
 // without FLOPs (a copy), the main memory's transfer time over the simulated time.
 [[nodiscard]] double run_efficiency(const OpReport& op, const DeviceRoof& device);
 
+// The binding ceiling's time for an op (the numerator of run_efficiency).
+[[nodiscard]] Seconds ceiling_time_s(const OpReport& op, const DeviceRoof& device);
+
 [[nodiscard]] Report make_run_report(const Workload& workload, const HardwareParams& hardware, const DeviceRoof& device,
                                      const RunResult& result);
+
+// The gap of an op between its binding ceiling's time and its simulated time, split by measured cause
+// (gap_attribution.h); report.json carries it as the op's "gap" object.
+[[nodiscard]] GapAttribution op_gap(const OpReport& op, const DeviceRoof& device, const OpRunStats& stats,
+                                    std::uint64_t units);
 
 // The engine's table: per op its tiling, tiles, waves, efficiency and where the units' time went.
 void write_engine_table(const Report& report, const DeviceRoof& device, const RunResult& result, std::ostream& out);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/compute/tile_spans.h"
 #include "sim/core/units.h"
 
 namespace roofsim {
@@ -77,6 +78,8 @@ struct RunResult {
   double dram_row_hit_rate = 0;        // over every burst of the run
   double dram_refresh_time_share = 0;  // the controller's: bank time blocked by refresh
   std::uint64_t events = 0;            // process activations
+  std::uint64_t processes = 0;         // SystemC processes of the model (units and dispatcher)
+  std::vector<TileSpan> tile_spans;    // when each tile ran where (for trace.json)
   Seconds wall_s = 0;
 };
 

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/graph/lowering_detail.h"
+
 namespace roofsim {
 
 namespace {
@@ -289,53 +291,6 @@ class StreamLowering : public OpLowering {
   std::uint64_t flops_per_element_ = 1;
 };
 
-// ---------------------------------------------------------------------------------------------------------------
-// Ops lowered in detail by Engine II (attention, embedding): each tile reads an equal slice of every input and
-// writes an equal slice of every output, so the op moves exactly its compulsory bytes and executes its useful FLOPs.
-class CompulsoryStreamLowering : public OpLowering {
- public:
-  CompulsoryStreamLowering(const Op& op, const std::vector<Tensor>& tensors, const HardwareParams& hw)
-      : request_bytes_(hw.compute.request_bytes) {
-    for (const auto index : op.inputs) inputs_.push_back(&tensor_at(op, tensors, index));
-    for (const auto index : op.outputs) outputs_.push_back(&tensor_at(op, tensors, index));
-    Bytes largest = 0;
-    for (const auto* t : inputs_) largest = std::max(largest, t->bytes);
-    for (const auto* t : outputs_) largest = std::max(largest, t->bytes);
-    constexpr std::uint64_t kStepsPerTile = 16;
-    steps_per_tile_ = kStepsPerTile;
-    tiles_ = std::max<std::uint64_t>(1, ceil_div(largest, request_bytes_ * kStepsPerTile));
-    useful_flops_ = op.useful_flops;
-    executed_flops_ = op.useful_flops;
-    tile_shape_ = {0, 0, 0};
-    description_ = "compulsory-bytes stream";
-  }
-
-  [[nodiscard]] std::uint32_t steps(std::uint64_t) const override {
-    return static_cast<std::uint32_t>(steps_per_tile_);
-  }
-
-  void step(std::uint64_t tile, std::uint32_t index, TileStep& out) const override {
-    out.clear();
-    const std::uint64_t parts = tiles_ * steps_per_tile_;
-    const std::uint64_t part = tile * steps_per_tile_ + index;
-    const auto slice = [&](const Tensor& tensor, std::vector<Chunk>& into) {
-      const Bytes lo = tensor.bytes * part / parts;
-      const Bytes hi = tensor.bytes * (part + 1) / parts;
-      ChunkBuilder chunks(out, into, request_bytes_, tensor.resident);
-      if (hi > lo) chunks.add(tensor.address + lo, hi - lo);
-    };
-    for (const auto* input : inputs_) slice(*input, out.reads);
-    for (const auto* output : outputs_) slice(*output, out.writes);
-    out.executed_flops = executed_flops_ * (part + 1) / parts - executed_flops_ * part / parts;
-    out.useful_flops = out.executed_flops;
-  }
-
- private:
-  Bytes request_bytes_;
-  std::vector<const Tensor*> inputs_, outputs_;
-  std::uint64_t steps_per_tile_ = 1;
-};
-
 }  // namespace
 
 Bytes local_sram_bytes(const HardwareParams& hw) {
@@ -391,8 +346,8 @@ std::unique_ptr<OpLowering> lower_op(const Op& op, const std::vector<Tensor>& te
     case OpKind::softmax:
     case OpKind::layernorm:
     case OpKind::rmsnorm: return std::make_unique<StreamLowering>(op, tensors, hw);
-    case OpKind::attention:
-    case OpKind::embedding: return std::make_unique<CompulsoryStreamLowering>(op, tensors, hw);
+    case OpKind::attention: return detail::lower_attention(op, tensors, hw);
+    case OpKind::embedding: return detail::lower_embedding(op, tensors, hw);
     case OpKind::allreduce:
     case OpKind::allgather:
     case OpKind::reducescatter:

@@ -6,7 +6,7 @@
 // (tk x tn) and writes its C tile after the last step. Edge tiles read and write only in-bounds addresses but
 // execute a whole tile's FLOPs, so executed_flops >= useful_flops (tile quantization emerges).
 // Element-wise ops stream blocks of elements; row ops (reduction, softmax, norms) stream blocks of whole rows.
-// Ops that Engine II lowers in detail (attention, embedding) stream their compulsory bytes here.
+// Attention (lowering_attention.cpp) and the embedding gather (lowering_gather.cpp) have their own files.
 #include <cstdint>
 #include <memory>
 #include <string>

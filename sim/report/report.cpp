@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "sim/core/input_error.h"
+#include "sim/report/gap_columns.h"
 #include "sim/report/svg_chart.h"
 
 namespace roofsim {
@@ -157,6 +158,8 @@ void write_ops_csv(const Report& report, std::ostream& out) {
   // Runs on the detailed DRAM model add what it measured per op (row_hit_rate above is then the measured h).
   const bool dram_columns =
       std::any_of(report.ops.begin(), report.ops.end(), [](const OpReport& op) { return op.extra.contains("dram"); });
+  const auto gap_columns = gap_csv_columns(report);
+  for (const auto& column : gap_columns) out << ',' << column;
   if (dram_columns) out << ",dram_refresh_share,dram_efficiency,dram_ceiling_bandwidth_B_per_s";
   out << '\n';
   for (const auto& op : report.ops) {
@@ -171,7 +174,7 @@ void write_ops_csv(const Report& report, std::ostream& out) {
     for (const auto variant : kAllVariants) out << ',' << number_text(op.roofline.ceilings[variant].flops_per_s);
     out << ',' << to_string(op.roofline.binding) << ',' << op.roofline.bound_by << ','
         << (op.sim_time_s ? number_text(*op.sim_time_s) : "") << ','
-        << (op.achieved_flops_per_s ? number_text(*op.achieved_flops_per_s) : "");
+        << (op.achieved_flops_per_s ? number_text(*op.achieved_flops_per_s) : "") << gap_csv_cells(op, gap_columns);
     if (dram_columns) {
       if (op.extra.contains("dram")) {
         const auto& d = op.extra["dram"];

@@ -1,0 +1,138 @@
+// `roofsim run` on the bundled files (issue 5, Tests): the decode step at batch 1 is bound by memory and the prefill
+// GEMMs by compute or the L2; every op's gap causes add up to its gap; trace.json is well-formed.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/support/test_paths.h"
+
+using namespace roofsim;
+
+namespace {
+
+nlohmann::json run_and_read(const std::string& hw, const std::string& workload, const std::string& file,
+                            const std::string& extra = "") {
+  const auto dir = std::filesystem::temp_directory_path() / ("roofsim_engine2_" + workload + "_" + hw);
+  std::filesystem::remove_all(dir);
+  const auto run =
+      test::run_roofsim("run --hw " + test::config_path(hw + ".toml").string() + " --workload " +
+                        test::workload_path(workload + ".toml").string() + " --out " + dir.string() + " " + extra);
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  std::ifstream in(dir / file);
+  REQUIRE(in);
+  return nlohmann::json::parse(in);
+}
+
+bool memory_bound(const std::string& bound_by) {
+  return bound_by.rfind("memory:dram", 0) == 0 || bound_by == "dram-rows" || bound_by == "latency";
+}
+
+}  // namespace
+
+TEST_CASE("A decode step at batch 1 is bound by memory, a prefill GEMM at 2048 tokens by compute or the L2") {
+  const auto decode = run_and_read("H100-SXM5", "llama2_7b_decode", "report.json");
+  int checked = 0;
+  for (const auto& op : decode["ops"]) {
+    const std::string kind = op["kind"];
+    if (kind != "gemm" && kind != "attention") continue;
+    INFO(op["name"].get<std::string>() << " bound by " << op["bound_by"].get<std::string>());
+    CHECK(memory_bound(op["bound_by"].get<std::string>()));
+    ++checked;
+  }
+  CHECK(checked > 0);
+  // 2048 tokens through a block of GPT-3's layout at a quarter of its width, to keep the test short.
+  const auto prefill = run_and_read("H100-SXM5", "gpt3_175b_block_prefill", "report.json",
+                                    "--set workload.params.hidden=4096 --set workload.params.heads=32");
+  checked = 0;
+  for (const auto& op : prefill["ops"]) {
+    if (op["kind"] != "gemm") continue;
+    const std::string bound_by = op["bound_by"];
+    INFO(op["name"].get<std::string>() << " bound by " << bound_by);
+    CHECK((bound_by.rfind("compute", 0) == 0 || bound_by == "memory:l2"));
+    ++checked;
+  }
+  CHECK(checked > 0);
+}
+
+TEST_CASE("Gap attribution: on every bundled workload on H100 the causes add up to the gap within 1 percent") {
+  // The large workloads at smaller sizes (the same ops and layouts), to keep the test short.
+  const std::vector<std::pair<std::string, std::string>> workloads = {
+      {"gemm", "--set workload.params.size=1024"},
+      {"stream", "--set workload.params.elements=4194304"},
+      {"softmax_layernorm", ""},
+      {"gpt3_175b_block_prefill",
+       "--set workload.params.seq=256 --set workload.params.hidden=1536 --set workload.params.heads=12"},
+      {"llama2_7b_decode", ""},
+      {"llama2_70b_decode", "--set workload.params.context=1024"},
+      {"resnet50_conv", "--set workload.params.batch=4"},
+      {"dp_training_step",
+       "--set workload.params.batch=1 --set workload.params.seq=128 "
+       "--set workload.params.hidden=1024 --set workload.params.ffn=4096"},
+      {"collectives", ""},
+      {"transformer_prefill_small", ""}};
+  for (const auto& [workload, sets] : workloads) {
+    const auto report = run_and_read("H100-SXM5", workload, "report.json", sets);
+    for (const auto& op : report["ops"]) {
+      if (!op.contains("gap")) continue;
+      const auto& gap = op["gap"];
+      double sum = 0;
+      for (const auto& [name, seconds] : gap["causes_s"].items()) sum += seconds.get<double>();
+      const double g = gap["gap_s"].get<double>();
+      const double sim = gap["sim_time_s"].get<double>();
+      INFO(workload << " " << op["name"].get<std::string>() << ": causes " << sum << " s, gap " << g << " s");
+      CHECK(std::abs(sum - g) <= 0.01 * std::max(std::abs(g), 1e-3 * sim));
+      CHECK(std::abs(sim + 0.0 - (gap["ceiling_time_s"].get<double>() + g)) <= 1e-9 * sim + 1e-18);
+    }
+  }
+}
+
+TEST_CASE("trace.json parses, its spans carry ph ts pid tid, B and E balance, counters are non-negative") {
+  for (const char* bound : {"20000", "50"}) {
+    const auto trace =
+        run_and_read("H100-SXM5", "transformer_prefill_small", "trace.json", std::string("--trace-tiles ") + bound);
+    REQUIRE(trace.contains("traceEvents"));
+    std::map<std::pair<int, int>, int> depth;
+    std::size_t tiles = 0, counters = 0, flows = 0;
+    for (const auto& event : trace["traceEvents"]) {
+      REQUIRE(event.contains("ph"));
+      CHECK(event.contains("ts"));
+      CHECK(event.contains("pid"));
+      CHECK(event.contains("tid"));
+      const std::string ph = event["ph"];
+      const auto key = std::make_pair(event["pid"].get<int>(), event["tid"].get<int>());
+      if (ph == "B") ++depth[key];
+      if (ph == "E") {
+        --depth[key];
+        CHECK(depth[key] >= 0);
+      }
+      if (ph == "X") {
+        ++tiles;
+        CHECK(event["dur"].get<double>() >= 0);
+      }
+      if (ph == "C") {
+        ++counters;
+        for (const auto& [name, value] : event["args"].items()) CHECK(value.get<double>() >= 0);
+      }
+      if (ph == "s" || ph == "f") ++flows;
+    }
+    for (const auto& [track, d] : depth) CHECK(d == 0);
+    CHECK(tiles > 0);
+    CHECK(counters > 0);
+    CHECK(flows > 0);
+    const auto& meta = trace["otherData"];
+    CHECK(meta["tile_events"].get<std::uint64_t>() == tiles);
+    if (std::string(bound) == "50") {
+      CHECK(meta["tiles_per_event"].get<std::uint64_t>() > 1);
+      CHECK(tiles <= 2 * 50);  // bounded (up to one partial aggregate per track and op beyond the bound)
+      CHECK(meta["units_sampled_every"].get<std::uint64_t>() > 1);
+    }
+  }
+}
