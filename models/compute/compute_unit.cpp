@@ -116,7 +116,8 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
     const auto record = new_in_flight();
     in_flight_[record] = InFlight{slot.op, index, buffer, c, true, now, now, 0, 0};
     listener_.write_posted(slot.op);
-    memory_.write(params_.index, slot.buffer[buffer].view(writes[c]), now, execution.bytes.data(), *this, record);
+    memory_.write(params_.index, slot.buffer[buffer].view(writes[c]), now, execution.bytes.data(), *this, record,
+                  static_cast<std::uint32_t>(slot.op));
   }
   ++slot.computed;
   load_ahead(index, now);
@@ -145,7 +146,8 @@ void ComputeUnit::drain_requests(TimeFs now) {
     ++outstanding_;
     const Slot& slot = slots_[flight.slot];
     const TileStep& step = slot.buffer[flight.buffer];
-    memory_.read(params_.index, step.view(step.reads[flight.chunk]), now, ops_[slot.op].bytes.data(), *this, record);
+    memory_.read(params_.index, step.view(step.reads[flight.chunk]), now, ops_[slot.op].bytes.data(), *this, record,
+                 static_cast<std::uint32_t>(slot.op));
   }
 }
 

@@ -96,7 +96,10 @@ void DramChannel::finish(Cycle end) {
 const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   const Cycle decision = std::max(now, clock_);
   checker_.forget_before(decision);
+  const Cycle refresh_before = counters_.refresh_bank_cycles;
   refresh_until(decision);
+  // Channel cycles the refreshes just issued block (bank-cycles over the banks), charged to this decision.
+  const Cycle refresh_cycles = (counters_.refresh_bank_cycles - refresh_before) / static_cast<Cycle>(checker_.banks());
 
   // Write drain with watermarks: writes wait until write_high of them are queued (or no read is waiting), then drain
   // down to write_low.
@@ -209,7 +212,8 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       return checker_.earliest(command, bank, from);
     };
     run.at = decision;
-    if (open_rows_[bank] == run.segment.row) {
+    run.opened_row = open_rows_[bank] != run.segment.row;
+    if (!run.opened_row) {
       ++counters_.row_hits;
       // Valid only while no other run has issued a command in this decision.
       run.known_first = runs_.size() == 1 ? known_first : -1;
@@ -250,8 +254,13 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
     }
   }
 
+  const bool turnaround = served_any_ && last_was_write_ != is_write;
+  counters_.turnarounds += turnaround ? 1 : 0;
+  served_any_ = true;
+  last_was_write_ = is_write;
   done_.clear();
-  for (auto& run : runs_) {
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    auto& run = runs_[r];
     const auto& segment = run.segment;
     const Cycle done = run.at + (is_write ? timing.tWL : timing.tCL) + timing.burst;
     if (is_write) {
@@ -268,7 +277,8 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       open_rows_[segment.bank] = kClosed;
       ++counters_.pres;
     }
-    done_.push_back(SegmentDone{segment.parent, done, is_write});
+    done_.push_back(SegmentDone{segment.parent, done, is_write, segment.bursts, run.opened_row, r == 0 && turnaround,
+                                r == 0 ? refresh_cycles : 0});
   }
   clock_ = std::max(decision, first_command);
   return done_;

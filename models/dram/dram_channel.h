@@ -34,6 +34,11 @@ struct SegmentDone {
   std::uint64_t parent = 0;
   Cycle done = 0;  // cycle the last data beat has transferred
   bool is_write = false;
+  // What serving the part cost, for per-requester statistics (the engine attributes them to the op that asked):
+  std::uint32_t bursts = 0;
+  bool opened_row = false;   // an ACT (after a PRE on a conflict) opened its row: one row miss, the rest hits
+  bool turnaround = false;   // the first part after the data bus changed direction (read to write or back)
+  Cycle refresh_cycles = 0;  // channel cycles of the refreshes issued just before this decision, on its first part
 };
 
 struct ChannelPolicy {
@@ -52,6 +57,7 @@ struct ChannelCounters {
   std::uint64_t acts = 0, pres = 0, refs_all_bank = 0, refs_per_bank = 0;
   std::vector<std::uint64_t> acts_per_bank;
   Cycle refresh_bank_cycles = 0;  // bank-cycles blocked by refresh (tRFC x banks, or tRFCsb per per-bank REF)
+  std::uint64_t turnarounds = 0;  // decisions whose direction differs from the previous one
   Cycle last_done = 0;
 };
 
@@ -98,6 +104,8 @@ class DramChannel {
   std::uint32_t queued_reads_ = 0, queued_writes_ = 0;
   std::uint64_t next_order_ = 0;
   bool draining_writes_ = false;
+  bool last_was_write_ = false;
+  bool served_any_ = false;
   Cycle clock_ = 0;
   // One request part of a decision: its pick, the part, the cycle of its latest command, bursts still to issue.
   struct Run {
@@ -106,6 +114,7 @@ class DramChannel {
     Cycle at = 0;
     std::uint32_t bursts_left = 0;
     Cycle known_first = -1;  // the scheduler's answer for the run's first burst, when it is a row hit
+    bool opened_row = false;
   };
   std::vector<Candidate> candidates_;  // reused between decisions
   std::vector<Run> runs_;

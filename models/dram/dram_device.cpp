@@ -51,7 +51,8 @@ sc_core::sc_time DramDevice::time_of(Cycle cycle) const {
 }
 
 bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
-                         std::function<void(const sc_core::sc_time&)> on_done, sc_core::sc_event* done_event) {
+                         std::function<void(const sc_core::sc_time&)> on_done, sc_core::sc_event* done_event,
+                         std::uint64_t tag) {
   const auto& shape = mapping_.shape();
   const std::uint32_t banks_per_group = shape.banks_per_group;
   // A request refused for lack of room is offered again after the next decision: keep its parts.
@@ -102,7 +103,7 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
     free_slots_.pop_back();
   }
   in_flight_[id] =
-      InFlight{now, 0, static_cast<std::uint32_t>(parts_.size()), bytes, is_write, std::move(on_done), done_event};
+      InFlight{now, 0, static_cast<std::uint32_t>(parts_.size()), bytes, is_write, std::move(on_done), done_event, tag};
   if (!any_request_) {
     any_request_ = true;
     stats_.first_arrival_s = now.to_seconds();
@@ -117,7 +118,8 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
 }
 
 bool DramDevice::try_submit(DramRequest request) {
-  if (!enqueue(request.address, request.bytes, request.is_write, std::move(request.on_done), request.done_event)) {
+  if (!enqueue(request.address, request.bytes, request.is_write, std::move(request.on_done), request.done_event,
+               request.tag)) {
     waiting_for_space_ = true;
     return false;
   }
@@ -138,7 +140,7 @@ void DramDevice::pull_source(const sc_core::sc_time& now) {
       source_blocked_ = false;
       return;
     }
-    if (!enqueue(next->address, next->bytes, next->is_write, nullptr, nullptr)) {
+    if (!enqueue(next->address, next->bytes, next->is_write, nullptr, nullptr, 0)) {
       source_blocked_ = true;
       return;
     }
@@ -149,6 +151,7 @@ void DramDevice::pull_source(const sc_core::sc_time& now) {
 
 void DramDevice::complete_part(const SegmentDone& part) {
   auto& request = in_flight_[part.parent];
+  if (observer_ != nullptr) observer_->part_done(request.tag, part);
   request.done = std::max(request.done, part.done);
   if (--request.remaining > 0) return;
   const auto done = time_of(request.done);
@@ -168,6 +171,7 @@ void DramDevice::complete_part(const SegmentDone& part) {
 }
 
 void DramDevice::wake() {
+  ++activations_;
   const auto now = sc_core::sc_time_stamp();
   const Cycle now_cycle = cycle_at_or_after(now);
   in_wake_ = true;

@@ -23,6 +23,16 @@
 
 namespace roofsim::dram {
 
+// Told of every request part as the controller schedules it (before the request's on_done), with the request's tag:
+// what it cost (row opened, turnaround, refresh), for statistics per requester.
+class DramPartObserver {
+ public:
+  virtual void part_done(std::uint64_t tag, const SegmentDone& part) = 0;
+
+ protected:
+  ~DramPartObserver() = default;
+};
+
 class DramDevice : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(DramDevice);
@@ -34,6 +44,8 @@ class DramDevice : public sc_core::sc_module {
   [[nodiscard]] const sc_core::sc_event& space_event() const { return space_event_; }
   // Pulls requests from `source` as their times come and the queues have room (trace mode).
   void attach_source(DramRequestSource& source);
+  // Reports every part to `observer` (null: none); it must outlive the run.
+  void set_observer(DramPartObserver* observer) { observer_ = observer; }
 
   // The statistics so far; refreshes are accounted up to the last completion.
   [[nodiscard]] DramRunStats collect();
@@ -41,6 +53,7 @@ class DramDevice : public sc_core::sc_module {
   [[nodiscard]] const AddressMapping& mapping() const { return mapping_; }
   [[nodiscard]] const DramParams& params() const { return dram_; }
   [[nodiscard]] const DramChannel& channel(std::uint32_t index) const { return *channels_[index]; }
+  [[nodiscard]] std::uint64_t activations() const { return activations_; }  // of the process, for benchmarks
 
  private:
   struct InFlight {
@@ -51,12 +64,13 @@ class DramDevice : public sc_core::sc_module {
     bool is_write = false;
     std::function<void(const sc_core::sc_time&)> on_done;
     sc_core::sc_event* done_event = nullptr;
+    std::uint64_t tag = 0;
   };
 
   void wake();
   // Splits into per-channel parts and queues them; false when a channel lacks room.
   bool enqueue(std::uint64_t address, Bytes bytes, bool is_write, std::function<void(const sc_core::sc_time&)> on_done,
-               sc_core::sc_event* done_event);
+               sc_core::sc_event* done_event, std::uint64_t tag);
   void pull_source(const sc_core::sc_time& now);
   void complete_part(const SegmentDone& part);
   [[nodiscard]] Cycle cycle_at_or_after(const sc_core::sc_time& time) const;
@@ -72,6 +86,7 @@ class DramDevice : public sc_core::sc_module {
   std::vector<InFlight> in_flight_;
   std::vector<std::uint64_t> free_slots_;
   DramRequestSource* source_ = nullptr;
+  DramPartObserver* observer_ = nullptr;
   bool source_blocked_ = false;
   bool waiting_for_space_ = false;
   bool in_wake_ = false;
@@ -79,6 +94,7 @@ class DramDevice : public sc_core::sc_module {
   sc_core::sc_event wake_event_, space_event_;
   DramRunStats stats_;
   bool any_request_ = false;
+  std::uint64_t activations_ = 0;
 };
 
 }  // namespace roofsim::dram

@@ -27,6 +27,7 @@ struct DramRequest {
   bool is_write = false;
   std::function<void(const sc_core::sc_time& done)> on_done;  // optional
   sc_core::sc_event* done_event = nullptr;                    // optional
+  std::uint64_t tag = 0;  // the caller's tag, handed to the part observer with each part (DramDevice::set_observer)
 };
 
 // A request of a source the device pulls from (trace mode): offered no earlier than `at_s`, and then as soon as the

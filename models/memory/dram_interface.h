@@ -14,6 +14,7 @@ struct DramRequest {
   bool write = false;
   TimeFs arrival_fs = 0;  // when the request reaches the controller (now, or later)
   std::uint64_t id = 0;   // the requester's tag, handed back on completion
+  std::uint32_t op = 0;   // the op that issued it (its workload index), for per-op DRAM statistics
 };
 
 class DramCompletionSink {

@@ -82,17 +82,17 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
 }
 
 void MemorySystem::read(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes,
-                        ChunkCompletionSink& sink, std::uint64_t tag) {
-  access(unit, chunk, false, now, op_bytes, sink, tag);
+                        ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op) {
+  access(unit, chunk, false, now, op_bytes, sink, tag, op);
 }
 
 void MemorySystem::write(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes,
-                         ChunkCompletionSink& sink, std::uint64_t tag) {
-  access(unit, chunk, true, now, op_bytes, sink, tag);
+                         ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op) {
+  access(unit, chunk, true, now, op_bytes, sink, tag, op);
 }
 
 void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
-                          ChunkCompletionSink& sink, std::uint64_t tag) {
+                          ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op) {
   current_.assign(chunk.ranges, chunk.ranges + chunk.count);
   TimeFs done = now, unloaded = 0, hit_ready = 0;
   for (std::size_t l = 0; l < levels_.size() && !current_.empty(); ++l) {
@@ -163,7 +163,7 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
     record.parts += static_cast<std::uint32_t>(current_.size());
   }
   op_bytes[levels_.size()] += sum_bytes(current_);
-  for (const auto& r : current_) dram_->submit(DramRequest{r.address, r.bytes, write, now, index}, *this);
+  for (const auto& r : current_) dram_->submit(DramRequest{r.address, r.bytes, write, now, index, op}, *this);
   release(index);
 }
 

@@ -49,11 +49,12 @@ class MemorySystem final : private DramCompletionSink {
   // Level names from the units outward, with "dram" last when there is one; per-op byte counters use this order.
   [[nodiscard]] const std::vector<std::string>& level_names() const { return names_; }
   // A unit's read or write of a chunk issued at `now`; adds the bytes each level moved to `op_bytes`
-  // (level_names().size() entries) and reports completion to `sink` (possibly before returning).
+  // (level_names().size() entries) and reports completion to `sink` (possibly before returning). `op` (the issuing
+  // op's index) rides on the DRAM requests for per-op DRAM statistics.
   void read(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
-            std::uint64_t tag);
+            std::uint64_t tag, std::uint32_t op = 0);
   void write(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
-             std::uint64_t tag);
+             std::uint64_t tag, std::uint32_t op = 0);
 
   // Counters of the SRAM levels (in level_names() order, without DRAM).
   [[nodiscard]] std::vector<LevelCounters> counters() const;
@@ -87,7 +88,7 @@ class MemorySystem final : private DramCompletionSink {
 
   void dram_done(std::uint64_t id, TimeFs done_fs) override;
   void access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
-              ChunkCompletionSink& sink, std::uint64_t tag);
+              ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op);
   // Reserves the level's ports for `ranges`; returns {finish + latency, unloaded}.
   std::pair<TimeFs, TimeFs> occupy(Level& level, std::uint64_t unit, const std::vector<AddressRange>& ranges,
                                    Bytes bytes, TimeFs now);

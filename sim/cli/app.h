@@ -34,8 +34,8 @@ void add_sweep_command(CLI::App& app, int& exit_code);       // cmd_sweep.cpp
 int run_default_scenario();
 
 // `roofsim bench [engine|dram|net]`: each area's benchmark lives beside its command; each returns an exit code.
-int run_engine_bench();  // cmd_run.cpp
-int run_dram_bench();    // cmd_dram.cpp
-int run_net_bench();     // cmd_collective.cpp
+int run_engine_bench(const std::string& dram_model = "simple");  // cmd_run.cpp; dram.model of the runs
+int run_dram_bench();                                            // cmd_dram.cpp
+int run_net_bench();                                             // cmd_collective.cpp
 
 }  // namespace roofsim::cli

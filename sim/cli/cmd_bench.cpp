@@ -11,11 +11,15 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   auto target = std::make_shared<std::string>("engine");
   command->add_option("target", *target, "engine (default), dram, net or all")
       ->check(CLI::IsMember({"engine", "dram", "net", "all"}));
-  command->callback([target, &exit_code]() {
-    if (*target == "engine") exit_code = run_engine_bench();
+  auto dram_model = std::make_shared<std::string>("simple");
+  command->add_option("--dram", *dram_model, "DRAM model of the engine benchmark's runs (the detailed one is slower)")
+      ->check(CLI::IsMember({"simple", "detailed"}))
+      ->capture_default_str();
+  command->callback([target, dram_model, &exit_code]() {
+    if (*target == "engine") exit_code = run_engine_bench(*dram_model);
     if (*target == "dram") exit_code = run_dram_bench();
     if (*target == "net") exit_code = run_net_bench();
-    if (*target == "all") exit_code = std::max({run_engine_bench(), run_dram_bench(), run_net_bench()});
+    if (*target == "all") exit_code = std::max({run_engine_bench(*dram_model), run_dram_bench(), run_net_bench()});
   });
 }
 

@@ -16,6 +16,7 @@
 #include "sim/cli/app.h"
 #include "sim/cli/run_cluster.h"
 #include "sim/config/data_paths.h"
+#include "sim/engine/dram_op_stats.h"
 #include "sim/engine/empty_model.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/power_report.h"
@@ -74,6 +75,7 @@ int run_scenario(const RunOptions& options) {
   write_console_table(report, std::cout);
   write_engine_table(report, device, scenario.result, std::cout);
   write_power_table(report, scenario.result, std::cout);
+  write_dram_table(scenario.result, std::cout);
   if (options.write_files) {
     write_report_files(report, device, options.out_dir);
     const std::filesystem::path out(options.out_dir);
@@ -166,9 +168,10 @@ void print_bench(const RunResult& r) {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   std::cout << fmt::format(
-      "{} on {}: wall {:.3f} s, simulated {:.3f} us, events {}, events/s {:.3g}, peak RSS {:.1f} MiB, processes {}\n",
-      r.workload, r.device, r.wall_s, r.sim_time_s * 1e6, r.events, static_cast<double>(r.events) / r.wall_s,
-      static_cast<double>(usage.ru_maxrss) / 1024.0, r.processes);
+      "{} on {} ({} DRAM): wall {:.3f} s, simulated {:.3f} us, events {}, events/s {:.3g}, peak RSS {:.1f} MiB, "
+      "processes {}\n",
+      r.workload, r.device, r.dram_model, r.wall_s, r.sim_time_s * 1e6, r.events,
+      static_cast<double>(r.events) / r.wall_s, static_cast<double>(usage.ru_maxrss) / 1024.0, r.processes);
   std::cout.flush();
 }
 
@@ -232,12 +235,16 @@ int bench_scenario(const std::function<RunResult()>& scenario) {
 }  // namespace
 
 // The engine's benchmark (issue 5): (a) GEMM 8192^3 bf16, (b) the GPT-3 175B block prefill of 2048 tokens, and
-// (c) an element-wise add of 1 GiB operands, each on the H100 file, each beside the empty model of its size.
-int run_engine_bench() {
+// (c) an element-wise add of 1 GiB operands, each on the H100 file, each beside the empty model of its size; all with
+// `dram_model` (`--dram`; simple by default: the detailed controller schedules every burst, about 30 times the
+// channel model's work on these DRAM-heavy runs).
+int run_engine_bench(const std::string& dram_model) {
   const auto hardware_file = resolve_data_file("H100-SXM5", "configs");
+  const std::string model_set = "dram.model=" + dram_model;
+  const auto overrides = split_overrides({model_set}).hardware;
   int code = 0;
   code = std::max(code, bench_scenario([&] {
-                    const auto hw = load_hardware(hardware_file);
+                    const auto hw = load_hardware(hardware_file, overrides);
                     Op gemm;
                     gemm.name = "gemm_8192";
                     gemm.kind = OpKind::gemm;
@@ -251,11 +258,12 @@ int run_engine_bench() {
                     RunOptions options;
                     options.hardware = "H100-SXM5";
                     options.workload = "gpt3_175b_block_prefill";
+                    options.sets.push_back(model_set);
                     return simulate(options).result;
                   }));
   code = std::max(
       code, bench_scenario([&] {
-        const auto hw = load_hardware(hardware_file);
+        const auto hw = load_hardware(hardware_file, overrides);
         const std::uint64_t elements = (1ULL << 30) / 2;
         Op add;
         add.name = "add_1GiB";

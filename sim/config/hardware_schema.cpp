@@ -72,23 +72,32 @@ const KeyRegistry& hardware_registry() {
           {"memory.<name>.bytes_per_cycle", K::real, Q::bytes, req, "",
            "Bytes delivered per cycle (per unit for unit scope, whole level for device scope)"},
           {"memory.<name>.clock", K::quantity, Q::frequency, req, "", "Clock of the level"},
-          {"memory.<name>.latency", K::quantity, Q::time, req, "", "Unloaded access latency (cycles of the level's clock allowed)"},
+          {"memory.<name>.latency", K::quantity, Q::time, req, "",
+           "Unloaded access latency (cycles of the level's clock allowed)"},
           {"memory.<name>.tracking_granularity", K::quantity, Q::bytes, opt, "4KiB",
            "Granularity of simulated cache tags (coarser than lines; keeps events per chunk, not per line)"},
           {"memory.<name>.energy_per_byte", K::quantity, Q::energy, opt, "0pJ", "Dynamic energy per byte accessed"},
 
           {"dram", K::section, Q::bytes, opt, "", "Off-chip DRAM (absent on SRAM-only designs)"},
-          {"dram.standard", K::text, Q::bytes, req, "", "A DRAM standard file in configs/dram/, by name (\"HBM3-6400\")"},
+          {"dram.standard", K::text, Q::bytes, req, "",
+           "A DRAM standard file in configs/dram/, by name (\"HBM3-6400\")"},
           {"dram.data_rate", K::quantity, Q::bandwidth, opt, "",
-           "Pin data rate if it differs from the standard's (\"5.23Gb/s\"); tCK scales, ns timings keep their duration"},
+           "Pin data rate if it differs from the standard's (\"5.23Gb/s\"); tCK scales, ns timings keep their "
+           "duration"},
           {"dram.stacks", K::count, Q::bytes, req, "", "HBM stacks (or DIMMs/packages)"},
           {"dram.capacity", K::quantity, Q::bytes, req, "", "Total capacity"},
           {"dram.latency", K::quantity, Q::time, req, "",
            "Unloaded read latency seen by a compute unit (the simple model's fixed latency; the latency line)"},
-          {"dram.model", K::choice, Q::bytes, opt, "simple",
+          {"dram.model", K::choice, Q::bytes, opt, "detailed",
            "simple: per-channel bandwidth, fixed latency, FIFO; detailed: banks, row buffers, timing",
            "simple|detailed"},
-          {"dram.mapping", K::text, Q::bytes, opt, "RoBaBgCoCh",
+          // Default RoBaChBgCo: a row's columns, then the bank groups, below the channel, so 4 KiB (a whole
+          // engine chunk on HBM: 1 KiB rows x 4 bank groups) stay in one channel as one row per bank group. The
+          // controller serves such a chunk as four parts in one decision, its bursts alternating bank groups at
+          // tCCD_S (full pin rate) after one ACT per row (h = 31/32 for a stream), and the next 4 KiB go to the next
+          // channel. RoBaBgCoCh (channels every 32 B burst) would split a 4 KiB chunk into 128 one-burst parts over
+          // all channels: the same bandwidth at 32 times the controller's work.
+          {"dram.mapping", K::text, Q::bytes, opt, "RoBaChBgCo",
            "Address-bit order, most significant first (Ro row, Ba bank, Bg bank group, Co column, Ch channel; "
            "prefix X for XOR-interleaved bank bits)"},
           {"dram.page_policy", K::choice, Q::bytes, opt, "open", "Row-buffer policy", "open|closed|adaptive"},

@@ -31,7 +31,13 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
                bool external_collectives)
     : sc_core::sc_module(name) {
   const std::uint64_t units = hw.compute.units;
-  if (hw.dram) dram_ = std::make_unique<SimpleDram>(SimpleDramParams::from(*hw.dram));
+  if (hw.dram && hw.dram->model == DramModel::detailed) {
+    auto detailed = std::make_unique<EngineDramAdapter>("dram", *hw.dram);
+    detailed_ = detailed.get();
+    dram_ = std::move(detailed);
+  } else if (hw.dram) {
+    dram_ = std::make_unique<SimpleDram>(SimpleDramParams::from(*hw.dram));
+  }
   memory_ = std::make_unique<MemorySystem>(hw, dram_.get());
 
   std::vector<DispatchOp> dispatch;
@@ -81,6 +87,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
 std::uint64_t Device::activations() const {
   std::uint64_t total = dispatcher_->activations();
   for (const auto& unit : units_) total += unit->activations();
+  if (detailed_ != nullptr) total += detailed_->device().activations();
   return total;
 }
 

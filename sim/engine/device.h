@@ -1,7 +1,8 @@
 #pragma once
 // One device's module tree, built from its hardware parameters: N compute units and the dispatcher (modules with
-// processes), the memory levels the file declares and the DRAM channels (busy-until resources the units' events
-// reserve; the simple channel model needs no process of its own).
+// processes), the memory levels the file declares and the DRAM: `dram.model = "detailed"` (the default) is the
+// controller model of every channel (models/dram/engine_dram_adapter.h, a module with its own process); "simple" is
+// the channel model (busy-until resources the units' events reserve, no process of its own).
 #include <systemc>
 
 #include <memory>
@@ -9,6 +10,7 @@
 
 #include "models/compute/compute_unit.h"
 #include "models/compute/dispatcher.h"
+#include "models/dram/engine_dram_adapter.h"
 #include "models/memory/memory_system.h"
 #include "models/memory/simple_dram.h"
 #include "models/power/power_domain.h"
@@ -31,13 +33,16 @@ class Device : public sc_core::sc_module {
   [[nodiscard]] const MemorySystem& memory() const { return *memory_; }
   [[nodiscard]] Dispatcher& dispatcher() { return *dispatcher_; }
   [[nodiscard]] std::uint64_t activations() const;
+  // The detailed DRAM, or null (simple model, or no DRAM).
+  [[nodiscard]] EngineDramAdapter* detailed_dram() const { return detailed_; }
   [[nodiscard]] const std::vector<TileSpan>& tile_spans() const { return dispatcher_->tile_spans().spans(); }
   [[nodiscard]] const PowerDomain& power() const { return *power_; }
 
  private:
   std::vector<std::unique_ptr<OpLowering>> lowerings_;
   std::vector<OpExecution> executions_;
-  std::unique_ptr<SimpleDram> dram_;
+  std::unique_ptr<DramInterface> dram_;
+  EngineDramAdapter* detailed_ = nullptr;  // dram_ when it is the detailed model
   std::unique_ptr<MemorySystem> memory_;
   std::unique_ptr<DispatchPolicy> policy_;
   std::unique_ptr<Dispatcher> dispatcher_;

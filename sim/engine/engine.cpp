@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/engine/device.h"
+#include "sim/engine/dram_op_stats.h"
 
 namespace roofsim {
 
@@ -84,8 +85,7 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
   result.device = hw.name;
   result.workload = workload.name;
   result.units = hw.compute.units;
-  // The channel model serves both settings until the detailed controller (issue 7) is wired in.
-  if (hw.dram) result.dram_model = "simple";
+  if (hw.dram) result.dram_model = device->detailed_dram() != nullptr ? "detailed" : "simple";
   const auto& policy = device->policy();
   const auto& memory = device->memory();
   if (!policy.all_done()) throw std::logic_error("the simulation ended with ops unfinished (a dependency deadlock)");
@@ -140,6 +140,7 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
     lives.push_back({launch, times.end_fs == kNever ? launch : std::max(launch, times.end_fs)});
   }
   result.power = device->power().stats(lives);
+  if (auto* detailed = device->detailed_dram()) fill_dram_op_stats(*detailed, *hw.dram, result);
 
   const auto counters = memory.counters();
   for (std::size_t l = 0; l < counters.size(); ++l) {
@@ -155,7 +156,7 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
     result.levels.push_back(LevelRunStats{"dram", dram->bytes_read(), dram->bytes_written(), 0, 0, 0});
   }
   result.events = device->activations();
-  result.processes = hw.compute.units + 1;
+  result.processes = hw.compute.units + 1 + (device->detailed_dram() != nullptr ? 2 : 0);  // + the DRAM's two
   result.tile_spans = device->tile_spans();
   result.wall_s = wall_s;
   return result;

@@ -46,6 +46,18 @@ GapAttribution op_gap(const OpReport& op, const DeviceRoof& device, const OpRunS
                   {"tail", stats.tail_s / n},
                   {"dependencies_dispatch", stats.wait_dispatch_s / n},
                   {"launch", stats.wait_launch_s / n}};
+  if (stats.dram.measured) {
+    // The detailed DRAM's losses for the op's requests, carved out of the bandwidth queueing they were counted in
+    // (scaled down together when they exceed it, so the shares still add up to the simulated time).
+    const auto& d = stats.dram;
+    const double dram_lost = d.row_miss_loss_s + d.refresh_loss_s + d.turnaround_loss_s;
+    auto& queueing = input.causes[2].seconds;
+    const double scale = dram_lost > queueing && dram_lost > 0 ? queueing / dram_lost : 1.0;
+    queueing -= dram_lost * scale;
+    input.causes.push_back({"dram_row_misses", d.row_miss_loss_s * scale});
+    input.causes.push_back({"dram_refresh", d.refresh_loss_s * scale});
+    input.causes.push_back({"dram_turnarounds", d.turnaround_loss_s * scale});
+  }
   return attribute_gap(input);
 }
 
@@ -74,8 +86,9 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
     row.executed_flops = stats.simulated ? stats.executed_flops : 0;
     for (const auto& [level, bytes] : stats.bytes) row.bytes.push_back(LevelBytes{level, bytes});
     row.network_bytes = op.network_bytes;
-    // The channel model has no rows; the detailed DRAM model (issue 7) measures h. Until then the analytic value.
-    row.row_hit_rate = op.analytic_row_hit_rate;
+    // The detailed DRAM model measures h on the op's own requests; the channel model has no rows, so there the
+    // analytic value stands.
+    row.row_hit_rate = stats.dram.measured ? stats.dram.row_hit_rate : op.analytic_row_hit_rate;
     RooflineInput input;
     input.flops = row.useful_flops;
     input.bytes = row.bytes;
@@ -108,6 +121,19 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
                             {"wait_launch", stats.wait_launch_s},
                             {"wait_dispatch", stats.wait_dispatch_s},
                             {"tail", stats.tail_s}};
+    if (stats.dram.measured) {
+      const auto& d = stats.dram;
+      extra["dram"] = {
+          {"row_hit_rate", d.row_hit_rate},
+          {"refresh_share", d.refresh_share},
+          {"efficiency", d.efficiency},
+          {"ceiling_bandwidth_B_per_s", d.ceiling_bytes_per_s},
+          {"bursts", d.bursts},
+          {"row_opens", d.row_opens},
+          {"turnarounds", d.turnarounds},
+          {"loss_s",
+           {{"row_misses", d.row_miss_loss_s}, {"refresh", d.refresh_loss_s}, {"turnarounds", d.turnaround_loss_s}}}};
+    }
     const auto gap = op_gap(row, device, stats, result.units);
     auto causes = nlohmann::ordered_json::object();
     for (const auto& cause : gap.causes) causes[cause.name] = cause.seconds;

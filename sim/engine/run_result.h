@@ -12,6 +12,22 @@
 
 namespace roofsim {
 
+// What the detailed DRAM model measured for one op's requests (sim/engine/dram_op_stats.h); `measured` is false
+// with the simple model or when the op moved no DRAM bytes.
+struct OpDramStats {
+  bool measured = false;
+  std::uint64_t bursts = 0;
+  std::uint64_t row_opens = 0;    // parts that opened a row: one row miss each, their other bursts hit
+  std::uint64_t turnarounds = 0;  // data-bus direction changes charged to the op
+  double row_hit_rate = 0;        // h = 1 - row_opens / bursts, per burst as B(h) counts (dram_bandwidth.h)
+  double refresh_share = 0;       // channel-time blocked by refreshes charged to the op / (channels x sim time)
+  double efficiency = 0;          // DRAM bytes / (sim time x pin bandwidth): the share of peak the op drew
+  BytesPerSecond ceiling_bytes_per_s = 0;  // B(h) at the measured h
+  Seconds row_miss_loss_s = 0;             // bytes x (1/B(h) - 1/B_hit): row misses at the measured h
+  Seconds refresh_loss_s = 0;              // refresh channel-time charged to the op / channels
+  Seconds turnaround_loss_s = 0;           // turnarounds x their bus gap / channels
+};
+
 struct OpRunStats {
   std::string name;
   std::string kind;
@@ -37,6 +53,7 @@ struct OpRunStats {
   Seconds wait_launch_s = 0;          // launch latency
   Seconds wait_dispatch_s = 0;        // unit not yet (or not again) given a tile of the op while others ran
   Seconds tail_s = 0;                 // idle units after their last tile (the last wave's tail)
+  OpDramStats dram;
 };
 
 struct LevelRunStats {
@@ -56,10 +73,15 @@ struct RunResult {
   Seconds sim_time_s = 0;
   std::vector<OpRunStats> ops;
   std::vector<LevelRunStats> levels;  // SRAM levels, then "dram"
-  PowerRunStats power;                // energy per op and in total, DVFS residency, the power and clock trace
-  std::uint64_t events = 0;           // process activations
-  std::uint64_t processes = 0;        // SystemC processes of the model (units and dispatcher)
-  std::vector<TileSpan> tile_spans;   // when each tile ran where (for trace.json)
+  PowerRunStats power;  // energy per op and in total, DVFS residency, the power and clock trace
+  // Conservation with the detailed DRAM: the engine's requests rounded out to bursts, and bursts x burst size served.
+  Bytes dram_asked_burst_bytes = 0;
+  Bytes dram_served_burst_bytes = 0;
+  double dram_row_hit_rate = 0;        // over every burst of the run
+  double dram_refresh_time_share = 0;  // the controller's: bank time blocked by refresh
+  std::uint64_t events = 0;            // process activations
+  std::uint64_t processes = 0;         // SystemC processes of the model (units, dispatcher, DRAM)
+  std::vector<TileSpan> tile_spans;    // when each tile ran where (for trace.json)
   Seconds wall_s = 0;
 };
 

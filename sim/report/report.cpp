@@ -1,5 +1,7 @@
 #include "sim/report/report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -154,8 +156,12 @@ void write_ops_csv(const Report& report, std::ostream& out) {
   out << ",network_bytes_B,row_hit_rate";
   for (const auto variant : kAllVariants) out << ",ceiling_" << to_string(variant) << "_FLOP_per_s";
   out << ",binding,bound_by,sim_time_s,achieved_FLOP_per_s";
+  // Runs on the detailed DRAM model add what it measured per op (row_hit_rate above is then the measured h).
+  const bool dram_columns =
+      std::any_of(report.ops.begin(), report.ops.end(), [](const OpReport& op) { return op.extra.contains("dram"); });
   const auto gap_columns = gap_csv_columns(report);
   for (const auto& column : gap_columns) out << ',' << column;
+  if (dram_columns) out << ",dram_refresh_share,dram_efficiency,dram_ceiling_bandwidth_B_per_s";
   out << '\n';
   for (const auto& op : report.ops) {
     out << csv_field(op.name) << ',' << op.kind << ',' << to_string(op.dtype) << ',' << csv_field(op.engine) << ','
@@ -169,8 +175,17 @@ void write_ops_csv(const Report& report, std::ostream& out) {
     for (const auto variant : kAllVariants) out << ',' << number_text(op.roofline.ceilings[variant].flops_per_s);
     out << ',' << to_string(op.roofline.binding) << ',' << op.roofline.bound_by << ','
         << (op.sim_time_s ? number_text(*op.sim_time_s) : "") << ','
-        << (op.achieved_flops_per_s ? number_text(*op.achieved_flops_per_s) : "") << gap_csv_cells(op, gap_columns)
-        << '\n';
+        << (op.achieved_flops_per_s ? number_text(*op.achieved_flops_per_s) : "") << gap_csv_cells(op, gap_columns);
+    if (dram_columns) {
+      if (op.extra.contains("dram")) {
+        const auto& d = op.extra["dram"];
+        out << ',' << number_text(d["refresh_share"].get<double>()) << ',' << number_text(d["efficiency"].get<double>())
+            << ',' << number_text(d["ceiling_bandwidth_B_per_s"].get<double>());
+      } else {
+        out << ",,,";
+      }
+    }
+    out << '\n';
   }
 }
 

@@ -206,6 +206,15 @@ struct Chart {
           drawn_levels.push_back(level);
         }
       }
+      // With the detailed DRAM model, the op's DRAM point: its DRAM-aware ceiling min(P, OI x B(h)) at the row-hit
+      // rate h measured on its requests, a bar above (or at) the achieved point.
+      const double dram_ceiling = op.roofline.ceilings[Variant::dram].flops_per_s;
+      if (op.extra.contains("dram") && report.main_memory == "dram" && dram_ceiling > 0) {
+        const double cy = y_axis.map(dram_ceiling);
+        body << "<path class=\"op-dram\" d=\"M" << px(main_x - 6) << " " << px(cy) << " H" << px(main_x + 6)
+             << "\" stroke=\"" << bound_colour("dram-rows") << "\" stroke-width=\"2\"/>\n";
+        drawn_dram_points = true;
+      }
     }
     std::sort(drawn_levels.begin(), drawn_levels.end());
   }
@@ -529,6 +538,15 @@ struct Chart {
       legend.gap(16);
     }
 
+    if (drawn_dram_points) {
+      const double y = legend.y();
+      legend.out().raw("<path d=\"M" + px(kLegendLeft + 8) + " " + px(y) + " H" + px(kLegendLeft + 20) +
+                       "\" stroke=\"" + bound_colour("dram-rows") + "\" stroke-width=\"2\"/>");
+      legend.out().text(kLegendLeft + 36, y + 4, "op's DRAM-aware ceiling at its measured row-hit rate", kSmallFontPx,
+                        Anchor::start, "legend-text");
+      legend.gap(16);
+    }
+
     // Notes under the plot, wrapped.
     const auto note_lines = svg::wrap_notes(notes, static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56)));
     const double notes_top = kPlotBottom + 62;
@@ -577,6 +595,7 @@ struct Chart {
   LogAxis x_axis, y_axis;
   double oi_lo = 0, oi_hi = 0;            // x range in FLOP/B
   std::vector<std::size_t> drawn_levels;  // levels with per-level op markers (run reports)
+  bool drawn_dram_points = false;         // DRAM-aware ceilings at measured row-hit rates (detailed DRAM runs)
   double top_peak = 0;                    // the highest compute roof: bandwidth lines end there
   std::vector<std::string> notes;
   std::vector<PlotPoint> points;

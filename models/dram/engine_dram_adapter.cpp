@@ -1,0 +1,91 @@
+#include "models/dram/engine_dram_adapter.h"
+
+#include <algorithm>
+
+#include "models/dram/dram_timing_checker.h"
+
+namespace roofsim {
+
+namespace {
+// The on-chip part of the unloaded latency: `dram.latency` less what the controller itself takes for a lone read
+// of a closed bank (ACT to RD tRCD, RD to data tCL, one burst on the pins).
+TimeFs path_latency_fs(const DramParams& dram) {
+  const auto timing = dram::CheckerTiming::from(dram.standard);
+  const Seconds controller_s = static_cast<double>(timing.tRCD + timing.tCL + timing.burst) * dram.standard.tck_s;
+  return seconds_to_fs(std::max(0.0, dram.latency_s - controller_s));
+}
+}  // namespace
+
+EngineDramAdapter::EngineDramAdapter(const sc_core::sc_module_name& name, const DramParams& dram)
+    : sc_core::sc_module(name),
+      device_("controller", dram),
+      unloaded_(SimpleDramParams::from(dram)),
+      burst_bytes_(std::max<Bytes>(1, dram.standard.burst_bytes())),
+      path_latency_fs_(path_latency_fs(dram)) {
+  device_.set_observer(this);
+  SC_METHOD(retry);
+  sensitive << device_.space_event();
+  dont_initialize();
+}
+
+TimeFs EngineDramAdapter::unloaded_fs(Bytes address, Bytes bytes) const {
+  return unloaded_.unloaded_fs(address, bytes);
+}
+
+void EngineDramAdapter::submit(const DramRequest& request, DramCompletionSink& sink) {
+  std::uint32_t slot = 0;
+  if (free_slots_.empty()) {
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  slots_[slot] = Slot{&sink, request.id, request.op};
+  if (request.op >= ops_.size()) ops_.resize(request.op + 1);
+  ops_[request.op].bytes += request.bytes;
+  (request.write ? bytes_written_ : bytes_read_) += request.bytes;
+  if (request.bytes > 0) {
+    const Bytes first = request.address / burst_bytes_;
+    const Bytes last = (request.address + request.bytes - 1) / burst_bytes_;
+    asked_burst_bytes_ += (last - first + 1) * burst_bytes_;
+  }
+  // Requests wait in arrival order: a later one never overtakes one refused for a full queue.
+  if (!waiting_.empty() || !offer(slot, request)) waiting_.emplace_back(slot, request);
+}
+
+bool EngineDramAdapter::offer(std::uint32_t slot, const DramRequest& request) {
+  dram::DramRequest part;
+  part.address = request.address;
+  part.bytes = request.bytes;
+  part.is_write = request.write;
+  part.tag = slot;
+  part.on_done = [this, slot](const sc_core::sc_time& done) { finish(slot, done); };
+  return device_.try_submit(std::move(part));
+}
+
+void EngineDramAdapter::retry() {
+  while (!waiting_.empty()) {
+    const auto& [slot, request] = waiting_.front();
+    if (!offer(slot, request)) return;
+    waiting_.pop_front();
+  }
+}
+
+void EngineDramAdapter::part_done(std::uint64_t tag, const dram::SegmentDone& part) {
+  auto& op = ops_[slots_[tag].op];
+  op.bursts += part.bursts;
+  op.row_opens += part.opened_row ? 1 : 0;
+  if (part.turnaround) ++(part.is_write ? op.turnarounds_to_write : op.turnarounds_to_read);
+  op.refresh_cycles += static_cast<std::uint64_t>(part.refresh_cycles);
+  served_bursts_ += part.bursts;
+}
+
+void EngineDramAdapter::finish(std::uint32_t slot, const sc_core::sc_time& done) {
+  const Slot record = slots_[slot];
+  free_slots_.push_back(slot);
+  // sc_time's value is in the kernel's resolution, femtoseconds (DESIGN.md section 1.8), as TimeFs.
+  record.sink->dram_done(record.id, done.value() + path_latency_fs_);
+}
+
+}  // namespace roofsim

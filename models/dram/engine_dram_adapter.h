@@ -1,0 +1,83 @@
+#pragma once
+// The detailed DRAM model under the engine (issue 7): DramInterface (models/memory/dram_interface.h) served by the
+// controller of every channel of the device (DramDevice). A chunk goes to the device as one request; the device
+// splits it by the configured address mapping into the parts that fall in one channel, bank and row, and each
+// channel schedules a part's bursts in one decision, so the events per chunk do not grow with its bursts.
+//
+// Timing: a request completes when the controller has moved its last data beat, plus the part of the device's
+// unloaded latency (`dram.latency`) that lies outside the DRAM: latency - (tRCD + tCL + one burst), the on-chip path
+// from a unit to the controller and back. So an unloaded row-miss read takes `dram.latency`, as in the simple model.
+// When a channel's queue is full the request waits here, in arrival order, until the device has room.
+//
+// Attribution: each request carries the op that issued it; every part the controller schedules is charged to that
+// op (bursts, rows opened, bus turnarounds, refreshes issued just before it), for the per-op row-hit rate, refresh
+// share and DRAM loss times (sim/engine/dram_op_stats.h).
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include <systemc>
+
+#include "models/dram/dram_device.h"
+#include "models/memory/dram_interface.h"
+#include "models/memory/simple_dram.h"
+#include "sim/config/dram_params.h"
+
+namespace roofsim {
+
+// What the controller did for one op's requests.
+struct OpDramCounters {
+  Bytes bytes = 0;              // asked by the engine
+  std::uint64_t bursts = 0;     // served by the controller
+  std::uint64_t row_opens = 0;  // parts that opened their row (row misses and conflicts); the other bursts hit
+  std::uint64_t turnarounds_to_read = 0, turnarounds_to_write = 0;
+  std::uint64_t refresh_cycles = 0;  // channel cycles of refreshes issued just before the op's parts
+};
+
+class EngineDramAdapter final : public sc_core::sc_module, public DramInterface, private dram::DramPartObserver {
+ public:
+  SC_HAS_PROCESS(EngineDramAdapter);
+  // Throws InputError when the mapping does not parse.
+  EngineDramAdapter(const sc_core::sc_module_name& name, const DramParams& dram);
+
+  void submit(const DramRequest& request, DramCompletionSink& sink) override;
+  [[nodiscard]] Bytes bytes_read() const override { return bytes_read_; }
+  [[nodiscard]] Bytes bytes_written() const override { return bytes_written_; }
+  [[nodiscard]] std::uint32_t channels() const override { return device_.channels(); }
+  // A lone request: the simple model's figure (the busiest channel's share at the pin rate, plus the latency).
+  [[nodiscard]] TimeFs unloaded_fs(Bytes address, Bytes bytes) const override;
+
+  // Per op index (ops that never reached DRAM may be missing at the end).
+  [[nodiscard]] const std::vector<OpDramCounters>& op_counters() const { return ops_; }
+  // Conservation: the requests' byte ranges rounded out to whole bursts, and the bursts the controller served, in
+  // bytes. Equal once every request has completed.
+  [[nodiscard]] Bytes asked_burst_bytes() const { return asked_burst_bytes_; }
+  [[nodiscard]] Bytes served_burst_bytes() const { return served_bursts_ * burst_bytes_; }
+  [[nodiscard]] dram::DramRunStats collect() { return device_.collect(); }
+  [[nodiscard]] const dram::DramDevice& device() const { return device_; }
+
+ private:
+  struct Slot {
+    DramCompletionSink* sink = nullptr;
+    std::uint64_t id = 0;
+    std::uint32_t op = 0;
+  };
+
+  void part_done(std::uint64_t tag, const dram::SegmentDone& part) override;
+  bool offer(std::uint32_t slot, const DramRequest& request);
+  void finish(std::uint32_t slot, const sc_core::sc_time& done);
+  void retry();  // on the device's space event: offers the waiting requests in order
+
+  dram::DramDevice device_;
+  SimpleDram unloaded_;
+  Bytes burst_bytes_;
+  TimeFs path_latency_fs_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::deque<std::pair<std::uint32_t, DramRequest>> waiting_;
+  std::vector<OpDramCounters> ops_;
+  Bytes bytes_read_ = 0, bytes_written_ = 0, asked_burst_bytes_ = 0;
+  std::uint64_t served_bursts_ = 0;
+};
+
+}  // namespace roofsim
