@@ -10,9 +10,9 @@
 namespace roofsim::cli {
 
 struct FileKind {
-  std::string_view root_key;      // the top-level table that identifies the kind ("device", "standard", ...)
-  std::string_view name;          // "hardware", "DRAM standard", ...
-  std::string_view bundled_in;    // subfolder of bundled files of this kind
+  std::string_view root_key;    // the top-level table that identifies the kind ("device", "standard", ...)
+  std::string_view name;        // "hardware", "DRAM standard", ...
+  std::string_view bundled_in;  // subfolder of bundled files of this kind
   const KeyRegistry& (*registry)();
   void (*validate)(const std::filesystem::path& file);  // throws InputError
 };

@@ -234,7 +234,9 @@ SourcePos ConfigDocument::pos_override_aware(const toml::node& node, const std::
 }
 
 void ConfigDocument::check_value(const toml::node& node, const KeySpec& spec, const std::string& path) const {
-  const auto fail = [&]() { throw InputError(pos_override_aware(node, path), path, value_text(node), kinds_expected(spec)); };
+  const auto fail = [&]() {
+    throw InputError(pos_override_aware(node, path), path, value_text(node), kinds_expected(spec));
+  };
   switch (spec.kind) {
     case ValueKind::quantity: {
       const auto* text = node.as_string();
@@ -292,7 +294,9 @@ void ConfigDocument::check_value(const toml::node& node, const KeySpec& spec, co
   }
 }
 
-ConfigSection ConfigDocument::root() const { return ConfigSection(*this, table_, ""); }
+ConfigSection ConfigDocument::root() const {
+  return ConfigSection(*this, table_, "");
+}
 
 ConfigSection::ConfigSection(const ConfigDocument& document, const toml::table& table, std::string path)
     : document_(&document), table_(&table), path_(std::move(path)) {}
@@ -302,13 +306,21 @@ std::string ConfigSection::name() const {
   return dot == std::string::npos ? path_ : path_.substr(dot + 1);
 }
 
-std::string ConfigSection::key_path(std::string_view key) const { return join_path(path_, key); }
+std::string ConfigSection::key_path(std::string_view key) const {
+  return join_path(path_, key);
+}
 
-bool ConfigSection::has(std::string_view key) const { return table_->get(key) != nullptr; }
+bool ConfigSection::has(std::string_view key) const {
+  return table_->get(key) != nullptr;
+}
 
-std::vector<std::string> ConfigSection::keys() const { return source_ordered_keys(*table_); }
+std::vector<std::string> ConfigSection::keys() const {
+  return source_ordered_keys(*table_);
+}
 
-const toml::node* ConfigSection::node(std::string_view key) const { return table_->get(key); }
+const toml::node* ConfigSection::node(std::string_view key) const {
+  return table_->get(key);
+}
 
 std::optional<ConfigSection> ConfigSection::child(std::string_view key) const {
   const auto* found = table_->get(key);

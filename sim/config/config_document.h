@@ -64,7 +64,7 @@ class ConfigSection {
   [[nodiscard]] bool has(std::string_view key) const;
   [[nodiscard]] std::vector<std::string> keys() const;  // keys present, in source order
   [[nodiscard]] std::optional<ConfigSection> child(std::string_view key) const;
-  [[nodiscard]] std::vector<ConfigSection> children() const;  // sub-tables present, in source order
+  [[nodiscard]] std::vector<ConfigSection> children() const;                      // sub-tables present, in source order
   [[nodiscard]] std::vector<ConfigSection> elements(std::string_view key) const;  // an array of tables
   [[nodiscard]] SourcePos pos(std::string_view key = {}) const;  // of the key's value, else of this table
   [[nodiscard]] const ConfigDocument& document() const { return *document_; }

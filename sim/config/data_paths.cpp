@@ -6,8 +6,7 @@ namespace roofsim {
 
 std::vector<std::filesystem::path> data_dirs() {
   std::vector<std::filesystem::path> dirs;
-  for (const auto& dir : {std::filesystem::path(ROOFSIM_SOURCE_DIR),
-                                          std::filesystem::path(ROOFSIM_INSTALL_DATADIR)}) {
+  for (const auto& dir : {std::filesystem::path(ROOFSIM_SOURCE_DIR), std::filesystem::path(ROOFSIM_INSTALL_DATADIR)}) {
     if (std::filesystem::exists(dir / "configs")) dirs.push_back(dir);
   }
   return dirs;

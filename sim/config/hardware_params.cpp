@@ -110,8 +110,8 @@ MemoryLevelParams read_level(const ConfigSection& section, std::uint64_t units) 
     section.fail("tracking_granularity", "a multiple of the line size (" + format_bytes(level.line_bytes) + ")");
   }
   level.energy_per_byte_j = section.quantity("energy_per_byte", QuantityKind::energy);
-  level.bandwidth_bytes_per_s = level.bytes_per_cycle * level.clock_hz *
-                                (level.scope == LevelScope::unit ? static_cast<double>(units) : 1.0);
+  level.bandwidth_bytes_per_s =
+      level.bytes_per_cycle * level.clock_hz * (level.scope == LevelScope::unit ? static_cast<double>(units) : 1.0);
   return level;
 }
 
@@ -151,10 +151,14 @@ DramParams read_dram(const ConfigSection& section, const std::filesystem::path& 
   dram.model = section.text("model") == "detailed" ? DramModel::detailed : DramModel::simple;
   dram.mapping = section.text("mapping");
   const auto policy = section.text("page_policy");
-  dram.page_policy = policy == "closed" ? PagePolicy::closed : policy == "adaptive" ? PagePolicy::adaptive : PagePolicy::open;
+  dram.page_policy = policy == "closed"     ? PagePolicy::closed
+                     : policy == "adaptive" ? PagePolicy::adaptive
+                                            : PagePolicy::open;
   dram.scheduler = section.text("scheduler") == "fcfs" ? DramScheduler::fcfs : DramScheduler::frfcfs;
   const auto refresh = section.text("refresh");
-  dram.refresh = refresh == "per_bank" ? RefreshMode::per_bank : refresh == "none" ? RefreshMode::none : RefreshMode::all_bank;
+  dram.refresh = refresh == "per_bank" ? RefreshMode::per_bank
+                 : refresh == "none"   ? RefreshMode::none
+                                       : RefreshMode::all_bank;
   if (dram.refresh == RefreshMode::per_bank && !dram.standard.per_bank_refresh) {
     section.fail("refresh", "all_bank or none (" + dram.standard.name + " has no per-bank refresh)");
   }
@@ -186,8 +190,8 @@ PowerParams read_power(const std::optional<ConfigSection>& section, Hertz nomina
                              state.quantity("voltage", QuantityKind::voltage)};
       // Engine figures are given at the nominal (fastest) clock; a state above it would invent performance.
       if (parsed.clock_hz <= 0 || parsed.clock_hz > nominal_clock_hz * (1 + 1e-9)) {
-        state.fail("clock", "a clock above 0 and at most the fastest engine clock (" +
-                                format_si(nominal_clock_hz, "Hz") + ")");
+        state.fail("clock",
+                   "a clock above 0 and at most the fastest engine clock (" + format_si(nominal_clock_hz, "Hz") + ")");
       }
       if (parsed.voltage_v <= 0) state.fail("voltage", "a voltage above 0 V");
       power.dvfs.push_back(parsed);

@@ -15,10 +15,10 @@
 namespace roofsim {
 
 struct EngineParams {
-  std::string name;                                 // "matrix" (tensor cores, MXU) or "vector" (SIMT/VPU)
-  Hertz clock_hz = 0;                               // nominal clock of this engine
-  std::map<DataType, double> flops_per_cycle;       // dense FLOPs per cycle per compute unit
-  std::map<DataType, Joules> energy_per_flop_j;     // dynamic energy per FLOP at the nominal voltage
+  std::string name;                              // "matrix" (tensor cores, MXU) or "vector" (SIMT/VPU)
+  Hertz clock_hz = 0;                            // nominal clock of this engine
+  std::map<DataType, double> flops_per_cycle;    // dense FLOPs per cycle per compute unit
+  std::map<DataType, Joules> energy_per_flop_j;  // dynamic energy per FLOP at the nominal voltage
 
   [[nodiscard]] bool supports(DataType type) const { return flops_per_cycle.count(type) != 0; }
   // Peak of all units of the device for one data type, FLOP/s; 0 when unsupported.
@@ -47,17 +47,17 @@ enum class LevelScope { unit, device };
 enum class LevelKind { scratchpad, cache };
 
 struct MemoryLevelParams {
-  std::string name;                // "smem", "l1", "l2", "sram"
+  std::string name;  // "smem", "l1", "l2", "sram"
   LevelScope scope = LevelScope::device;
   LevelKind kind = LevelKind::cache;
-  Bytes capacity_bytes = 0;        // per unit for unit scope, total for device scope
+  Bytes capacity_bytes = 0;  // per unit for unit scope, total for device scope
   Bytes line_bytes = 0;
   std::uint64_t associativity = 0;
   std::uint64_t banks = 0;
-  double bytes_per_cycle = 0;      // per unit for unit scope, total for device scope
+  double bytes_per_cycle = 0;  // per unit for unit scope, total for device scope
   Hertz clock_hz = 0;
-  Seconds latency_s = 0;           // unloaded access latency
-  Bytes tracking_bytes = 0;        // granularity of cache tags (coarser than lines, DESIGN.md section 1.5)
+  Seconds latency_s = 0;     // unloaded access latency
+  Bytes tracking_bytes = 0;  // granularity of cache tags (coarser than lines, DESIGN.md section 1.5)
   Joules energy_per_byte_j = 0;
   BytesPerSecond bandwidth_bytes_per_s = 0;  // whole device: bytes_per_cycle x clock (x units for unit scope)
 };
@@ -69,17 +69,17 @@ struct DvfsState {
 
 struct PowerParams {
   Watts tdp_w = 0;
-  Watts cap_w = 0;                  // the governor keeps average power below this
-  Watts static_w = 0;               // leakage at nominal voltage; scales with V
+  Watts cap_w = 0;     // the governor keeps average power below this
+  Watts static_w = 0;  // leakage at nominal voltage; scales with V
   Volts nominal_voltage_v = 0;
-  Hertz nominal_clock_hz = 0;       // the clock the engine figures are given at (the highest DVFS state)
-  std::vector<DvfsState> dvfs;      // ascending clock; at least the nominal state
-  Seconds window_s = 0;             // averaging window of the governor
-  Seconds reaction_delay_s = 0;     // delay from a decision to the clock change
+  Hertz nominal_clock_hz = 0;    // the clock the engine figures are given at (the highest DVFS state)
+  std::vector<DvfsState> dvfs;   // ascending clock; at least the nominal state
+  Seconds window_s = 0;          // averaging window of the governor
+  Seconds reaction_delay_s = 0;  // delay from a decision to the clock change
 };
 
 struct InterconnectParams {
-  std::uint64_t links = 0;                     // device-to-device links (NVLink, ICI, Infinity Fabric)
+  std::uint64_t links = 0;                        // device-to-device links (NVLink, ICI, Infinity Fabric)
   BytesPerSecond link_bandwidth_bytes_per_s = 0;  // per link, per direction
   Seconds link_latency_s = 0;
   Joules energy_per_byte_j = 0;
@@ -91,9 +91,9 @@ struct InterconnectParams {
 
 struct HardwareParams {
   std::string name;
-  std::string file;                       // where it was read from
-  Seconds launch_latency_s = 0;           // kernel launch: inputs ready -> first tile may start
-  std::uint64_t streams = 1;              // independent ops that may run at once
+  std::string file;              // where it was read from
+  Seconds launch_latency_s = 0;  // kernel launch: inputs ready -> first tile may start
+  std::uint64_t streams = 1;     // independent ops that may run at once
   ComputeParams compute;
   std::vector<MemoryLevelParams> levels;  // from the units outward (unit-scope levels first), DRAM not included
   std::optional<DramParams> dram;         // absent on SRAM-only designs
@@ -115,6 +115,7 @@ class KeyRegistry;
 
 // Reads, checks and validates a device file. DRAM standards named by the file are looked up in `dram/` beside
 // it, then beside its parent folder, then in the installed configs. Throws InputError.
-[[nodiscard]] HardwareParams load_hardware(const std::filesystem::path& file, const std::vector<Override>& overrides = {});
+[[nodiscard]] HardwareParams load_hardware(const std::filesystem::path& file,
+                                           const std::vector<Override>& overrides = {});
 
 }  // namespace roofsim

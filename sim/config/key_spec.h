@@ -11,19 +11,19 @@
 namespace roofsim {
 
 enum class ValueKind {
-  section,            // a table of further keys
-  section_array,      // an array of tables ([[name]])
-  quantity,           // a string with a unit, see QuantityKind
-  count,              // an integer > 0
-  integer,            // an integer >= 0
-  real,               // a number (integer or float)
-  choice,             // one of the strings in `choices` ("a|b|c")
-  text,               // any string
-  flag,               // true or false
-  text_list,          // an array of strings
-  integer_list,       // an array of integers >= 0
-  expression,         // an integer, or a string holding an integer expression of workload parameters
-  any,                // any value (a workload op's free-form shape entries are checked by the graph layer)
+  section,        // a table of further keys
+  section_array,  // an array of tables ([[name]])
+  quantity,       // a string with a unit, see QuantityKind
+  count,          // an integer > 0
+  integer,        // an integer >= 0
+  real,           // a number (integer or float)
+  choice,         // one of the strings in `choices` ("a|b|c")
+  text,           // any string
+  flag,           // true or false
+  text_list,      // an array of strings
+  integer_list,   // an array of integers >= 0
+  expression,     // an integer, or a string holding an integer expression of workload parameters
+  any,            // any value (a workload op's free-form shape entries are checked by the graph layer)
 };
 
 enum class Presence { required, optional };

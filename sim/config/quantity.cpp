@@ -22,28 +22,28 @@ constexpr double kGi = kMi * 1024.0;
 constexpr double kTi = kGi * 1024.0;
 
 constexpr std::array kByteUnits = {
-    UnitFactor{"B", 1.0},    UnitFactor{"KB", 1e3},  UnitFactor{"kB", 1e3},  UnitFactor{"KiB", kKi},
-    UnitFactor{"MB", 1e6},   UnitFactor{"MiB", kMi}, UnitFactor{"GB", 1e9},  UnitFactor{"GiB", kGi},
-    UnitFactor{"TB", 1e12},  UnitFactor{"TiB", kTi},
+    UnitFactor{"B", 1.0},   UnitFactor{"KB", 1e3},  UnitFactor{"kB", 1e3}, UnitFactor{"KiB", kKi},
+    UnitFactor{"MB", 1e6},  UnitFactor{"MiB", kMi}, UnitFactor{"GB", 1e9}, UnitFactor{"GiB", kGi},
+    UnitFactor{"TB", 1e12}, UnitFactor{"TiB", kTi},
 };
 
 constexpr std::array kBitRateUnits = {
-    UnitFactor{"b/s", 1.0 / 8},   UnitFactor{"Kb/s", 1e3 / 8}, UnitFactor{"kb/s", 1e3 / 8},
-    UnitFactor{"Mb/s", 1e6 / 8},  UnitFactor{"Gb/s", 1e9 / 8}, UnitFactor{"Tb/s", 1e12 / 8},
-    UnitFactor{"bps", 1.0 / 8},   UnitFactor{"Kbps", 1e3 / 8}, UnitFactor{"kbps", 1e3 / 8},
-    UnitFactor{"Mbps", 1e6 / 8},  UnitFactor{"Gbps", 1e9 / 8}, UnitFactor{"Tbps", 1e12 / 8},
+    UnitFactor{"b/s", 1.0 / 8},  UnitFactor{"Kb/s", 1e3 / 8}, UnitFactor{"kb/s", 1e3 / 8},
+    UnitFactor{"Mb/s", 1e6 / 8}, UnitFactor{"Gb/s", 1e9 / 8}, UnitFactor{"Tb/s", 1e12 / 8},
+    UnitFactor{"bps", 1.0 / 8},  UnitFactor{"Kbps", 1e3 / 8}, UnitFactor{"kbps", 1e3 / 8},
+    UnitFactor{"Mbps", 1e6 / 8}, UnitFactor{"Gbps", 1e9 / 8}, UnitFactor{"Tbps", 1e12 / 8},
 };
 
 constexpr std::array kFrequencyUnits = {UnitFactor{"Hz", 1.0}, UnitFactor{"kHz", 1e3}, UnitFactor{"KHz", 1e3},
                                         UnitFactor{"MHz", 1e6}, UnitFactor{"GHz", 1e9}};
 
-constexpr std::array kTimeUnits = {UnitFactor{"s", 1.0},    UnitFactor{"ms", 1e-3}, UnitFactor{"us", 1e-6},
-                                   UnitFactor{"ns", 1e-9},  UnitFactor{"ps", 1e-12}, UnitFactor{"fs", 1e-15}};
+constexpr std::array kTimeUnits = {UnitFactor{"s", 1.0},   UnitFactor{"ms", 1e-3},  UnitFactor{"us", 1e-6},
+                                   UnitFactor{"ns", 1e-9}, UnitFactor{"ps", 1e-12}, UnitFactor{"fs", 1e-15}};
 
 constexpr std::array kPowerUnits = {UnitFactor{"W", 1.0}, UnitFactor{"mW", 1e-3}, UnitFactor{"kW", 1e3}};
 
-constexpr std::array kEnergyUnits = {UnitFactor{"J", 1.0},    UnitFactor{"mJ", 1e-3}, UnitFactor{"uJ", 1e-6},
-                                     UnitFactor{"nJ", 1e-9},  UnitFactor{"pJ", 1e-12}, UnitFactor{"fJ", 1e-15}};
+constexpr std::array kEnergyUnits = {UnitFactor{"J", 1.0},   UnitFactor{"mJ", 1e-3},  UnitFactor{"uJ", 1e-6},
+                                     UnitFactor{"nJ", 1e-9}, UnitFactor{"pJ", 1e-12}, UnitFactor{"fJ", 1e-15}};
 
 constexpr std::array kVoltageUnits = {UnitFactor{"V", 1.0}, UnitFactor{"mV", 1e-3}};
 
@@ -102,7 +102,8 @@ std::string_view to_string(QuantityKind kind) {
 
 std::string expected_text(QuantityKind kind) {
   switch (kind) {
-    case QuantityKind::bytes: return "a byte size with a unit, such as \"80GiB\" (B, KB, KiB, MB, MiB, GB, GiB, TB, TiB)";
+    case QuantityKind::bytes:
+      return "a byte size with a unit, such as \"80GiB\" (B, KB, KiB, MB, MiB, GB, GiB, TB, TiB)";
     case QuantityKind::bandwidth:
       return "a bandwidth with a unit, such as \"3.35TB/s\" or \"400Gb/s\" (B/s, KB/s, KiB/s, ..., TB/s; b/s, Gb/s, "
              "Gbps, ...)";
@@ -125,7 +126,8 @@ std::optional<Quantity> parse_quantity(std::string_view text, QuantityKind kind)
   switch (kind) {
     case QuantityKind::bytes: factor = lookup(kByteUnits, unit); break;
     case QuantityKind::bandwidth:
-      if (unit.size() > 2 && unit.substr(unit.size() - 2) == "/s") factor = lookup(kByteUnits, unit.substr(0, unit.size() - 2));
+      if (unit.size() > 2 && unit.substr(unit.size() - 2) == "/s")
+        factor = lookup(kByteUnits, unit.substr(0, unit.size() - 2));
       if (!factor) factor = lookup(kBitRateUnits, unit);
       break;
     case QuantityKind::frequency: factor = lookup(kFrequencyUnits, unit); break;

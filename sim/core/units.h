@@ -5,16 +5,16 @@
 
 namespace roofsim {
 
-using Bytes = std::uint64_t;           // bytes
-using Flops = std::uint64_t;           // floating-point operations (an FMA counts 2)
-using Cycles = std::uint64_t;          // clock cycles of a named clock
-using Seconds = double;                // s
-using Hertz = double;                  // 1/s
-using BytesPerSecond = double;         // B/s
-using FlopsPerSecond = double;         // FLOP/s
-using FlopsPerByte = double;           // FLOP/B (operational intensity)
-using Watts = double;                  // W
-using Joules = double;                 // J
-using Volts = double;                  // V
+using Bytes = std::uint64_t;    // bytes
+using Flops = std::uint64_t;    // floating-point operations (an FMA counts 2)
+using Cycles = std::uint64_t;   // clock cycles of a named clock
+using Seconds = double;         // s
+using Hertz = double;           // 1/s
+using BytesPerSecond = double;  // B/s
+using FlopsPerSecond = double;  // FLOP/s
+using FlopsPerByte = double;    // FLOP/B (operational intensity)
+using Watts = double;           // W
+using Joules = double;          // J
+using Volts = double;           // V
 
 }  // namespace roofsim

@@ -73,7 +73,7 @@ struct RunResult {
   Seconds sim_time_s = 0;
   std::vector<OpRunStats> ops;
   std::vector<LevelRunStats> levels;  // SRAM levels, then "dram"
-  PowerRunStats power;  // energy per op and in total, DVFS residency, the power and clock trace
+  PowerRunStats power;                // energy per op and in total, DVFS residency, the power and clock trace
   // Conservation with the detailed DRAM: the engine's requests rounded out to bursts, and bursts x burst size served.
   Bytes dram_asked_burst_bytes = 0;
   Bytes dram_served_burst_bytes = 0;

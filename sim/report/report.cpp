@@ -9,8 +9,8 @@
 #include <ostream>
 
 #include "sim/core/input_error.h"
-#include "sim/report/gap_columns.h"
 #include "sim/report/energy_chart.h"
+#include "sim/report/gap_columns.h"
 #include "sim/report/svg_chart.h"
 
 namespace roofsim {

@@ -9,10 +9,18 @@
 
 namespace roofsim::test {
 
-std::filesystem::path source_dir() { return ROOFSIM_SOURCE_DIR; }
-std::filesystem::path config_path(const std::string& relative) { return source_dir() / "configs" / relative; }
-std::filesystem::path workload_path(const std::string& relative) { return source_dir() / "workloads" / relative; }
-std::filesystem::path roofsim_binary() { return ROOFSIM_BINARY; }
+std::filesystem::path source_dir() {
+  return ROOFSIM_SOURCE_DIR;
+}
+std::filesystem::path config_path(const std::string& relative) {
+  return source_dir() / "configs" / relative;
+}
+std::filesystem::path workload_path(const std::string& relative) {
+  return source_dir() / "workloads" / relative;
+}
+std::filesystem::path roofsim_binary() {
+  return ROOFSIM_BINARY;
+}
 
 std::filesystem::path scratch_dir(const std::string& name) {
   const auto dir = std::filesystem::path(ROOFSIM_BINARY).parent_path() / "test-scratch" / name;
