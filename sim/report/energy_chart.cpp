@@ -22,12 +22,7 @@ using svg::LineStyle;
 using svg::LogAxis;
 using svg::px;
 
-constexpr double kWidth = 1060;
-constexpr double kPlotLeft = 84, kPlotTop = 64, kPlotWidth = 660, kPlotHeight = 500;
-constexpr double kPlotRight = kPlotLeft + kPlotWidth, kPlotBottom = kPlotTop + kPlotHeight;
-constexpr double kLegendLeft = kPlotRight + 22;
-constexpr double kFontPx = 12, kSmallFontPx = 10.5, kOpFontPx = 10.5;
-constexpr double kPointRadius = 4;
+using namespace svg::layout;
 constexpr int kPointsPerDecade = 48;
 
 Joules flop_energy_nominal_j(const DeviceRoof& device, DataType dtype, const std::string& engine) {

@@ -27,13 +27,7 @@ using svg::LogAxis;
 using svg::px;
 using svg::SvgOut;
 
-// Canvas layout in px. The plot leaves room on the left for tick labels and on the right for the legend.
-constexpr double kWidth = 1060;
-constexpr double kPlotLeft = 84, kPlotTop = 64, kPlotWidth = 660, kPlotHeight = 500;
-constexpr double kPlotRight = kPlotLeft + kPlotWidth, kPlotBottom = kPlotTop + kPlotHeight;
-constexpr double kLegendLeft = kPlotRight + 22;
-constexpr double kFontPx = 12, kSmallFontPx = 10.5, kOpFontPx = 10.5;
-constexpr double kPointRadius = 4;
+using namespace svg::layout;
 // Ops closer than this share a point and a label ("conv1 +2"): separate markers would hide each other.
 constexpr double kMergePx = 2.5;
 

@@ -13,6 +13,17 @@
 
 namespace roofsim::svg {
 
+// The canvas layout the roofline and energy charts share, in px: the plot leaves room on the left for tick labels
+// and on the right for the legend.
+namespace layout {
+inline constexpr double kWidth = 1060;
+inline constexpr double kPlotLeft = 84, kPlotTop = 64, kPlotWidth = 660, kPlotHeight = 500;
+inline constexpr double kPlotRight = kPlotLeft + kPlotWidth, kPlotBottom = kPlotTop + kPlotHeight;
+inline constexpr double kLegendLeft = kPlotRight + 22;
+inline constexpr double kFontPx = 12, kSmallFontPx = 10.5, kOpFontPx = 10.5;
+inline constexpr double kPointRadius = 4;
+}  // namespace layout
+
 [[nodiscard]] std::string px(double value);  // "12.34"
 [[nodiscard]] std::string escape(std::string_view text);
 [[nodiscard]] const char* anchor_name(Anchor anchor);
