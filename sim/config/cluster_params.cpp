@@ -9,10 +9,7 @@
 namespace roofsim {
 
 namespace {
-using K = ValueKind;
-using Q = QuantityKind;
-constexpr Presence req = Presence::required;
-constexpr Presence opt = Presence::optional;
+using namespace schema;
 
 // The three keys of every link section, spelled once per section so `list --keys` shows each.
 #define ROOFSIM_LINK_KEYS(PATH, WHAT)                                                                               \

@@ -8,10 +8,7 @@
 namespace roofsim {
 
 namespace {
-using K = ValueKind;
-using Q = QuantityKind;
-constexpr Presence req = Presence::required;
-constexpr Presence opt = Presence::optional;
+using namespace schema;
 
 struct TimingField {
   const char* key;

@@ -5,10 +5,7 @@
 namespace roofsim {
 
 namespace {
-using K = ValueKind;
-using Q = QuantityKind;
-constexpr Presence req = Presence::required;
-constexpr Presence opt = Presence::optional;
+using namespace schema;
 }  // namespace
 
 const KeyRegistry& hardware_registry() {

@@ -57,6 +57,14 @@ class KeyRegistry {
   std::vector<KeySpec> specs_;
 };
 
+// Short names for writing a schema table, one KeySpec a line (every file kind's schema uses them).
+namespace schema {
+using K = ValueKind;
+using Q = QuantityKind;
+inline constexpr Presence req = Presence::required;
+inline constexpr Presence opt = Presence::optional;
+}  // namespace schema
+
 [[nodiscard]] std::vector<std::string> split_key_path(std::string_view path);
 // The unit text shown for a spec in `list --keys` ("bytes", "B/s", "count", "fp64|...").
 [[nodiscard]] std::string unit_text(const KeySpec& spec);

@@ -5,10 +5,7 @@
 namespace roofsim {
 
 namespace {
-using K = ValueKind;
-using Q = QuantityKind;
-constexpr Presence req = Presence::required;
-constexpr Presence opt = Presence::optional;
+using namespace schema;
 constexpr std::string_view kDataTypes = "fp64|fp32|tf32|bf16|fp16|fp8|int8";
 constexpr std::string_view kOpKinds =
     "gemm|conv2d|elementwise|reduction|softmax|layernorm|rmsnorm|attention|embedding|allreduce|allgather|"

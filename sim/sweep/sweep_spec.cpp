@@ -14,10 +14,7 @@ namespace roofsim {
 
 namespace {
 
-using K = ValueKind;
-using Q = QuantityKind;
-constexpr Presence req = Presence::required;
-constexpr Presence opt = Presence::optional;
+using namespace schema;
 
 // A sweep of more points than this is a typo in a range, not a study.
 constexpr std::size_t kMaxAxisValues = 100000;
