@@ -102,6 +102,7 @@ int run_sweep(const SweepOptions& options) {
   }
   const auto file = resolve_data_file(options.file, "sweeps");
   SweepSpec spec = load_sweep(file);
+  check_sweep_keys(spec);
   if (!options.mode.empty()) spec.mode = options.mode;
   const auto points = expand_points(spec);
   const std::filesystem::path out =

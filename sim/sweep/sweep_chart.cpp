@@ -21,10 +21,10 @@ namespace roofsim {
 
 namespace {
 
-constexpr double kWidth = 900;
+constexpr double kWidth = 920;
 constexpr double kTitleHeight = 56;
 constexpr double kPanelHeight = 340;
-constexpr double kPlotLeft = 90, kPlotWidth = 520, kPlotTop = 24, kPlotHeight = 250;
+constexpr double kPlotLeft = 110, kPlotWidth = 520, kPlotTop = 24, kPlotHeight = 250;
 constexpr double kLegendLeft = kPlotLeft + kPlotWidth + 24;
 constexpr double kFontPx = 12, kSmallFontPx = 10.5;
 // More x labels than this crowd the axis; then every k-th value is labelled.
@@ -53,6 +53,13 @@ std::string escape(std::string_view text) {
   return out;
 }
 
+// "sim_time_s (s, log)": the metric as sweep.csv names it, its unit, and the scale when it is not linear.
+std::string y_title(const std::string& metric, const std::string& unit, bool log) {
+  std::string note = unit;
+  if (log) note += note.empty() ? "log" : ", log";
+  return note.empty() ? metric : metric + " (" + note + ")";
+}
+
 struct Mapping {
   bool log = false;
   double lo = 0, hi = 1;  // data range (log10 of it for a log axis)
@@ -78,10 +85,31 @@ std::optional<double> point_value(const SweepSpec& spec, const PointResult& resu
   return std::nullopt;
 }
 
-std::string tick_text(double value) {
-  if (value == 0) return "0";
-  return format_si(value, "", 3);
+// A number with an SI prefix and its unit ("500 us", "800 TFLOP/s"); without a unit, a count as written ("5000") or
+// with the prefix alone ("1.5M").
+std::string tick_text(double value, const std::string& unit) {
+  if (value == 0) return unit.empty() ? "0" : "0 " + unit;
+  if (unit.empty() && std::abs(value) < 1e5 && value == std::floor(value)) return fmt::format("{}", value);
+  auto text = format_si(value, unit, 3);
+  if (unit.empty()) text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
+  return text;
 }
+
+}  // namespace
+
+std::string metric_unit(const std::string& metric) {
+  const auto ends_with = [&](std::string_view tail) {
+    return metric.size() >= tail.size() && metric.compare(metric.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (metric.rfind("ceilings.", 0) == 0 || ends_with("flops_per_s")) return "FLOP/s";
+  if (ends_with("_s")) return "s";
+  if (ends_with("flops")) return "FLOP";
+  if (metric.rfind("bytes.", 0) == 0 || ends_with("_bytes")) return "B";
+  if (metric.rfind("oi.", 0) == 0) return "FLOP/B";
+  return "";
+}
+
+namespace {
 
 OpReport op_from_json(const nlohmann::ordered_json& op, const std::string& prefix) {
   OpReport result;
@@ -214,6 +242,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
   out << "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n";
   out << "<text class=\"title\" x=\"" << px(kWidth / 2) << "\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">"
       << escape(spec.name + ": " + spec.chart_metric + " of " + spec.chart_op) << "</text>\n";
+  const std::string y_unit = metric_unit(spec.chart_metric);
   if (!spec.description.empty()) {
     out << "<text x=\"" << px(kWidth / 2) << "\" y=\"44\" font-size=\"" << px(kSmallFontPx)
         << "\" text-anchor=\"middle\" fill=\"#555555\">" << escape(spec.description) << "</text>\n";
@@ -247,7 +276,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
         y_map.lo = std::floor(std::log10(lo));
         y_map.hi = std::max(std::ceil(std::log10(hi)), y_map.lo + 1);
         for (int e = static_cast<int>(y_map.lo); e <= static_cast<int>(y_map.hi); ++e) {
-          y_ticks.emplace_back(std::pow(10.0, e), decade_label(e));
+          y_ticks.emplace_back(std::pow(10.0, e), tick_text(std::pow(10.0, e), y_unit));
         }
       } else {
         // Linear from zero when the data are all positive, so that ratios read off the chart honestly.
@@ -256,7 +285,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
         const auto ticks = nice_ticks(y_lo, y_hi, 5);
         y_map.lo = y_lo;
         y_map.hi = std::max(y_hi, ticks.empty() ? y_hi : ticks.back());
-        for (const double tick : ticks) y_ticks.emplace_back(tick, tick_text(tick));
+        for (const double tick : ticks) y_ticks.emplace_back(tick, tick_text(tick, y_unit));
       }
     }
 
@@ -273,7 +302,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
     // Ticks at the axis values, labelled as written; a long linear axis gets round ticks instead.
     std::vector<std::pair<double, std::string>> x_ticks;
     if (panel.x_scale == AxisScale::linear && panel.x.size() > kMaxXLabels) {
-      for (const double tick : nice_ticks(x_map.lo, x_map.hi, 8)) x_ticks.emplace_back(tick, tick_text(tick));
+      for (const double tick : nice_ticks(x_map.lo, x_map.hi, 8)) x_ticks.emplace_back(tick, tick_text(tick, ""));
     } else {
       const std::size_t label_every = std::max<std::size_t>(1, (panel.x.size() + kMaxXLabels - 1) / kMaxXLabels);
       for (std::size_t i = 0; i < panel.x.size(); i += label_every) x_ticks.emplace_back(panel.x[i], panel.x_labels[i]);
@@ -292,7 +321,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
     const double y_mid = (top + bottom) / 2;
     out << "<text class=\"axis-title\" x=\"18\" y=\"" << px(y_mid) << "\" font-size=\"" << px(kFontPx)
         << "\" text-anchor=\"middle\" transform=\"rotate(-90 18 " << px(y_mid) << ")\">"
-        << escape(spec.chart_metric + (y_map.log ? " (log)" : "")) << "</text>\n";
+        << escape(y_title(spec.chart_metric, y_unit, y_map.log)) << "</text>\n";
 
     for (std::size_t s = 0; s < panel.series.size(); ++s) {
       const auto& series = panel.series[s];

@@ -35,6 +35,10 @@ struct ChartPanel {
 
 void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panels, std::ostream& out);
 
+// The unit of a metric, from its name: "FLOP/s" (achieved_flops_per_s, ceilings.*), "s" (sim_time_s), "FLOP", "B"
+// (bytes.*), "FLOP/B" (oi.*), else "" (bound_by, counts).
+[[nodiscard]] std::string metric_unit(const std::string& metric);
+
 // Linear ticks at 1, 2 or 5 x 10^k covering [lo, hi], about `target` of them.
 [[nodiscard]] std::vector<double> nice_ticks(double lo, double hi, int target);
 

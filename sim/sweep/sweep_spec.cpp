@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 #include "sim/config/config_document.h"
+#include "sim/config/data_paths.h"
 #include "sim/config/quantity.h"
 #include "sim/core/input_error.h"
+#include "sim/graph/workload.h"
 
 namespace roofsim {
 
@@ -74,6 +77,7 @@ Override parse_set(const std::string& text, const ConfigSection& sweep) {
 SweepAxis load_axis(const ConfigSection& axis) {
   SweepAxis result;
   result.key = axis.text("key");
+  result.key_pos = axis.pos("key");
   if (result.key.empty() || result.key.find('=') != std::string::npos) axis.fail("key", "a --set key");
   result.label = axis.optional_text("label").value_or(result.key);
   const std::string unit = axis.optional_text("unit").value_or("");
@@ -154,6 +158,9 @@ SweepSpec load_document(const ConfigDocument& document, const std::filesystem::p
   spec.mode = sweep.text("mode");
   spec.hardware = resolve_scenario_file(sweep.text("hardware"), base_dir);
   spec.workload = resolve_scenario_file(sweep.text("workload"), base_dir);
+  spec.hardware_pos = sweep.pos("hardware");
+  spec.workload_pos = sweep.pos("workload");
+  spec.set_pos = sweep.pos("set");
   for (const auto& text : sweep.text_list("set")) spec.base_overrides.push_back(parse_set(text, sweep));
   spec.combine = sweep.text("combine") == "zip" ? SweepCombine::zip : SweepCombine::grid;
   spec.metrics = sweep.text_list("metrics");
@@ -251,6 +258,45 @@ SweepSpec load_sweep(const std::filesystem::path& file) {
 SweepSpec parse_sweep(std::string_view text, const std::string& name, const std::filesystem::path& base_dir) {
   const ConfigDocument document(text, name, sweep_registry());
   return load_document(document, base_dir);
+}
+
+void check_sweep_keys(const SweepSpec& spec) {
+  const auto hardware_file = resolve_data_file(spec.hardware, "configs");
+  if (!std::filesystem::exists(hardware_file)) {
+    throw InputError(spec.hardware_pos, "sweep.hardware", spec.hardware,
+                     "a bundled device (see `roofsim list`) or a hardware file relative to the sweep file");
+  }
+  const auto workload_file = resolve_data_file(spec.workload, "workloads");
+  if (!std::filesystem::exists(workload_file)) {
+    throw InputError(spec.workload_pos, "sweep.workload", spec.workload,
+                     "a bundled workload (see `roofsim list`) or a workload file relative to the sweep file");
+  }
+  std::set<std::string> params;
+  const auto workload_table = parse_toml_file(workload_file);
+  if (const auto* table = workload_table["params"].as_table()) {
+    for (const auto& [name, value] : *table) params.emplace(name.str());
+  }
+  const auto check = [&](const std::string& key, const SourcePos& pos, const std::string& where) {
+    const bool workload_key = key.rfind("workload.", 0) == 0;
+    const auto segments = split_key_path(workload_key ? key.substr(std::string("workload.").size()) : key);
+    const KeyRegistry& registry = workload_key ? workload_registry() : hardware_registry();
+    const KeySpec* found = registry.find(segments);
+    if (found == nullptr || found->kind == ValueKind::section || found->kind == ValueKind::section_array) {
+      throw InputError(pos, where, key,
+                       "a known " + registry.file_kind() + " key as --set takes it (see `roofsim list --keys`" +
+                           (workload_key ? ")" : "; workload keys start with \"workload.\")"));
+    }
+    if (workload_key && segments.size() == 2 && segments[0] == "params" && params.count(segments[1]) == 0) {
+      std::string names;
+      for (const auto& name : params) names += (names.empty() ? "" : ", ") + name;
+      throw InputError(pos, where, key,
+                       "a parameter that " + workload_file.filename().string() + " defines (one of: " + names + ")");
+    }
+  };
+  for (const auto& entry : spec.base_overrides) check(entry.key, spec.set_pos, "sweep.set");
+  for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+    check(spec.axes[a].key, spec.axes[a].key_pos, "axis[" + std::to_string(a) + "].key");
+  }
 }
 
 std::vector<std::string> range_values(double from, double to, std::optional<double> step, std::optional<double> factor,

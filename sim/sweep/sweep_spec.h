@@ -10,6 +10,7 @@
 
 #include "sim/config/hardware_params.h"
 #include "sim/config/key_spec.h"
+#include "sim/core/input_error.h"
 
 namespace roofsim {
 
@@ -20,6 +21,7 @@ struct SweepAxis {
   std::string label;                // column name in sweep.csv (default: the key)
   std::vector<std::string> values;  // as passed to --set ("8MiB", "64")
   AxisScale scale = AxisScale::linear;
+  SourcePos key_pos;  // of `key` in the sweep file, for errors found after parsing (unknown --set keys)
 };
 
 enum class SweepCombine { grid, zip };
@@ -38,6 +40,8 @@ struct SweepSpec {
   std::string chart_metric;                // the metric sweep.svg draws
   std::string chart_op = "total";          // the op (or "total") whose metric sweep.svg draws
   std::optional<AxisScale> chart_y_scale;  // default: log when the values span more than a decade
+  // Positions in the sweep file, for errors found after parsing (empty for a spec read back from sweep.json).
+  SourcePos hardware_pos, workload_pos, set_pos;
 };
 
 struct SweepPoint {
@@ -54,6 +58,12 @@ struct SweepPoint {
 // Parses sweep text held in memory; relative hardware/workload paths resolve against `base_dir`.
 [[nodiscard]] SweepSpec parse_sweep(std::string_view text, const std::string& name,
                                     const std::filesystem::path& base_dir);
+
+// Checks, before any point runs, what would otherwise fail every point: the hardware and workload files exist, each
+// key the sweep sets (in `set` and on the axes) is a known hardware or workload key, and a `workload.params.NAME`
+// is a parameter the workload file defines (--set would add an unused one silently). Errors name the sweep file,
+// the key's position and the key.
+void check_sweep_keys(const SweepSpec& spec);
 
 // The points of a sweep in order: a grid varies the last axis fastest; zip takes the i-th value of every axis.
 [[nodiscard]] std::vector<SweepPoint> expand_points(const SweepSpec& spec);

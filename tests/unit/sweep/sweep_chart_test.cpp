@@ -83,3 +83,24 @@ TEST_CASE("nice ticks are 1 2 or 5 times a power of ten and cover the range") {
   CHECK(ticks.front() == doctest::Approx(0.2));
   CHECK(ticks.back() == doctest::Approx(0.8));
 }
+
+TEST_CASE("the y axis carries the metric's unit - in its title and on its ticks") {
+  CHECK(metric_unit("achieved_flops_per_s") == "FLOP/s");
+  CHECK(metric_unit("ceilings.power") == "FLOP/s");
+  CHECK(metric_unit("sim_time_s") == "s");
+  CHECK(metric_unit("roofline_time_s") == "s");
+  CHECK(metric_unit("useful_flops") == "FLOP");
+  CHECK(metric_unit("bytes.dram") == "B");
+  CHECK(metric_unit("oi.l2") == "FLOP/B");
+  CHECK(metric_unit("bound_by").empty());
+
+  const auto spec = two_by_three();
+  const auto points = expand_points(spec);
+  std::ostringstream svg;
+  write_sweep_svg(spec, sweep_panels(spec, points, results_for(points)), svg);
+  const auto text = svg.str();
+  // Values 1..6 s on a linear axis from 0: ticks at 0, 2, 4 and 6 s; the title names the unit once per panel.
+  CHECK(count(text, ">sim_time_s \\(s\\)<") == 2);
+  CHECK(count(text, "class=\"tick-y\"[^>]*>0 s<") == 2);
+  CHECK(count(text, "class=\"tick-y\"[^>]*>6 s<") == 2);
+}

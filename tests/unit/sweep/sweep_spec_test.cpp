@@ -163,3 +163,54 @@ TEST_CASE("shards K/N cover every point exactly once") {
     }
   }
 }
+
+TEST_CASE("keys are checked before any point runs: an unknown hardware key - an undefined workload parameter") {
+  const auto check_error = [](const std::string& text) -> std::string {
+    try {
+      check_sweep_keys(parse(text));
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  // Known keys: a hardware key and a parameter the bundled gemm workload defines.
+  CHECK(check_error(R"(
+[[axis]]
+key = "memory.l2.capacity"
+values = ["16MiB", "32MiB"]
+[[axis]]
+key = "workload.params.size"
+values = [256, 512]
+)")
+            .empty());
+  const auto hardware_error = check_error(R"(
+[[axis]]
+key = "memory.l2.capasity"
+values = ["16MiB"]
+)");
+  // kHeader takes lines 1-8 and the axis text starts with a line break: [[axis]] is line 10, its key line 11.
+  CHECK(hardware_error.find("t.toml:11:7: key 'axis[0].key' = memory.l2.capasity: expected a known hardware key") == 0);
+  const auto param_error = check_error(R"(
+[[axis]]
+key = "workload.params.sise"
+values = [1]
+)");
+  CHECK(param_error.find("'axis[0].key' = workload.params.sise") != std::string::npos);
+  CHECK(param_error.find("one of: size, skinny") != std::string::npos);
+  CHECK(check_error(R"(
+[[axis]]
+key = "workload.bogus"
+values = [1]
+)")
+            .find("a known workload key") != std::string::npos);
+}
+
+TEST_CASE("an empty list of values is an error naming the axis") {
+  const auto error = error_of(R"(
+[[axis]]
+key = "workload.params.size"
+values = []
+)");
+  CHECK(error.find("t.toml:") == 0);
+  CHECK(error.find("'axis[0].values' = []: expected a non-empty array") != std::string::npos);
+}
