@@ -155,6 +155,14 @@ void write_points_roofline(const SweepSpec& spec, const std::vector<SweepPoint>&
   const auto device = make_device_roof(hardware);
   Report report;
   report.command = spec.mode;
+  // A `run` point's report.json holds the simulated bytes at each level, a `roofline` point's the compulsory ones;
+  // each report says which.
+  report.bytes_basis = spec.mode == "run" ? "simulated" : "compulsory";
+  for (const auto& result : results) {
+    if (result.status != PointStatus::ok || !result.report.contains("bytes_basis")) continue;
+    report.bytes_basis = result.report["bytes_basis"].get<std::string>();
+    break;
+  }
   report.hardware_name = hardware.name;
   report.workload_name = spec.name;
   report.main_memory = device.main_memory;
