@@ -72,3 +72,47 @@ TEST_CASE("the batch sweep crosses the ridge: bound_by changes once from memory 
   CHECK(memory_bound(rows[8].bound_by));
   CHECK_FALSE(memory_bound(rows[9].bound_by));
 }
+
+TEST_CASE("in run mode the batch sweep's classic ceiling flips at the ridge and no point beats its roof") {
+  const auto dir = test::scratch_dir("sweep-ridge-run");
+  // The bundled study's workload at the two batches either side of the ridge (about 295 FLOP/B on an H100).
+  const auto file = test::write_file(dir / "ridge.toml", R"([sweep]
+name = "ridge"
+hardware = "H100-SXM5"
+workload = ")" + (test::source_dir() / "sweeps" / "workloads" / "gemm_batch.toml").string() +
+                                                             R"("
+metrics = ["useful_flops", "bytes.dram", "sim_time_s", "ceiling_bound_by.classic"]
+
+[[axis]]
+key = "workload.params.batch"
+values = [256, 512]
+)");
+  const auto result = test::run_roofsim("sweep " + test::quoted(file) + " --jobs 2 --out " + test::quoted(dir / "out"));
+  INFO("stderr: " << result.err);
+  REQUIRE(result.exit_code == 0);
+  std::istringstream csv(test::read_file(dir / "out" / "sweep.csv"));
+  std::string line;
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> fields;
+    std::istringstream in(line);
+    std::string field;
+    while (std::getline(in, field, ',')) fields.push_back(field);
+    // point, batch, op, status, useful_flops, bytes.dram, sim_time_s, ceiling_bound_by.classic
+    if (fields.size() >= 8 && fields[2] == "linear") rows.push_back(fields);
+  }
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0][7] == "memory:dram");
+  CHECK(rows[1][7] == "compute:fp16");
+  // H100-SXM5 (configs/H100-SXM5.toml): 5 HBM3 stacks x 1024 bits x 5.234 Gb/s and 132 SMs x 4096 fp16 FLOP/cycle
+  // x 1.83 GHz; the simulated time is never below the DRAM time of the bytes it moved nor the compute time of its
+  // FLOPs.
+  const double bandwidth = 5 * 1024 * 5.234e9 / 8, peak = 132 * 4096 * 1.83e9;
+  for (const auto& row : rows) {
+    INFO("batch " << row[1]);
+    const double flops = std::stod(row[4]), dram_bytes = std::stod(row[5]), time_s = std::stod(row[6]);
+    CHECK(flops == 2.0 * std::stod(row[1]) * 8192 * 8192);
+    CHECK(time_s >= dram_bytes / bandwidth);
+    CHECK(time_s >= flops / peak);
+  }
+}

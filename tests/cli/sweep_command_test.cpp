@@ -137,3 +137,17 @@ TEST_CASE("sweep file errors are input errors naming the file and position (exit
   CHECK(result.exit_code == 2);
   CHECK(result.err.find("bad.toml:") != std::string::npos);
 }
+
+TEST_CASE("an axis on an unknown --set key is refused before any point runs (exit 2 naming the file and key)") {
+  const auto dir = test::scratch_dir("sweep-unknown-key");
+  auto text = test::grid_sweep_text();
+  text.replace(text.find("workload.params.skinny"), std::string("workload.params.skinny").size(), "memory.l2.capasity");
+  const auto file = test::write_file(dir / "typo.toml", text);
+  const auto result = test::run_roofsim("sweep " + test::quoted(file) + " --out " + test::quoted(dir / "out"));
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("typo.toml:") != std::string::npos);
+  CHECK(result.err.find("memory.l2.capasity: expected a known hardware key") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "out" / "points"));
+  // --list refuses it too: a job array would otherwise run N failing points.
+  CHECK(test::run_roofsim("sweep " + test::quoted(file) + " --list").exit_code == 2);
+}
