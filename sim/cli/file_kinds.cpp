@@ -18,7 +18,8 @@ const std::vector<FileKind>& file_kinds() {
        [](const std::filesystem::path& file) { (void)build_workload(file, {}); }},
       {"cluster", "cluster", "configs/clusters", &cluster_registry,
        [](const std::filesystem::path& file) { (void)load_cluster(file); }},
-      {"sweep", "sweep", "sweeps", &sweep_registry, [](const std::filesystem::path& file) { (void)load_sweep(file); }},
+      {"sweep", "sweep", "sweeps", &sweep_registry,
+       [](const std::filesystem::path& file) { check_sweep_keys(load_sweep(file)); }},
   };
   return kinds;
 }
