@@ -8,6 +8,8 @@
 #include <map>
 #include <ostream>
 
+#include "sim/config/cluster_params.h"
+#include "sim/config/config_document.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
 #include "sim/config/quantity.h"
@@ -151,7 +153,11 @@ void write_points_roofline(const SweepSpec& spec, const std::vector<SweepPoint>&
   for (const auto& entry : spec.base_overrides) {
     if (entry.key.rfind("workload.", 0) != 0) hardware_overrides.push_back(entry);
   }
-  const auto hardware = load_hardware(resolve_data_file(spec.hardware, "configs"), hardware_overrides);
+  // A cluster sweep draws the roofline of one of its devices (with the device overrides the cluster file allows).
+  const auto hardware_file = resolve_sweep_hardware(spec.hardware);
+  const auto hardware = parse_toml_file(hardware_file).contains("cluster")
+                            ? load_cluster(hardware_file, hardware_overrides).device
+                            : load_hardware(hardware_file, hardware_overrides);
   const auto device = make_device_roof(hardware);
   Report report;
   report.command = spec.mode;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "sim/config/cluster_params.h"
 #include "sim/config/config_document.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/quantity.h"
@@ -260,12 +261,20 @@ SweepSpec parse_sweep(std::string_view text, const std::string& name, const std:
   return load_document(document, base_dir);
 }
 
+std::filesystem::path resolve_sweep_hardware(const std::string& hardware) {
+  const auto device = resolve_data_file(hardware, "configs");
+  if (std::filesystem::exists(device)) return device;
+  return resolve_data_file(hardware, "configs/clusters");
+}
+
 void check_sweep_keys(const SweepSpec& spec) {
-  const auto hardware_file = resolve_data_file(spec.hardware, "configs");
+  const auto hardware_file = resolve_sweep_hardware(spec.hardware);
   if (!std::filesystem::exists(hardware_file)) {
     throw InputError(spec.hardware_pos, "sweep.hardware", spec.hardware,
-                     "a bundled device (see `roofsim list`) or a hardware file relative to the sweep file");
+                     "a bundled device or cluster (see `roofsim list`) or a file relative to the sweep file");
   }
+  // A cluster file takes cluster keys (link.bandwidth, cluster.devices), as `roofsim run --hw CLUSTER` does.
+  const bool cluster = parse_toml_file(hardware_file).contains("cluster");
   const auto workload_file = resolve_data_file(spec.workload, "workloads");
   if (!std::filesystem::exists(workload_file)) {
     throw InputError(spec.workload_pos, "sweep.workload", spec.workload,
@@ -279,7 +288,8 @@ void check_sweep_keys(const SweepSpec& spec) {
   const auto check = [&](const std::string& key, const SourcePos& pos, const std::string& where) {
     const bool workload_key = key.rfind("workload.", 0) == 0;
     const auto segments = split_key_path(workload_key ? key.substr(std::string("workload.").size()) : key);
-    const KeyRegistry& registry = workload_key ? workload_registry() : hardware_registry();
+    const KeyRegistry& registry =
+        workload_key ? workload_registry() : (cluster ? cluster_registry() : hardware_registry());
     const KeySpec* found = registry.find(segments);
     if (found == nullptr || found->kind == ValueKind::section || found->kind == ValueKind::section_array) {
       throw InputError(pos, where, key,

@@ -65,6 +65,10 @@ struct SweepPoint {
 // the key's position and the key.
 void check_sweep_keys(const SweepSpec& spec);
 
+// The file of a sweep's hardware: a device file, a bundled device by name, or else a bundled cluster by name, as
+// `roofsim run --hw` resolves it.
+[[nodiscard]] std::filesystem::path resolve_sweep_hardware(const std::string& hardware);
+
 // The points of a sweep in order: a grid varies the last axis fastest; zip takes the i-th value of every axis.
 [[nodiscard]] std::vector<SweepPoint> expand_points(const SweepSpec& spec);
 

@@ -214,3 +214,22 @@ values = []
   CHECK(error.find("t.toml:") == 0);
   CHECK(error.find("'axis[0].values' = []: expected a non-empty array") != std::string::npos);
 }
+
+TEST_CASE("a cluster sweep's keys are cluster keys - as roofsim run --hw CLUSTER takes them") {
+  const auto spec_with_axis = [](const std::string& key) {
+    return parse_sweep(R"([sweep]
+name = "c"
+hardware = "8xH100-NVSwitch"
+workload = "tp_decode"
+metrics = ["sim_time_s"]
+[[axis]]
+key = ")" + key + R"("
+values = ["100GB/s", "450GB/s"]
+)",
+                       "c.toml", "/tmp");
+  };
+  CHECK(resolve_sweep_hardware("8xH100-NVSwitch").parent_path().filename() == "clusters");
+  check_sweep_keys(spec_with_axis("link.bandwidth"));
+  CHECK_THROWS_WITH_AS(check_sweep_keys(spec_with_axis("memory.l2.capacity")),
+                       doctest::Contains("expected a known cluster key"), InputError);
+}
