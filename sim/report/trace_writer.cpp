@@ -121,19 +121,21 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
                       {"pid", kPid},
                       {"tid", tid}});
   }
-  // Dependencies as flows: from the producer's end to the consumer's launch.
+  // Dependencies as flows from each producer's span to its consumer's. A flow event binds to the slice open on its
+  // track at its time ("s" always, "f" with bp = "e"), so both sit at the middle of their op's span: at a span's
+  // very begin or end the binding would depend on how a viewer orders events of equal time. Viewers draw the arrow
+  // from the producer's end to the consumer's begin.
+  const auto middle = [](const TraceOp& op) { return 0.5 * (op.launch_s + std::max(op.end_s, op.launch_s)); };
   std::uint64_t flow_id = 0;
   for (std::size_t i = 0; i < data.ops.size(); ++i) {
     for (const auto p : data.ops[i].after) {
       if (p >= data.ops.size()) continue;
       ++flow_id;
-      const auto& producer = data.ops[p];
-      const Seconds from = std::max(producer.launch_s, producer.end_s);
       events.push_back({{"name", "dependency"},
                         {"cat", "dependency"},
                         {"ph", "s"},
                         {"id", flow_id},
-                        {"ts", to_us(from)},
+                        {"ts", to_us(middle(data.ops[p]))},
                         {"pid", kPid},
                         {"tid", 1 + lane[p]}});
       events.push_back({{"name", "dependency"},
@@ -141,7 +143,7 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
                         {"ph", "f"},
                         {"bp", "e"},
                         {"id", flow_id},
-                        {"ts", to_us(std::max(from, data.ops[i].launch_s))},
+                        {"ts", to_us(middle(data.ops[i]))},
                         {"pid", kPid},
                         {"tid", 1 + lane[i]}});
     }
@@ -198,6 +200,18 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
                         {"tid", 0},
                         {"args", {{counter.unit, std::max(0.0, value)}}}});
     }
+  }
+
+  // Said where the viewer shows it too (Perfetto lists a process's labels beside its name), not only in otherData.
+  if (k > 1 || m > 1) {
+    events.push_back({{"name", "process_labels"},
+                      {"ph", "M"},
+                      {"ts", 0},
+                      {"pid", kPid},
+                      {"tid", 0},
+                      {"args",
+                       {{"labels", "tiles aggregated " + std::to_string(k) + " per event" +
+                                       (m > 1 ? ", every " + std::to_string(m) + "th unit shown" : std::string())}}}});
   }
 
   json root;
