@@ -79,6 +79,21 @@ TraceData make_trace_data(const Workload& workload, const HardwareParams& hardwa
     op.start_s = stats.start_s;
     op.end_s = stats.end_s;
     if (i < workload.ops.size()) op.after = workload.ops[i].after;
+    if (i < result.power.ops.size()) {
+      // The op's power figures beside its span; under a cap, its engines' mean clock and the time throttling cost.
+      const auto& power = result.power.ops[i];
+      op.args = {{"average_power_w", power.average_power_w}, {"energy_mj", power.energy_j * 1e3}};
+      double busy = 0, weighted = 0;
+      for (std::size_t s = 0; s < stats.busy_at_state_s.size() && s < result.power.states.size(); ++s) {
+        busy += stats.busy_at_state_s[s];
+        weighted += stats.busy_at_state_s[s] * result.power.states[s].clock_hz;
+      }
+      if (busy > 0) op.args.emplace_back("busy_clock_ghz", weighted / busy / 1e9);
+      if (stats.throttle_s > 0) {
+        op.args.emplace_back("throttling_loss_us",
+                             stats.throttle_s / static_cast<double>(std::max<std::uint64_t>(result.units, 1)) * 1e6);
+      }
+    }
     data.ops.push_back(std::move(op));
   }
   data.tiles.reserve(result.tile_spans.size());

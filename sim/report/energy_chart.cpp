@@ -11,6 +11,7 @@
 #include "models/power/power_laws.h"
 #include "sim/config/quantity.h"
 #include "sim/report/label_placer.h"
+#include "sim/report/power_labels.h"
 #include "sim/report/svg_chart.h"
 #include "sim/report/svg_primitives.h"
 
@@ -188,7 +189,7 @@ struct EnergyChart {
     }
     std::vector<std::string> unplaced;
     for (const auto& point : plotted) {
-      const auto& name = report.ops[point.op].name;
+      const std::string name = op_chart_label(report.ops[point.op]);
       const double x = x_axis.map(point.oi), y = y_axis.map(point.flops_per_j);
       bool placed = false;
       for (const double radius : {7.0, 14.0, 24.0}) {
@@ -234,6 +235,7 @@ struct EnergyChart {
         device.levels.size(), format_si(device_static_power_w(device, device.nominal_voltage_v), "W"),
         format_si(device.static_power_w, "W"), format_si(device.memory_static_power_w, "W"),
         format_si(device.main_bandwidth_bytes_per_s, "B/s"), report.main_memory));
+    if (any_throttled(report)) notes.push_back(throttled_label_note());
     if (!not_plotted.empty()) {
       std::string text = "Not on a log-log chart: ";
       for (std::size_t i = 0; i < not_plotted.size(); ++i) text += (i ? ", " : "") + not_plotted[i];

@@ -107,13 +107,15 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
   for (const auto i : order) {
     const auto& op = data.ops[i];
     const std::uint32_t tid = 1 + lane[i];
+    json args = {{"kind", op.kind}, {"first_tile_us", to_us(op.start_s)}};
+    for (const auto& [key, value] : op.args) args[key] = value;
     events.push_back({{"name", op.name},
                       {"cat", "op"},
                       {"ph", "B"},
                       {"ts", to_us(op.launch_s)},
                       {"pid", kPid},
                       {"tid", tid},
-                      {"args", {{"kind", op.kind}, {"first_tile_us", to_us(op.start_s)}}}});
+                      {"args", std::move(args)}});
     events.push_back({{"name", op.name},
                       {"cat", "op"},
                       {"ph", "E"},
