@@ -165,6 +165,12 @@ TEST_CASE("trace.json parses, its spans carry ph ts pid tid, B and E balance, co
       CHECK(meta["tiles_per_event"].get<std::uint64_t>() > 1);
       CHECK(tiles <= 2 * 50);  // bounded (up to one partial aggregate per track and op beyond the bound)
       CHECK(meta["units_sampled_every"].get<std::uint64_t>() > 1);
+      // Said in the viewer too: a process label.
+      const auto& events = trace["traceEvents"];
+      CHECK(std::any_of(events.begin(), events.end(), [](const nlohmann::json& e) {
+        return e["ph"] == "M" && e["name"] == "process_labels" &&
+               e["args"]["labels"].get<std::string>().find("aggregated") != std::string::npos;
+      }));
     }
   }
 }
