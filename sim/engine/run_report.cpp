@@ -196,8 +196,8 @@ void write_gap_table(const Report& report, const DeviceRoof& device, const RunRe
     out << fmt::format("{:<28} {:>10.3f} {:>10.3f} {:>10.3f}", report.ops[i].name, gap.ceiling_time_s * 1e6,
                        gap.sim_time_s * 1e6, gap.gap_s * 1e6);
     for (const auto& name : names) {
-      const auto found = std::find_if(gap.causes.begin(), gap.causes.end(),
-                                      [&](const GapCause& cause) { return cause.name == name; });
+      const auto found =
+          std::find_if(gap.causes.begin(), gap.causes.end(), [&](const GapCause& cause) { return cause.name == name; });
       out << fmt::format(" {:>10.3f}", found == gap.causes.end() ? 0.0 : found->seconds * 1e6);
     }
     out << "\n";
