@@ -5,6 +5,15 @@
 
 namespace roofsim {
 
+namespace {
+
+void add_busy_at_state(std::vector<TimeFs>& busy_at_state_fs, std::size_t state, TimeFs fs) {
+  if (busy_at_state_fs.size() <= state) busy_at_state_fs.resize(state + 1, 0);
+  busy_at_state_fs[state] += fs;
+}
+
+}  // namespace
+
 ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, MemorySystem& memory,
                          std::vector<OpExecution>& ops, TileListener& listener)
     : sc_core::sc_module(name),
@@ -100,6 +109,7 @@ void ComputeUnit::try_compute(std::uint32_t index, TimeFs now) {
   const TimeFs duration = EngineShare::step_fs(step.executed_flops, execution.unit_rate * clock_scale);
   const TimeFs finish = engines_[execution.engine].run(now, duration);
   execution.units[params_.index].busy_fs += duration;
+  if (clock_ != nullptr) add_busy_at_state(execution.busy_at_state_fs, clock_->state(), duration);
   execution.executed_flops += step.executed_flops;
   execution.useful_flops += step.useful_flops;
   slot.computing = true;
@@ -198,6 +208,7 @@ void ComputeUnit::wake() {
 
 void ComputeUnit::attach_clock(ClockDomain& clock) {
   clock_ = &clock;
+  clock_state_ = clock.state();
   clock.add_listener(*this);
 }
 
@@ -222,6 +233,8 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
       const TimeFs retimed = retime_fs(event.at, now_fs, old_clock_hz, new_clock_hz);
       auto& busy = execution.units[params_.index].busy_fs;
       busy = busy - (event.at - old_before) + (retimed - new_before);
+      execution.busy_at_state_fs[clock_state_] -= event.at - old_before;
+      add_busy_at_state(execution.busy_at_state_fs, clock_->state(), retimed - new_before);
       old_before = event.at;
       new_before = retimed;
       event.at = retimed;
@@ -229,6 +242,7 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
     engines_[engine].retime(now_fs, retime_fs(engines_[engine].free_at(), now_fs, old_clock_hz, new_clock_hz));
   }
   for (const auto& event : events) timeline_.push(event);
+  clock_state_ = clock_->state();
   if (!in_wake_) {
     wake_event_.cancel();
     scheduled_ = kNever;

@@ -121,6 +121,7 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   bool in_wake_ = false;
   std::uint64_t activations_ = 0;
   const ClockDomain* clock_ = nullptr;
+  std::size_t clock_state_ = 0;  // the clock's state as this unit last saw it (the state before a change)
 };
 
 }  // namespace roofsim

@@ -43,4 +43,15 @@ TimeFs retime_fs(TimeFs finish_fs, TimeFs now_fs, Hertz old_clock_hz, Hertz new_
   return now_fs + static_cast<TimeFs>(std::llround(remaining_fs));
 }
 
+Seconds throttling_loss_s(const std::vector<TimeFs>& busy_at_state_fs, const std::vector<DvfsState>& states,
+                          Hertz nominal_clock_hz) {
+  Seconds lost = 0;
+  if (nominal_clock_hz <= 0) return lost;
+  for (std::size_t s = 0; s < busy_at_state_fs.size() && s < states.size(); ++s) {
+    const double slower = 1.0 - states[s].clock_hz / nominal_clock_hz;
+    if (slower > 0) lost += fs_to_seconds(busy_at_state_fs[s]) * slower;
+  }
+  return lost;
+}
+
 }  // namespace roofsim

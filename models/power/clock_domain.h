@@ -40,6 +40,7 @@ class ClockDomain {
   [[nodiscard]] std::size_t top_state() const { return states_.size() - 1; }
   [[nodiscard]] Hertz clock_hz() const { return states_[state_].clock_hz; }
   [[nodiscard]] Volts voltage_v() const { return states_[state_].voltage_v; }
+  [[nodiscard]] Hertz nominal_clock_hz() const { return nominal_clock_hz_; }
   // Engine clocks scale with the domain clock: an engine given at `nominal_engine_clock_hz` runs at this now.
   [[nodiscard]] Hertz engine_clock_hz(Hertz nominal_engine_clock_hz) const {
     return nominal_engine_clock_hz * clock_scale();
@@ -72,5 +73,11 @@ class ClockDomain {
 // `new_clock_hz`: the remaining (finish - now) x old cycles take remaining x old / new. Rounded once to the fs.
 // Work already finished (finish <= now) is unchanged.
 [[nodiscard]] TimeFs retime_fs(TimeFs finish_fs, TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz);
+
+// Time lost to throttling (issue 8 item 5, gap attribution): engine work of `busy_at_state_fs[s]` at state s took
+// f_nominal / f_s times as long as at the nominal clock, so it lost busy x (1 - f_s / f_nominal). States at or
+// above the nominal clock lose nothing. Summed over states; 0 for an empty vector.
+[[nodiscard]] Seconds throttling_loss_s(const std::vector<TimeFs>& busy_at_state_fs,
+                                        const std::vector<DvfsState>& states, Hertz nominal_clock_hz);
 
 }  // namespace roofsim

@@ -94,11 +94,11 @@ EnergyModel::EnergyModel(const HardwareParams& hw, DramEnergyBasis basis) {
     level_energy_j_.push_back(hw.dram->energy_per_byte_j);
     dram_basis_ = basis;
     dram_commands_j_ = hw.dram->standard.energy;
-    // DRAMPower counts background power per channel whether or not it is busy; with per-byte energies the background
-    // is part of the per-byte figure (the simple model and the roofline count it that way).
-    if (basis == DramEnergyBasis::per_command) {
-      memory_static_w_ = hw.dram->standard.energy.background_w * static_cast<double>(hw.dram->channels());
-    }
+    // The standard's background power per channel (pseudo-channel for HBM) is drawn whether or not the channel is
+    // busy, as DRAMPower counts it; it is static power of the memory with either basis (a per-byte or per-command
+    // figure is the energy of moving data on top of it), and the power-aware roofline counts it the same way
+    // (sim/roofline/roofline.cpp, make_device_roof).
+    memory_static_w_ = hw.dram->standard.energy.background_w * static_cast<double>(hw.dram->channels());
   }
   network_energy_per_byte_j_ = hw.interconnect.energy_per_byte_j;
   static_nominal_w_ = hw.power.static_w;

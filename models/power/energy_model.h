@@ -3,7 +3,7 @@
 // counted as events (FLOPs per engine and data type, bytes per memory level, DRAM commands, bytes sent) and
 // multiplied by the per-event energies only when a result is asked for, so totals do not depend on the order in
 // which events were counted. Static power is per domain: the compute domain's leakage follows its voltage
-// (power_laws.h); the DRAM background (detailed model only) does not.
+// (power_laws.h); the DRAM background (the standard's [energy] background per channel) does not.
 //
 // Which energies follow the compute domain's voltage: FLOPs and on-chip SRAM (one supply with the engines, as the
 // power-aware roofline assumes, sim/roofline/roofline.cpp); DRAM and links have their own supplies.
@@ -45,7 +45,7 @@ struct EnergyBreakdown {
   std::vector<Joules> level_j;  // bytes at each level (for "dram": per byte or per command)
   Joules network_j = 0;         // bytes sent over links
   Joules compute_static_j = 0;  // compute-domain leakage
-  Joules memory_static_j = 0;   // DRAM background (detailed model)
+  Joules memory_static_j = 0;   // DRAM background
 
   EnergyBreakdown& operator+=(const EnergyBreakdown& other);
   [[nodiscard]] Joules sram_j(std::size_t dram_index) const;  // every level but the one at `dram_index`
@@ -55,7 +55,7 @@ struct EnergyBreakdown {
 };
 
 // How DRAM energy is counted: per byte (the simple channel model, `dram.energy_per_byte`) or per command (a model
-// that counts ACT/PRE/RD/WR/REF, with the standard's background power per channel).
+// that counts ACT/PRE/RD/WR/REF). Either way the standard's background power per channel is static power.
 enum class DramEnergyBasis { per_byte, per_command };
 
 class EnergyModel {

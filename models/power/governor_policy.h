@@ -35,7 +35,7 @@ struct GovernorParams {
   TimeFs reaction_delay_fs = 0;
   std::vector<DvfsState> states;  // ascending clock
   Volts nominal_voltage_v = 1;
-  std::size_t up_windows = 8;  // windows at a state whose mean must predict a fit before a step up
+  std::size_t up_windows = 8;  // windows at a state whose mean must predict a fit before a step up (power.up_hold)
 };
 
 // Average power over a window, split by how each part follows the compute domain's clock and voltage.

@@ -31,6 +31,10 @@ GovernorParams governor_params(const HardwareParams& hw) {
   // A window of 0 would make the module spin; the schema refuses it, a hand-built device gets the schema default.
   params.window_fs = hw.power.window_s > 0 ? seconds_fs(hw.power.window_s) : seconds_fs(10e-6);
   params.reaction_delay_fs = seconds_fs(hw.power.reaction_delay_s);
+  // The up-step hysteresis in whole windows (at least one); a hand-built device gets the schema default, 80 us.
+  const TimeFs up_hold_fs = seconds_fs(hw.power.up_hold_s > 0 ? hw.power.up_hold_s : 80e-6);
+  params.up_windows =
+      std::max<std::size_t>(1, static_cast<std::size_t>((up_hold_fs + params.window_fs - 1) / params.window_fs));
   params.states = hw.power.dvfs;
   if (params.states.empty()) {
     // A device built in code may leave the power section empty: one state at its fastest engine clock.

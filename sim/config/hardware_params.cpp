@@ -184,6 +184,8 @@ PowerParams read_power(const std::optional<ConfigSection>& section, Hertz nomina
     power.nominal_voltage_v = section->quantity("nominal_voltage", QuantityKind::voltage);
     power.window_s = section->time("window", nominal_clock_hz);
     power.reaction_delay_s = section->time("reaction_delay", nominal_clock_hz);
+    power.up_hold_s = section->time("up_hold", nominal_clock_hz);
+    if (power.up_hold_s < 0) section->fail("up_hold", "a time of at least 0 s");
     if (power.window_s <= 0) section->fail("window", "a window longer than 0 s");
     for (const auto& state : section->elements("dvfs")) {
       const DvfsState parsed{state.quantity("clock", QuantityKind::frequency),

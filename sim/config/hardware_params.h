@@ -76,6 +76,7 @@ struct PowerParams {
   std::vector<DvfsState> dvfs;   // ascending clock; at least the nominal state
   Seconds window_s = 0;          // averaging window of the governor
   Seconds reaction_delay_s = 0;  // delay from a decision to the clock change
+  Seconds up_hold_s = 0;         // time at a state whose mean power must predict a fit before a step up
 };
 
 struct InterconnectParams {

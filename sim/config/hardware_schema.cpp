@@ -117,6 +117,8 @@ const KeyRegistry& hardware_registry() {
           {"power.nominal_voltage", K::quantity, Q::voltage, opt, "1V", "Voltage at which energies are given"},
           {"power.window", K::quantity, Q::time, opt, "10us", "Governor's power-averaging window"},
           {"power.reaction_delay", K::quantity, Q::time, opt, "1us", "Governor's delay from decision to clock change"},
+          {"power.up_hold", K::quantity, Q::time, opt, "80us",
+           "Governor's up-step hysteresis: time whose mean power must predict a fit (whole windows)"},
           {"power.dvfs", K::section_array, Q::bytes, opt, "",
            "DVFS states of the compute domain (default: the nominal clock only)"},
           {"power.dvfs.[].clock", K::quantity, Q::frequency, req, "", "Compute-domain clock of the state"},

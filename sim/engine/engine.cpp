@@ -130,6 +130,9 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
     stats.achieved_flops_per_s =
         stats.sim_time_s > 0 ? static_cast<double>(stats.useful_flops) / stats.sim_time_s : 0.0;
     account_time(op, times, execution, hw.compute.units, stats);
+    const auto& clock = device->power().clock();
+    for (const TimeFs fs : execution.busy_at_state_fs) stats.busy_at_state_s.push_back(fs_to_seconds(fs));
+    stats.throttle_s = throttling_loss_s(execution.busy_at_state_fs, clock.states(), clock.nominal_clock_hz());
     result.ops.push_back(std::move(stats));
   }
   result.sim_time_s = fs_to_seconds(last_end);

@@ -11,7 +11,11 @@ std::string ceiling_cause_for(const std::string& bound_by) {
   if (bound_by.rfind("memory", 0) == 0 || bound_by == "dram-rows") return "bandwidth_queueing";
   if (bound_by == "latency") return "latency";
   if (bound_by == "launch") return "launch";
-  // power and network ceilings have no measured share yet (later issues add throttling and network causes).
+  // The power-aware ceiling is a compute rate at the clock a cap allows: its time is the op's busy time at the
+  // nominal clock ("compute") plus the slowdown the cap permits, taken next from "throttling" (attribute_gap), so
+  // what stays in "throttling" is the time the op ran at a lower clock than the ceiling's best state.
+  if (bound_by == "power") return "compute";
+  // The network ceiling has no measured share of its own here (cluster runs add theirs).
   return "compute";
 }
 
@@ -28,6 +32,7 @@ GapAttribution attribute_gap(const GapInput& input) {
   // (a bound op overlaps its loads with compute, so its work shows in all of them), then out of the rest.
   static constexpr std::array<const char*, 4> kResident = {"bandwidth_queueing", "latency", "compute", "launch"};
   std::vector<std::string> order = {out.absorbed_by};
+  if (input.bound_by == "power") order.emplace_back("throttling");  // the slowdown the cap permits
   for (const char* name : kResident) {
     if (name != out.absorbed_by) order.emplace_back(name);
   }

@@ -6,7 +6,8 @@
 // memory latency, bandwidth queueing, launch, dispatch, tail; their sum is units x window). Divided by the unit
 // count, each is a share of the simulated time, so the shares add up to the simulated time. The ceiling's time is
 // the part of the share of the resource that binds (compute: busy; a memory level or DRAM rows: bandwidth queueing;
-// latency: memory latency; launch: launch) that the roofline promises; the gap is everything else. When the ceiling
+// latency: memory latency; launch: launch; power: busy, then throttling) that the roofline promises; the gap is
+// everything else. When the ceiling
 // time exceeds its resource's share (a unit overlaps loads with compute, so the shares of a bound op sit in
 // several causes), the excess is taken from the other resident causes in a fixed order, and what is left (the op
 // ran faster than the ceiling, e.g. the simple DRAM model above the row-aware line) is a negative "ahead" cause.
@@ -14,7 +15,8 @@
 //
 // Extension point: later models add causes (DRAM row misses, power throttling, network) by appending measured
 // shares to GapInput::causes (carving them out of the share they were counted in, e.g. row misses out of bandwidth
-// queueing) and, where such a cause is what a ceiling promises, naming it in ceiling_cause_for().
+// queueing, throttling out of busy) and, where such a cause is what a ceiling promises, naming it in
+// ceiling_cause_for().
 #include <string>
 #include <vector>
 

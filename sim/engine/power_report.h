@@ -11,8 +11,9 @@ namespace roofsim {
 // Sets each op's simulated energy and adds a "power" object to its report.json entry.
 void add_power_fields(Report& report, const RunResult& result);
 
-// Per op: average power, energy, pJ/FLOP; when the governor throttled, the throttled time and the time at each clock
-// the run visited.
+// Per op: average power, energy, pJ/FLOP; when the governor throttled, the engines' mean clock over their busy time,
+// the time lost to throttling (as the gap attribution counts it), the time below the fastest clock, and the time at
+// each clock the run visited.
 void write_power_table(const Report& report, const RunResult& result, std::ostream& out);
 
 }  // namespace roofsim

@@ -53,6 +53,10 @@ struct OpRunStats {
   Seconds wait_launch_s = 0;          // launch latency
   Seconds wait_dispatch_s = 0;        // unit not yet (or not again) given a tile of the op while others ran
   Seconds tail_s = 0;                 // idle units after their last tile (the last wave's tail)
+  // Busy time split by the compute clock's DVFS state (PowerRunStats::states order), and the part of busy_s the
+  // steps would not have taken at the nominal clock (clock_domain.h, throttling_loss_s): the time throttling cost.
+  std::vector<Seconds> busy_at_state_s;
+  Seconds throttle_s = 0;
   OpDramStats dram;
 };
 

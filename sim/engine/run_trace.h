@@ -7,6 +7,10 @@
 
 namespace roofsim {
 
+// Counter tracks of the power trace (issue 8 item 5): total power (W, the cap in its name), its parts (compute
+// dynamic, DRAM and links dynamic, static) and the compute clock (GHz), appended to `data.counters`.
+void add_power_counters(const PowerRunStats& power, TraceData& data);
+
 [[nodiscard]] TraceData make_trace_data(const Workload& workload, const HardwareParams& hardware,
                                         const RunResult& result);
 

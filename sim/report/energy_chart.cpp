@@ -11,6 +11,7 @@
 #include "models/power/power_laws.h"
 #include "sim/config/quantity.h"
 #include "sim/report/label_placer.h"
+#include "sim/report/power_labels.h"
 #include "sim/report/svg_chart.h"
 #include "sim/report/svg_primitives.h"
 
@@ -52,7 +53,7 @@ double arch_flops_per_j(const DeviceRoof& device, DataType dtype, const std::str
   if (device.main_bandwidth_bytes_per_s > 0) {
     seconds_per_flop = std::max(seconds_per_flop, 1.0 / (oi * device.main_bandwidth_bytes_per_s));
   }
-  per_flop += static_power_at_w(device.static_power_w, at.voltage_v, device.nominal_voltage_v) * seconds_per_flop;
+  per_flop += device_static_power_w(device, at.voltage_v) * seconds_per_flop;
   return per_flop > 0 ? 1.0 / per_flop : 0.0;
 }
 
@@ -64,7 +65,9 @@ Joules op_energy_j(const DeviceRoof& device, const OpReport& op) {
   }
   energy += static_cast<double>(op.network_bytes) * device.network_energy_per_byte_j;
   const FlopsPerSecond rate = op.attainable_flops_per_s();
-  if (rate > 0) energy += device.static_power_w * static_cast<double>(op.useful_flops) / rate;
+  if (rate > 0) {
+    energy += device_static_power_w(device, device.nominal_voltage_v) * static_cast<double>(op.useful_flops) / rate;
+  }
   return energy;
 }
 
@@ -186,7 +189,7 @@ struct EnergyChart {
     }
     std::vector<std::string> unplaced;
     for (const auto& point : plotted) {
-      const auto& name = report.ops[point.op].name;
+      const std::string name = op_chart_label(report.ops[point.op]);
       const double x = x_axis.map(point.oi), y = y_axis.map(point.flops_per_j);
       bool placed = false;
       for (const double radius : {7.0, 14.0, 24.0}) {
@@ -228,9 +231,11 @@ struct EnergyChart {
                     ".");
     notes.push_back(fmt::format(
         "Arch line (Choi et al., IPDPS 2013): 1 / (e_flop + e_mem / OI + pi_0 max(1 / P, 1 / (OI B))), e_mem summed "
-        "over {} levels, pi_0 = {} static at nominal voltage, B = {} ({}).",
-        device.levels.size(), format_si(device.static_power_w, "W"),
+        "over {} levels, pi_0 = {} static at nominal voltage (compute leakage {}, DRAM background {}), B = {} ({}).",
+        device.levels.size(), format_si(device_static_power_w(device, device.nominal_voltage_v), "W"),
+        format_si(device.static_power_w, "W"), format_si(device.memory_static_power_w, "W"),
         format_si(device.main_bandwidth_bytes_per_s, "B/s"), report.main_memory));
+    if (any_throttled(report)) notes.push_back(throttled_label_note());
     if (!not_plotted.empty()) {
       std::string text = "Not on a log-log chart: ";
       for (std::size_t i = 0; i < not_plotted.size(); ++i) text += (i ? ", " : "") + not_plotted[i];

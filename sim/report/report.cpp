@@ -142,6 +142,7 @@ Json report_json(const Report& report) {
   }
   root["ops"] = std::move(ops);
   root["total"] = {{"sim_time_s", nullable(report.total_sim_time_s)}, {"useful_flops", report.total_useful_flops()}};
+  for (const auto& [key, value] : report.extra.items()) root[key] = value;
   return root;
 }
 

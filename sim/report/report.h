@@ -59,6 +59,8 @@ struct Report {
   std::optional<RooflineLines> roofs;  // the device's lines (peaks, bandwidths, ridges), written as "device"
   std::vector<OpReport> ops;
   std::optional<Seconds> total_sim_time_s;  // null in `roofline` output
+  // Run-level fields a later producer adds to report.json after "total" (`run`: "power").
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();
 
   [[nodiscard]] Flops total_useful_flops() const;
 };

@@ -11,6 +11,7 @@
 
 #include "sim/config/quantity.h"
 #include "sim/report/label_placer.h"
+#include "sim/report/power_labels.h"
 #include "sim/report/svg_primitives.h"
 #include "sim/roofline/chart_lines.h"
 
@@ -216,6 +217,7 @@ struct Chart {
   void add_notes() {
     notes.push_back("x: useful FLOPs per " + report.bytes_basis + " byte at " + report.main_memory + "; y: " +
                     (report.command == "run" ? "achieved FLOP/s" : "the binding ceiling of the six variants") + ".");
+    if (any_throttled(report)) notes.push_back(throttled_label_note());
     if (!not_plotted.empty()) {
       std::string text = "Not on a log-log chart: ";
       for (std::size_t i = 0; i < not_plotted.size(); ++i) text += (i ? ", " : "") + not_plotted[i];
@@ -358,7 +360,7 @@ struct Chart {
     std::vector<std::string> unplaced;
     int footnote_number = 0;
     for (const auto& point : points) {
-      std::string text = report.ops[point.ops.front()].name;
+      std::string text = op_chart_label(report.ops[point.ops.front()]);
       if (point.ops.size() > 1) text += fmt::format(" +{}", point.ops.size() - 1);
       bool placed = false;
       for (const double radius : {7.0, 14.0, 24.0, 36.0}) {

@@ -107,13 +107,15 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
   for (const auto i : order) {
     const auto& op = data.ops[i];
     const std::uint32_t tid = 1 + lane[i];
+    json args = {{"kind", op.kind}, {"first_tile_us", to_us(op.start_s)}};
+    for (const auto& [key, value] : op.args) args[key] = value;
     events.push_back({{"name", op.name},
                       {"cat", "op"},
                       {"ph", "B"},
                       {"ts", to_us(op.launch_s)},
                       {"pid", kPid},
                       {"tid", tid},
-                      {"args", {{"kind", op.kind}, {"first_tile_us", to_us(op.start_s)}}}});
+                      {"args", std::move(args)}});
     events.push_back({{"name", op.name},
                       {"cat", "op"},
                       {"ph", "E"},
@@ -121,19 +123,21 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
                       {"pid", kPid},
                       {"tid", tid}});
   }
-  // Dependencies as flows: from the producer's end to the consumer's launch.
+  // Dependencies as flows from each producer's span to its consumer's. A flow event binds to the slice open on its
+  // track at its time ("s" always, "f" with bp = "e"), so both sit at the middle of their op's span: at a span's
+  // very begin or end the binding would depend on how a viewer orders events of equal time. Viewers draw the arrow
+  // from the producer's end to the consumer's begin.
+  const auto middle = [](const TraceOp& op) { return 0.5 * (op.launch_s + std::max(op.end_s, op.launch_s)); };
   std::uint64_t flow_id = 0;
   for (std::size_t i = 0; i < data.ops.size(); ++i) {
     for (const auto p : data.ops[i].after) {
       if (p >= data.ops.size()) continue;
       ++flow_id;
-      const auto& producer = data.ops[p];
-      const Seconds from = std::max(producer.launch_s, producer.end_s);
       events.push_back({{"name", "dependency"},
                         {"cat", "dependency"},
                         {"ph", "s"},
                         {"id", flow_id},
-                        {"ts", to_us(from)},
+                        {"ts", to_us(middle(data.ops[p]))},
                         {"pid", kPid},
                         {"tid", 1 + lane[p]}});
       events.push_back({{"name", "dependency"},
@@ -141,7 +145,7 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
                         {"ph", "f"},
                         {"bp", "e"},
                         {"id", flow_id},
-                        {"ts", to_us(std::max(from, data.ops[i].launch_s))},
+                        {"ts", to_us(middle(data.ops[i]))},
                         {"pid", kPid},
                         {"tid", 1 + lane[i]}});
     }
@@ -198,6 +202,18 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
                         {"tid", 0},
                         {"args", {{counter.unit, std::max(0.0, value)}}}});
     }
+  }
+
+  // Said where the viewer shows it too (Perfetto lists a process's labels beside its name), not only in otherData.
+  if (k > 1 || m > 1) {
+    events.push_back({{"name", "process_labels"},
+                      {"ph", "M"},
+                      {"ts", 0},
+                      {"pid", kPid},
+                      {"tid", 0},
+                      {"args",
+                       {{"labels", "tiles aggregated " + std::to_string(k) + " per event" +
+                                       (m > 1 ? ", every " + std::to_string(m) + "th unit shown" : std::string())}}}});
   }
 
   json root;

@@ -27,7 +27,8 @@ struct TraceOp {
   Seconds launch_s = 0;
   Seconds start_s = 0;
   Seconds end_s = 0;
-  std::vector<std::size_t> after;  // producers (indices into TraceData::ops)
+  std::vector<std::size_t> after;                    // producers (indices into TraceData::ops)
+  std::vector<std::pair<std::string, double>> args;  // more figures shown with the span ("power_w", ...)
 };
 
 struct TraceTile {

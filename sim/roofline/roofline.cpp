@@ -98,6 +98,10 @@ DeviceRoof make_device_roof(const HardwareParams& hardware) {
     device.levels.push_back({std::string(kDramLevel), dram.peak_bandwidth_bytes_per_s(), per_byte, false});
     device.dram_rows = dram_row_bandwidth(dram);
     device.memory_latency_s = dram.latency_s;
+    // The DRAM's background power (JEDEC IDD2N/IDD3N x VDD per channel, the standard's [energy] background) is
+    // drawn however busy the memory is: static power beside the compute domain's leakage (Choi et al. 2013's pi_0
+    // is the whole system's constant power).
+    device.memory_static_power_w = standard.energy.background_w * static_cast<double>(dram.channels());
   } else if (!hardware.levels.empty()) {
     device.memory_latency_s = hardware.levels.back().latency_s;
   }
@@ -117,6 +121,10 @@ DeviceRoof make_device_roof(const HardwareParams& hardware) {
   device.network_bandwidth_bytes_per_s = hardware.interconnect.bandwidth_bytes_per_s();
   device.network_energy_per_byte_j = hardware.interconnect.energy_per_byte_j;
   return device;
+}
+
+Watts device_static_power_w(const DeviceRoof& device, Volts voltage_v) {
+  return static_power_at_w(device.static_power_w, voltage_v, device.nominal_voltage_v) + device.memory_static_power_w;
 }
 
 RooflineInput compulsory_input(const Op& op, const DeviceRoof& device) {
@@ -208,8 +216,7 @@ Ceiling power_ceiling(const DeviceRoof& device, const RooflineInput& input) {
     // work at (Pcap - pi0) / (energy per FLOP); leakage scales ~ V, dynamic energy ~ V^2 (Rabaey, Digital
     // Integrated Circuits, 2003, ch. 5).
     // The scaling laws are those of the simulated power domain (models/power/power_laws.h).
-    const Watts available =
-        device.power_cap_w - static_power_at_w(device.static_power_w, state.voltage_v, device.nominal_voltage_v);
+    const Watts available = device.power_cap_w - device_static_power_w(device, state.voltage_v);
     const Joules per_flop = flop_nominal * dynamic_energy_scale(state.voltage_v, device.nominal_voltage_v) +
                             data_energy_per_flop_j(device, input, state.voltage_v);
     const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, state.clock_hz);

@@ -64,8 +64,9 @@ struct DeviceRoof {
   Bytes bytes_in_flight = 0;                  // units x outstanding_requests x request_bytes
   Seconds memory_latency_s = 0;               // unloaded latency of the main memory
   Seconds launch_latency_s = 0;
-  Watts power_cap_w = 0;     // 0: no cap
-  Watts static_power_w = 0;  // at nominal voltage
+  Watts power_cap_w = 0;            // 0: no cap
+  Watts static_power_w = 0;         // compute-domain leakage at nominal voltage
+  Watts memory_static_power_w = 0;  // DRAM background: the standard's per channel x channels; not voltage-scaled
   Volts nominal_voltage_v = 1;
   Hertz nominal_clock_hz = 0;
   std::vector<RoofPowerState> dvfs;  // ascending clock
@@ -78,6 +79,10 @@ struct DeviceRoof {
 };
 
 [[nodiscard]] DeviceRoof make_device_roof(const HardwareParams& hardware);
+
+// The device's static power with the compute domain at `voltage_v`: leakage scaled by V / V_nominal
+// (models/power/power_laws.h) plus the DRAM background, which has its own supply.
+[[nodiscard]] Watts device_static_power_w(const DeviceRoof& device, Volts voltage_v);
 
 // The compulsory input of an op: its FLOPs and its compulsory bytes (each input read once, each output written once)
 // at every level of the device, its analytic row-hit rate and its network bytes.

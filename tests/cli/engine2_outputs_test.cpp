@@ -1,9 +1,11 @@
 // `roofsim run` on the bundled files (issue 5, Tests): the decode step at batch 1 is bound by memory and the prefill
-// GEMMs by compute or the L2; every op's gap causes add up to its gap; trace.json is well-formed.
+// GEMMs by compute or the L2; every op's gap causes add up to its gap, with a power cap too (issue 8: throttling);
+// trace.json is well-formed and, under a cap, carries power and clock counter tracks.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/support/relative.h"
 #include "tests/support/test_paths.h"
 
 using namespace roofsim;
@@ -94,6 +97,35 @@ TEST_CASE("Gap attribution: on every bundled workload on H100 the causes add up 
   }
 }
 
+TEST_CASE("Gap attribution under a power cap: throttling is a cause, and the causes still add up to the gap") {
+  // A prefill block at a cap well below its power: the governor lowers the clock, the compute-bound GEMMs lose time.
+  const auto report =
+      run_and_read("H100-SXM5", "gpt3_175b_block_prefill", "report.json",
+                   "--set workload.params.seq=512 --set workload.params.hidden=2048 --set workload.params.heads=16 "
+                   "--set power.cap=250W");
+  double throttled = 0;
+  for (const auto& op : report["ops"]) {
+    if (!op.contains("gap")) continue;
+    const auto& gap = op["gap"];
+    double sum = 0;
+    for (const auto& [name, seconds] : gap["causes_s"].items()) sum += seconds.get<double>();
+    const double g = gap["gap_s"].get<double>();
+    const double sim = gap["sim_time_s"].get<double>();
+    INFO(op["name"].get<std::string>() << " bound by " << op["bound_by"].get<std::string>() << ": causes " << sum
+                                       << " s, gap " << g << " s");
+    CHECK(std::abs(sum - g) <= 0.01 * std::max(std::abs(g), 1e-3 * sim));
+    if (gap["causes_s"].contains("throttling")) {
+      CHECK(gap["causes_s"]["throttling"].get<double>() >= 0);
+      throttled += gap["causes_s"]["throttling"].get<double>();
+    }
+    // Throttling is measured on busy time below the nominal clock: an op that never ran below it has none.
+    if (op["power"]["throttled_s"].get<double>() == 0) CHECK_FALSE(gap["causes_s"].contains("throttling"));
+    if (op["bound_by"] == "power") CHECK(gap["ceiling_taken_from"] == "compute");
+  }
+  CHECK(report["power"]["clock_changes"].get<int>() > 0);
+  CHECK(throttled > 0);
+}
+
 TEST_CASE("trace.json parses, its spans carry ph ts pid tid, B and E balance, counters are non-negative") {
   for (const char* bound : {"20000", "50"}) {
     const auto trace =
@@ -133,6 +165,78 @@ TEST_CASE("trace.json parses, its spans carry ph ts pid tid, B and E balance, co
       CHECK(meta["tiles_per_event"].get<std::uint64_t>() > 1);
       CHECK(tiles <= 2 * 50);  // bounded (up to one partial aggregate per track and op beyond the bound)
       CHECK(meta["units_sampled_every"].get<std::uint64_t>() > 1);
+      // Said in the viewer too: a process label.
+      const auto& events = trace["traceEvents"];
+      CHECK(std::any_of(events.begin(), events.end(), [](const nlohmann::json& e) {
+        return e["ph"] == "M" && e["name"] == "process_labels" &&
+               e["args"]["labels"].get<std::string>().find("aggregated") != std::string::npos;
+      }));
     }
   }
+}
+
+TEST_CASE("trace.json under a power cap: Chrome trace events only, and power and clock counter tracks that add up") {
+  const auto dir = std::filesystem::temp_directory_path() / "roofsim_engine2_trace_capped";
+  std::filesystem::remove_all(dir);
+  const auto run = test::run_roofsim("run --hw " + test::config_path("H100-SXM5.toml").string() + " --workload " +
+                                     test::workload_path("transformer_prefill_small.toml").string() + " --out " +
+                                     dir.string() + " --set power.cap=200W");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  std::ifstream trace_in(dir / "trace.json");
+  std::ifstream report_in(dir / "report.json");
+  REQUIRE(trace_in);
+  REQUIRE(report_in);
+  const auto trace = nlohmann::json::parse(trace_in);
+  const auto report = nlohmann::json::parse(report_in);
+  // The Trace Event Format's phases this writer uses, and what each must carry to be drawn.
+  const std::vector<std::string> phases = {"B", "E", "X", "C", "s", "f", "M"};
+  std::map<std::string, std::vector<std::pair<double, double>>> counters;  // "name arg" -> (ts us, value)
+  for (const auto& event : trace["traceEvents"]) {
+    REQUIRE(event.contains("name"));
+    const std::string ph = event["ph"];
+    CHECK(std::find(phases.begin(), phases.end(), ph) != phases.end());
+    CHECK(event["ts"].is_number());
+    CHECK(event["pid"].is_number_integer());
+    CHECK(event["tid"].is_number_integer());
+    if (ph == "X") CHECK(event["dur"].is_number());
+    if (ph == "s" || ph == "f") CHECK(event.contains("id"));
+    if (ph == "M") CHECK(event["args"].is_object());
+    if (ph == "C") {
+      for (const auto& [key, value] : event["args"].items()) {
+        counters[event["name"].get<std::string>() + " " + key].emplace_back(event["ts"].get<double>(),
+                                                                            value.get<double>());
+      }
+    }
+  }
+  // The compute clock: only DVFS states of the H100 file, and below the fastest one at some point.
+  const auto& clock = counters["compute clock GHz"];
+  REQUIRE(!clock.empty());
+  const std::vector<double> states = {0.99, 1.2, 1.5, 1.755, 1.98};
+  double slowest = 2;
+  for (const auto& [ts, ghz] : clock) {
+    CHECK(std::any_of(states.begin(), states.end(), [&](double s) { return std::abs(s - ghz) < 1e-9; }));
+    slowest = std::min(slowest, ghz);
+  }
+  CHECK(slowest < 1.98);
+  // The power track (its name carries the cap) integrates to the run's energy; its parts add up to it.
+  const auto& power = counters["power (cap 200 W) W"];
+  REQUIRE(power.size() >= 2);
+  double energy_j = 0;
+  for (std::size_t i = 0; i + 1 < power.size(); ++i) {
+    CHECK(power[i].second >= 0);
+    energy_j += power[i].second * (power[i + 1].first - power[i].first) * 1e-6;
+  }
+  CHECK(power.back().second == 0.0);
+  CHECK(test::within(energy_j, report["power"]["energy_j"].get<double>(), 1e-6));
+  const auto& dynamic = counters["power: compute dynamic W"];
+  const auto& memory = counters["power: DRAM and links dynamic W"];
+  const auto& leakage = counters["power: static W"];
+  REQUIRE(dynamic.size() == power.size());
+  REQUIRE(memory.size() == power.size());
+  REQUIRE(leakage.size() == power.size());
+  for (std::size_t i = 0; i < power.size(); ++i) {
+    CHECK(std::abs(dynamic[i].second + memory[i].second + leakage[i].second - power[i].second) <=
+          1e-9 * power[i].second + 1e-12);
+  }
+  CHECK(trace["otherData"]["counters"].get<std::string>().find("power") != std::string::npos);
 }

@@ -94,7 +94,7 @@ struct Bench {
     one.flops[model.flop_slot(0, DataType::bf16)] = 1'000'000'000;
     for (auto& level : one.level_bytes) level = static_cast<Bytes>(1e9 / oi);
     const double per_flop = model.dynamic_energy(one, state.voltage_v).dynamic_j() / 1e9;
-    return rate * scale * per_flop + model.compute_static_w(state.voltage_v);
+    return rate * scale * per_flop + model.compute_static_w(state.voltage_v) + model.memory_static_w();
   }
 };
 

@@ -137,6 +137,14 @@ TEST_CASE("power: a capped compute-bound GEMM settles at the highest fitting sta
                         << result.power.clock_changes << " clock changes, " << result.power.ops.at(0).average_power_w
                         << " W");
   CHECK(test::within(slowdown, ratio, 0.05));
+  // The measured throttling (busy time per DVFS state x (1 - f / f0), per unit) is the time the op lost: a
+  // compute-bound GEMM keeps every unit busy, so its extra time over the uncapped run is its throttling share.
+  double busy_s = 0;
+  for (const Seconds at_state : op.busy_at_state_s) busy_s += at_state;
+  CHECK(test::within(busy_s, op.busy_s, 1e-9));
+  const double lost_s = op.throttle_s / static_cast<double>(device.spec.units);
+  MESSAGE("extra time " << op.sim_time_s - uncapped_s << " s, throttling share " << lost_s << " s");
+  CHECK(test::within(lost_s, op.sim_time_s - uncapped_s, 0.05));
   // No oscillation: the governor moved down and stayed.
   CHECK(result.power.clock_changes == device.states.size() - 1 - fitting);
   // Once settled (a window, then a window and a reaction delay per step after the start), no window is over the cap.

@@ -38,6 +38,8 @@ TEST_CASE("power: run with a binding cap prints throttled and per-clock columns 
   CHECK(result.out.find("under a 200 W cap") != std::string::npos);
   CHECK(result.out.find("throttled us") != std::string::npos);
   CHECK(result.out.find("us@1.98 GHz") != std::string::npos);
+  CHECK(result.out.find("clock GHz") != std::string::npos);
+  CHECK(result.out.find("lost us") != std::string::npos);
   const auto report = nlohmann::json::parse(slurp(out / "report.json"));
   double throttled = 0;
   for (const auto& op : report["ops"]) {
@@ -51,8 +53,27 @@ TEST_CASE("power: run with a binding cap prints throttled and per-clock columns 
     for (const auto& [clock, seconds] : power["time_at_clock_s"].items()) at_clocks += seconds.get<double>();
     CHECK(test::within(at_clocks, op["sim_time_s"].get<double>(), 1e-6));
     throttled += power["throttled_s"].get<double>();
+    // The time lost to throttling is the busy time at each clock x (1 - f / 1.98 GHz), per unit (132 SMs); the clock
+    // labels carry 3 significant digits (1.755 GHz reads "1.75 GHz"), hence the tolerance.
+    double lost = 0;
+    for (const auto& [clock, seconds] : power["unit_busy_at_clock_s"].items()) {
+      lost += seconds.get<double>() * (1 - std::stod(clock) / 1.98) / 132;
+    }
+    CHECK(std::abs(power["throttling_loss_s"].get<double>() - lost) <=
+          0.03 * lost + 1e-9 * op["sim_time_s"].get<double>());
+    if (power["busy_clock_hz"].get<double>() > 0) {
+      CHECK(power["busy_clock_hz"].get<double>() >= 0.99e9 * (1 - 1e-9));
+      CHECK(power["busy_clock_hz"].get<double>() <= 1.98e9 * (1 + 1e-9));
+    }
   }
   CHECK(throttled > 0);
+  // Run totals: the cap, the energy, and the time at each clock adding up to the run.
+  const auto& run_power = report["power"];
+  CHECK(run_power["cap_w"].get<double>() == 200.0);
+  double at_clocks = 0;
+  for (const auto& [clock, seconds] : run_power["time_at_clock_s"].items()) at_clocks += seconds.get<double>();
+  CHECK(test::within(at_clocks, report["total"]["sim_time_s"].get<double>(), 1e-6));
+  CHECK(run_power["clock_changes"].get<int>() > 0);
   // energy.svg puts each op at its useful FLOPs over its simulated energy.
   const std::string svg = slurp(out / "energy.svg");
   const std::regex point("data-op=\"([^\"]+)\" data-oi=\"[^\"]+\" data-flops-per-j=\"([^\"]+)\"");

@@ -71,3 +71,25 @@ TEST_CASE("Gap attribution: an op faster than its ceiling has a negative gap, ca
   CHECK(test::within(cause(off, "unattributed"), 1e-6, 1e-9));
   CHECK(test::within(sum(off), 6e-6, 1e-9));
 }
+
+TEST_CASE("Gap attribution: a power-bound op's ceiling time comes out of busy time, then out of throttling") {
+  // Busy 6 us of which throttling (time beyond the nominal clock's) 2 us: compute 4 us + throttling 2 us.
+  auto in = input(5e-6, "power");
+  in.causes[0].seconds = 4e-6;
+  in.causes.push_back({"throttling", 2e-6});
+  const auto gap = attribute_gap(in);
+  CHECK(ceiling_cause_for("power") == "compute");
+  CHECK(gap.absorbed_by == "compute");
+  CHECK(cause(gap, "compute") == 0.0);
+  // The ceiling allowed 1 us of the slowdown; the other 1 us is the op running below the ceiling's clock.
+  CHECK(test::within(cause(gap, "throttling"), 1e-6, 1e-9));
+  CHECK(test::within(cause(gap, "bandwidth_queueing"), 1.5e-6, 1e-12));
+  CHECK(test::within(sum(gap), 5e-6, 1e-9));
+  // A compute-bound op that was throttled keeps its whole throttling in the gap.
+  in.bound_by = "compute:bf16";
+  in.ceiling_time_s = 3e-6;
+  const auto compute = attribute_gap(in);
+  CHECK(test::within(cause(compute, "compute"), 1e-6, 1e-9));
+  CHECK(test::within(cause(compute, "throttling"), 2e-6, 1e-12));
+  CHECK(test::within(sum(compute), 7e-6, 1e-9));
+}

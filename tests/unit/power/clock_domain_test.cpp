@@ -94,3 +94,20 @@ TEST_CASE(
   CHECK(retime_fs(100, 200, 2.0e9, 1.0e9) == 100);
   CHECK(retime_fs(finish, change, 2.0e9, 2.0e9) == finish);
 }
+
+TEST_CASE("throttling loss: work at f_s took f0 / f_s as long, so it lost busy x (1 - f_s / f0) per state") {
+  // 4 us at 1 GHz and 2 us at 1.5 GHz against a 2 GHz nominal: 4 x 0.5 + 2 x 0.25 = 2.5 us; the nominal state loses
+  // nothing.
+  const std::vector<TimeFs> busy = {4'000'000'000, 2'000'000'000, 7'000'000'000};
+  CHECK(test::within(throttling_loss_s(busy, states(), 2.0e9), 2.5e-6, 1e-12));
+  // The same work at the nominal clock takes busy x f_s / f0; busy minus that is the loss.
+  double nominal_s = 0, busy_s = 0;
+  for (std::size_t s = 0; s < busy.size(); ++s) {
+    busy_s += static_cast<double>(busy[s]) * 1e-15;
+    nominal_s += static_cast<double>(busy[s]) * 1e-15 * states()[s].clock_hz / 2.0e9;
+  }
+  CHECK(test::within(throttling_loss_s(busy, states(), 2.0e9), busy_s - nominal_s, 1e-12));
+  // A state above the nominal clock gains, it does not lose; no busy time, no loss.
+  CHECK(throttling_loss_s({0, 0, 1'000'000}, states(), 1.5e9) == 0.0);
+  CHECK(throttling_loss_s({}, states(), 2.0e9) == 0.0);
+}

@@ -76,7 +76,9 @@ TEST_CASE("at a lower voltage FLOP and SRAM energies scale with (V/V0)^2 and DRA
   // Static power ~ V: 140 W at 0.95 V.
   CHECK(test::within(model.compute_static_w(0.95), 140, 1e-12));
   CHECK(test::within(model.compute_static_w(0.70), 140 * 0.70 / 0.95, 1e-12));
-  CHECK(model.memory_static_w() == 0);
+  // The DRAM background is static power with per-byte energies too (HBM3 file: 55 mW per pseudo-channel, 160 of
+  // them), and it does not follow the compute domain's voltage.
+  CHECK(test::within(model.memory_static_w(), 0.055 * 160, 1e-12));
 }
 
 TEST_CASE("DRAM per command: ACT, PRE, RD, WR and REF energies of the standard and its background per channel") {
@@ -113,7 +115,11 @@ TEST_CASE("the power-aware roofline and the accounting use one law: a one-state 
     activity.level_bytes[level_index(model, level.name)] = bytes;
   }
   const double per_flop = model.dynamic_energy(activity, 0.75).dynamic_j() / static_cast<double>(input.flops);
-  const double capped = (250 - model.compute_static_w(0.75)) / per_flop;
+  // Static power: the compute domain's leakage at V and the DRAM background (the roofline's pi_0 is the device's).
+  const double capped = (250 - model.compute_static_w(0.75) - model.memory_static_w()) / per_flop;
+  REQUIRE(model.memory_static_w() > 0);
+  CHECK(
+      test::within(device_static_power_w(device, 0.75), model.compute_static_w(0.75) + model.memory_static_w(), 1e-12));
   const double peak = peak_flops_per_s(device, DataType::bf16, "matrix", 1.2e9);
   const double memory = 256.0 * device.main_bandwidth_bytes_per_s;
   REQUIRE(capped < peak);
@@ -141,9 +147,11 @@ TEST_CASE("per-op energies add up to the total and static time is shared between
   EnergyBreakdown sum;
   for (const auto& op : totals.ops) sum += op.energy;
   CHECK(test::within(sum.total_j(), totals.total.total_j(), 1e-12));
-  // Static energy in total: the whole run at the state in force.
+  // Static energy in total: the whole run at the state in force, plus the DRAM background (8.8 W) all along.
   const double fast_w = model.compute_static_w(0.95), slow_w = model.compute_static_w(0.7);
-  CHECK(test::within(totals.total.static_j(), (fast_w * 150 + slow_w * 150) * 1e-15, 1e-12));
+  const double dram_w = 0.055 * 160;
+  CHECK(test::within(totals.total.static_j(), (fast_w * 150 + slow_w * 150 + dram_w * 300) * 1e-15, 1e-12));
+  CHECK(test::within(totals.total.memory_static_j, dram_w * 300 * 1e-15, 1e-12));
   // Op 0 owns [0, 10) (nothing runs, it starts next) and [10, 50), shares [50, 100) with op 1.
   CHECK(test::within(totals.ops[0].energy.compute_static_j, fast_w * (10 + 40 + 25) * 1e-15, 1e-12));
   // Op 2 owns the idle [200, 250) before it and its own [250, 300), all slow.
