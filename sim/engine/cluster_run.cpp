@@ -271,6 +271,37 @@ Seconds union_length(std::vector<std::pair<Seconds, Seconds>> intervals) {
   return total;
 }
 
+std::vector<std::pair<Seconds, Seconds>> merge_intervals(std::vector<std::pair<Seconds, Seconds>> intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  std::vector<std::pair<Seconds, Seconds>> merged;
+  for (const auto& [a, b] : intervals) {
+    if (b <= a) continue;
+    if (!merged.empty() && a <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, b);
+    } else {
+      merged.emplace_back(a, b);
+    }
+  }
+  return merged;
+}
+
+std::vector<std::pair<Seconds, Seconds>> subtract_intervals(std::vector<std::pair<Seconds, Seconds>> from,
+                                                            std::vector<std::pair<Seconds, Seconds>> minus) {
+  const auto a = merge_intervals(std::move(from));
+  const auto b = merge_intervals(std::move(minus));
+  std::vector<std::pair<Seconds, Seconds>> result;
+  std::size_t j = 0;
+  for (auto [begin, end] : a) {
+    while (j < b.size() && b[j].second <= begin) ++j;
+    for (std::size_t k = j; k < b.size() && b[k].first < end; ++k) {
+      if (b[k].first > begin) result.emplace_back(begin, b[k].first);
+      begin = std::max(begin, b[k].second);
+    }
+    if (begin < end) result.emplace_back(begin, end);
+  }
+  return result;
+}
+
 ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workload, const ClusterRunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   std::vector<std::uint64_t> group_sizes(workload.ops.size(), 0);
@@ -321,25 +352,30 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
     rank.rank = classes.members[c][0];
     rank.represents = classes.members[c].size();
     rank.result = collect_run_result(cluster.device, workload, *shell->devices()[c], wall_s);
+    // Communication: the rank's collectives and sends/receives from the moment it reached them until they ended
+    // on it (waiting for the other ranks of the group, for the communicator, for the network, or, on a receive,
+    // for the previous stage's message): time the rank's communication stream was occupied.
     std::vector<std::pair<Seconds, Seconds>> compute, communication;
-    for (const auto& op : rank.result.ops) {
+    for (std::size_t i = 0; i < rank.result.ops.size(); ++i) {
+      const auto& op = rank.result.ops[i];
       if (op.simulated) compute.emplace_back(op.launch_s, op.end_s);
+      if (!op.simulated && is_collective(workload.ops[i].kind)) communication.emplace_back(op.launch_s, op.end_s);
       rank.step.flops += op.useful_flops;
     }
     for (const auto& collective : result.collectives) {
       const bool member = rank.rank / collective.group_size == collective.group;
       if (!member) continue;
-      communication.emplace_back(collective.issue_s, collective.finish_s);
       rank.step.network_bytes_sent += collective.bytes_sent_per_rank;
       auto& op = rank.result.ops[collective.op];
-      op.note = fmt::format("network: {} over {} ranks", collective.algorithm, collective.group_size);
+      op.note = collective.algorithm == "p2p"
+                    ? fmt::format("network: send to rank {}", collective.group + 1)
+                    : fmt::format("network: {} over {} ranks", collective.algorithm, collective.group_size);
     }
     rank.step.step_s = rank.result.sim_time_s;
     rank.step.compute_s = union_length(compute);
     rank.step.communication_s = union_length(communication);
-    auto both = compute;
-    both.insert(both.end(), communication.begin(), communication.end());
-    rank.step.exposed_communication_s = union_length(both) - rank.step.compute_s;
+    rank.step.exposed_periods = subtract_intervals(communication, compute);
+    rank.step.exposed_communication_s = union_length(rank.step.exposed_periods);
     result.sim_time_s = std::max(result.sim_time_s, rank.result.sim_time_s);
     result.simulated.push_back(std::move(rank));
   }

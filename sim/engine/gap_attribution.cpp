@@ -11,6 +11,7 @@ std::string ceiling_cause_for(const std::string& bound_by) {
   if (bound_by.rfind("memory", 0) == 0 || bound_by == "dram-rows") return "bandwidth_queueing";
   if (bound_by == "latency") return "latency";
   if (bound_by == "launch") return "launch";
+  if (bound_by == "network") return "exposed_communication";
   // power and network ceilings have no measured share yet (later issues add throttling and network causes).
   return "compute";
 }
