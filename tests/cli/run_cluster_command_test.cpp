@@ -100,3 +100,40 @@ TEST_CASE(
   CHECK(exposed == 4);  // each AllReduce of the chain is exposed
   CHECK(step_slice);
 }
+
+TEST_CASE("--set on a cluster run reaches the device file by the device's own keys") {
+  const auto dir = test::scratch_dir("run-cluster-set");
+  const auto workload = dir / "gemm2.toml";
+  std::ofstream(workload) << R"(
+[workload]
+name = "gemm2"
+devices = 2
+[[op]]
+name = "g"
+kind = "gemm"
+dtype = "fp16"
+m = 256
+n = 256
+k = 256
+)";
+  const std::string common =
+      "run --hw 8xH100-NVSwitch --set cluster.devices=2 --workload '" + workload.string() + "' --out '";
+  const auto base = test::run_roofsim(common + (dir / "base").string() + "'");
+  const auto half = test::run_roofsim(common + (dir / "half").string() + "' --set compute.units=66");
+  REQUIRE(base.exit_code == 0);
+  REQUIRE(half.exit_code == 0);
+  // Peak = units x FLOPs/cycle x clock: half the units, half the peak.
+  const auto peak = [&](const char* run) {
+    const auto report = nlohmann::json::parse(slurp(dir / run / "report.json"));
+    for (const auto& line : report["device"]["compute"]) {
+      if (line["engine"] == "matrix" && line["dtypes"][0] == "bf16") return line["peak_flops_per_s"].get<double>();
+    }
+    return 0.0;
+  };
+  REQUIRE(peak("base") > 0);
+  CHECK(test::within(peak("half"), peak("base") / 2, 1e-12));
+  // A misspelt device key is an input error naming the key, not silently ignored.
+  const auto typo = test::run_roofsim(common + (dir / "typo").string() + "' --set memory.l2.capacty=16MiB");
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.err.find("memory.l2.capacty") != std::string::npos);
+}

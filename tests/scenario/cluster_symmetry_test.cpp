@@ -42,6 +42,7 @@ seq = 256
 batch = 1
 layers = 2
 dtype = "fp16"
+bucket_size = "4MiB"
 )";
   const std::string common = "run --hw '" + test::config_path("clusters/8xH100-NVSwitch.toml").string() +
                              "' --set cluster.devices=16 --workload '" + workload.string() + "'";
