@@ -169,8 +169,8 @@ devices = 4
 [[template]]
 name = "stage"
 kind = "pipeline_stage"
-hidden = 4096
-ffn = 16384
+hidden = 1024
+ffn = 8192
 seq = 512
 batch = 1
 layers = 1
@@ -191,7 +191,7 @@ dtype = "fp16"
   }
 }
 
-TEST_CASE("GPipe training step on 4 stages and 8 micro-batches: each stage idles (S-1)/(m+S-1) of the step") {
+TEST_CASE("GPipe training step on 4 stages and 4 micro-batches: each stage idles (S-1)/(m+S-1) of the step") {
   const auto cluster = h100_cluster(4);
   const auto file = write_workload("pipeline-training", R"(
 [workload]
@@ -207,15 +207,15 @@ ffn = 8192
 seq = 512
 batch = 1
 layers = 1
-micro_batches = 8
+micro_batches = 4
 training = true
 dtype = "fp16"
 )");
   const auto workload = load_workload(file, {}, cluster.device);
   const auto result = run_cluster(cluster, workload);
   REQUIRE(result.simulated.size() == 4);
-  CHECK(result.collectives.size() == 2 * 3 * 8);  // forward and backward: every stage but one sends each micro-batch
-  const double stages = 4, micro_batches = 8;
+  CHECK(result.collectives.size() == 2 * 3 * 4);  // forward and backward: every stage but one sends each micro-batch
+  const double stages = 4, micro_batches = 4;
   const double expected = (stages - 1) / (micro_batches + stages - 1);
   // The fill and drain of each pass also wait for S - 1 messages: with a message taking c, the step is
   // (m + S - 1) (t_f + t_b) + 2 (S - 1) c for a stage busy m (t_f + t_b).
