@@ -210,6 +210,7 @@ struct Chart {
         const double cy = y_axis.map(comm);
         body << "<path class=\"op-comm-ceiling\" d=\"M" << px(x - 7) << " " << px(cy) << " H" << px(x + 7)
              << "\" stroke=\"" << colour << "\" stroke-width=\"2.4\"/>\n";
+        placer.block({x - 8, cy - 3, x + 8, cy + 3});
       }
       drawn_network_points = true;
     }
