@@ -37,8 +37,8 @@ void ComputeUnit::reschedule(TimeFs now) {
   if (timeline_.empty()) return;
   const TimeFs at = std::max(timeline_.top().at, now);
   if (at >= scheduled_) return;
-  wake_event_.cancel();
-  wake_event_.notify(sc_core::sc_time::from_value(at - now));
+  wake_.cancel();
+  wake_.notify_at(at);
   scheduled_ = at;
 }
 
@@ -244,7 +244,7 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
   for (const auto& event : events) timeline_.push(event);
   clock_state_ = clock_->state();
   if (!in_wake_) {
-    wake_event_.cancel();
+    wake_.cancel();
     scheduled_ = kNever;
     reschedule(now_fs);
   }

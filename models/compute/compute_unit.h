@@ -21,6 +21,7 @@
 #include "models/compute/engine_share.h"
 #include "models/compute/op_execution.h"
 #include "models/memory/memory_system.h"
+#include "models/memory/ordered_wakeups.h"
 #include "models/power/clock_domain.h"
 
 namespace roofsim {
@@ -51,6 +52,8 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
 
   // Engine rates follow `clock` from now on (rates in OpExecution are at its nominal clock).
   void attach_clock(ClockDomain& clock);
+  // The device's order of same-instant wake-ups (ordered_wakeups.h); without it the unit notifies its event itself.
+  void order_wakeups(OrderedWakeups& order) { wake_.attach(order); }
 
   // Starts tile `tile` of op `op` in a free slot at the current time (the dispatcher checked there is one).
   void start_tile(std::size_t op, std::uint64_t tile);
@@ -117,6 +120,7 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   std::priority_queue<Timed, std::vector<Timed>, std::greater<>> timeline_;
   std::uint64_t seq_ = 0;
   sc_core::sc_event wake_event_;
+  WakeHandle wake_{wake_event_};
   TimeFs scheduled_ = kNever;
   bool in_wake_ = false;
   std::uint64_t activations_ = 0;

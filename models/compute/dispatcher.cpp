@@ -21,22 +21,23 @@ void Dispatcher::run() {
     units_[assignment->unit]->start_tile(assignment->op, assignment->tile);
   }
   const TimeFs next = policy_.next_wake();
-  if (next != kNever && next > now) wake_event_.notify(sc_core::sc_time::from_value(next - now));
+  if (next != kNever && next > now) wake_.notify_at(next);
 }
 
 void Dispatcher::tile_finished(std::size_t op, std::uint64_t unit) {
   spans_.finish(op, unit, sc_core::sc_time_stamp().value());
   policy_.tile_done(op, unit, sc_core::sc_time_stamp().value());
-  wake_event_.notify(sc_core::SC_ZERO_TIME);
+  wake_.notify_at(sc_core::sc_time_stamp().value());
 }
 
 void Dispatcher::write_acknowledged(std::size_t op) {
-  if (policy_.write_acknowledged(op, sc_core::sc_time_stamp().value())) wake_event_.notify(sc_core::SC_ZERO_TIME);
+  if (policy_.write_acknowledged(op, sc_core::sc_time_stamp().value()))
+    wake_.notify_at(sc_core::sc_time_stamp().value());
 }
 
 void Dispatcher::complete(std::size_t op) {
   policy_.external_done(op, sc_core::sc_time_stamp().value());
-  wake_event_.notify(sc_core::SC_ZERO_TIME);
+  wake_.notify_at(sc_core::sc_time_stamp().value());
 }
 
 }  // namespace roofsim

@@ -11,6 +11,7 @@
 #include "models/compute/compute_unit.h"
 #include "models/compute/dispatch_policy.h"
 #include "models/compute/tile_spans.h"
+#include "models/memory/ordered_wakeups.h"
 
 namespace roofsim {
 
@@ -28,6 +29,8 @@ class Dispatcher : public sc_core::sc_module, public TileListener {
   // External ops (DispatchOp::external): `listener` hears of each when its inputs are ready; complete() ends it now.
   void on_reached(std::function<void(std::size_t op)> listener) { on_reached_ = std::move(listener); }
   void complete(std::size_t op);
+  // The device's order of same-instant wake-ups (ordered_wakeups.h).
+  void order_wakeups(OrderedWakeups& order) { wake_.attach(order); }
   [[nodiscard]] std::uint64_t activations() const { return activations_; }
   [[nodiscard]] const TileSpanRecorder& tile_spans() const { return spans_; }
 
@@ -37,6 +40,7 @@ class Dispatcher : public sc_core::sc_module, public TileListener {
   DispatchPolicy& policy_;
   std::vector<ComputeUnit*> units_;
   sc_core::sc_event wake_event_;
+  WakeHandle wake_{wake_event_};
   std::uint64_t activations_ = 0;
   TileSpanRecorder spans_;
   std::function<void(std::size_t)> on_reached_;

@@ -123,14 +123,14 @@ bool DramDevice::try_submit(DramRequest request) {
     waiting_for_space_ = true;
     return false;
   }
-  if (!in_wake_) wake_event_.notify(sc_core::SC_ZERO_TIME);
+  if (!in_wake_) wake_.notify_at(sc_core::sc_time_stamp().value());
   return true;
 }
 
 void DramDevice::attach_source(DramRequestSource& source) {
   source_ = &source;
   source_blocked_ = false;
-  wake_event_.notify(sc_core::SC_ZERO_TIME);
+  wake_.notify_at(sc_core::sc_time_stamp().value());
 }
 
 void DramDevice::pull_source(const sc_core::sc_time& now) {
@@ -207,7 +207,7 @@ void DramDevice::wake() {
       has_next = true;
     }
   }
-  if (has_next) wake_event_.notify(next > now ? next - now : sc_core::SC_ZERO_TIME);
+  if (has_next) wake_.notify_at(std::max(next, now).value());
 }
 
 DramRunStats DramDevice::collect() {

@@ -19,6 +19,7 @@
 #include "models/dram/dram_channel.h"
 #include "models/dram/dram_request.h"
 #include "models/dram/dram_stats.h"
+#include "models/memory/ordered_wakeups.h"
 #include "sim/config/dram_params.h"
 
 namespace roofsim::dram {
@@ -46,6 +47,8 @@ class DramDevice : public sc_core::sc_module {
   void attach_source(DramRequestSource& source);
   // Reports every part to `observer` (null: none); it must outlive the run.
   void set_observer(DramPartObserver* observer) { observer_ = observer; }
+  // The engine device's order of same-instant wake-ups (ordered_wakeups.h); alone, the device notifies itself.
+  void order_wakeups(OrderedWakeups& order) { wake_.attach(order); }
 
   // The statistics so far; refreshes are accounted up to the last completion.
   [[nodiscard]] DramRunStats collect();
@@ -92,6 +95,7 @@ class DramDevice : public sc_core::sc_module {
   bool in_wake_ = false;
   bool space_freed_ = false;
   sc_core::sc_event wake_event_, space_event_;
+  WakeHandle wake_{wake_event_};
   DramRunStats stats_;
   bool any_request_ = false;
   std::uint64_t activations_ = 0;

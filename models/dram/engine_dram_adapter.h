@@ -55,6 +55,7 @@ class EngineDramAdapter final : public sc_core::sc_module, public DramInterface,
   [[nodiscard]] Bytes served_burst_bytes() const { return served_bursts_ * burst_bytes_; }
   [[nodiscard]] dram::DramRunStats collect() { return device_.collect(); }
   [[nodiscard]] const dram::DramDevice& device() const { return device_; }
+  void order_wakeups(OrderedWakeups& order) { device_.order_wakeups(order); }
 
  private:
   struct Slot {

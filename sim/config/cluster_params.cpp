@@ -108,7 +108,19 @@ std::filesystem::path find_device_file(const std::string& name, const std::files
   return resolve_data_file(name, "configs");
 }
 
-ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem::path& base_dir) {
+// Overrides of a cluster run: a key whose first segment is a section of the cluster file (cluster, topology, link,
+// host_link, collective) sets the cluster file; any other key sets the device file of every rank, with the same
+// path as in `roofsim run --hw DEVICE` (--set memory.l2.capacity=16MiB, --set dram.model=simple).
+bool is_cluster_key(const std::string& key) {
+  const auto first = key.substr(0, key.find('.'));
+  for (const auto& spec : cluster_registry().specs()) {
+    if (spec.path == first) return true;
+  }
+  return false;
+}
+
+ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem::path& base_dir,
+                           const std::vector<Override>& device_overrides) {
   const auto root = document.root();
   ClusterParams cluster;
   cluster.file = document.file_name();
@@ -121,7 +133,7 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
     head.fail("device", "a device file by path or by name (bundled in configs/ or beside the cluster file)");
   }
   cluster.device_file = device_file.string();
-  cluster.device = load_hardware(device_file);
+  cluster.device = load_hardware(device_file, device_overrides);
 
   const auto topology = *root.child("topology");
   const auto kind = topology.text("kind");
@@ -204,17 +216,31 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
 
 ClusterParams load_cluster(const std::filesystem::path& file, const std::vector<Override>& overrides) {
   ConfigDocument document(file, cluster_registry());
-  for (const auto& entry : overrides) document.apply_override(entry.key, entry.value);
+  std::vector<Override> device_overrides;
+  for (const auto& entry : overrides) {
+    if (is_cluster_key(entry.key)) {
+      document.apply_override(entry.key, entry.value);
+    } else {
+      device_overrides.push_back(entry);
+    }
+  }
   document.check();
-  return read_cluster(document, file.parent_path());
+  return read_cluster(document, file.parent_path(), device_overrides);
 }
 
 ClusterParams load_cluster_text(std::string_view text, const std::string& name, const std::filesystem::path& base_dir,
                                 const std::vector<Override>& overrides) {
   ConfigDocument document(text, name, cluster_registry());
-  for (const auto& entry : overrides) document.apply_override(entry.key, entry.value);
+  std::vector<Override> device_overrides;
+  for (const auto& entry : overrides) {
+    if (is_cluster_key(entry.key)) {
+      document.apply_override(entry.key, entry.value);
+    } else {
+      device_overrides.push_back(entry);
+    }
+  }
   document.check();
-  return read_cluster(document, base_dir);
+  return read_cluster(document, base_dir, device_overrides);
 }
 
 }  // namespace roofsim

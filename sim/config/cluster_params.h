@@ -61,7 +61,9 @@ struct ClusterParams {
 class KeyRegistry;
 [[nodiscard]] const KeyRegistry& cluster_registry();
 
-// Reads, checks and validates a cluster file (overrides are cluster keys, `--set topology.dims=[4,4]`). The device
+// Reads, checks and validates a cluster file. An override whose first segment is a section of the cluster file sets
+// the cluster (`--set topology.dims=[4,4]`); any other sets the device file of every rank, by the same path as for
+// a device run (`--set memory.l2.capacity=16MiB`, `--set dram.model=simple`). The device
 // file is looked up by path, then beside the cluster file and in its parent folder, then among the bundled configs.
 // Throws InputError.
 [[nodiscard]] ClusterParams load_cluster(const std::filesystem::path& file,

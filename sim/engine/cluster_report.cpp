@@ -1,5 +1,6 @@
 #include "sim/engine/cluster_report.h"
 
+#include <algorithm>
 #include <map>
 #include <ostream>
 #include <stdexcept>
@@ -7,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "models/net/topology.h"
+#include "sim/engine/gap_attribution.h"
 #include "sim/engine/run_report.h"
 
 namespace roofsim {
@@ -24,6 +26,56 @@ DeviceRoof cluster_device_roof(const ClusterParams& cluster) {
   return device;
 }
 
+namespace {
+
+nlohmann::ordered_json gap_json(const GapAttribution& gap) {
+  auto causes = nlohmann::ordered_json::object();
+  for (const auto& cause : gap.causes) causes[cause.name] = cause.seconds;
+  return {{"ceiling_time_s", gap.ceiling_time_s},
+          {"sim_time_s", gap.sim_time_s},
+          {"gap_s", gap.gap_s},
+          {"ceiling_taken_from", gap.absorbed_by},
+          {"causes_s", causes}};
+}
+
+// Length of [begin, end] that the merged intervals cover.
+Seconds covered_s(Seconds begin, Seconds end, const std::vector<std::pair<Seconds, Seconds>>& merged) {
+  Seconds total = 0;
+  for (const auto& [a, b] : merged) total += std::max(0.0, std::min(b, end) - std::max(a, begin));
+  return total;
+}
+
+}  // namespace
+
+GapAttribution step_gap(const OpReport& step, const StepStats& stats) {
+  // The step's time splits into compute (some compute op ran), exposed communication (only communication ran) and
+  // the rest (neither: launch latencies and dependencies between ops).
+  GapInput input;
+  input.sim_time_s = stats.step_s;
+  const double ceiling = step.attainable_flops_per_s();
+  input.ceiling_time_s = ceiling > 0 ? static_cast<double>(step.useful_flops) / ceiling : 0.0;
+  input.bound_by = step.roofline.bound_by;
+  input.causes = {{"compute", stats.compute_s},
+                  {"exposed_communication", stats.exposed_communication_s},
+                  {"dependencies_launch", stats.step_s - stats.compute_s - stats.exposed_communication_s}};
+  return attribute_gap(input);
+}
+
+GapAttribution collective_gap(const OpReport& row, const OpRunStats& op, const DeviceRoof& device,
+                              const std::vector<std::pair<Seconds, Seconds>>& compute_merged) {
+  // A collective's time on a rank, from reaching it to its end: exposed where no compute op of the rank ran,
+  // overlapped otherwise. Its ceiling is the time to send its bytes at the device's network bandwidth.
+  GapInput input;
+  input.sim_time_s = op.end_s - op.launch_s;
+  input.ceiling_time_s = device.network_bandwidth_bytes_per_s > 0
+                             ? static_cast<double>(row.network_bytes) / device.network_bandwidth_bytes_per_s
+                             : 0.0;
+  input.bound_by = "network";
+  const Seconds overlapped = covered_s(op.launch_s, op.end_s, compute_merged);
+  input.causes = {{"exposed_communication", input.sim_time_s - overlapped}, {"overlapped_communication", overlapped}};
+  return attribute_gap(input);
+}
+
 Report make_rank_report(const Workload& workload, const ClusterParams& cluster, const DeviceRoof& device,
                         const SimulatedRank& rank, const ClusterRunResult& result) {
   // The rank's bytes sent per collective op come from the simulated schedules, not from the ring formula.
@@ -38,6 +90,15 @@ Report make_rank_report(const Workload& workload, const ClusterParams& cluster, 
   Report report = make_run_report(simulated, cluster.device, device, rank.result);
   report.hardware_name = cluster.name;
   report.hardware_file = cluster.file;
+  std::vector<std::pair<Seconds, Seconds>> compute;
+  for (const auto& op : rank.result.ops) {
+    if (op.simulated) compute.emplace_back(op.launch_s, op.end_s);
+  }
+  const auto compute_merged = merge_intervals(std::move(compute));
+  for (std::size_t i = 0; i < report.ops.size(); ++i) {
+    if (!is_collective(workload.ops[i].kind) || rank.result.ops[i].simulated) continue;
+    report.ops[i].extra["gap"] = gap_json(collective_gap(report.ops[i], rank.result.ops[i], device, compute_merged));
+  }
 
   OpReport step;
   step.name = fmt::format("step (rank {})", rank.rank);
@@ -66,6 +127,7 @@ Report make_rank_report(const Workload& workload, const ClusterParams& cluster, 
   step.extra["compute_s"] = rank.step.compute_s;
   step.extra["communication_s"] = rank.step.communication_s;
   step.extra["exposed_communication_s"] = rank.step.exposed_communication_s;
+  step.extra["gap"] = gap_json(step_gap(step, rank.step));
   report.ops.push_back(std::move(step));
   return report;
 }
@@ -95,6 +157,19 @@ void write_cluster_table(const ClusterRunResult& result, const std::vector<Repor
         rank.step.step_s * 1e6, rank.step.compute_s * 1e6, rank.step.communication_s * 1e6,
         rank.step.exposed_communication_s * 1e6, oi_net, step.achieved_flops_per_s.value_or(0) / 1e12,
         step.roofline.ceilings.comm.flops_per_s / 1e12, step.attainable_flops_per_s() / 1e12, step.roofline.bound_by);
+  }
+  out << "\nstep gap to the binding ceiling by cause, us (the causes add up to the gap)\n";
+  const std::string gap_header =
+      fmt::format("{:<16} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}", "rank", "ceiling", "step", "gap",
+                  "compute", "exposed_com", "deps_launch", "ahead", "unattrib");
+  out << gap_header << "\n" << std::string(gap_header.size(), '-') << "\n";
+  for (std::size_t i = 0; i < result.simulated.size(); ++i) {
+    const auto& rank = result.simulated[i];
+    const auto gap = step_gap(step_row(rank_reports[i]), rank.step);
+    out << fmt::format("{:<16} {:>11.3f} {:>11.3f} {:>11.3f}", std::to_string(rank.rank), gap.ceiling_time_s * 1e6,
+                       gap.sim_time_s * 1e6, gap.gap_s * 1e6);
+    for (const auto& cause : gap.causes) out << fmt::format(" {:>11.3f}", cause.seconds * 1e6);
+    out << "\n";
   }
   out << fmt::format("\ncollectives ({} issued, {} network events)\n", result.collectives.size(),
                      result.network_events);
@@ -141,6 +216,11 @@ nlohmann::ordered_json cluster_json(const ClusterRunResult& result, const std::v
     entry["binding"] = std::string(to_string(step.roofline.binding));
     entry["binding_ceiling_flops_per_s"] = step.attainable_flops_per_s();
     entry["bound_by"] = step.roofline.bound_by;
+    entry["oi_net_flop_per_byte"] =
+        step.network_bytes == 0
+            ? nlohmann::ordered_json(nullptr)
+            : nlohmann::ordered_json(static_cast<double>(step.useful_flops) / static_cast<double>(step.network_bytes));
+    entry["gap"] = step.extra["gap"];
     entry["ops"] = nlohmann::ordered_json::array();
     for (const auto& op : rank.result.ops) {
       entry["ops"].push_back({{"name", op.name},

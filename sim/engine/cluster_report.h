@@ -10,6 +10,7 @@
 
 #include "sim/config/cluster_params.h"
 #include "sim/engine/cluster_run.h"
+#include "sim/engine/gap_attribution.h"
 #include "sim/report/report.h"
 
 namespace roofsim {
@@ -25,6 +26,14 @@ namespace roofsim {
 
 // The step's roofline (the "step" row's): its binding ceiling and the communication-aware one.
 [[nodiscard]] const OpReport& step_row(const Report& rank_report);
+
+// The step's gap to its binding ceiling by cause: compute, exposed communication, dependencies and launch (the
+// time neither ran); they add up to the step time, so the causes add up to the gap (gap_attribution.h).
+[[nodiscard]] GapAttribution step_gap(const OpReport& step, const StepStats& stats);
+// A collective op's gap on a rank: its time from reaching it to its end, exposed or overlapped by compute, against
+// the time its bytes take at the device's network bandwidth.
+[[nodiscard]] GapAttribution collective_gap(const OpReport& row, const OpRunStats& op, const DeviceRoof& device,
+                                            const std::vector<std::pair<Seconds, Seconds>>& compute_merged);
 
 void write_cluster_table(const ClusterRunResult& result, const std::vector<Report>& rank_reports, std::ostream& out);
 [[nodiscard]] nlohmann::ordered_json cluster_json(const ClusterRunResult& result,

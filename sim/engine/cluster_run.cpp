@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -51,10 +52,13 @@ class ClusterShell : public sc_core::sc_module {
         classes_(classes),
         network_("network", topology, network_options(cluster)),
         sync_(cluster.devices, std::move(classes), std::move(group_sizes)) {
-    std::uint64_t sends = 0, receives = 0;
+    // Per direction of flow (0: to the next stage, 1: to the previous), the sends and the receives in graph order:
+    // the k-th receive of a direction takes the k-th message sent in it.
+    std::uint64_t sends[2] = {0, 0}, receives[2] = {0, 0};
     for (const auto& op : workload.ops) {
       const bool p2p = op.kind == OpKind::sendrecv && op.shape.peer != 0;
-      ordinal_.push_back(!p2p ? 0 : op.shape.peer > 0 ? sends++ : receives++);
+      const int direction = flow_direction(op);
+      ordinal_.push_back(!p2p ? 0 : op.shape.receive ? receives[direction]++ : sends[direction]++);
     }
     for (std::size_t c = 0; c < classes_.count(); ++c) {
       devices_.push_back(std::make_unique<Device>(fmt::format("rank{}", classes_.members[c][0]).c_str(), cluster.device,
@@ -157,23 +161,29 @@ class ClusterShell : public sc_core::sc_module {
     stats_.push_back(std::move(stats));
   }
 
-  // Pipeline sends and receives (Op::shape.peer): stage = rank mod group size. A send issues one message to the next
-  // stage and ends when it has arrived; a receive ends when the matching send (the same ordinal among the previous
-  // stage's sends) has arrived. The first stage's receives and the last stage's sends are empty. Classes hold one
-  // rank each here (run_cluster does not collapse pipelines).
+  // The direction data flows in a sendrecv: 0 towards higher stages (a send to +1, a receive from -1), 1 towards
+  // lower ones (the backward pass).
+  static int flow_direction(const Op& op) { return (op.shape.peer > 0) != op.shape.receive ? 0 : 1; }
+
+  // Pipeline sends and receives (Op::shape.peer, Op::shape.receive): stage = rank mod group size. A send issues one
+  // message to stage + peer and ends when it has arrived; a receive ends when the matching send (the same ordinal
+  // among the sends of its direction) from stage + peer has arrived. A send or receive past the first or last stage
+  // is empty. Classes hold one rank each here (run_cluster does not collapse pipelines).
   void reached_p2p(std::size_t cls, std::size_t op) {
     const Op& o = workload_.ops[op];
     const std::uint64_t rank = classes_.members[cls][0];
     const std::uint64_t stages = sync_.group_size(op);
-    const std::uint64_t stage = rank % stages;
-    const std::uint64_t ordinal = ordinal_[op];
-    if (o.shape.peer > 0) {
-      if (stage + 1 == stages) {
-        devices_[cls]->dispatcher().complete(op);
-        return;
-      }
+    const auto stage = static_cast<std::int64_t>(rank % stages);
+    const std::int64_t other = stage + o.shape.peer;
+    const std::uint64_t other_rank = rank - static_cast<std::uint64_t>(stage) + static_cast<std::uint64_t>(other);
+    const MessageKey key{o.shape.receive ? rank : other_rank, flow_direction(o), ordinal_[op]};
+    if (other < 0 || other >= static_cast<std::int64_t>(stages)) {
+      devices_[cls]->dispatcher().complete(op);
+      return;
+    }
+    if (!o.shape.receive) {
       auto schedule = std::make_shared<net::Schedule>();
-      (void)schedule->add_transfer(static_cast<net::NodeId>(rank), static_cast<net::NodeId>(rank + 1),
+      (void)schedule->add_transfer(static_cast<net::NodeId>(rank), static_cast<net::NodeId>(other_rank),
                                    o.shape.message_bytes);
       schedule->finalize();
       GroupCollectiveStats stats;
@@ -186,16 +196,16 @@ class ClusterShell : public sc_core::sc_module {
       stats.bytes_sent_per_rank = o.shape.message_bytes;
       stats.ready_s = stats.issue_s = fs_to_seconds(now_fs());
       const auto id = network_.issue(std::shared_ptr<const net::Schedule>(std::move(schedule)));
-      p2p_[id] = P2p{cls, op, rank + 1, ordinal};
+      p2p_[id] = P2p{cls, op, key};
       by_id_[id] = stats_.size();
       stats_.push_back(std::move(stats));
       return;
     }
-    if (stage == 0 || arrived_.erase({rank, ordinal}) > 0) {
+    if (arrived_.erase(key) > 0) {
       devices_[cls]->dispatcher().complete(op);
       return;
     }
-    waiting_[{rank, ordinal}] = {cls, op};
+    waiting_[key] = {cls, op};
   }
 
   void handle_completions() {
@@ -208,11 +218,11 @@ class ClusterShell : public sc_core::sc_module {
         const P2p message = p2p->second;
         p2p_.erase(p2p);
         devices_[message.sender_class]->dispatcher().complete(message.send_op);
-        if (const auto waiting = waiting_.find({message.receiver, message.ordinal}); waiting != waiting_.end()) {
+        if (const auto waiting = waiting_.find(message.key); waiting != waiting_.end()) {
           devices_[waiting->second.first]->dispatcher().complete(waiting->second.second);
           waiting_.erase(waiting);
         } else {
-          arrived_.insert({message.receiver, message.ordinal});
+          arrived_.insert(message.key);
         }
         continue;
       }
@@ -236,17 +246,17 @@ class ClusterShell : public sc_core::sc_module {
   std::map<net::CollectiveId, std::size_t> by_id_;
   std::map<std::pair<std::size_t, std::uint64_t>, TimeFs> ready_fs_;
   std::vector<GroupCollectiveStats> stats_;
-  std::vector<std::vector<std::pair<TimeFs, TimeFs>>> busy_;  // per link direction
+  std::vector<std::vector<std::pair<TimeFs, TimeFs>>> busy_;         // per link direction
+  using MessageKey = std::tuple<std::uint64_t, int, std::uint64_t>;  // (receiver rank, direction, ordinal)
   struct P2p {
     std::size_t sender_class = 0;
     std::size_t send_op = 0;
-    std::uint64_t receiver = 0;
-    std::uint64_t ordinal = 0;
+    MessageKey key;
   };
-  std::vector<std::uint64_t> ordinal_;  // per op: its index among the sends (or receives) of the graph
+  std::vector<std::uint64_t> ordinal_;  // per op: its index among the sends (or receives) of its direction
   std::map<net::CollectiveId, P2p> p2p_;
-  std::set<std::pair<std::uint64_t, std::uint64_t>> arrived_;  // (receiver rank, ordinal) before it was awaited
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::pair<std::size_t, std::size_t>> waiting_;  // -> (class, op)
+  std::set<MessageKey> arrived_;                                       // messages that came before they were awaited
+  std::map<MessageKey, std::pair<std::size_t, std::size_t>> waiting_;  // -> (class, op)
   sc_core::sc_event wake_;
 };
 
@@ -269,6 +279,37 @@ Seconds union_length(std::vector<std::pair<Seconds, Seconds>> intervals) {
     }
   }
   return total;
+}
+
+std::vector<std::pair<Seconds, Seconds>> merge_intervals(std::vector<std::pair<Seconds, Seconds>> intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  std::vector<std::pair<Seconds, Seconds>> merged;
+  for (const auto& [a, b] : intervals) {
+    if (b <= a) continue;
+    if (!merged.empty() && a <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, b);
+    } else {
+      merged.emplace_back(a, b);
+    }
+  }
+  return merged;
+}
+
+std::vector<std::pair<Seconds, Seconds>> subtract_intervals(std::vector<std::pair<Seconds, Seconds>> from,
+                                                            std::vector<std::pair<Seconds, Seconds>> minus) {
+  const auto a = merge_intervals(std::move(from));
+  const auto b = merge_intervals(std::move(minus));
+  std::vector<std::pair<Seconds, Seconds>> result;
+  std::size_t j = 0;
+  for (auto [begin, end] : a) {
+    while (j < b.size() && b[j].second <= begin) ++j;
+    for (std::size_t k = j; k < b.size() && b[k].first < end; ++k) {
+      if (b[k].first > begin) result.emplace_back(begin, b[k].first);
+      begin = std::max(begin, b[k].second);
+    }
+    if (begin < end) result.emplace_back(begin, end);
+  }
+  return result;
 }
 
 ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workload, const ClusterRunOptions& options) {
@@ -321,25 +362,30 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
     rank.rank = classes.members[c][0];
     rank.represents = classes.members[c].size();
     rank.result = collect_run_result(cluster.device, workload, *shell->devices()[c], wall_s);
+    // Communication: the rank's collectives and sends/receives from the moment it reached them until they ended
+    // on it (waiting for the other ranks of the group, for the communicator, for the network, or, on a receive,
+    // for the previous stage's message): time the rank's communication stream was occupied.
     std::vector<std::pair<Seconds, Seconds>> compute, communication;
-    for (const auto& op : rank.result.ops) {
+    for (std::size_t i = 0; i < rank.result.ops.size(); ++i) {
+      const auto& op = rank.result.ops[i];
       if (op.simulated) compute.emplace_back(op.launch_s, op.end_s);
+      if (!op.simulated && is_collective(workload.ops[i].kind)) communication.emplace_back(op.launch_s, op.end_s);
       rank.step.flops += op.useful_flops;
     }
     for (const auto& collective : result.collectives) {
       const bool member = rank.rank / collective.group_size == collective.group;
       if (!member) continue;
-      communication.emplace_back(collective.issue_s, collective.finish_s);
       rank.step.network_bytes_sent += collective.bytes_sent_per_rank;
       auto& op = rank.result.ops[collective.op];
-      op.note = fmt::format("network: {} over {} ranks", collective.algorithm, collective.group_size);
+      op.note = collective.algorithm == "p2p"
+                    ? fmt::format("network: send to pipeline stage {:+}", workload.ops[collective.op].shape.peer)
+                    : fmt::format("network: {} over {} ranks", collective.algorithm, collective.group_size);
     }
     rank.step.step_s = rank.result.sim_time_s;
     rank.step.compute_s = union_length(compute);
     rank.step.communication_s = union_length(communication);
-    auto both = compute;
-    both.insert(both.end(), communication.begin(), communication.end());
-    rank.step.exposed_communication_s = union_length(both) - rank.step.compute_s;
+    rank.step.exposed_periods = subtract_intervals(communication, compute);
+    rank.step.exposed_communication_s = union_length(rank.step.exposed_periods);
     result.sim_time_s = std::max(result.sim_time_s, rank.result.sim_time_s);
     result.simulated.push_back(std::move(rank));
   }

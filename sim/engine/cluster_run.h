@@ -38,8 +38,9 @@ struct GroupCollectiveStats {
 struct StepStats {
   Seconds step_s = 0;
   Seconds compute_s = 0;                // union of the compute ops' [launch, end]
-  Seconds communication_s = 0;          // union of the rank's collectives' [issue, finish]
+  Seconds communication_s = 0;          // union of the rank's collectives' and sends'/receives' [reached, end]
   Seconds exposed_communication_s = 0;  // communication while no compute op ran
+  std::vector<std::pair<Seconds, Seconds>> exposed_periods;  // when it was exposed, merged, in time order
   Flops flops = 0;
   Bytes network_bytes_sent = 0;
 };
@@ -76,5 +77,11 @@ struct ClusterRunResult {
 
 // Measure of a union of intervals (the step figures' building block).
 [[nodiscard]] Seconds union_length(std::vector<std::pair<Seconds, Seconds>> intervals);
+// The union of intervals as disjoint intervals in time order (empty ones dropped).
+[[nodiscard]] std::vector<std::pair<Seconds, Seconds>> merge_intervals(
+    std::vector<std::pair<Seconds, Seconds>> intervals);
+// The parts of the union of `from` that no interval of `minus` covers.
+[[nodiscard]] std::vector<std::pair<Seconds, Seconds>> subtract_intervals(
+    std::vector<std::pair<Seconds, Seconds>> from, std::vector<std::pair<Seconds, Seconds>> minus);
 
 }  // namespace roofsim

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/engine/cluster_report.h"
+
 namespace roofsim {
 
 namespace {
@@ -18,19 +20,39 @@ nlohmann::ordered_json metadata(const char* what, std::uint64_t pid, std::uint64
 
 }  // namespace
 
-nlohmann::ordered_json cluster_trace_json(const ClusterRunResult& result) {
+nlohmann::ordered_json cluster_trace_json(const ClusterRunResult& result, const std::vector<Report>& rank_reports) {
   auto events = nlohmann::ordered_json::array();
   // pid 0 is the network; rank r is pid r + 1.
-  for (const auto& rank : result.simulated) {
+  for (std::size_t r = 0; r < result.simulated.size(); ++r) {
+    const auto& rank = result.simulated[r];
     const std::uint64_t pid = rank.rank + 1;
     events.push_back(metadata("process_name", pid, 0,
                               rank.represents > 1 ? fmt::format("rank {} (stands for {})", rank.rank, rank.represents)
                                                   : fmt::format("rank {}", rank.rank)));
     events.push_back(metadata("thread_name", pid, 0, "compute"));
     events.push_back(metadata("thread_name", pid, 1, "collectives"));
+    events.push_back(metadata("thread_name", pid, 2, "exposed communication"));
+    events.push_back(metadata("thread_name", pid, 3, "step"));
     for (const auto& op : rank.result.ops) {
       events.push_back(slice(op.name, pid, op.simulated ? 0 : 1, op.launch_s, op.end_s));
     }
+    for (const auto& [begin, end] : rank.step.exposed_periods) events.push_back(slice("exposed", pid, 2, begin, end));
+    // The step's figures on one slice over the whole step (issue 10 item 4).
+    auto step = slice("step", pid, 3, 0.0, rank.step.step_s);
+    step["args"] = {{"step_us", rank.step.step_s * 1e6},
+                    {"compute_us", rank.step.compute_s * 1e6},
+                    {"communication_us", rank.step.communication_s * 1e6},
+                    {"exposed_communication_us", rank.step.exposed_communication_s * 1e6},
+                    {"network_bytes_sent", rank.step.network_bytes_sent}};
+    const auto& row = step_row(rank_reports[r]);
+    step["args"]["comm_ceiling_TFLOP_per_s"] = row.roofline.ceilings.comm.flops_per_s / 1e12;
+    step["args"]["binding_ceiling_TFLOP_per_s"] = row.attainable_flops_per_s() / 1e12;
+    step["args"]["bound_by"] = row.roofline.bound_by;
+    if (row.network_bytes > 0) {
+      step["args"]["oi_net_flop_per_byte"] =
+          static_cast<double>(row.useful_flops) / static_cast<double>(row.network_bytes);
+    }
+    events.push_back(std::move(step));
   }
   events.push_back(metadata("process_name", 0, 0, "network"));
   for (std::size_t l = 0; l < result.links.size(); ++l) {

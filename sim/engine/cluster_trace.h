@@ -1,13 +1,20 @@
 #pragma once
 // trace.json of a cluster run in the Chrome trace-event format (chrome://tracing, Perfetto): one process per
-// simulated rank with a track of its compute ops and a track of its collectives, and a "network" process with one
+// simulated rank with a track of its compute ops, a track of its collectives, a track of the periods its communication
+// was exposed (no compute op ran) and a "step" slice whose arguments are the step's figures (compute, communication,
+// exposed communication, the communication-aware and binding ceilings), and a "network" process with one
 // track per link direction that carried data, showing its busy periods. Times in microseconds, as the format wants.
 #include <nlohmann/json.hpp>
 
+#include <vector>
+
 #include "sim/engine/cluster_run.h"
+#include "sim/report/report.h"
 
 namespace roofsim {
 
-[[nodiscard]] nlohmann::ordered_json cluster_trace_json(const ClusterRunResult& result);
+// rank_reports: make_rank_report() of each simulated rank, in order.
+[[nodiscard]] nlohmann::ordered_json cluster_trace_json(const ClusterRunResult& result,
+                                                        const std::vector<Report>& rank_reports);
 
 }  // namespace roofsim

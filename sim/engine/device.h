@@ -12,6 +12,7 @@
 #include "models/compute/dispatcher.h"
 #include "models/dram/engine_dram_adapter.h"
 #include "models/memory/memory_system.h"
+#include "models/memory/ordered_wakeups.h"
 #include "models/memory/simple_dram.h"
 #include "models/power/power_domain.h"
 #include "sim/config/hardware_params.h"
@@ -46,6 +47,7 @@ class Device : public sc_core::sc_module {
   std::unique_ptr<MemorySystem> memory_;
   std::unique_ptr<DispatchPolicy> policy_;
   std::unique_ptr<Dispatcher> dispatcher_;
+  std::unique_ptr<OrderedWakeups> wakeups_;
   std::vector<std::unique_ptr<ComputeUnit>> units_;
   std::unique_ptr<PowerDomain> power_;
   std::unique_ptr<OpActivity> activity_;

@@ -15,7 +15,8 @@ std::string ceiling_cause_for(const std::string& bound_by) {
   // nominal clock ("compute") plus the slowdown the cap permits, taken next from "throttling" (attribute_gap), so
   // what stays in "throttling" is the time the op ran at a lower clock than the ceiling's best state.
   if (bound_by == "power") return "compute";
-  // The network ceiling has no measured share of its own here (cluster runs add theirs).
+  // A cluster step's network ceiling is what its exposed communication measures.
+  if (bound_by == "network") return "exposed_communication";
   return "compute";
 }
 

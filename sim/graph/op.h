@@ -60,9 +60,11 @@ struct OpShape {
   bool flash = false;       // attention: flash (tiled) rather than naive
   Bytes message_bytes = 0;  // collectives: bytes per rank (the buffer size S)
   std::uint64_t group = 0;  // collectives: ranks taking part (0: all devices)
-  // sendrecv between pipeline stages (ranks of a group in order): +1 sends to the next stage, -1 receives from the
-  // previous one; 0 is the shift where every rank of the group sends to the next.
+  // sendrecv between pipeline stages (ranks of a group in order): the stage of the other side relative to this one,
+  // +1 the next, -1 the previous; `receive`: the op receives from it rather than sends to it. peer 0 is the shift
+  // where every rank of the group sends to the next.
   std::int32_t peer = 0;
+  bool receive = false;
 };
 
 struct Op {

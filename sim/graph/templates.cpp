@@ -221,12 +221,16 @@ Expansion mlp_stack(const TemplateArgs& args) {
 }
 
 // One step of data-parallel training of an MLP stack: forward, a loss gradient, backward (input and weight
-// gradients of every GEMM, activation gradient), a gradient AllReduce per weight as soon as its gradient exists
-// (so communication can overlap the rest of the backward pass), and an SGD update per weight.
+// gradients of every GEMM, activation gradient), gradient AllReduces in buckets, and an SGD update per weight.
+// Buckets as PyTorch DDP forms them (Li et al., "PyTorch Distributed", VLDB 2020, section 3.2.3; bucket_cap_mb,
+// default 25 MiB): weight gradients in the order backward produces them fill a bucket until it holds at least
+// `bucket_bytes`; a bucket's AllReduce starts when its last gradient exists, so communication overlaps the rest of
+// the backward pass. (DDP's smaller first bucket, first_bucket_bytes_cap, is not modelled.)
 Expansion dp_training_step(const TemplateArgs& args) {
   Builder b(args);
   const std::uint64_t tokens = checked_mul(args.batch, args.seq);
   require(b, tokens > 0 && args.layers > 0, "batch, seq and layers must be greater than 0");
+  require(b, args.bucket_bytes > 0, "bucket_size must be greater than 0");
   const std::uint64_t h = args.hidden;
   const std::uint64_t f = args.ffn;
   const std::uint64_t act_flops = activation_flops_per_element(args.silu, false);
@@ -256,6 +260,32 @@ Expansion dp_training_step(const TemplateArgs& args) {
   b.elementwise(args.name + ".loss", checked_mul(tokens, h), 2, {acts.back(), target}, grad);
 
   const Bytes weight_bytes = checked_mul(checked_mul(h, f), element);
+  struct Gradient {
+    std::string weight;    // the weight tensor, w_up: h x f, w_down: f x h
+    std::string gradient;  // its gradient on this rank
+    bool down = false;
+  };
+  std::vector<Gradient> bucket;
+  std::uint64_t buckets = 0;
+  const auto reduce_bucket = [&] {
+    const std::string name = args.name + ".bucket" + std::to_string(buckets++);
+    std::vector<std::string> inputs, outputs;
+    for (const auto& g : bucket) {
+      inputs.push_back(g.gradient);
+      outputs.push_back(g.gradient + ".sum");
+      b.declare(outputs.back(), g.down ? std::vector<std::uint64_t>{f, h} : std::vector<std::uint64_t>{h, f});
+    }
+    auto& reduce = b.add_op(name + ".allreduce", OpKind::allreduce, inputs, outputs);
+    reduce.op.shape.message_bytes = checked_mul(weight_bytes, bucket.size());
+    reduce.op.shape.group = args.devices;
+    for (const auto& g : bucket) {
+      // SGD: w - lr * g, a multiply and a subtract per element.
+      const std::string updated = g.weight + ".next";
+      b.declare(updated, g.down ? std::vector<std::uint64_t>{f, h} : std::vector<std::uint64_t>{h, f});
+      b.elementwise(g.gradient + ".sgd", checked_mul(h, f), 2, {g.weight, g.gradient + ".sum"}, updated);
+    }
+    bucket.clear();
+  };
   for (std::uint64_t step = 0; step < args.layers; ++step) {
     const std::uint64_t layer = args.layers - 1 - step;
     const auto w = b.layer_prefix(layer);
@@ -268,6 +298,8 @@ Expansion dp_training_step(const TemplateArgs& args) {
     // down: out = act.out * w_down  ->  d_act = grad * w_down^T, dw_down = act.out^T * grad
     b.gemm(p + "down.dgrad", tokens, f, h, grad, w + "w_down", p + "d_act");
     b.gemm(p + "down.wgrad", f, h, tokens, fwd + "act.out", grad, p + "dw_down");
+    bucket.push_back({w + "w_down", p + "dw_down", true});
+    if (checked_mul(weight_bytes, bucket.size()) >= args.bucket_bytes) reduce_bucket();
     // Activation gradient: f'(up.out) times the incoming gradient, one more multiply than the forward function.
     b.elementwise(p + "act", checked_mul(tokens, f), act_flops + 1, {p + "d_act", fwd + "up.out"}, p + "d_up");
     if (layer > 0) {
@@ -275,59 +307,98 @@ Expansion dp_training_step(const TemplateArgs& args) {
       b.gemm(p + "up.dgrad", tokens, h, f, p + "d_up", w + "w_up", p + "d_in");
     }
     b.gemm(p + "up.wgrad", h, f, tokens, acts[layer], p + "d_up", p + "dw_up");
-    for (const std::string weight : {"w_down", "w_up"}) {
-      const std::string gradient = p + "d" + weight;
-      const std::string reduced = gradient + ".sum";
-      const bool down = weight == "w_down";
-      b.declare(reduced, down ? std::vector<std::uint64_t>{f, h} : std::vector<std::uint64_t>{h, f});
-      auto& reduce = b.add_op(p + "allreduce." + weight, OpKind::allreduce, {gradient}, {reduced});
-      reduce.op.shape.message_bytes = weight_bytes;
-      reduce.op.shape.group = args.devices;
-      // SGD: w - lr * g, a multiply and a subtract per element.
-      const std::string updated = w + weight + ".next";
-      b.declare(updated, down ? std::vector<std::uint64_t>{f, h} : std::vector<std::uint64_t>{h, f});
-      b.elementwise(p + "sgd." + weight, checked_mul(h, f), 2, {w + weight, reduced}, updated);
-    }
+    bucket.push_back({w + "w_up", p + "dw_up", false});
+    if (checked_mul(weight_bytes, bucket.size()) >= args.bucket_bytes) reduce_bucket();
     if (layer > 0) grad = p + "d_in";
   }
+  if (!bucket.empty()) reduce_bucket();
   return b.take();
 }
 
-// One pipeline stage of a GPipe forward pass (Huang et al., "GPipe", NeurIPS 2019): the model is split into as many
-// stages as ranks of the group (`devices`), each stage `layers` MLP layers; every rank runs this graph and the
-// cluster run gives each its position. Per micro-batch: receive the activations from the previous stage (the first
-// stage's receive is empty), run the stage's layers after the previous micro-batch's (one device runs them in
-// order), send the result to the next stage (the last stage's send is empty). With m micro-batches and S stages a
-// stage is busy m of the m + S - 1 micro-batch slots: the bubble is (S - 1) / (m + S - 1).
+// One pipeline stage of a GPipe step (Huang et al., "GPipe", NeurIPS 2019): the model is split into as many stages
+// as ranks of the group (`devices`), each stage `layers` MLP layers; every rank runs this graph and the cluster run
+// gives each its position. Per micro-batch: receive the activations from the previous stage (the first stage's
+// receive is empty), run the stage's layers after the previous micro-batch's (one device runs them in order), send
+// the result to the next stage (the last stage's send is empty). A training step then runs every micro-batch's
+// backward, last micro-batch first: receive the output gradient from the next stage (empty on the last stage, where
+// the loss is), the layers' input and weight gradients in reverse, and send the input gradient to the previous
+// stage. With m micro-batches and S stages a stage is busy m of the m + S - 1 micro-batch slots of each pass: the
+// bubble is (S - 1) / (m + S - 1).
 Expansion pipeline_stage(const TemplateArgs& args) {
   Builder b(args);
   const std::uint64_t tokens = checked_mul(args.batch, args.seq);
   require(b, tokens > 0, "batch and seq must be greater than 0");
   const std::uint64_t h = args.hidden;
+  const std::uint64_t f = args.ffn;
+  const std::uint64_t up_width = args.gated ? 2 * f : f;
   const Bytes activation_bytes = checked_mul(checked_mul(tokens, h), element_bytes(args.dtype));
-  std::string previous_last;  // the last compute op of the previous micro-batch
+  std::vector<std::string> previous;  // the last compute ops of the previous micro-batch
+  const auto p2p = [&](const std::string& name, const std::string& in, const std::string& out, std::int32_t peer,
+                       bool receive) {
+    auto& op = b.add_op(name, OpKind::sendrecv, {in}, {out});
+    op.op.shape.message_bytes = activation_bytes;
+    op.op.shape.group = args.devices;
+    op.op.shape.peer = peer;
+    op.op.shape.receive = receive;
+    // A receive is posted when the stage is ready for it (its previous compute done), so that its wait for the
+    // message is the stage's time waiting on communication.
+    if (receive) op.after.insert(op.after.end(), previous.begin(), previous.end());
+  };
+  const auto layer_prefix = [&](std::uint64_t j, std::uint64_t layer) {
+    return args.name + ".mb" + std::to_string(j) + ".l" + std::to_string(layer) + ".";
+  };
+  const auto chain = [&](std::size_t first_op) {
+    auto& after = b.expansion_.ops[first_op].after;
+    after.insert(after.end(), previous.begin(), previous.end());
+  };
   for (std::uint64_t j = 0; j < args.micro_batches; ++j) {
     const std::string p = args.name + ".mb" + std::to_string(j) + ".";
     b.declare(p + "recv.buf", {tokens, h});
     b.declare(p + "in", {tokens, h});
-    auto& recv = b.add_op(p + "recv", OpKind::sendrecv, {p + "recv.buf"}, {p + "in"});
-    recv.op.shape.message_bytes = activation_bytes;
-    recv.op.shape.group = args.devices;
-    recv.op.shape.peer = -1;
+    p2p(p + "recv", p + "recv.buf", p + "in", -1, true);
     std::string x = p + "in";
     for (std::uint64_t layer = 0; layer < args.layers; ++layer) {
-      const std::string lp = p + "l" + std::to_string(layer) + ".";
+      const std::string lp = layer_prefix(j, layer);
       b.declare(lp + "out", {tokens, h});
       const std::size_t first = b.expansion_.ops.size();
       x = b.mlp(lp, tokens, x, lp + "out");
-      if (layer == 0 && !previous_last.empty()) b.expansion_.ops[first].after.push_back(previous_last);
-      previous_last = lp + "down";
+      if (layer == 0) chain(first);
+      previous = {lp + "down"};
     }
     b.declare(p + "sent", {tokens, h});
-    auto& send = b.add_op(p + "send", OpKind::sendrecv, {x}, {p + "sent"});
-    send.op.shape.message_bytes = activation_bytes;
-    send.op.shape.group = args.devices;
-    send.op.shape.peer = 1;
+    p2p(p + "send", x, p + "sent", 1, false);
+  }
+  if (!args.training) return b.take();
+  const std::uint64_t act_flops = activation_flops_per_element(args.silu, args.gated) + 1;
+  for (std::uint64_t jj = args.micro_batches; jj-- > 0;) {
+    const std::string p = args.name + ".mb" + std::to_string(jj) + ".bwd.";
+    b.declare(p + "recv.buf", {tokens, h});
+    b.declare(p + "grad", {tokens, h});
+    p2p(p + "recv", p + "recv.buf", p + "grad", 1, true);
+    std::string grad = p + "grad";
+    for (std::uint64_t layer = args.layers; layer-- > 0;) {
+      const std::string lp = layer_prefix(jj, layer);
+      const std::string bp = lp + "bwd.";
+      const std::string in =
+          layer == 0 ? args.name + ".mb" + std::to_string(jj) + ".in" : layer_prefix(jj, layer - 1) + "out";
+      b.declare(bp + "d_act", {tokens, f});
+      b.declare(bp + "d_up", {tokens, up_width});
+      b.declare(bp + "dw_down", {f, h});
+      b.declare(bp + "dw_up", {h, up_width});
+      b.declare(bp + "d_in", {tokens, h});
+      const std::size_t first = b.expansion_.ops.size();
+      // down: out = act.out * w_down  ->  d_act = grad * w_down^T, dw_down = act.out^T * grad
+      b.gemm(bp + "down.dgrad", tokens, f, h, grad, lp + "w_down", bp + "d_act");
+      if (layer + 1 == args.layers) chain(first);
+      b.gemm(bp + "down.wgrad", f, h, tokens, lp + "act.out", grad, bp + "dw_down");
+      b.elementwise(bp + "act", checked_mul(tokens, up_width), act_flops, {bp + "d_act", lp + "up.out"}, bp + "d_up");
+      b.gemm(bp + "up.dgrad", tokens, h, up_width, bp + "d_up", lp + "w_up", bp + "d_in");
+      b.gemm(bp + "up.wgrad", h, up_width, tokens, in, bp + "d_up", bp + "dw_up");
+      previous = {bp + "up.dgrad", bp + "up.wgrad"};
+      grad = bp + "d_in";
+    }
+    b.declare(p + "sent", {tokens, h});
+    p2p(p + "send", grad, p + "sent", -1, false);
   }
   return b.take();
 }

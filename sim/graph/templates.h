@@ -40,7 +40,9 @@ struct TemplateArgs {
   // transformer_block: tensor-parallel ranks (Megatron-LM layout): each holds heads/tp, kv_heads/tp and ffn/tp, and
   // AllReduces the block's activations twice per layer (after the output projection and after the MLP).
   std::uint64_t tensor_parallel = 1;
-  std::uint64_t micro_batches = 1;  // pipeline_stage: micro-batches of `batch` sequences each
+  std::uint64_t micro_batches = 1;   // pipeline_stage: micro-batches of `batch` sequences each
+  bool training = false;             // pipeline_stage: forward, then backward of every micro-batch (GPipe)
+  Bytes bucket_bytes = 25ULL << 20;  // dp_training_step: gradient bucket size (PyTorch DDP's bucket_cap_mb = 25)
   DataType dtype = DataType::fp16;
   std::string engine;
   bool flash = true;

@@ -250,6 +250,8 @@ TemplateArgs read_template(const ConfigSection& section, Parameters& parameters)
   args.layers = read.positive("layers", "blocks", 1);
   args.tensor_parallel = read.positive("tensor_parallel", "tensor-parallel ranks", 1);
   args.micro_batches = read.positive("micro_batches", "micro-batches", 1);
+  args.training = section.flag("training");
+  args.bucket_bytes = section.bytes("bucket_size");
   args.dtype = data_type_of(section);
   args.engine = section.optional_text("engine").value_or("");
   args.flash = section.text("attention") == "flash";

@@ -103,7 +103,12 @@ const KeyRegistry& workload_registry() {
            "transformer_block: tensor-parallel ranks (heads, kv_heads and ffn split; two activation AllReduces "
            "per block)"},
           {"template.[].micro_batches", K::expression, Q::bytes, opt, "1",
-           "pipeline_stage: micro-batches of `batch` sequences (GPipe forward)"},
+           "pipeline_stage: micro-batches of `batch` sequences (GPipe)"},
+          {"template.[].training", K::flag, Q::bytes, opt, "false",
+           "pipeline_stage: a GPipe training step (every micro-batch's forward, then every backward in reverse)"},
+          {"template.[].bucket_size", K::quantity, Q::bytes, opt, "25MiB",
+           "dp_training_step: gradients per AllReduce bucket, filled in backward order until at least this size "
+           "(PyTorch DDP bucket_cap_mb)"},
           {"template.[].dtype", K::choice, Q::bytes, opt, "fp16", "Data type of every op", kDataTypes},
           {"template.[].engine", K::text, Q::bytes, opt, "", "Engine of every op (default: the fastest)"},
           {"template.[].attention", K::choice, Q::bytes, opt, "flash", "transformer_block: flash or naive attention",

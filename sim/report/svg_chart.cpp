@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -49,6 +50,12 @@ LineStyle bandwidth_style(const BandwidthLine& line, const std::string& main_mem
     case BandwidthKind::network: return {"#E69F00", 1.8, "10 4"};
   }
   return {"#000000", 1.5, ""};
+}
+
+// FLOPs per byte the device sends (the communication-aware variant's OI_net); +inf without network bytes.
+double oi_net(const OpReport& op) {
+  return op.network_bytes == 0 ? std::numeric_limits<double>::infinity()
+                               : static_cast<double>(op.useful_flops) / static_cast<double>(op.network_bytes);
 }
 
 // One group of compute lines at the same peak (e.g. matrix fp64 and vector fp32 on an H100).
@@ -133,6 +140,12 @@ struct Chart {
       x_min = std::min(x_min, oi);
       x_max = std::max(x_max, oi);
     }
+    for (const auto i : network_points()) {
+      x_min = std::min(x_min, oi_net(report.ops[i]));
+      x_max = std::max(x_max, oi_net(report.ops[i]));
+      const double comm = report.ops[i].roofline.ceilings.comm.flops_per_s;
+      if (comm > 0) y_min = std::min(y_min, comm);
+    }
     for (const auto& group : peaks) {
       if (group.ridge_oi > 0) x_min = std::min(x_min, group.ridge_oi), x_max = std::max(x_max, group.ridge_oi);
       y_max = std::max(y_max, group.peak);
@@ -165,6 +178,53 @@ struct Chart {
       }
     }
     return result;
+  }
+
+  // A cluster run's rows that send over the network and do FLOPs (each rank's step): they are drawn a second time
+  // at their network intensity OI_net = FLOPs / bytes sent (DESIGN.md section 5, communication-aware variant), where
+  // the network line y = B_net x OI_net is their roof.
+  [[nodiscard]] std::vector<std::size_t> network_points() const {
+    std::vector<std::size_t> result;
+    if (report.command != "run") return result;
+    for (const auto i : plotted) {
+      const double oi = oi_net(report.ops[i]);
+      if (report.ops[i].network_bytes > 0 && std::isfinite(oi) && oi > 0) result.push_back(i);
+    }
+    return result;
+  }
+
+  void draw_network_points() {
+    for (const auto i : network_points()) {
+      const auto& op = report.ops[i];
+      const double y = y_axis.map(op.chart_flops_per_s());
+      const double main_x = x_axis.map(op.oi_at(report.main_memory));
+      const double x = x_axis.map(oi_net(op));
+      const std::string colour = bound_colour("network");
+      body << "<path class=\"op-network-link\" d=\"M" << px(std::min(x, main_x)) << " " << px(y) << " H"
+           << px(std::max(x, main_x)) << "\" stroke=\"" << colour
+           << "\" stroke-width=\"0.8\" stroke-dasharray=\"3 2\"/>\n";
+      body << "<path class=\"op-network\" data-op=\"" << op.name << "\" d=\"" << diamond(x, y, kPointRadius + 1.5)
+           << "\" fill=\"" << colour << "\" stroke=\"#000000\" stroke-width=\"0.8\"/>\n";
+      placer.block({x - kPointRadius - 3, y - kPointRadius - 3, x + kPointRadius + 3, y + kPointRadius + 3});
+      const double comm = op.roofline.ceilings.comm.flops_per_s;
+      if (comm > 0) {
+        const double cy = y_axis.map(comm);
+        body << "<path class=\"op-comm-ceiling\" d=\"M" << px(x - 7) << " " << px(cy) << " H" << px(x + 7)
+             << "\" stroke=\"" << colour << "\" stroke-width=\"2.4\"/>\n";
+        placer.block({x - 8, cy - 3, x + 8, cy + 3});
+      }
+      drawn_network_points = true;
+    }
+    if (drawn_network_points) {
+      notes.push_back(
+          "Diamonds: a rank's step at its network intensity (useful FLOPs per byte the device sends); the bar above "
+          "it is the communication-aware ceiling min(classic, OI_net x B_net).");
+    }
+  }
+
+  [[nodiscard]] static std::string diamond(double x, double y, double r) {
+    return "M" + px(x) + " " + px(y - r) + " L" + px(x + r) + " " + px(y) + " L" + px(x) + " " + px(y + r) + " L" +
+           px(x - r) + " " + px(y) + " Z";
   }
 
   [[nodiscard]] static std::string level_marker(std::size_t level, double x, double y) {
@@ -473,6 +533,7 @@ struct Chart {
     draw_grid();
     draw_lines();
     draw_level_points();
+    draw_network_points();
     draw_markers();
     place_op_labels();
     place_compute_labels();
@@ -534,6 +595,21 @@ struct Chart {
       legend.gap(16);
     }
 
+    if (drawn_network_points) {
+      const double y = legend.y();
+      legend.out().raw("<path d=\"" + diamond(kLegendLeft + 14, y, kPointRadius + 1.5) + "\" fill=\"" +
+                       bound_colour("network") + "\" stroke=\"#000000\" stroke-width=\"0.8\"/>");
+      legend.out().text(kLegendLeft + 36, y + 4, "step at its network intensity (FLOP per byte sent)", kSmallFontPx,
+                        Anchor::start, "legend-text");
+      legend.gap(16);
+      const double by = legend.y();
+      legend.out().raw("<path d=\"M" + px(kLegendLeft + 7) + " " + px(by) + " H" + px(kLegendLeft + 21) +
+                       "\" stroke=\"" + bound_colour("network") + "\" stroke-width=\"2.4\"/>");
+      legend.out().text(kLegendLeft + 36, by + 4, "its communication-aware ceiling", kSmallFontPx, Anchor::start,
+                        "legend-text");
+      legend.gap(16);
+    }
+
     if (drawn_dram_points) {
       const double y = legend.y();
       legend.out().raw("<path d=\"M" + px(kLegendLeft + 8) + " " + px(y) + " H" + px(kLegendLeft + 20) +
@@ -592,6 +668,7 @@ struct Chart {
   double oi_lo = 0, oi_hi = 0;            // x range in FLOP/B
   std::vector<std::size_t> drawn_levels;  // levels with per-level op markers (run reports)
   bool drawn_dram_points = false;         // DRAM-aware ceilings at measured row-hit rates (detailed DRAM runs)
+  bool drawn_network_points = false;      // cluster steps at their network intensity
   double top_peak = 0;                    // the highest compute roof: bandwidth lines end there
   std::vector<std::string> notes;
   std::vector<PlotPoint> points;

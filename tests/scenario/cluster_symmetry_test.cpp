@@ -1,11 +1,9 @@
 // Scale by symmetry (issue 10 item 2): simulating one representative of 16 symmetric ranks gives the times of
-// simulating all 16. Equal to 1e-6, not bit for bit: with 16 devices in one kernel the ranks' compute differs by
-// tens of picoseconds in 100 us (measured 47 ps), which points at the order in which SystemC runs processes woken
-// at the same time across devices; the collapse itself adds no difference beyond that.
-// Since the power domain and the detailed DRAM joined the engine, collapsed and full runs differ by 3.5e-4 (98 ns
-// in 90 us, already before the first collective, with the simple DRAM and no cap too): a rank's compute depends on
-// how many devices share the kernel; with the detailed DRAM the difference is 2.3e-3. Issue 10 stays open for it;
-// until it is found the test runs the simple DRAM model with a bound of 1e-3.
+// simulating all 16, to the femtosecond, with the bundled cluster and device files (detailed DRAM). What made them
+// differ before was SystemC's order among timed events of equal time (a heap compared on time only, whose ties
+// depend on every event pending in the kernel): a device's units that woke at the same femtosecond reached the
+// shared L2 and DRAM in an order that changed with the number of devices. Devices now release their same-instant
+// wake-ups in a fixed order (models/memory/ordered_wakeups.h), so a rank's compute does not depend on its neighbours.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -13,7 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/support/relative.h"
 #include "tests/support/test_paths.h"
 
 using namespace roofsim;
@@ -27,7 +24,7 @@ nlohmann::json read_json(const std::filesystem::path& path) {
 }
 }  // namespace
 
-TEST_CASE("a DP step on 16 ranks gives the same times to 1e-3 collapsed to one representative and simulated in full") {
+TEST_CASE("a DP step on 16 ranks gives identical times collapsed to one representative and simulated in full") {
   const auto dir = test::scratch_dir("symmetry-16");
   const auto workload = dir / "dp16.toml";
   std::ofstream(workload) << R"(
@@ -45,21 +42,9 @@ seq = 256
 batch = 1
 layers = 2
 dtype = "fp16"
+bucket_size = "4MiB"
 )";
-  // The cluster's device file is looked up beside the cluster file first: a copy with the simple DRAM model.
-  std::filesystem::copy(test::config_path("clusters/8xH100-NVSwitch.toml"), dir / "cluster.toml");
-  std::filesystem::copy(test::config_path("dram"), dir / "dram");
-  {
-    std::ifstream in(test::config_path("H100-SXM5.toml"));
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string device = text.str();
-    const auto dram = device.find("[dram]\n");
-    REQUIRE(dram != std::string::npos);
-    device.insert(dram + 7, "model = \"simple\"\n");
-    std::ofstream(dir / "H100-SXM5.toml") << device;
-  }
-  const std::string common = "run --hw '" + (dir / "cluster.toml").string() +
+  const std::string common = "run --hw '" + test::config_path("clusters/8xH100-NVSwitch.toml").string() +
                              "' --set cluster.devices=16 --workload '" + workload.string() + "'";
   const auto collapsed = test::run_roofsim(common + " --out '" + (dir / "collapsed").string() + "'");
   const auto full = test::run_roofsim(common + " --full --out '" + (dir / "full").string() + "'");
@@ -71,17 +56,22 @@ dtype = "fp16"
   CHECK(a["simulated_ranks"].size() == 1);
   CHECK(a["simulated_ranks"][0]["represents"].get<int>() == 16);
   CHECK(b["simulated_ranks"].size() == 16);
-  constexpr double kTolerance = 1e-3;
-  CHECK(test::within(a["sim_time_s"].get<double>(), b["sim_time_s"].get<double>(), kTolerance));
+  // Exact: the JSON holds the femtosecond times as doubles written with full precision.
+  CHECK(a["sim_time_s"].get<double>() == b["sim_time_s"].get<double>());
+  const auto& representative = a["simulated_ranks"][0];
   for (const auto& rank : b["simulated_ranks"]) {
-    CHECK(test::within(rank["step_s"].get<double>(), a["simulated_ranks"][0]["step_s"].get<double>(), kTolerance));
-    CHECK(test::within(rank["exposed_communication_s"].get<double>(),
-                       a["simulated_ranks"][0]["exposed_communication_s"].get<double>(), kTolerance));
+    CHECK(rank["step_s"].get<double>() == representative["step_s"].get<double>());
+    CHECK(rank["compute_s"].get<double>() == representative["compute_s"].get<double>());
+    CHECK(rank["exposed_communication_s"].get<double>() == representative["exposed_communication_s"].get<double>());
+    REQUIRE(rank["ops"].size() == representative["ops"].size());
+    for (std::size_t i = 0; i < rank["ops"].size(); ++i) {
+      CHECK(rank["ops"][i]["end_s"].get<double>() == representative["ops"][i]["end_s"].get<double>());
+    }
   }
   REQUIRE(a["collectives"].size() == b["collectives"].size());
   for (std::size_t i = 0; i < a["collectives"].size(); ++i) {
-    CHECK(test::within(a["collectives"][i]["finish_s"].get<double>(), b["collectives"][i]["finish_s"].get<double>(),
-                       kTolerance));
+    CHECK(a["collectives"][i]["issue_s"].get<double>() == b["collectives"][i]["issue_s"].get<double>());
+    CHECK(a["collectives"][i]["finish_s"].get<double>() == b["collectives"][i]["finish_s"].get<double>());
   }
   CHECK(collapsed.out.find("1 representative of 16 symmetric ranks") != std::string::npos);
 }

@@ -2,6 +2,8 @@
 // bytes, a data-parallel step's GEMM FLOPs and AllReduce bytes; a 175B-parameter stack without overflow.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "sim/graph/workload.h"
 #include "tests/unit/graph/graph_test_files.h"
 
@@ -166,6 +168,7 @@ batch = 2
 seq = 64
 layers = 3
 dtype = "bf16"
+bucket_size = "512KiB"
 )");
   // Forward 4 T h f per layer; backward 8 T h f, less the first layer's unneeded input gradient (2 T h f).
   CHECK(flops_of(workload, {OpKind::gemm}) == layers * 12 * tokens * h * f - 2 * tokens * h * f);
@@ -176,9 +179,50 @@ dtype = "bf16"
     CHECK(op.network_bytes == 2 * (devices - 1) * (h * f * 2) / devices);
   }
   // An AllReduce may start as soon as its gradient exists: it depends on one weight-gradient GEMM only.
-  const Op& last_reduce = *workload.find_op("t.l2.bwd.allreduce.w_down");
-  REQUIRE(last_reduce.after.size() == 1);
-  CHECK(workload.ops[last_reduce.after.front()].name == "t.l2.bwd.down.wgrad");
+  // Buckets of 512 KiB hold one 256 x 1024 bf16 gradient each; the first is the last layer's w_down.
+  const Op& first_reduce = *workload.find_op("t.bucket0.allreduce");
+  REQUIRE(first_reduce.after.size() == 1);
+  CHECK(workload.ops[first_reduce.after.front()].name == "t.l2.bwd.down.wgrad");
+}
+
+TEST_CASE("data-parallel gradient buckets fill in backward order until they hold bucket_size") {
+  const std::uint64_t h = 256, f = 1024, devices = 4;
+  const auto workload = load_text("dp-buckets", R"(
+[workload]
+name = "dp"
+devices = 4
+[[template]]
+name = "t"
+kind = "dp_training_step"
+hidden = 256
+ffn = 1024
+layers = 3
+dtype = "bf16"
+bucket_size = "1MiB"
+)");
+  // Six gradients of 512 KiB in buckets of at least 1 MiB: three buckets of two, each waiting for both gradients.
+  REQUIRE(count_of(workload, OpKind::allreduce) == 3);
+  const Op& bucket = *workload.find_op("t.bucket1.allreduce");
+  CHECK(bucket.shape.message_bytes == 2 * h * f * 2);
+  CHECK(bucket.network_bytes == 2 * (devices - 1) * (2 * h * f * 2) / devices);
+  std::vector<std::string> producers;
+  for (const auto index : bucket.after) producers.push_back(workload.ops[index].name);
+  std::sort(producers.begin(), producers.end());
+  CHECK(producers == std::vector<std::string>{"t.l1.bwd.down.wgrad", "t.l1.bwd.up.wgrad"});
+  // The default is PyTorch DDP's 25 MiB: all six gradients (3 MiB) in one bucket.
+  const auto whole = load_text("dp-default", R"(
+[workload]
+name = "dp"
+devices = 4
+[[template]]
+name = "t"
+kind = "dp_training_step"
+hidden = 256
+ffn = 1024
+layers = 3
+dtype = "bf16"
+)");
+  CHECK(count_of(whole, OpKind::allreduce) == 1);
 }
 
 TEST_CASE("templates check their arguments and chain with hand-written ops") {
