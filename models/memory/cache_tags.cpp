@@ -17,8 +17,14 @@ CacheTags::CacheTags(const CacheTagsParams& params) : tracking_bytes_(params.tra
   sets_ = std::max<std::uint64_t>(1, blocks / ways_);
   per_block_ = Divider(tracking_bytes_);
   per_sector_ = Divider(sector_bytes_);
-  blocks_.assign(sets_ * ways_, kEmpty);
   entries_.resize(sets_ * ways_);
+  // The index has at least twice as many slots as blocks, so that linear probing stays short (Knuth: about 1.5
+  // probes for a hit and 2.5 for a miss at half load).
+  unsigned bits = 1;
+  while ((1ULL << bits) < 2 * sets_ * ways_) ++bits;
+  index_shift_ = 64 - bits;
+  index_mask_ = (1ULL << bits) - 1;
+  index_.assign(1ULL << bits, 0);
 }
 
 std::uint64_t CacheTags::set_of(std::uint64_t block) const {
@@ -26,29 +32,66 @@ std::uint64_t CacheTags::set_of(std::uint64_t block) const {
   return hash_bucket(block, sets_);
 }
 
+std::uint64_t CacheTags::home_of(std::uint64_t block) const {
+  return ((block ^ (block >> 29)) * 0x9E3779B97F4A7C15ULL) >> index_shift_;
+}
+
 std::uint64_t CacheTags::find(std::uint64_t block) const {
-  const std::uint64_t base = set_of(block) * ways_;
-  const std::uint64_t* tags = blocks_.data() + base;
-  for (std::uint64_t way = 0; way < ways_; ++way) {
-    if (tags[way] == block) return base + way;
+  for (std::uint64_t slot = home_of(block);; slot = (slot + 1) & index_mask_) {
+    const std::uint32_t held = index_[slot];
+    if (held == 0) return kEmpty;
+    if (entries_[held - 1].block == block) return held - 1;
   }
-  return kEmpty;
+}
+
+void CacheTags::index_insert(std::uint64_t block, std::uint64_t way_index) {
+  std::uint64_t slot = home_of(block);
+  while (index_[slot] != 0) slot = (slot + 1) & index_mask_;
+  index_[slot] = static_cast<std::uint32_t>(way_index + 1);
+}
+
+void CacheTags::index_erase(std::uint64_t block) {
+  std::uint64_t hole = home_of(block);
+  while (entries_[index_[hole] - 1].block != block) hole = (hole + 1) & index_mask_;
+  // Backward-shift deletion (Knuth, TAOCP vol. 3, 6.4, Algorithm R): later entries of the probe run whose home is
+  // not cyclically in (hole, slot] move into the hole, so that every lookup still finds its block without tombstones.
+  for (std::uint64_t slot = (hole + 1) & index_mask_; index_[slot] != 0; slot = (slot + 1) & index_mask_) {
+    const std::uint64_t home = home_of(entries_[index_[slot] - 1].block);
+    const bool stays = hole <= slot ? (hole < home && home <= slot) : (hole < home || home <= slot);
+    if (stays) continue;
+    index_[hole] = index_[slot];
+    hole = slot;
+  }
+  index_[hole] = 0;
 }
 
 std::uint64_t CacheTags::allocate(std::uint64_t block) {
   const std::uint64_t base = set_of(block) * ways_;
   std::uint64_t victim = base;
   for (std::uint64_t way = 0; way < ways_; ++way) {
-    if (blocks_[base + way] == kEmpty) {
+    if (entries_[base + way].block == kEmpty) {
       victim = base + way;
       break;
     }
     if (entries_[base + way].last_use < entries_[victim].last_use) victim = base + way;
   }
-  if (blocks_[victim] != kEmpty) ++evictions_;
-  blocks_[victim] = block;
-  entries_[victim] = Entry{0, clock_, 0};
+  if (entries_[victim].block != kEmpty) {
+    ++evictions_;
+    index_erase(entries_[victim].block);
+  }
+  entries_[victim] = Entry{block, 0, clock_, 0};
+  index_insert(block, victim);
   return victim;
+}
+
+void CacheTags::add_fetch(CacheLookup& result, Bytes address, Bytes bytes) {
+  // Adjacent missing sectors (of one block or of consecutive blocks) merge into one fetch.
+  if (!result.fetches.empty() && result.fetches.back().address + result.fetches.back().bytes == address) {
+    result.fetches.back().bytes += bytes;
+  } else {
+    result.fetches.push_back({address, bytes});
+  }
+  result.fetch_bytes += bytes;
 }
 
 std::uint64_t CacheTags::sector_mask(std::uint64_t block, Bytes address, Bytes bytes) const {
@@ -62,42 +105,71 @@ std::uint64_t CacheTags::sector_mask(std::uint64_t block, Bytes address, Bytes b
   return ones << first;
 }
 
+// Inlined into both callers: it is the body of the per-row loop of a chunk.
+[[gnu::always_inline]] inline void CacheTags::read_block(std::uint64_t block, Bytes address, Bytes end,
+                                                         CacheLookup& result) {
+  ++clock_;
+  const Bytes block_start = block * tracking_bytes_;
+  const Bytes lo = std::max(address, block_start);
+  const Bytes hi = std::min(end, block_start + tracking_bytes_);
+  const std::uint64_t first = per_sector_.div(lo - block_start);
+  const std::uint64_t count = per_sector_.div(hi - 1 - block_start) - first + 1;
+  const std::uint64_t mask = (count >= 64 ? ~0ULL : ((1ULL << count) - 1)) << first;
+  std::uint64_t index = find(block);
+  std::uint64_t valid = 0;
+  if (index != kEmpty) {
+    valid = entries_[index].valid & mask;
+    if (valid != 0) result.hit_ready_fs = std::max(result.hit_ready_fs, entries_[index].ready_fs);
+  } else {
+    index = allocate(block);
+  }
+  Entry& entry = entries_[index];
+  entry.last_use = clock_;
+  entry.valid |= mask;
+  // The common cases in one step: every touched sector valid (a hit), or none (one contiguous fetch).
+  if (valid == mask) {
+    result.hit_bytes += hi - lo;
+    return;
+  }
+  if (valid == 0) {
+    result.miss_bytes += hi - lo;
+    add_fetch(result, block_start + first * sector_bytes_, count * sector_bytes_);
+    return;
+  }
+  // Bytes of the range in each sector: exact at the range's ends, whole sectors in between.
+  for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
+    const auto sector = static_cast<std::uint64_t>(__builtin_ctzll(bits));
+    const Bytes s_lo = block_start + sector * sector_bytes_;
+    const Bytes part = std::min(s_lo + sector_bytes_, end) - std::max(s_lo, address);
+    if ((valid >> sector) & 1ULL) {
+      result.hit_bytes += part;
+    } else {
+      result.miss_bytes += part;
+      add_fetch(result, s_lo, sector_bytes_);
+    }
+  }
+}
+
 void CacheTags::read(Bytes address, Bytes bytes, CacheLookup& result) {
   if (bytes == 0) return;
-  const std::uint64_t first_block = per_block_.div(address);
-  const std::uint64_t last_block = per_block_.div(address + bytes - 1);
-  for (std::uint64_t block = first_block; block <= last_block; ++block) {
-    ++clock_;
-    const std::uint64_t mask = sector_mask(block, address, bytes);
-    std::uint64_t index = find(block);
-    std::uint64_t valid = 0;
-    if (index != kEmpty) {
-      valid = entries_[index].valid & mask;
-      if (valid != 0) result.hit_ready_fs = std::max(result.hit_ready_fs, entries_[index].ready_fs);
+  const Bytes end = address + bytes;
+  const std::uint64_t last_block = per_block_.div(end - 1);
+  for (std::uint64_t block = per_block_.div(address); block <= last_block; ++block) {
+    read_block(block, address, end, result);
+  }
+}
+
+void CacheTags::read_all(const AddressRange* ranges, std::size_t count, CacheLookup& result) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const Bytes address = ranges[i].address;
+    const Bytes end = address + ranges[i].bytes;
+    const std::uint64_t block = per_block_.div(address);
+    // A strided tile's row lies in one block: no loop over blocks.
+    if (end > address && per_block_.div(end - 1) == block) {
+      read_block(block, address, end, result);
     } else {
-      index = allocate(block);
+      read(address, ranges[i].bytes, result);
     }
-    Entry* entry = &entries_[index];
-    entry->last_use = clock_;
-    // Bytes of the range in each sector: exact at the range's ends, whole sectors in between.
-    const Bytes block_start = block * tracking_bytes_;
-    for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
-      const auto sector = static_cast<std::uint64_t>(__builtin_ctzll(bits));
-      const Bytes s_lo = block_start + sector * sector_bytes_;
-      const Bytes s_hi = s_lo + sector_bytes_;
-      const Bytes part = std::min(s_hi, address + bytes) - std::max(s_lo, address);
-      if ((valid >> sector) & 1ULL) {
-        result.hit_bytes += part;
-      } else {
-        result.miss_bytes += part;
-        if (!result.fetches.empty() && result.fetches.back().address + result.fetches.back().bytes == s_lo) {
-          result.fetches.back().bytes += sector_bytes_;
-        } else {
-          result.fetches.push_back({s_lo, sector_bytes_});
-        }
-      }
-    }
-    entry->valid |= mask;
   }
 }
 

@@ -23,7 +23,15 @@ struct CacheLookup {
   Bytes hit_bytes = 0;
   Bytes miss_bytes = 0;               // bytes of the range in missing sectors
   std::vector<AddressRange> fetches;  // sector-aligned ranges to ask the level below for
+  Bytes fetch_bytes = 0;              // their sum
   TimeFs hit_ready_fs = 0;            // the latest fill completion among the blocks that hit
+
+  // Empties the lookup for the next read, keeping the storage of `fetches`.
+  void clear() {
+    hit_bytes = miss_bytes = fetch_bytes = 0;
+    fetches.clear();
+    hit_ready_fs = 0;
+  }
 };
 
 class CacheTags {
@@ -33,6 +41,8 @@ class CacheTags {
   // Looks up a read of [address, address + bytes): counts hits, appends the missing sectors to `result.fetches`
   // (merging adjacent ones) and allocates them, evicting the least recently used block of a full set.
   void read(Bytes address, Bytes bytes, CacheLookup& result);
+  // The reads of a chunk's ranges in order (one call for a strided tile's many rows).
+  void read_all(const AddressRange* ranges, std::size_t count, CacheLookup& result);
   // A write allocates and validates the written sectors; returns the bytes written.
   void write(Bytes address, Bytes bytes);
   // Fill data for [address, address + bytes) arrives at `ready_fs`; later hits on those blocks wait for it.
@@ -47,16 +57,25 @@ class CacheTags {
 
  private:
   static constexpr std::uint64_t kEmpty = ~0ULL;
+  // One way of a set; the block is kept beside its state so that a look-up touches one cache line of the host.
   struct Entry {
-    std::uint64_t valid = 0;  // one bit per sector
+    std::uint64_t block = kEmpty;  // the block held
+    std::uint64_t valid = 0;       // one bit per sector
     std::uint64_t last_use = 0;
     TimeFs ready_fs = 0;
   };
 
   [[nodiscard]] std::uint64_t set_of(std::uint64_t block) const;
-  // Index of the block's way (set x ways + way), or kEmpty. The tags of a set are scanned in one dense array.
+  // Index of the block's way (set x ways + way), or kEmpty. Looked up in `index_`, an open-addressing hash table
+  // of the held blocks, rather than by scanning the set's ways: a chunk of a strided tile touches a block per row.
   [[nodiscard]] std::uint64_t find(std::uint64_t block) const;
+  [[nodiscard]] std::uint64_t home_of(std::uint64_t block) const;  // the block's first slot in `index_`
+  void index_insert(std::uint64_t block, std::uint64_t way_index);
+  void index_erase(std::uint64_t block);
   std::uint64_t allocate(std::uint64_t block);
+  static void add_fetch(CacheLookup& result, Bytes address, Bytes bytes);
+  // The part [max(address, block start), min(end, block end)) of a read, in one block.
+  void read_block(std::uint64_t block, Bytes address, Bytes end, CacheLookup& result);
   // Sectors of `block` that [address, address + bytes) touches.
   [[nodiscard]] std::uint64_t sector_mask(std::uint64_t block, Bytes address, Bytes bytes) const;
 
@@ -69,8 +88,10 @@ class CacheTags {
   std::uint64_t ways_;
   std::uint64_t clock_ = 0;
   std::uint64_t evictions_ = 0;
-  std::vector<std::uint64_t> blocks_;  // sets x ways: the block held, or kEmpty
-  std::vector<Entry> entries_;         // sets x ways
+  std::vector<Entry> entries_;        // sets x ways
+  std::vector<std::uint32_t> index_;  // linear probing: 1 + the way index of a held block, or 0 (free)
+  std::uint64_t index_mask_ = 0;
+  unsigned index_shift_ = 63;
 };
 
 }  // namespace roofsim

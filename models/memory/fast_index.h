@@ -10,12 +10,8 @@ namespace roofsim {
 class Divider {
  public:
   Divider() = default;
-  explicit Divider(std::uint64_t d) : d_(d == 0 ? 1 : d) {
-    if ((d_ & (d_ - 1)) == 0) {
-      shift_ = 0;
-      while ((1ULL << shift_) < d_) ++shift_;
-      pow2_ = true;
-    }
+  explicit Divider(std::uint64_t d) : d_(d == 0 ? 1 : d), pow2_((d_ & (d_ - 1)) == 0) {
+    while (pow2_ && (1ULL << shift_) < d_) ++shift_;
   }
   [[nodiscard]] std::uint64_t div(std::uint64_t x) const { return pow2_ ? x >> shift_ : x / d_; }
   [[nodiscard]] std::uint64_t mod(std::uint64_t x) const { return pow2_ ? x & (d_ - 1) : x % d_; }

@@ -7,9 +7,9 @@
 namespace roofsim {
 
 namespace {
-Bytes sum_bytes(const std::vector<AddressRange>& ranges) {
+Bytes sum_bytes(const AddressRange* ranges, std::size_t count) {
   Bytes total = 0;
-  for (const auto& r : ranges) total += r.bytes;
+  for (std::size_t i = 0; i < count; ++i) total += ranges[i].bytes;
   return total;
 }
 
@@ -34,6 +34,7 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
     level.port_rate = TransferRate(level.port_bandwidth);
     level.latency_fs = seconds_to_fs(params.latency_s);
     level.line = Divider(params.line_bytes);
+    level.line_fs = level.port_rate.time_fs(params.line_bytes);
     if (level.cache) {
       const CacheTagsParams tags{params.capacity_bytes, params.line_bytes, params.tracking_bytes, params.associativity};
       level.tags.assign(level.unit_scope ? units : 1, CacheTags(tags));
@@ -47,8 +48,8 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
   if (dram_ != nullptr) names_.emplace_back("dram");
 }
 
-std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
-                                               const std::vector<AddressRange>& ranges, Bytes bytes, TimeFs now) {
+std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit, const AddressRange* ranges,
+                                               std::size_t count, Bytes bytes, TimeFs now) {
   if (level.unit_scope) {
     const TimeFs transfer = level.port_rate.time_fs(bytes);
     return {level.ports[unit].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
@@ -61,20 +62,33 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
   if (bank_share_.size() < banks) bank_share_.assign(banks, 0);
   banks_touched_.clear();
   const Bytes line = level.line.value();
-  for (const auto& r : ranges) {
-    for (Bytes at = r.address; at < r.address + r.bytes;) {
-      const Bytes take = std::min(r.address + r.bytes - at, line - level.line.mod(at));
-      const auto bank = static_cast<std::uint32_t>(bank_of(level.line.div(at), banks));
-      if (bank_share_[bank] == 0) banks_touched_.push_back(bank);
-      bank_share_[bank] += take;
-      at += take;
+  Bytes* share = bank_share_.data();
+  const auto add = [&](std::uint64_t line_index, Bytes part) {
+    const auto bank = static_cast<std::uint32_t>(bank_of(line_index, banks));
+    if (share[bank] == 0) banks_touched_.push_back(bank);
+    share[bank] += part;
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    // The range's lines in order: a partial first line, whole lines, a partial last line; one division per range.
+    Bytes at = ranges[i].address;
+    const Bytes end = at + ranges[i].bytes;
+    std::uint64_t line_index = level.line.div(at);
+    const Bytes head = level.line.mod(at);
+    if (head != 0) {
+      const Bytes part = std::min(end - at, line - head);
+      add(line_index++, part);
+      at += part;
     }
+    for (; end - at >= line; at += line) add(line_index++, line);
+    if (at < end) add(line_index, end - at);
   }
-  // Each bank is reserved once per chunk with its whole share, so the order of the banks does not matter.
+  // Each bank is reserved once per chunk with its whole share, so the order of the banks does not matter. A share
+  // of one whole line (a strided tile's row) takes the level's precomputed line time, the same rounding of the
+  // same product.
   TimeFs done = now, unloaded = 0;
   for (const auto b : banks_touched_) {
-    const TimeFs transfer = level.port_rate.time_fs(bank_share_[b]);
-    bank_share_[b] = 0;
+    const TimeFs transfer = share[b] == line ? level.line_fs : level.port_rate.time_fs(share[b]);
+    share[b] = 0;
     done = std::max(done, level.ports[b].reserve(now, transfer));
     unloaded = std::max(unloaded, transfer);
   }
@@ -93,49 +107,60 @@ void MemorySystem::write(std::uint64_t unit, const ChunkView& chunk, TimeFs now,
 
 void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
                           ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op) {
-  current_.assign(chunk.ranges, chunk.ranges + chunk.count);
+  // The ranges a level serves: the chunk's own at the first level, then what each cache asks of the level below
+  // (its lookup's fetches; two lookups alternate so that a level's input is never the buffer it fills).
+  const AddressRange* ranges = chunk.ranges;
+  std::size_t count = chunk.count;
+  Bytes bytes = sum_bytes(ranges, count);
+  std::size_t lookup_buffer = 0;
   TimeFs done = now, unloaded = 0, hit_ready = 0;
-  for (std::size_t l = 0; l < levels_.size() && !current_.empty(); ++l) {
+  for (std::size_t l = 0; l < levels_.size() && count != 0; ++l) {
     Level& level = levels_[l];
-    const Bytes bytes = sum_bytes(current_);
     op_bytes[l] += bytes;
     (write ? level.counters.write_bytes : level.counters.read_bytes) += bytes;
-    const auto [level_done, level_unloaded] = occupy(level, unit, current_, bytes, now);
+    const auto [level_done, level_unloaded] = occupy(level, unit, ranges, count, bytes, now);
     done = std::max(done, level_done);
     unloaded = std::max(unloaded, level_unloaded);
     // A resident tensor's data lives in the outermost SRAM level; everything else may go on to DRAM.
     const bool has_below = l + 1 < levels_.size() || (dram_ != nullptr && !chunk.resident);
-    next_.clear();
+    const AddressRange* next = ranges;
+    std::size_t next_count = count;
+    Bytes next_bytes = bytes;
     if (level.cache) {
       CacheTags& tags = level.tags[level.unit_scope ? unit : 0];
       if (write) {
-        for (const auto& r : current_) tags.write(r.address, r.bytes);
-        next_ = current_;
+        for (std::size_t i = 0; i < count; ++i) tags.write(ranges[i].address, ranges[i].bytes);
       } else {
-        CacheLookup lookup;
-        for (const auto& r : current_) tags.read(r.address, r.bytes, lookup);
+        CacheLookup& lookup = lookups_[lookup_buffer];
+        lookup_buffer ^= 1;
+        lookup.clear();
+        tags.read_all(ranges, count, lookup);
         level.counters.hit_bytes += lookup.hit_bytes;
         level.counters.miss_bytes += lookup.miss_bytes;
         hit_ready = std::max(hit_ready, lookup.hit_ready_fs);
-        next_ = std::move(lookup.fetches);
+        next = lookup.fetches.data();
+        next_count = lookup.fetches.size();
+        next_bytes = lookup.fetch_bytes;
       }
-    } else {
-      next_ = current_;
-      if (!write) level.counters.miss_bytes += bytes;
+    } else if (!write) {
+      level.counters.miss_bytes += bytes;
     }
     if (!has_below) {
       // The outermost level with nothing below holds the data itself (SRAM-only designs).
       if (!write) {
-        level.counters.hit_bytes += sum_bytes(next_);
-        level.counters.miss_bytes -= std::min(level.counters.miss_bytes, sum_bytes(next_));
+        level.counters.hit_bytes += next_bytes;
+        level.counters.miss_bytes -= std::min(level.counters.miss_bytes, next_bytes);
       }
-      next_.clear();
+      next_count = 0;
+      next_bytes = 0;
     }
-    (write ? level.counters.below_write_bytes : level.counters.below_read_bytes) += sum_bytes(next_);
-    std::swap(current_, next_);
+    (write ? level.counters.below_write_bytes : level.counters.below_read_bytes) += next_bytes;
+    ranges = next;
+    count = next_count;
+    bytes = next_bytes;
   }
   done = std::max(done, hit_ready);
-  if (current_.empty() || dram_ == nullptr) {
+  if (count == 0 || dram_ == nullptr) {
     sink.chunk_done(tag, done, unloaded);
     return;
   }
@@ -156,14 +181,16 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
     record.unloaded_fs = unloaded;
     record.parts = 1;  // held until every part is submitted, so a synchronous completion cannot finish it early
     record.fills.clear();
-    for (const auto& r : current_) {
-      record.unloaded_fs = std::max(record.unloaded_fs, dram_->unloaded_fs(r.address, r.bytes));
-      if (!write && outer_cache_ >= 0) record.fills.push_back(r);
+    for (std::size_t i = 0; i < count; ++i) {
+      record.unloaded_fs = std::max(record.unloaded_fs, dram_->unloaded_fs(ranges[i].address, ranges[i].bytes));
     }
-    record.parts += static_cast<std::uint32_t>(current_.size());
+    if (!write && outer_cache_ >= 0) record.fills.assign(ranges, ranges + count);
+    record.parts += static_cast<std::uint32_t>(count);
   }
-  op_bytes[levels_.size()] += sum_bytes(current_);
-  for (const auto& r : current_) dram_->submit(DramRequest{r.address, r.bytes, write, now, index, op}, *this);
+  op_bytes[levels_.size()] += bytes;
+  for (std::size_t i = 0; i < count; ++i) {
+    dram_->submit(DramRequest{ranges[i].address, ranges[i].bytes, write, now, index, op}, *this);
+  }
   release(index);
 }
 

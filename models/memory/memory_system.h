@@ -8,6 +8,7 @@
 // the chunk completes at the latest of (port finish + latency) over the levels that serve it and the DRAM's
 // completion; the DRAM latency is the unloaded latency a unit sees (the file's `dram.latency`). Writes go through
 // every level to DRAM (write-through, write-allocate) and complete when DRAM has taken them.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -73,7 +74,8 @@ class MemorySystem final : private DramCompletionSink {
     BytesPerSecond port_bandwidth = 0;
     TransferRate port_rate;
     TimeFs latency_fs = 0;
-    Divider line;  // by the line size: banks interleave lines
+    Divider line;        // by the line size: banks interleave lines
+    TimeFs line_fs = 0;  // a port's time for one line
     LevelCounters counters;
   };
 
@@ -90,7 +92,7 @@ class MemorySystem final : private DramCompletionSink {
   void access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
               ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op);
   // Reserves the level's ports for `ranges`; returns {finish + latency, unloaded}.
-  std::pair<TimeFs, TimeFs> occupy(Level& level, std::uint64_t unit, const std::vector<AddressRange>& ranges,
+  std::pair<TimeFs, TimeFs> occupy(Level& level, std::uint64_t unit, const AddressRange* ranges, std::size_t count,
                                    Bytes bytes, TimeFs now);
   void release(std::uint32_t index);
 
@@ -100,7 +102,7 @@ class MemorySystem final : private DramCompletionSink {
   int outer_cache_ = -1;  // the cache level whose misses go to DRAM
   std::vector<Pending> pending_;
   std::vector<std::uint32_t> free_pending_;
-  std::vector<AddressRange> current_, next_;
+  std::array<CacheLookup, 2> lookups_;  // reused from chunk to chunk, so a lookup does not allocate
   std::vector<Bytes> bank_share_;
   std::vector<std::uint32_t> banks_touched_;
 };

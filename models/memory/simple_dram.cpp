@@ -39,7 +39,9 @@ SimpleDram::SimpleDram(const SimpleDramParams& params)
       channel_rate_(params.channel_bandwidth_bytes_per_s),
       channels_(params.channels),
       channel_bytes_(params.channels, 0),
-      share_(params.channels, 0) {
+      share_(params.channels, 0),
+      per_unit_(params.interleave_bytes),
+      per_channel_(params.channels) {
   if (params.channels == 0 || params.channel_bandwidth_bytes_per_s <= 0 || params.interleave_bytes == 0) {
     throw std::invalid_argument("a DRAM channel model needs channels, a bandwidth and an interleave");
   }
@@ -79,6 +81,14 @@ void SimpleDram::split(Bytes address, Bytes bytes) {
 }
 
 TimeFs SimpleDram::access(Bytes address, Bytes bytes, bool write, TimeFs arrival_fs) {
+  (write ? bytes_written_ : bytes_read_) += bytes;
+  const std::uint64_t unit = per_unit_.div(address);
+  if (bytes != 0 && per_unit_.div(address + bytes - 1) == unit) {
+    // Within one interleave unit (a missed sector run of a tile's row): one channel takes it all.
+    const auto c = static_cast<std::uint32_t>(per_channel_.mod(unit));
+    channel_bytes_[c] += bytes;
+    return channels_[c].reserve(arrival_fs, channel_rate_.time_fs(bytes)) + latency_fs_;
+  }
   split(address, bytes);
   TimeFs done = arrival_fs;
   for (const auto c : touched_) {
@@ -86,7 +96,6 @@ TimeFs SimpleDram::access(Bytes address, Bytes bytes, bool write, TimeFs arrival
     channel_bytes_[c] += share_[c];
     share_[c] = 0;
   }
-  (write ? bytes_written_ : bytes_read_) += bytes;
   return done + latency_fs_;
 }
 

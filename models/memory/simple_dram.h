@@ -8,6 +8,7 @@
 
 #include "models/memory/busy_until.h"
 #include "models/memory/dram_interface.h"
+#include "models/memory/fast_index.h"
 #include "sim/config/dram_params.h"
 
 namespace roofsim {
@@ -53,6 +54,8 @@ class SimpleDram final : public DramInterface {
   std::vector<Bytes> channel_bytes_;
   std::vector<Bytes> share_;
   std::vector<std::uint32_t> touched_;
+  Divider per_unit_;     // by interleave_bytes
+  Divider per_channel_;  // by channels
   Bytes bytes_read_ = 0;
   Bytes bytes_written_ = 0;
 };

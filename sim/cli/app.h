@@ -34,7 +34,7 @@ void add_sweep_command(CLI::App& app, int& exit_code);       // cmd_sweep.cpp
 int run_default_scenario();
 
 // `roofsim bench [engine|dram|net]`: each area's benchmark lives beside its command; each returns an exit code.
-int run_engine_bench(const std::string& dram_model = "simple");  // cmd_run.cpp; dram.model of the runs
+int run_engine_bench(const std::string& dram_model = "both");  // cmd_run.cpp; simple, detailed or both
 int run_dram_bench();                                            // cmd_dram.cpp
 int run_net_bench();                                             // cmd_collective.cpp
 

@@ -11,9 +11,12 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   auto target = std::make_shared<std::string>("engine");
   command->add_option("target", *target, "engine (default), dram, net or all")
       ->check(CLI::IsMember({"engine", "dram", "net", "all"}));
-  auto dram_model = std::make_shared<std::string>("simple");
-  command->add_option("--dram", *dram_model, "DRAM model of the engine benchmark's runs (the detailed one is slower)")
-      ->check(CLI::IsMember({"simple", "detailed"}))
+  auto dram_model = std::make_shared<std::string>("both");
+  command
+      ->add_option("--dram", *dram_model,
+                   "DRAM model of the engine benchmark's runs: both (each scenario with the simple, then the "
+                   "detailed model), simple or detailed (the detailed one is slower)")
+      ->check(CLI::IsMember({"both", "simple", "detailed"}))
       ->capture_default_str();
   command->callback([target, dram_model, &exit_code]() {
     if (*target == "engine") exit_code = run_engine_bench(*dram_model);

@@ -1,0 +1,77 @@
+// The tag look-up goes through a hash index of the held blocks (linear probing with backward-shift deletion); these
+// tests drive it through many evictions and check that what is held is exactly what LRU keeps.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "models/memory/cache_tags.h"
+#include "models/memory/fast_index.h"
+
+using namespace roofsim;
+
+TEST_CASE("after many evictions a fully associative cache holds exactly the 16 most recently used blocks") {
+  CacheTags tags(CacheTagsParams{16 * 4096, 128, 4096, 16});
+  REQUIRE(tags.sets() == 1);
+  std::deque<Bytes> recent;  // most recent first, distinct
+  std::uint64_t state = 12345;
+  for (int access = 0; access < 5000; ++access) {
+    // A linear congruential sequence (Knuth's MMIX constants) over 40 blocks, some far apart in address.
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const Bytes block = (state >> 33) % 40;
+    const Bytes address = (block < 20 ? block : block * 977) * 4096;
+    CacheLookup lookup;
+    tags.read(address, 4096, lookup);
+    const bool held = std::find(recent.begin(), recent.end(), address) != recent.end();
+    CHECK(lookup.hit_bytes == (held ? 4096U : 0U));
+    recent.erase(std::remove(recent.begin(), recent.end(), address), recent.end());
+    recent.push_front(address);
+    if (recent.size() > 16) recent.pop_back();
+  }
+  for (Bytes block = 0; block < 40; ++block) {
+    const Bytes address = (block < 20 ? block : block * 977) * 4096;
+    const bool held = std::find(recent.begin(), recent.end(), address) != recent.end();
+    CHECK(tags.contains(address, 4096) == held);
+  }
+}
+
+TEST_CASE("a chunk of strided rows reads like its rows one by one") {
+  // 32 rows of 128 B, 16 KiB apart (a GEMM operand tile's rows), read as one chunk and as separate reads.
+  const CacheTagsParams params{1 << 20, 128, 4096, 16};
+  CacheTags whole(params), rows(params);
+  std::vector<AddressRange> ranges;
+  for (Bytes r = 0; r < 32; ++r) ranges.push_back({r * 16384 + 256, 128});
+  ranges.push_back({1 << 22, 3 * 4096 + 64});  // and one range over several blocks
+  for (int pass = 0; pass < 2; ++pass) {
+    CacheLookup together;
+    whole.read_all(ranges.data(), ranges.size(), together);
+    Bytes hit = 0, miss = 0, fetched = 0;
+    for (const auto& r : ranges) {
+      CacheLookup one;
+      rows.read(r.address, r.bytes, one);
+      hit += one.hit_bytes;
+      miss += one.miss_bytes;
+      fetched += one.fetch_bytes;
+    }
+    CHECK(together.hit_bytes == hit);
+    CHECK(together.miss_bytes == miss);
+    CHECK(together.fetch_bytes == fetched);
+    CHECK(together.hit_bytes + together.miss_bytes == 32 * 128 + 3 * 4096 + 64);
+    // The first pass misses everything (fetching whole 128 B sectors), the second hits everything.
+    CHECK(together.miss_bytes == (pass == 0 ? 32 * 128 + 3 * 4096 + 64 : 0));
+  }
+}
+
+TEST_CASE("a divider by a size that is not a power of two divides") {
+  // SRAM-LPU's 320 B lines and 40 KiB tracking blocks.
+  const Divider line(320);
+  CHECK(line.div(1000) == 3);
+  CHECK(line.mod(1000) == 40);
+  const Divider block(40960);
+  CHECK(block.div(40960 * 7 + 5) == 7);
+  const Divider power(4096);
+  CHECK(power.div(3 * 4096 + 1) == 3);
+  CHECK(power.mod(3 * 4096 + 1) == 1);
+}
