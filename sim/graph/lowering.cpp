@@ -484,6 +484,19 @@ TileShape choose_gemm_tile(const Op& op, const HardwareParams& hw) {
       tile.m = cap(op.shape.m, tile.m);
       tile.n = cap(op.shape.n, tile.n);
     }
+    // A tile sized for 16-bit operands may not fit double-buffered at 32 or 64 bits: halve the k-step, then the
+    // wider side, as a library picks a smaller kernel for a wider type.
+    while (local > 0 && staged_bytes(tile) > local) {
+      if (tile.k > kMinimalGemmTile) {
+        tile.k /= 2;
+      } else if (tile.m >= tile.n && tile.m > kMinimalGemmTile) {
+        tile.m /= 2;
+      } else if (tile.n > kMinimalGemmTile) {
+        tile.n /= 2;
+      } else {
+        break;
+      }
+    }
     return tile;
   }
   // No tile given: the largest power-of-two tile that fits (largest output tile first, then the deepest k-step),
