@@ -4,6 +4,7 @@
 
 #include "sim/config/quantity.h"
 #include "sim/graph/counting.h"
+#include "sim/graph/lowering.h"
 
 namespace roofsim {
 
@@ -41,7 +42,6 @@ std::string op_label(const Op& op) {
 
 MinimalTile minimal_tile(const Op& op, const HardwareParams& hardware) {
   const Bytes element = element_bytes(op.dtype);
-  const Bytes accumulator = std::max<Bytes>(element, 4);
   const auto& s = op.shape;
   switch (op.kind) {
     case OpKind::gemm:
@@ -50,7 +50,7 @@ MinimalTile minimal_tile(const Op& op, const HardwareParams& hardware) {
       if (op.tile) {
         tile = *op.tile;
       } else if (hardware.compute.default_tile) {
-        tile = *hardware.compute.default_tile;
+        tile = choose_gemm_tile(op, hardware);
       }
       std::uint64_t m = s.m, n = s.n, k = s.k;
       if (op.kind == OpKind::conv2d) {
@@ -59,8 +59,7 @@ MinimalTile minimal_tile(const Op& op, const HardwareParams& hardware) {
         k = checked_mul(checked_mul(s.channels, s.kernel_h), s.kernel_w);
       }
       const auto tm = clip(tile.m, m), tn = clip(tile.n, n), tk = clip(tile.k, k);
-      const Bytes bytes = checked_add(checked_mul(checked_add(checked_mul(tm, tk), checked_mul(tk, tn)), element),
-                                      checked_mul(checked_mul(tm, tn), accumulator));
+      const Bytes bytes = checked_mul(checked_add(checked_mul(tm, tk), checked_mul(tk, tn)), element);
       return {bytes, std::to_string(tm) + "x" + std::to_string(tn) + "x" + std::to_string(tk) + " GEMM k-step"};
     }
     case OpKind::attention: {

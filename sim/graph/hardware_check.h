@@ -10,9 +10,10 @@ namespace roofsim {
 
 // The smallest working set one compute unit must hold on chip to make progress on an op, single-buffered (double
 // buffering is an optimisation, not a requirement):
-//   gemm, conv2d (as implicit GEMM): one k-step of the op's tile (its own tile, else the device's default tile,
-//     else kMinimalGemmTile per side), each side clipped to the op: A (tm x tk) and B (tk x tn) in the op's type
-//     plus the tm x tn accumulator at max(element size, 4 B) (fp16/bf16/fp8/int8 accumulate in 32 bits)
+//   gemm, conv2d (as implicit GEMM): one k-step of the op's tile (its own tile, else the device's default tile as
+//     the lowering adapts it to the op, else kMinimalGemmTile per side), each side clipped to the op: A (tm x tk) and
+//     B (tk x tn) in the op's type. The tm x tn accumulator is not staged: GPUs hold it in the register file (256 KiB
+//     per H100 SM, 512 KiB per MI300X CU) and TPUs in the MXU's accumulators, neither of which is an SRAM level here
 //   attention: one FlashAttention block (Dao et al. 2022, Algorithm 1) with Br = Bc = kMinimalAttentionBlock rows
 //     (clipped to seq_q, seq_kv): Q, K and V blocks of head_dim in the op's type, the Br x Bc score block and the
 //     Br x head_dim output accumulator in fp32; naive attention is held to the same block (its QK^T tile is smaller)

@@ -62,8 +62,76 @@ void add_elements(ChunkBuilder& chunks, const Tensor& tensor, std::uint64_t firs
   }
 }
 
+// Adds `rows` rows of `row_bytes` each, `stride` bytes apart from `base`, as ChunkBuilder::add would row by row;
+// rows that touch (a tile as wide as its tensor) go in as one range, which ChunkBuilder splits the same way.
+void add_rows(ChunkBuilder& chunks, Bytes base, Bytes stride, Bytes row_bytes, std::uint64_t rows) {
+  if (row_bytes == stride) {
+    chunks.add(base, rows * row_bytes);
+    return;
+  }
+  for (std::uint64_t r = 0; r < rows; ++r) chunks.add(base + r * stride, row_bytes);
+}
+
+// The chunks and ranges of one operand block of a whole tile (rows x row_bytes, stride apart), built once per op with
+// addresses relative to the block's first byte. How ChunkBuilder splits a block depends only on relative offsets, so
+// emitting the pattern at a base gives exactly the chunks of building it there, at the cost of a copy.
+class RowPattern {
+ public:
+  RowPattern() = default;
+  RowPattern(Bytes stride, Bytes row_bytes, std::uint64_t rows, Bytes request_bytes, bool resident) {
+    TileStep scratch;
+    ChunkBuilder chunks(scratch, scratch.reads, request_bytes, resident);
+    add_rows(chunks, 0, stride, row_bytes, rows);
+    ranges_ = std::move(scratch.ranges);
+    chunks_ = std::move(scratch.reads);
+  }
+
+  void emit(TileStep& step, std::vector<Chunk>& list, Bytes base) const {
+    const auto first = static_cast<std::uint32_t>(step.ranges.size());
+    step.ranges.resize(first + ranges_.size());
+    AddressRange* out = step.ranges.data() + first;
+    for (std::size_t r = 0; r < ranges_.size(); ++r) out[r] = AddressRange{base + ranges_[r].address, ranges_[r].bytes};
+    for (const auto& chunk : chunks_)
+      list.push_back(Chunk{first + chunk.first, chunk.count, chunk.bytes, chunk.resident});
+  }
+
+ private:
+  std::vector<AddressRange> ranges_;
+  std::vector<Chunk> chunks_;
+};
+
+// Stream-K (Osama, Merrill, Cecka, Garland and Satish, "Stream-K: Work-centric Parallel Decomposition for Dense
+// Matrix Multiplication on the GPU", PPoPP 2023): when the output tiles are fewer than the units, as in decode GEMMs
+// of a few tokens where whole units would sit idle, the op's k-steps over all output tiles (its MAC iterations) are
+// dealt evenly to units x j tiles, j <= occupancy, so that every unit streams an equal share of the weights. A tile
+// keeps at least kMinStreamSteps k-steps (a pipeline deep enough to hide the latency, and partial sums few against
+// the operands). GEMMs with at least one output tile per unit keep one tile per output tile.
+constexpr std::uint64_t kMinStreamSteps = 4;
+
+std::uint64_t stream_k_tiles(std::uint64_t output_tiles, std::uint64_t k_steps, const HardwareParams& hw) {
+  const std::uint64_t units = std::max<std::uint64_t>(1, hw.compute.units);
+  if (output_tiles >= units) return output_tiles;
+  const std::uint64_t iterations = output_tiles * k_steps;
+  const std::uint64_t per_unit =
+      std::min(std::max<std::uint64_t>(1, hw.compute.occupancy), iterations / (kMinStreamSteps * units));
+  const std::uint64_t tiles = per_unit > 0 ? units * per_unit : iterations / kMinStreamSteps;
+  return std::max(tiles, output_tiles);
+}
+
+// Bytes of one partial sum: the fp32 accumulator (fp64 for fp64 GEMMs).
+Bytes partial_sum_element_bytes(DataType dtype) {
+  return std::max<Bytes>(element_bytes(dtype), 4);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // GEMM: C[b] = A[b] x B[b] with row-major A (m x k), B (k x n), C (m x n); B may be shared by the batch (weights).
+// Tile t runs the op's k-steps [first(t), first(t + 1)) in output-tile order (output tile o owns k-steps
+// [o K, (o + 1) K)); without stream-K that is one whole output tile per tile. With stream-K a tile runs segments of
+// one or more output tiles. As in the paper's fix-up, a tile whose last segment does not end its output tile writes
+// that segment's fp32 partial sums to its own slot of a workspace, and the segment that ends the output tile reads the
+// slots of the tiles before it, adds them and writes C; the bytes are counted, the wait for the slots is not (they
+// are KiB against MiB of weights). The workspace (one tile of partial sums per tile) sits after the workload's
+// tensors, as a library's workspace buffer sits outside the model's tensors.
 class GemmLowering : public OpLowering {
  public:
   GemmLowering(const Op& op, const std::vector<Tensor>& tensors, const HardwareParams& hw, bool conv)
@@ -110,19 +178,55 @@ class GemmLowering : public OpLowering {
     }
     tiles_m_ = ceil_div(m_, tile_shape_.m);
     tiles_n_ = ceil_div(n_, tile_shape_.n);
-    tiles_ = batch_ * tiles_m_ * tiles_n_;
-    executed_flops_ = tiles_ * k_steps_ * 2 * tile_shape_.m * tile_shape_.n * tile_shape_.k;
+    output_tiles_ = batch_ * tiles_m_ * tiles_n_;
+    iterations_ = output_tiles_ * k_steps_;
+    tiles_ = conv_ ? output_tiles_ : stream_k_tiles(output_tiles_, k_steps_, hw);
+    stream_k_ = tiles_ != output_tiles_;
+    executed_flops_ = iterations_ * 2 * tile_shape_.m * tile_shape_.n * tile_shape_.k;
     useful_flops_ = 2 * batch_ * m_ * n_ * k_;
     description_ =
         fmt::format("{} tile {}x{}x{}", conv ? "implicit-gemm" : "gemm", tile_shape_.m, tile_shape_.n, tile_shape_.k);
+    if (conv_) return;
+    if (stream_k_) {
+      description_ += fmt::format(" stream-k {}", tiles_);
+      Bytes end = 0;
+      for (const auto& tensor : tensors) end = std::max(end, tensor.address + tensor.bytes);
+      constexpr Bytes kWorkspaceAlignment = 4096;
+      workspace_address_ = ceil_div(end, kWorkspaceAlignment) * kWorkspaceAlignment;
+      partial_bytes_ = partial_sum_element_bytes(op.dtype);
+      // Each segment that does not end its output tile writes that tile's partial sums (and the next reads them).
+      for (std::uint64_t tile = 0; tile < tiles_; ++tile) {
+        const std::uint64_t end_step = first_step(tile + 1);
+        for (std::uint64_t o = first_step(tile) / k_steps_; o * k_steps_ < end_step; ++o) {
+          if (end_step >= (o + 1) * k_steps_) continue;
+          const std::uint64_t within = o % (tiles_m_ * tiles_n_);
+          const std::uint64_t i0 = (within / tiles_n_) * tile_shape_.m, j0 = (within % tiles_n_) * tile_shape_.n;
+          partial_sum_bytes_ +=
+              (std::min(m_, i0 + tile_shape_.m) - i0) * (std::min(n_, j0 + tile_shape_.n) - j0) * partial_bytes_;
+        }
+      }
+    }
+    // The blocks of a whole tile, clipped to the problem (the one tile row of a decode GEMM is a few rows high).
+    const Bytes ea = element_bytes(a_->dtype), eb = element_bytes(b_->dtype), ec = element_bytes(c_->dtype);
+    whole_m_ = std::min(m_, tile_shape_.m);
+    whole_n_ = std::min(n_, tile_shape_.n);
+    whole_k_ = std::min(k_, tile_shape_.k);
+    a_pattern_ = RowPattern(k_ * ea, whole_k_ * ea, whole_m_, request_bytes_, a_->resident);
+    b_pattern_ = RowPattern(n_ * eb, whole_n_ * eb, whole_k_, request_bytes_, b_->resident);
+    c_pattern_ = RowPattern(n_ * ec, whole_n_ * ec, whole_m_, request_bytes_, false);
   }
 
-  [[nodiscard]] std::uint32_t steps(std::uint64_t) const override { return static_cast<std::uint32_t>(k_steps_); }
+  [[nodiscard]] std::uint32_t steps(std::uint64_t tile) const override {
+    return static_cast<std::uint32_t>(first_step(tile + 1) - first_step(tile));
+  }
 
   void step(std::uint64_t tile, std::uint32_t index, TileStep& out) const override {
     out.clear();
-    const std::uint64_t b = tile / (tiles_m_ * tiles_n_);
-    const std::uint64_t within = tile % (tiles_m_ * tiles_n_);
+    const std::uint64_t global = first_step(tile) + index;
+    const std::uint64_t output_tile = global / k_steps_;
+    const std::uint64_t k_step = global % k_steps_;
+    const std::uint64_t b = output_tile / (tiles_m_ * tiles_n_);
+    const std::uint64_t within = output_tile % (tiles_m_ * tiles_n_);
     const std::uint64_t i0 = (within / tiles_n_) * tile_shape_.m;
     const std::uint64_t j0 = (within % tiles_n_) * tile_shape_.n;
     const std::uint64_t i1 = std::min(m_, i0 + tile_shape_.m);
@@ -132,28 +236,74 @@ class GemmLowering : public OpLowering {
       conv_step(i0, i1, j0, j1, index, out);
       return;
     }
-    const std::uint64_t k0 = static_cast<std::uint64_t>(index) * tile_shape_.k;
+    const std::uint64_t k0 = k_step * tile_shape_.k;
     const std::uint64_t k1 = std::min(k_, k0 + tile_shape_.k);
-    out.useful_flops = 2 * (i1 - i0) * (j1 - j0) * (k1 - k0);
+    const std::uint64_t rows = i1 - i0, cols = j1 - j0, depth = k1 - k0;
+    out.useful_flops = 2 * rows * cols * depth;
     const Bytes ea = element_bytes(a_->dtype), eb = element_bytes(b_->dtype), ec = element_bytes(c_->dtype);
-    {
+    const Bytes a_base = a_->address + ((b * m_ + i0) * k_ + k0) * ea;
+    if (rows == whole_m_ && depth == whole_k_) {
+      a_pattern_.emit(out, out.reads, a_base);
+    } else {
       ChunkBuilder chunks(out, out.reads, request_bytes_, a_->resident);
-      for (std::uint64_t i = i0; i < i1; ++i) chunks.add(a_->address + ((b * m_ + i) * k_ + k0) * ea, (k1 - k0) * ea);
+      add_rows(chunks, a_base, k_ * ea, depth * ea, rows);
     }
-    {
+    const std::uint64_t bb = b_batched_ ? b : 0;
+    const Bytes b_base = b_->address + ((bb * k_ + k0) * n_ + j0) * eb;
+    if (depth == whole_k_ && cols == whole_n_) {
+      b_pattern_.emit(out, out.reads, b_base);
+    } else {
       ChunkBuilder chunks(out, out.reads, request_bytes_, b_->resident);
-      const std::uint64_t bb = b_batched_ ? b : 0;
-      for (std::uint64_t kk = k0; kk < k1; ++kk) {
-        chunks.add(b_->address + ((bb * k_ + kk) * n_ + j0) * eb, (j1 - j0) * eb);
+      add_rows(chunks, b_base, n_ * eb, cols * eb, depth);
+    }
+    const bool ends_output_tile = k_step + 1 == k_steps_;
+    const bool ends_segment = ends_output_tile || global + 1 == first_step(tile + 1);
+    if (!ends_segment) return;
+    if (stream_k_) {
+      // The tile's last segment leaves its partial sums in its own workspace slot if it does not end its output
+      // tile; the segment that ends the output tile reads the slots of the tiles that ran its earlier k-steps.
+      const Bytes block = rows * cols * partial_bytes_;
+      if (!ends_output_tile) {
+        ChunkBuilder(out, out.writes, request_bytes_).add(slot_address(tile), block);
+        return;
       }
+      ChunkBuilder partials(out, out.reads, request_bytes_);
+      for (std::uint64_t t = tile_of(output_tile * k_steps_); t < tile; ++t) partials.add(slot_address(t), block);
     }
-    if (index + 1 == k_steps_) {
-      ChunkBuilder chunks(out, out.writes, request_bytes_);
-      for (std::uint64_t i = i0; i < i1; ++i) chunks.add(c_->address + ((b * m_ + i) * n_ + j0) * ec, (j1 - j0) * ec);
-    }
+    const bool whole = rows == whole_m_ && cols == whole_n_;
+    emit_block(out, out.writes, c_pattern_, whole, c_->address + ((b * m_ + i0) * n_ + j0) * ec, ec, rows, cols);
   }
 
  private:
+  // The op's k-steps before tile `tile`: whole output tiles, or an even share under stream-K.
+  [[nodiscard]] std::uint64_t first_step(std::uint64_t tile) const {
+    return stream_k_ ? tile * iterations_ / tiles_ : tile * k_steps_;
+  }
+
+  // The tile that runs the op's k-step `global`.
+  [[nodiscard]] std::uint64_t tile_of(std::uint64_t global) const {
+    std::uint64_t tile = global * tiles_ / iterations_;
+    while (first_step(tile + 1) <= global) ++tile;
+    while (first_step(tile) > global) --tile;
+    return tile;
+  }
+
+  // Tile `tile`'s slot in the stream-K workspace: one whole tile of partial sums, contiguous.
+  [[nodiscard]] Bytes slot_address(std::uint64_t tile) const {
+    return workspace_address_ + tile * whole_m_ * whole_n_ * partial_bytes_;
+  }
+
+  // An m x n block of C of `rows` x `cols` elements at `base`: the whole tile's pattern, or built.
+  void emit_block(TileStep& out, std::vector<Chunk>& list, const RowPattern& pattern, bool whole, Bytes base,
+                  Bytes element, std::uint64_t rows, std::uint64_t cols) const {
+    if (whole) {
+      pattern.emit(out, list, base);
+      return;
+    }
+    ChunkBuilder chunks(out, list, request_bytes_);
+    add_rows(chunks, base, n_ * element, cols * element, rows);
+  }
+
   // Implicit GEMM over NCHW input, KCRS filters and NKPQ output: a tile's rows are output pixels, its k-steps
   // whole input channels. The A chunk is the input footprint of the tile's pixels (whole input rows, with the
   // halo), which is what an implicit-GEMM kernel loads, not the im2col matrix.
@@ -201,7 +351,12 @@ class GemmLowering : public OpLowering {
   const Tensor* a_ = nullptr;
   const Tensor* b_ = nullptr;
   const Tensor* c_ = nullptr;
-  std::uint64_t batch_ = 1, m_ = 0, n_ = 0, k_ = 0, k_steps_ = 0, tiles_m_ = 0, tiles_n_ = 0;
+  std::uint64_t batch_ = 1, m_ = 0, n_ = 0, k_ = 0, k_steps_ = 0, tiles_m_ = 0, tiles_n_ = 0, output_tiles_ = 0;
+  std::uint64_t iterations_ = 0;  // k-steps over all output tiles
+  bool stream_k_ = false;
+  Bytes workspace_address_ = 0, partial_bytes_ = 0;
+  std::uint64_t whole_m_ = 0, whole_n_ = 0, whole_k_ = 0;
+  RowPattern a_pattern_, b_pattern_, c_pattern_;
   bool b_batched_ = false;
   bool conv_ = false;
   OpShape shape_;
@@ -314,15 +469,39 @@ TileShape choose_gemm_tile(const Op& op, const HardwareParams& hw) {
     }
     return *op.tile;
   }
-  if (hw.compute.default_tile) return *hw.compute.default_tile;
+  // The problem's extent rounded up to a power of two, from the 16 of an MMA instruction up to `limit`.
+  const auto cap = [](std::uint64_t extent, std::uint64_t limit) {
+    std::uint64_t p = 16;
+    while (p < extent && p < limit) p *= 2;
+    return std::min(p, limit);
+  };
+  const bool conv = op.kind == OpKind::conv2d;
+  if (hw.compute.default_tile) {
+    // A decode GEMM of 8 tokens runs a kernel 16 rows tall, not the device's 128 (conv2d's m and n are not in the
+    // shape's m and n, and its tiles stay the device's).
+    TileShape tile = *hw.compute.default_tile;
+    if (!conv) {
+      tile.m = cap(op.shape.m, tile.m);
+      tile.n = cap(op.shape.n, tile.n);
+    }
+    // A tile sized for 16-bit operands may not fit double-buffered at 32 or 64 bits: halve the k-step, then the
+    // wider side, as a library picks a smaller kernel for a wider type.
+    while (local > 0 && staged_bytes(tile) > local) {
+      if (tile.k > kMinimalGemmTile) {
+        tile.k /= 2;
+      } else if (tile.m >= tile.n && tile.m > kMinimalGemmTile) {
+        tile.m /= 2;
+      } else if (tile.n > kMinimalGemmTile) {
+        tile.n /= 2;
+      } else {
+        break;
+      }
+    }
+    return tile;
+  }
   // No tile given: the largest power-of-two tile that fits (largest output tile first, then the deepest k-step),
   // not wider than the problem rounded up to a power of two.
-  const auto cap = [](std::uint64_t extent) {
-    std::uint64_t p = 16;
-    while (p < extent && p < 256) p *= 2;
-    return p;
-  };
-  const std::uint64_t max_m = cap(op.shape.m), max_n = cap(op.shape.n);
+  const std::uint64_t max_m = cap(op.shape.m, 256), max_n = cap(op.shape.n, 256);
   TileShape best{16, 16, 16};
   for (const std::uint64_t tm : {256, 128, 64, 32, 16}) {
     for (const std::uint64_t tn : {256, 128, 64, 32, 16}) {

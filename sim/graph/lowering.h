@@ -4,7 +4,9 @@
 // GEMM (and batched GEMM, and conv2d as an implicit GEMM): output tiles tm x tn in row-major tile order over
 // (batch, tile row, tile column); each tile runs ceil(k / tk) k-steps reading an A chunk (tm x tk) and a B chunk
 // (tk x tn) and writes its C tile after the last step. Edge tiles read and write only in-bounds addresses but
-// execute a whole tile's FLOPs, so executed_flops >= useful_flops (tile quantization emerges).
+// execute a whole tile's FLOPs, so executed_flops >= useful_flops (tile quantization emerges). When the output tiles
+// are fewer than the units (decode GEMMs), stream-K deals the k-steps evenly to the units and the partial sums go
+// through an fp32 workspace; their traffic is counted like any other.
 // Element-wise ops stream blocks of elements; row ops (reduction, softmax, norms) stream blocks of whole rows.
 // Attention (lowering_attention.cpp) and the embedding gather (lowering_gather.cpp) have their own files.
 #include <cstdint>
@@ -32,6 +34,8 @@ class OpLowering {
   [[nodiscard]] Flops executed_flops() const { return executed_flops_; }
   [[nodiscard]] Flops useful_flops() const { return useful_flops_; }
   [[nodiscard]] const TileShape& tile_shape() const { return tile_shape_; }
+  // Bytes of partial sums a stream-K GEMM writes to its workspace (and reads back as much), else 0.
+  [[nodiscard]] Bytes partial_sum_bytes() const { return partial_sum_bytes_; }
   [[nodiscard]] const std::string& description() const { return description_; }  // "gemm tile 128x128x64"
 
  protected:
@@ -39,11 +43,14 @@ class OpLowering {
   Flops executed_flops_ = 0;
   Flops useful_flops_ = 0;
   TileShape tile_shape_;
+  Bytes partial_sum_bytes_ = 0;
   std::string description_;
 };
 
-// The GEMM tile of an op: the op's own, else the hardware file's default, else the largest power-of-two tile whose
-// double-buffered A and B chunks fit the local SRAM. Throws InputError when an explicit tile does not fit.
+// The GEMM tile of an op: the op's own, else the hardware file's default (each side cut to the problem's extent
+// rounded up to a power of two, at least 16, as a library picks a narrower kernel for a skinny GEMM), else the
+// largest power-of-two tile whose double-buffered A and B chunks fit the local SRAM. Throws InputError when an
+// explicit tile does not fit.
 [[nodiscard]] TileShape choose_gemm_tile(const Op& op, const HardwareParams& hw);
 
 // SRAM a unit may stage tiles in: the first unit-scope level, else an equal share of the first device-scope level,

@@ -134,8 +134,9 @@ TEST_CASE("roofsim list --keys shows the workload keys") {
 TEST_CASE("roofsim roofline: an op that does not fit the device or lacks its data type is exit 2 naming the op") {
   const auto gemm = test::workload_path("gemm.toml").string();
   const auto h100 = test::config_path("H100-SXM5.toml").string();
+  // The device's tile is cut down to fit a small SRAM (to 16 x 16 x 16 at least); 512 B holds not even that.
   auto result =
-      test::run_roofsim("roofline --hw '" + h100 + "' --workload '" + gemm + "' --set memory.smem.capacity=16KiB");
+      test::run_roofsim("roofline --hw '" + h100 + "' --workload '" + gemm + "' --set memory.smem.capacity=512B");
   CHECK(result.exit_code == 2);
   CHECK(result.err.find("op 'gemm_8192x8192x8192'") != std::string::npos);
   CHECK(result.err.find("does not fit the local SRAM level 'smem'") != std::string::npos);
