@@ -79,8 +79,14 @@ class DramDevice : public sc_core::sc_module {
   DramParams dram_;
   AddressMapping mapping_;
   std::vector<std::unique_ptr<DramChannel>> channels_;
-  std::vector<std::pair<std::uint32_t, Segment>> parts_;  // scratch of enqueue()
-  bool parts_valid_ = false;                              // parts_ hold the split of a refused request
+  struct Part {
+    std::uint32_t channel = 0;
+    Segment segment;
+    std::uint64_t first_burst = 0;
+  };
+  std::vector<Part> parts_;                   // scratch of enqueue()
+  std::vector<std::uint32_t> channel_parts_;  // scratch of enqueue(): parts per channel
+  bool parts_valid_ = false;                  // parts_ hold the split of a refused request
   std::uint64_t parts_address_ = 0;
   Bytes parts_bytes_ = 0;
   std::vector<InFlight> in_flight_;
