@@ -97,7 +97,10 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   const Cycle decision = std::max(now, clock_);
   checker_.forget_before(decision);
   const Cycle refresh_before = counters_.refresh_bank_cycles;
+  const std::uint64_t pres_before = counters_.pres, refs_all_before = counters_.refs_all_bank,
+                      refs_per_bank_before = counters_.refs_per_bank;
   refresh_until(decision);
+  const auto refresh_pres = static_cast<std::uint32_t>(counters_.pres - pres_before);
   // Channel cycles the refreshes just issued block (bank-cycles over the banks), charged to this decision.
   const Cycle refresh_cycles = (counters_.refresh_bank_cycles - refresh_before) / static_cast<Cycle>(checker_.banks());
 
@@ -212,6 +215,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       return checker_.earliest(command, bank, from);
     };
     run.at = decision;
+    run.precharges = 0;
     run.opened_row = open_rows_[bank] != run.segment.row;
     if (!run.opened_row) {
       ++counters_.row_hits;
@@ -224,6 +228,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       checker_.issue(DramCommand::pre, bank, run.at);
       first_command = std::min(first_command, run.at);
       ++counters_.pres;
+      ++run.precharges;
       ++counters_.row_conflicts;
     } else {
       ++counters_.row_misses;
@@ -273,9 +278,14 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       checker_.issue(DramCommand::pre, segment.bank, checker_.bank_pre_ready(segment.bank), false);
       open_rows_[segment.bank] = kClosed;
       ++counters_.pres;
+      ++run.precharges;
     }
-    done_.push_back(SegmentDone{segment.parent, done, is_write, segment.bursts, run.opened_row, r == 0 && turnaround,
-                                r == 0 ? refresh_cycles : 0});
+    const bool first = r == 0;
+    done_.push_back(
+        SegmentDone{segment.parent, done, is_write, segment.bursts, run.opened_row, first && turnaround,
+                    first ? refresh_cycles : 0, run.precharges + (first ? refresh_pres : 0),
+                    first ? static_cast<std::uint32_t>(counters_.refs_all_bank - refs_all_before) : 0,
+                    first ? static_cast<std::uint32_t>(counters_.refs_per_bank - refs_per_bank_before) : 0});
   }
   clock_ = std::max(decision, first_command);
   return done_;

@@ -40,6 +40,11 @@ struct SegmentDone {
   bool opened_row = false;   // an ACT (after a PRE on a conflict) opened its row: one row miss, the rest hits
   bool turnaround = false;   // the first part after the data bus changed direction (read to write or back)
   Cycle refresh_cycles = 0;  // channel cycles of the refreshes issued just before this decision, on its first part
+  // DRAM commands it took beyond its bursts (one RD or WR each) and its ACT (opened_row): the PRE closing a conflicting
+  // row, its auto-precharge, and on the first part the refreshes (with the PREs closing banks for them) issued just
+  // before the decision, for per-command energy.
+  std::uint32_t precharges = 0;
+  std::uint32_t refreshes_all_bank = 0, refreshes_per_bank = 0;
 };
 
 struct ChannelPolicy {
@@ -115,6 +120,7 @@ class DramChannel {
     Cycle at = 0;
     Cycle known_first = -1;  // the scheduler's answer for the run's first burst, when it is a row hit
     bool opened_row = false;
+    std::uint32_t precharges = 0;
   };
   std::vector<Candidate> candidates_;  // reused between decisions
   std::vector<Run> runs_;

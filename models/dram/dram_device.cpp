@@ -38,6 +38,7 @@ DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dr
   }
   stats_.channels.resize(channels_.size());
   channel_parts_.assign(channels_.size(), 0);
+  busy_channels_.assign((channels_.size() + 63) / 64, 0);
   SC_METHOD(wake);
   sensitive << wake_event_;
   dont_initialize();
@@ -123,6 +124,7 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
     part.segment.parent = id;
     part.segment.arrival = arrival;
     channels_[part.channel]->enqueue(part.segment);
+    busy_channels_[part.channel / 64] |= std::uint64_t{1} << (part.channel % 64);
   }
   return true;
 }
@@ -171,7 +173,7 @@ void DramDevice::complete_part(const SegmentDone& part) {
   } else {
     ++stats_.read_requests;
     stats_.bytes_read += request.bytes;
-    stats_.read_latency_s.push_back((done - request.arrival).to_seconds());
+    if (keep_latencies_) stats_.read_latency_s.push_back((done - request.arrival).to_seconds());
   }
   stats_.last_done_s = std::max(stats_.last_done_s, done.to_seconds());
   if (request.on_done) request.on_done(done);
@@ -188,12 +190,17 @@ void DramDevice::wake() {
   pull_source(now);
   for (bool progressed = true; progressed;) {
     progressed = false;
-    for (auto& channel : channels_) {
-      while (channel->has_work() && channel->decision_cycle() <= now_cycle) {
-        for (const auto& part : channel->decide(now_cycle)) complete_part(part);
-        progressed = true;
-        space_freed_ = true;
-        if (source_blocked_) pull_source(now);
+    for (std::size_t word = 0; word < busy_channels_.size(); ++word) {
+      for (std::uint64_t bits = busy_channels_[word]; bits != 0; bits &= bits - 1) {
+        const auto index = word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+        auto& channel = *channels_[index];
+        while (channel.has_work() && channel.decision_cycle() <= now_cycle) {
+          for (const auto& part : channel.decide(now_cycle)) complete_part(part);
+          progressed = true;
+          space_freed_ = true;
+          if (source_blocked_) pull_source(now);
+        }
+        if (!channel.has_work()) busy_channels_[word] &= ~(std::uint64_t{1} << (index % 64));
       }
     }
   }
@@ -205,8 +212,11 @@ void DramDevice::wake() {
   space_freed_ = false;
 
   Cycle next_cycle = kNever;
-  for (const auto& channel : channels_) {
-    if (channel->has_work()) next_cycle = std::min(next_cycle, channel->decision_cycle());
+  for (std::size_t word = 0; word < busy_channels_.size(); ++word) {
+    for (std::uint64_t bits = busy_channels_[word]; bits != 0; bits &= bits - 1) {
+      const auto& channel = *channels_[word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+      if (channel.has_work()) next_cycle = std::min(next_cycle, channel.decision_cycle());
+    }
   }
   bool has_next = next_cycle < kNever;
   auto next = has_next ? time_of(next_cycle) : sc_core::SC_ZERO_TIME;

@@ -46,6 +46,9 @@ class DramDevice : public sc_core::sc_module {
   void attach_source(DramRequestSource& source);
   // Reports every part to `observer` (null: none); it must outlive the run.
   void set_observer(DramPartObserver* observer) { observer_ = observer; }
+  // Whether collect() lists every read's latency (trace mode's percentiles; the engine measures its own, and a
+  // long run's list would take gigabytes).
+  void keep_read_latencies(bool keep) { keep_latencies_ = keep; }
 
   // The statistics so far; refreshes are accounted up to the last completion.
   [[nodiscard]] DramRunStats collect();
@@ -100,6 +103,9 @@ class DramDevice : public sc_core::sc_module {
   sc_core::sc_event wake_event_, space_event_;
   DramRunStats stats_;
   bool any_request_ = false;
+  bool keep_latencies_ = true;
+  // Bit c of word c / 64: channel c has queued work (wake() visits only those).
+  std::vector<std::uint64_t> busy_channels_;
   std::uint64_t activations_ = 0;
 };
 
