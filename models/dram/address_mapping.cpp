@@ -75,6 +75,8 @@ AddressMapping::AddressMapping(const std::string& order, const MappingShape& sha
     position += log2(radix_[i]);
   }
   shift_[4] = position;
+  for (std::size_t i = 0; i < low_to_high_.size() && low_to_high_[i] != kColumn; ++i)
+    column_stride_bursts_ *= radix_[i];
 }
 
 DramAddress AddressMapping::decode(std::uint64_t address) const {

@@ -39,6 +39,9 @@ class AddressMapping {
 
   [[nodiscard]] DramAddress decode(std::uint64_t address) const;
   [[nodiscard]] const MappingShape& shape() const { return shape_; }
+  // Bursts from one column of a row to the next: the product of the counts of the fields below the column. The
+  // bursts b, b + stride, ... share their channel, bank and row while the column does not wrap.
+  [[nodiscard]] std::uint64_t column_stride_bursts() const { return column_stride_bursts_; }
   [[nodiscard]] const std::string& order() const { return order_; }
   // The grammar, for --help and error messages.
   [[nodiscard]] static std::string grammar();
@@ -53,6 +56,7 @@ class AddressMapping {
   bool bit_fields_ = false;               // every count (and the burst) is a power of two: decode by shifts
   int burst_shift_ = 0;
   bool xor_ = false;
+  std::uint64_t column_stride_bursts_ = 1;
 };
 
 }  // namespace roofsim::dram

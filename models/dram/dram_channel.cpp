@@ -97,7 +97,10 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   const Cycle decision = std::max(now, clock_);
   checker_.forget_before(decision);
   const Cycle refresh_before = counters_.refresh_bank_cycles;
+  const std::uint64_t pres_before = counters_.pres, refs_all_before = counters_.refs_all_bank,
+                      refs_per_bank_before = counters_.refs_per_bank;
   refresh_until(decision);
+  const auto refresh_pres = static_cast<std::uint32_t>(counters_.pres - pres_before);
   // Channel cycles the refreshes just issued block (bank-cycles over the banks), charged to this decision.
   const Cycle refresh_cycles = (counters_.refresh_bank_cycles - refresh_before) / static_cast<Cycle>(checker_.banks());
 
@@ -163,7 +166,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       candidates_.push_back(candidate);
     }
     chosen = candidates_[scheduler_->pick(candidates_)];
-    runs_.push_back(Run{chosen, {}, 0, 0});
+    runs_.push_back(Run{chosen, {}, 0});
     // A part of several bursts is committed as one run; alone, its bursts would follow each other at tCCD_L and no
     // other bank group could use the gaps. So the readiest request of every other bank group joins it (PRE and ACT
     // as needed), and the runs' bursts alternate bank groups at tCCD_S, as a controller interleaving them would
@@ -183,11 +186,11 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
           }
         }
         groups |= group;
-        runs_.push_back(Run{*best, {}, 0, 0});
+        runs_.push_back(Run{*best, {}, 0});
       }
     }
   } else {
-    runs_.push_back(Run{chosen, {}, 0, 0});
+    runs_.push_back(Run{chosen, {}, 0});
   }
   bool oldest_served = false;
   for (auto& run : runs_) {
@@ -212,6 +215,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       return checker_.earliest(command, bank, from);
     };
     run.at = decision;
+    run.precharges = 0;
     run.opened_row = open_rows_[bank] != run.segment.row;
     if (!run.opened_row) {
       ++counters_.row_hits;
@@ -224,6 +228,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       checker_.issue(DramCommand::pre, bank, run.at);
       first_command = std::min(first_command, run.at);
       ++counters_.pres;
+      ++run.precharges;
       ++counters_.row_conflicts;
     } else {
       ++counters_.row_misses;
@@ -235,22 +240,19 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
     ++counters_.acts;
     ++counters_.acts_per_bank[bank];
   }
+  // Each run's bursts go out as one progression at tCCD_L (one bank allows no closer), placed at once where the
+  // recorded commands leave room; a run that meets an obstacle part way is cut there and its rest placed after it.
+  // The runs of other bank groups fall into the gaps between each other's bursts (tCCD_S apart).
   const auto& timing = checker_.timing();
-  std::uint32_t bursts_left = 0;
   for (auto& run : runs_) {
-    run.bursts_left = run.segment.bursts;
-    bursts_left += run.bursts_left;
-  }
-  while (bursts_left > 0) {
-    for (auto& run : runs_) {
-      if (run.bursts_left == 0) continue;
-      const Cycle at = run.known_first >= 0 ? std::exchange(run.known_first, Cycle{-1})
-                                            : checker_.earliest(column, run.segment.bank, run.at);
-      checker_.issue(column, run.segment.bank, at);
-      first_command = std::min(first_command, at);
-      run.at = at;
-      --run.bursts_left;
-      --bursts_left;
+    Cycle from = run.known_first >= 0 ? run.known_first : run.at;
+    for (std::uint32_t left = run.segment.bursts; left > 0;) {
+      const auto placed = checker_.place_columns(column, run.segment.bank, from, left);
+      checker_.issue_columns(column, run.segment.bank, placed.at, placed.count);
+      first_command = std::min(first_command, placed.at);
+      run.at = placed.at + static_cast<Cycle>(placed.count - 1) * checker_.column_period();
+      left -= placed.count;
+      from = run.at;
     }
   }
 
@@ -276,9 +278,14 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       checker_.issue(DramCommand::pre, segment.bank, checker_.bank_pre_ready(segment.bank), false);
       open_rows_[segment.bank] = kClosed;
       ++counters_.pres;
+      ++run.precharges;
     }
-    done_.push_back(SegmentDone{segment.parent, done, is_write, segment.bursts, run.opened_row, r == 0 && turnaround,
-                                r == 0 ? refresh_cycles : 0});
+    const bool first = r == 0;
+    done_.push_back(
+        SegmentDone{segment.parent, done, is_write, segment.bursts, run.opened_row, first && turnaround,
+                    first ? refresh_cycles : 0, run.precharges + (first ? refresh_pres : 0),
+                    first ? static_cast<std::uint32_t>(counters_.refs_all_bank - refs_all_before) : 0,
+                    first ? static_cast<std::uint32_t>(counters_.refs_per_bank - refs_per_bank_before) : 0});
   }
   clock_ = std::max(decision, first_command);
   return done_;

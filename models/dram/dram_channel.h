@@ -7,8 +7,9 @@
 // the row policy closes the row) at the earliest legal cycles, so a run of row hits is one call, not one per burst.
 // The next decision is due when that request's first command issues (decision_cycle()): requests arriving until then
 // still compete, and the timing checker lets the next request's commands interleave with the committed ones. A part
-// of several bursts takes the readiest request of each other bank group along, the bursts alternating bank groups,
-// since bursts committed back to back in one bank group (tCCD_L apart) would leave no room for others.
+// of several bursts takes the readiest request of each other bank group along. A part's bursts are placed as one
+// progression tCCD_L apart (DramTimingChecker::place_columns, O(1) per part, not per burst); those of parts in other
+// bank groups fall into its gaps, tCCD_S apart, as an interleaving controller would issue them.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -39,6 +40,11 @@ struct SegmentDone {
   bool opened_row = false;   // an ACT (after a PRE on a conflict) opened its row: one row miss, the rest hits
   bool turnaround = false;   // the first part after the data bus changed direction (read to write or back)
   Cycle refresh_cycles = 0;  // channel cycles of the refreshes issued just before this decision, on its first part
+  // DRAM commands it took beyond its bursts (one RD or WR each) and its ACT (opened_row): the PRE closing a conflicting
+  // row, its auto-precharge, and on the first part the refreshes (with the PREs closing banks for them) issued just
+  // before the decision, for per-command energy.
+  std::uint32_t precharges = 0;
+  std::uint32_t refreshes_all_bank = 0, refreshes_per_bank = 0;
 };
 
 struct ChannelPolicy {
@@ -107,14 +113,14 @@ class DramChannel {
   bool last_was_write_ = false;
   bool served_any_ = false;
   Cycle clock_ = 0;
-  // One request part of a decision: its pick, the part, the cycle of its latest command, bursts still to issue.
+  // One request part of a decision: its pick, the part, the cycle of its latest command.
   struct Run {
     Candidate pick;
     Segment segment;
     Cycle at = 0;
-    std::uint32_t bursts_left = 0;
     Cycle known_first = -1;  // the scheduler's answer for the run's first burst, when it is a row hit
     bool opened_row = false;
+    std::uint32_t precharges = 0;
   };
   std::vector<Candidate> candidates_;  // reused between decisions
   std::vector<Run> runs_;

@@ -37,6 +37,8 @@ DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dr
     channels_.push_back(std::make_unique<DramChannel>(dram_.standard, policy));
   }
   stats_.channels.resize(channels_.size());
+  channel_parts_.assign(channels_.size(), 0);
+  busy_channels_.assign((channels_.size() + 63) / 64, 0);
   SC_METHOD(wake);
   sensitive << wake_event_;
   dont_initialize();
@@ -59,38 +61,47 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
   const bool same_request = parts_valid_ && parts_address_ == address && parts_bytes_ == bytes;
   parts_valid_ = false;
   if (same_request) {
-    for (auto& part : parts_) part.second.is_write = is_write;
+    for (auto& part : parts_) part.segment.is_write = is_write;
   } else {
+    // The request's bursts by progression: bursts one column stride apart share a channel, bank and row until the
+    // column wraps, so each part is decoded once, not once per burst. Distinct parts never share a channel, bank
+    // and row: they differ in a field below the column, or in the row or a field above it.
     parts_.clear();
     const std::uint64_t first_burst = address / shape.burst_bytes;
     const std::uint64_t last_burst = (address + std::max<Bytes>(bytes, 1) - 1) / shape.burst_bytes;
-    for (std::uint64_t burst = first_burst; burst <= last_burst; ++burst) {
-      const auto decoded = mapping_.decode(burst * shape.burst_bytes);
-      const std::uint32_t bank = decoded.bank_group * banks_per_group + decoded.bank;
-      auto part = std::find_if(parts_.begin(), parts_.end(), [&](const auto& existing) {
-        return existing.first == decoded.channel && existing.second.bank == bank && existing.second.row == decoded.row;
-      });
-      if (part != parts_.end()) {
-        ++part->second.bursts;
-        continue;
+    const std::uint64_t stride = mapping_.column_stride_bursts();
+    const std::uint64_t progressions = std::min(stride, last_burst - first_burst + 1);
+    for (std::uint64_t offset = 0; offset < progressions; ++offset) {
+      for (std::uint64_t burst = first_burst + offset; burst <= last_burst;) {
+        const auto decoded = mapping_.decode(burst * shape.burst_bytes);
+        const std::uint64_t bursts =
+            std::min<std::uint64_t>((last_burst - burst) / stride + 1, shape.columns - decoded.column);
+        Segment segment;
+        segment.row = decoded.row;
+        segment.bank = decoded.bank_group * banks_per_group + decoded.bank;
+        segment.bursts = static_cast<std::uint32_t>(bursts);
+        segment.is_write = is_write;
+        parts_.push_back(Part{decoded.channel, segment, burst});
+        burst += bursts * stride;
       }
-      Segment segment;
-      segment.row = decoded.row;
-      segment.bank = bank;
-      segment.bursts = 1;
-      segment.is_write = is_write;
-      parts_.emplace_back(decoded.channel, segment);
+    }
+    // Queued in the order of their first bursts.
+    if (stride > 1) {
+      std::sort(parts_.begin(), parts_.end(),
+                [](const Part& a, const Part& b) { return a.first_burst < b.first_burst; });
     }
   }
-  for (std::size_t i = 0; i < parts_.size(); ++i) {
-    std::uint32_t same_channel = 0;
-    for (const auto& other : parts_) same_channel += other.first == parts_[i].first ? 1u : 0u;
-    if (!channels_[parts_[i].first]->has_space(is_write, same_channel)) {
-      parts_valid_ = true;
-      parts_address_ = address;
-      parts_bytes_ = bytes;
-      return false;
-    }
+  bool room = true;
+  for (const auto& part : parts_) ++channel_parts_[part.channel];
+  for (const auto& part : parts_) {
+    room = room && channels_[part.channel]->has_space(is_write, channel_parts_[part.channel]);
+  }
+  for (const auto& part : parts_) channel_parts_[part.channel] = 0;
+  if (!room) {
+    parts_valid_ = true;
+    parts_address_ = address;
+    parts_bytes_ = bytes;
+    return false;
   }
 
   const auto now = sc_core::sc_time_stamp();
@@ -109,10 +120,11 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
     stats_.first_arrival_s = now.to_seconds();
   }
   const Cycle arrival = cycle_at_or_after(now);
-  for (auto& [channel, segment] : parts_) {
-    segment.parent = id;
-    segment.arrival = arrival;
-    channels_[channel]->enqueue(segment);
+  for (auto& part : parts_) {
+    part.segment.parent = id;
+    part.segment.arrival = arrival;
+    channels_[part.channel]->enqueue(part.segment);
+    busy_channels_[part.channel / 64] |= std::uint64_t{1} << (part.channel % 64);
   }
   return true;
 }
@@ -161,7 +173,7 @@ void DramDevice::complete_part(const SegmentDone& part) {
   } else {
     ++stats_.read_requests;
     stats_.bytes_read += request.bytes;
-    stats_.read_latency_s.push_back((done - request.arrival).to_seconds());
+    if (keep_latencies_) stats_.read_latency_s.push_back((done - request.arrival).to_seconds());
   }
   stats_.last_done_s = std::max(stats_.last_done_s, done.to_seconds());
   if (request.on_done) request.on_done(done);
@@ -178,12 +190,17 @@ void DramDevice::wake() {
   pull_source(now);
   for (bool progressed = true; progressed;) {
     progressed = false;
-    for (auto& channel : channels_) {
-      while (channel->has_work() && channel->decision_cycle() <= now_cycle) {
-        for (const auto& part : channel->decide(now_cycle)) complete_part(part);
-        progressed = true;
-        space_freed_ = true;
-        if (source_blocked_) pull_source(now);
+    for (std::size_t word = 0; word < busy_channels_.size(); ++word) {
+      for (std::uint64_t bits = busy_channels_[word]; bits != 0; bits &= bits - 1) {
+        const auto index = word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+        auto& channel = *channels_[index];
+        while (channel.has_work() && channel.decision_cycle() <= now_cycle) {
+          for (const auto& part : channel.decide(now_cycle)) complete_part(part);
+          progressed = true;
+          space_freed_ = true;
+          if (source_blocked_) pull_source(now);
+        }
+        if (!channel.has_work()) busy_channels_[word] &= ~(std::uint64_t{1} << (index % 64));
       }
     }
   }
@@ -195,8 +212,11 @@ void DramDevice::wake() {
   space_freed_ = false;
 
   Cycle next_cycle = kNever;
-  for (const auto& channel : channels_) {
-    if (channel->has_work()) next_cycle = std::min(next_cycle, channel->decision_cycle());
+  for (std::size_t word = 0; word < busy_channels_.size(); ++word) {
+    for (std::uint64_t bits = busy_channels_[word]; bits != 0; bits &= bits - 1) {
+      const auto& channel = *channels_[word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+      if (channel.has_work()) next_cycle = std::min(next_cycle, channel.decision_cycle());
+    }
   }
   bool has_next = next_cycle < kNever;
   auto next = has_next ? time_of(next_cycle) : sc_core::SC_ZERO_TIME;

@@ -49,6 +49,9 @@ class DramDevice : public sc_core::sc_module {
   void set_observer(DramPartObserver* observer) { observer_ = observer; }
   // The engine device's order of same-instant wake-ups (ordered_wakeups.h); alone, the device notifies itself.
   void order_wakeups(OrderedWakeups& order) { wake_.attach(order); }
+  // Whether collect() lists every read's latency (trace mode's percentiles; the engine measures its own, and a
+  // long run's list would take gigabytes).
+  void keep_read_latencies(bool keep) { keep_latencies_ = keep; }
 
   // The statistics so far; refreshes are accounted up to the last completion.
   [[nodiscard]] DramRunStats collect();
@@ -82,8 +85,14 @@ class DramDevice : public sc_core::sc_module {
   DramParams dram_;
   AddressMapping mapping_;
   std::vector<std::unique_ptr<DramChannel>> channels_;
-  std::vector<std::pair<std::uint32_t, Segment>> parts_;  // scratch of enqueue()
-  bool parts_valid_ = false;                              // parts_ hold the split of a refused request
+  struct Part {
+    std::uint32_t channel = 0;
+    Segment segment;
+    std::uint64_t first_burst = 0;
+  };
+  std::vector<Part> parts_;                   // scratch of enqueue()
+  std::vector<std::uint32_t> channel_parts_;  // scratch of enqueue(): parts per channel
+  bool parts_valid_ = false;                  // parts_ hold the split of a refused request
   std::uint64_t parts_address_ = 0;
   Bytes parts_bytes_ = 0;
   std::vector<InFlight> in_flight_;
@@ -98,6 +107,9 @@ class DramDevice : public sc_core::sc_module {
   WakeHandle wake_{wake_event_};
   DramRunStats stats_;
   bool any_request_ = false;
+  bool keep_latencies_ = true;
+  // Bit c of word c / 64: channel c has queued work (wake() visits only those).
+  std::vector<std::uint64_t> busy_channels_;
   std::uint64_t activations_ = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace roofsim::dram {
 
@@ -59,6 +60,13 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
       }
     }
   }
+  column_period_ = std::max(timing_.tCCD_L, timing_.burst);
+  Cycle min_column_gap = max_column_gap_;
+  for (const auto& by_first : column_gap_) {
+    for (const auto& by_group : by_first) min_column_gap = std::min({min_column_gap, by_group[0], by_group[1]});
+  }
+  columns_imply_bus_ = timing_.separate_row_bus && timing_.cas_cycles <= min_column_gap;
+  column_blocked_.assign(2 * static_cast<std::size_t>(std::max(1u, bank_groups)), {0, 0});
 }
 
 void DramTimingChecker::History::pop_front() {
@@ -79,8 +87,45 @@ void DramTimingChecker::record(History& history, const Recorded& command) {
 
 void DramTimingChecker::forget_before(Cycle cycle) {
   while (!acts_.empty() && acts_.begin()->at + max_act_gap_ < cycle) acts_.pop_front();
-  for (auto& history : columns_) {
-    while (!history.empty() && history.begin()->at + max_column_gap_ < cycle) history.pop_front();
+  while (column_head_ < column_runs_.size() && column_runs_[column_head_].last + max_column_gap_ < cycle) {
+    ++column_head_;
+  }
+  if (column_head_ >= 1024 && column_head_ * 2 >= column_runs_.size()) {
+    column_runs_.erase(column_runs_.begin(), column_runs_.begin() + static_cast<std::ptrdiff_t>(column_head_));
+    column_head_ = 0;
+  }
+}
+
+void DramTimingChecker::record_columns(const ColumnRun& run) {
+  // A run that continues the last recorded one (same bank group and direction, one period on) extends it.
+  if (column_head_ < column_runs_.size()) {
+    auto& back = column_runs_.back();
+    if (back.bank_group == run.bank_group && back.is_write == run.is_write && back.last + column_period_ == run.start) {
+      back.last = run.last;
+      back.count += run.count;
+      column_span_ = std::max(column_span_, back.last - back.start);
+      return;
+    }
+  }
+  // Runs arrive almost in start order: the place is found in a step or two from the back.
+  auto position = column_runs_.end();
+  const auto first = column_runs_.begin() + static_cast<std::ptrdiff_t>(column_head_);
+  while (position != first && std::prev(position)->start > run.start) --position;
+  column_runs_.insert(position, run);
+  column_span_ = std::max(column_span_, run.last - run.start);
+}
+
+template <class Visit>
+void DramTimingChecker::for_each_column_run(Cycle low, Cycle high, Visit&& visit) const {
+  // A recorded command at x constrains only commands within max_column_gap_ of it; a run starts at most
+  // column_span_ before its last command.
+  const Cycle top = high + max_column_gap_, bottom = low - max_column_gap_;
+  const auto begin = column_runs_.begin() + static_cast<std::ptrdiff_t>(column_head_);
+  auto it = std::partition_point(begin, column_runs_.end(), [&](const ColumnRun& run) { return run.start < top; });
+  while (it != begin) {
+    --it;
+    if (it->start + column_span_ <= bottom) break;
+    if (it->last > bottom) visit(*it);
   }
 }
 
@@ -164,39 +209,135 @@ Cycle DramTimingChecker::faw_slot(Cycle from) const {
   }
 }
 
+namespace {
+constexpr Cycle kFarCycle = std::numeric_limits<Cycle>::max() / 4;
+
+Cycle floor_div(Cycle a, Cycle b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+Cycle ceil_div(Cycle a, Cycle b) {
+  return -floor_div(-a, b);
+}
+}  // namespace
+
+// A recorded run X (commands x_i = start + i P, i < count) forbids a new command at t when t - x_i lies in
+// [-before + 1, after - 1] for some i, with after = gap(X -> new) and before = gap(new -> X). Between
+// start + after - P and last + P - before that depends only on t modulo P: then X forbids a fixed set of residues.
+// When the runs around t forbid every residue, no cycle is legal until the first of them leaves that stretch.
 Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cycle from) const {
   const int added = is_write ? 1 : 0;
-  Cycle t = from;
-  for (bool moved = true; moved;) {
-    moved = false;
-    Cycle reach = t;
-    // A recorded command at x forbids (x - gap(new -> x), x + gap(x -> new)), so only commands within the largest
-    // gaps of t matter; the histories are sorted, so find them by bisection. RDs and WRs are kept apart so that a
-    // stream of one kind looks only as far as its own short gap (tCCD), not the turnaround gaps.
-    Cycle after_reads = t;
-    for (int kind = 0; kind < 2; ++kind) {
-      if (kind == 1) after_reads = t;
-      const auto& after_gap = column_gap_[added][kind];   // recorded (kind) -> new, [same group]
-      const auto& before_gap = column_gap_[kind][added];  // new -> recorded (kind), [same group]
-      const Cycle reach_back = std::max(after_gap[0], after_gap[1]);
-      const Cycle reach_ahead = std::max(before_gap[0], before_gap[1]);
-      const auto& history = columns_[kind];
-      auto it = std::partition_point(history.begin(), history.end(),
-                                     [&](const Recorded& column) { return column.at <= t - reach_back; });
-      for (; it != history.end() && it->at < t + reach_ahead; ++it) {
-        const int same = it->bank_group == bank_group ? 1 : 0;
-        reach = std::max(reach, it->at + after_gap[same]);
-        if (t > it->at - before_gap[same] && t < it->at + after_gap[same]) {
-          t = it->at + after_gap[same];
-          moved = true;
+  const Cycle period = column_period_;
+  const bool residues = period <= 64;
+  const std::uint64_t all = period == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << period) - 1;
+  const auto residue = [&](Cycle cycle) { return static_cast<int>(cycle - floor_div(cycle, period) * period); };
+  // Commands are only ever added (forget_before drops only those that no longer constrain), so a stretch once found
+  // illegal stays illegal: a search starting inside the last one found for this direction and bank group resumes at
+  // its end. Decisions search from behind the commands already committed ahead; this skips those in one step.
+  auto& blocked = column_blocked_[static_cast<std::size_t>(added) * (column_blocked_.size() / 2) + bank_group];
+  const bool resumes = from >= blocked.first && from < blocked.second;
+  Cycle t = resumes ? blocked.second : from;
+  const auto found = [&](Cycle at) {
+    blocked = {resumes ? blocked.first : from, at};
+    return at;
+  };
+  for (;;) {
+    Cycle next = t;  // no legal cycle before this
+    bool forbidden_here = false;
+    std::uint64_t forbidden = 0;  // residues modulo the period forbidden by the runs whose pattern covers t
+    Cycle pattern_until = kFarCycle;
+    for_each_column_run(t, t, [&](const ColumnRun& run) {
+      const int same = run.bank_group == bank_group ? 1 : 0;
+      const int kind = run.is_write ? 1 : 0;
+      const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
+      const Cycle offset = t - run.start;
+      const Cycle high = std::min<Cycle>(floor_div(offset + before - 1, period), run.count - 1);
+      const Cycle low = std::max<Cycle>(ceil_div(offset - after + 1, period), 0);
+      if (low <= high) {
+        forbidden_here = true;
+        next = std::max(next, run.start + high * period + after);
+      }
+      if (residues && t >= run.start + after - period && t <= run.last + period - before) {
+        pattern_until = std::min(pattern_until, run.last + period - before);
+        if (after + before - 1 >= period) {
+          forbidden = all;
+        } else {
+          for (Cycle d = 1 - before; d < after; ++d) forbidden |= std::uint64_t{1} << residue(run.start + d);
         }
       }
+    });
+    if (!forbidden_here) {
+      if (columns_imply_bus_) return found(t);
+      const Cycle after_bus = column_bus_.first_free(t, timing_.cas_cycles);
+      if (after_bus == t) return found(t);
+      t = after_bus;
+      continue;
     }
-    // Done when every command that could still forbid t was visited (the WR pass did not move t past the window
-    // the RD pass looked at) and t is past the reach of all of them.
-    if (t >= reach && t == after_reads) break;
+    if (((forbidden >> residue(t)) & 1U) != 0) {
+      Cycle skip = 1;
+      while (skip < period && ((forbidden >> residue(t + skip)) & 1U) != 0) ++skip;
+      next = std::max(next, skip < period ? std::min(t + skip, pattern_until + 1) : pattern_until + 1);
+    }
+    t = next;
   }
-  return t;
+}
+
+// Commands y_j = at + j P against a recorded run x_i = start + i P: y_j - x_i = (at - start) - k P with k = i - j, a
+// conflict when that lies in [-before + 1, after - 1]. The conflicting k form one interval; the largest valid k
+// gives the first conflicting j.
+std::uint32_t DramTimingChecker::column_prefix(bool is_write, std::uint32_t bank_group, Cycle at,
+                                               std::uint32_t count) const {
+  const int added = is_write ? 1 : 0;
+  const Cycle period = column_period_;
+  std::uint32_t legal = count;
+  for_each_column_run(at, at + static_cast<Cycle>(count - 1) * period, [&](const ColumnRun& run) {
+    const int same = run.bank_group == bank_group ? 1 : 0;
+    const int kind = run.is_write ? 1 : 0;
+    const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
+    const Cycle offset = at - run.start;
+    const Cycle k_low = std::max<Cycle>(ceil_div(offset - after + 1, period), 1 - static_cast<Cycle>(count));
+    const Cycle k_high = std::min<Cycle>(floor_div(offset + before - 1, period), run.count - 1);
+    if (k_low <= k_high) legal = std::min(legal, static_cast<std::uint32_t>(std::max<Cycle>(0, -k_high)));
+  });
+  if (!columns_imply_bus_) {
+    for (std::uint32_t j = 1; j < legal; ++j) {
+      const Cycle cycle = at + static_cast<Cycle>(j) * period;
+      if (column_bus_.first_free(cycle, timing_.cas_cycles) != cycle) legal = j;
+    }
+  }
+  return std::max(legal, 1U);
+}
+
+DramTimingChecker::ColumnPlacement DramTimingChecker::place_columns(DramCommand command, std::uint32_t bank,
+                                                                    Cycle not_before, std::uint32_t count) const {
+  const bool is_write = command == DramCommand::wr;
+  const auto group = group_of(bank);
+  const Cycle at =
+      column_slot(is_write, group, std::max(not_before, is_write ? banks_[bank].wr_ok : banks_[bank].rd_ok));
+  return ColumnPlacement{at, count <= 1 ? 1U : column_prefix(is_write, group, at, count)};
+}
+
+void DramTimingChecker::issue_columns(DramCommand command, std::uint32_t bank, Cycle at, std::uint32_t count) {
+  issue_columns(command, bank, at, count, true);
+}
+
+void DramTimingChecker::issue_columns(DramCommand command, std::uint32_t bank, Cycle at, std::uint32_t count,
+                                      bool uses_bus) {
+  const auto& t = timing_;
+  const bool is_write = command == DramCommand::wr;
+  const Cycle last = at + static_cast<Cycle>(count - 1) * column_period_;
+  if (log_ != nullptr) {
+    for (std::uint32_t j = 0; j < count; ++j) {
+      log_->push_back(IssuedCommand{at + static_cast<Cycle>(j) * column_period_, command, bank, uses_bus});
+    }
+  }
+  auto& state = banks_[bank];
+  state.pre_ok = std::max(state.pre_ok, is_write ? last + t.tWL + t.burst + t.tWR : last + t.tRTP);
+  record_columns(ColumnRun{at, last, count, group_of(bank), is_write});
+  if (uses_bus && !columns_imply_bus_) {
+    for (std::uint32_t j = 0; j < count; ++j) {
+      column_bus_.take(at + static_cast<Cycle>(j) * column_period_, t.cas_cycles);
+    }
+  }
 }
 
 Cycle DramTimingChecker::earliest(DramCommand command, std::uint32_t bank, Cycle not_before) const {
@@ -219,17 +360,7 @@ Cycle DramTimingChecker::earliest(DramCommand command, std::uint32_t bank, Cycle
     }
     case DramCommand::pre: return row_bus().first_free(std::max(not_before, banks_[bank].pre_ok), timing_.pre_cycles);
     case DramCommand::rd:
-    case DramCommand::wr: {
-      const bool is_write = command == DramCommand::wr;
-      const auto group = group_of(bank);
-      Cycle t = std::max(not_before, is_write ? banks_[bank].wr_ok : banks_[bank].rd_ok);
-      for (;;) {
-        t = column_slot(is_write, group, t);
-        const Cycle after_bus = column_bus_.first_free(t, timing_.cas_cycles);
-        if (after_bus == t) return t;
-        t = after_bus;
-      }
-    }
+    case DramCommand::wr: return place_columns(command, bank, not_before, 1).at;
     case DramCommand::ref_all: {
       Cycle t = not_before;
       for (const auto& state : banks_) t = std::max(t, state.act_ok);
@@ -242,7 +373,9 @@ Cycle DramTimingChecker::earliest(DramCommand command, std::uint32_t bank, Cycle
 
 void DramTimingChecker::issue(DramCommand command, std::uint32_t bank, Cycle at, bool uses_bus) {
   const auto& t = timing_;
-  if (log_ != nullptr) log_->push_back(IssuedCommand{at, command, bank, uses_bus});
+  if (log_ != nullptr && command != DramCommand::rd && command != DramCommand::wr) {
+    log_->push_back(IssuedCommand{at, command, bank, uses_bus});
+  }
   switch (command) {
     case DramCommand::act: {
       auto& state = banks_[bank];
@@ -261,14 +394,7 @@ void DramTimingChecker::issue(DramCommand command, std::uint32_t bank, Cycle at,
       return;
     }
     case DramCommand::rd:
-    case DramCommand::wr: {
-      const bool is_write = command == DramCommand::wr;
-      auto& state = banks_[bank];
-      state.pre_ok = std::max(state.pre_ok, is_write ? at + t.tWL + t.burst + t.tWR : at + t.tRTP);
-      record(columns_[is_write ? 1 : 0], Recorded{at, group_of(bank), is_write});
-      if (uses_bus) column_bus_.take(at, t.cas_cycles);
-      return;
-    }
+    case DramCommand::wr: issue_columns(command, bank, at, 1, uses_bus); return;
     case DramCommand::ref_all:
       for (auto& state : banks_) state.act_ok = std::max(state.act_ok, at + t.tRFC);
       if (uses_bus) row_bus().take(at, 1);

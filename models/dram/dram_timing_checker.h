@@ -10,6 +10,7 @@
 // constraints are one-directional: a bank's commands are always scheduled in order.
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/config/dram_params.h"
@@ -67,6 +68,18 @@ class DramTimingChecker {
   [[nodiscard]] std::uint32_t group_of(std::uint32_t bank) const { return bank / banks_per_group_; }
   [[nodiscard]] Cycle bank_pre_ready(std::uint32_t bank) const { return banks_[bank].pre_ok; }
 
+  // Where a run of column commands (RD or WR) to one bank can go: the earliest legal cycle `at` >= not_before of its
+  // first command, and how many of up to `count` commands at at + i x column_period() are legal (at least one).
+  struct ColumnPlacement {
+    Cycle at = 0;
+    std::uint32_t count = 0;
+  };
+  [[nodiscard]] ColumnPlacement place_columns(DramCommand command, std::uint32_t bank, Cycle not_before,
+                                              std::uint32_t count) const;
+  // Records `count` column commands at at + i x column_period() (which place_columns() found legal).
+  void issue_columns(DramCommand command, std::uint32_t bank, Cycle at, std::uint32_t count);
+  [[nodiscard]] Cycle column_period() const { return column_period_; }
+
  private:
   struct BankTiming {
     Cycle act_ok = 0, pre_ok = 0, rd_ok = 0, wr_ok = 0;
@@ -87,7 +100,23 @@ class DramTimingChecker {
 
   [[nodiscard]] Cycle act_slot(std::uint32_t bank_group, Cycle from) const;
   [[nodiscard]] Cycle faw_slot(Cycle from) const;
+  // A run of column commands of one bank group and direction: `count` commands column_period() apart.
+  struct ColumnRun {
+    Cycle start = 0, last = 0;
+    std::uint32_t count = 1;
+    std::uint32_t bank_group = 0;
+    bool is_write = false;
+  };
+  // The earliest cycle >= from at which one column command is legal against the recorded runs and the bus.
   [[nodiscard]] Cycle column_slot(bool is_write, std::uint32_t bank_group, Cycle from) const;
+  // How many commands at at + i x column_period(), i < count, are legal (`at` itself is).
+  [[nodiscard]] std::uint32_t column_prefix(bool is_write, std::uint32_t bank_group, Cycle at,
+                                            std::uint32_t count) const;
+  // Calls visit(run) for every recorded run that may constrain a column command in [low, high].
+  template <class Visit>
+  void for_each_column_run(Cycle low, Cycle high, Visit&& visit) const;
+  void record_columns(const ColumnRun& run);
+  void issue_columns(DramCommand command, std::uint32_t bank, Cycle at, std::uint32_t count, bool uses_bus);
   [[nodiscard]] const CommandBus& row_bus() const { return timing_.separate_row_bus ? row_bus_ : column_bus_; }
   [[nodiscard]] CommandBus& row_bus() { return timing_.separate_row_bus ? row_bus_ : column_bus_; }
 
@@ -105,8 +134,17 @@ class DramTimingChecker {
     [[nodiscard]] bool empty() const { return head == items.size(); }
     void pop_front();
   };
-  History acts_, columns_[2];  // columns_[0]: RDs, columns_[1]: WRs
+  History acts_;
   static void record(History& history, const Recorded& command);
+  // Column runs not yet too old to matter, sorted by start; `column_head_` is the first live one.
+  std::vector<ColumnRun> column_runs_;
+  std::size_t column_head_ = 0;
+  Cycle column_span_ = 0;           // the longest last - start of a recorded run
+  Cycle column_period_ = 1;         // max(tCCD_L, burst)
+  bool columns_imply_bus_ = false;  // the column bus carries only column commands, always further apart than CAS
+  // Per direction and bank group, the last stretch [first, second) of cycles a search found illegal for a column
+  // command (a memo of column_slot()).
+  mutable std::vector<std::pair<Cycle, Cycle>> column_blocked_;
   Cycle max_column_gap_ = 0, max_act_gap_ = 0;  // no recorded command older than this many cycles can constrain
   Cycle column_gap_[2][2][2] = {};              // [second is write][first is write][same bank group]
   CommandBus row_bus_, column_bus_;

@@ -23,6 +23,7 @@ EngineDramAdapter::EngineDramAdapter(const sc_core::sc_module_name& name, const 
       burst_bytes_(std::max<Bytes>(1, dram.standard.burst_bytes())),
       path_latency_fs_(path_latency_fs(dram)) {
   device_.set_observer(this);
+  device_.keep_read_latencies(false);
   SC_METHOD(retry);
   sensitive << device_.space_event();
   dont_initialize();
@@ -78,6 +79,11 @@ void EngineDramAdapter::part_done(std::uint64_t tag, const dram::SegmentDone& pa
   op.row_opens += part.opened_row ? 1 : 0;
   if (part.turnaround) ++(part.is_write ? op.turnarounds_to_write : op.turnarounds_to_read);
   op.refresh_cycles += static_cast<std::uint64_t>(part.refresh_cycles);
+  op.acts += part.opened_row ? 1 : 0;
+  op.pres += part.precharges;
+  (part.is_write ? op.write_bursts : op.read_bursts) += part.bursts;
+  op.refs_all_bank += part.refreshes_all_bank;
+  op.refs_per_bank += part.refreshes_per_bank;
   served_bursts_ += part.bursts;
 }
 

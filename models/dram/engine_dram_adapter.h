@@ -32,6 +32,9 @@ struct OpDramCounters {
   std::uint64_t row_opens = 0;  // parts that opened their row (row misses and conflicts); the other bursts hit
   std::uint64_t turnarounds_to_read = 0, turnarounds_to_write = 0;
   std::uint64_t refresh_cycles = 0;  // channel cycles of refreshes issued just before the op's parts
+  // The DRAM commands charged to the op (DramPower counts RD and WR per burst): ACTs, PREs (conflicts,
+  // auto-precharges, and banks closed for its refreshes), bursts, and the refreshes issued just before its parts.
+  std::uint64_t acts = 0, pres = 0, read_bursts = 0, write_bursts = 0, refs_all_bank = 0, refs_per_bank = 0;
 };
 
 class EngineDramAdapter final : public sc_core::sc_module, public DramInterface, private dram::DramPartObserver {
@@ -47,7 +50,8 @@ class EngineDramAdapter final : public sc_core::sc_module, public DramInterface,
   // A lone request: the simple model's figure (the busiest channel's share at the pin rate, plus the latency).
   [[nodiscard]] TimeFs unloaded_fs(Bytes address, Bytes bytes) const override;
 
-  // Per op index (ops that never reached DRAM may be missing at the end).
+  // Per op index (ops that never reached DRAM may be missing at the end). Updated as the controller schedules, so
+  // the power domain may read them during the run.
   [[nodiscard]] const std::vector<OpDramCounters>& op_counters() const { return ops_; }
   // Conservation: the requests' byte ranges rounded out to whole bursts, and the bursts the controller served, in
   // bytes. Equal once every request has completed.

@@ -83,10 +83,12 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   if (detailed_ != nullptr) detailed_->order_wakeups(*wakeups_);
 
   // The power domain: energy counted from the ops' counters, the compute clock the units follow, and the governor.
-  // The channel model counts bytes, not DRAM commands, so DRAM energy is per byte.
-  power_ = std::make_unique<PowerDomain>(hw, DramEnergyBasis::per_byte);
+  // The channel model counts bytes, not DRAM commands, so DRAM energy is per byte; the detailed model counts commands.
+  power_ = std::make_unique<PowerDomain>(
+      hw, detailed_ != nullptr ? DramEnergyBasis::per_command : DramEnergyBasis::per_byte);
   for (auto& unit : units_) unit->attach_clock(power_->clock());
-  activity_ = std::make_unique<OpActivity>(executions_, *policy_, workload, power_->model(), memory_->level_names());
+  activity_ =
+      std::make_unique<OpActivity>(executions_, *policy_, workload, power_->model(), memory_->level_names(), detailed_);
   power_->elaborate(*activity_);
 }
 

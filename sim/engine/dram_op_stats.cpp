@@ -47,6 +47,12 @@ void fill_dram_op_stats(EngineDramAdapter& dram, const DramParams& params, RunRe
     d.bursts = c.bursts;
     d.row_opens = c.row_opens;
     d.turnarounds = c.turnarounds_to_read + c.turnarounds_to_write;
+    d.acts = c.acts;
+    d.pres = c.pres;
+    d.reads = c.read_bursts;
+    d.writes = c.write_bursts;
+    d.refs_all_bank = c.refs_all_bank;
+    d.refs_per_bank = c.refs_per_bank;
     d.row_hit_rate = 1.0 - static_cast<double>(c.row_opens) / static_cast<double>(c.bursts);
     d.ceiling_bytes_per_s = blended_dram_bandwidth(rows, d.row_hit_rate);
     const double refresh_channel_s = static_cast<double>(c.refresh_cycles) * tck;

@@ -6,8 +6,10 @@
 namespace roofsim {
 
 OpActivity::OpActivity(const std::vector<OpExecution>& executions, const DispatchPolicy& policy,
-                       const Workload& workload, const EnergyModel& model, const std::vector<std::string>& level_names)
-    : executions_(executions), policy_(policy) {
+                       const Workload& workload, const EnergyModel& model, const std::vector<std::string>& level_names,
+                       const EngineDramAdapter* dram)
+    : executions_(executions), policy_(policy), dram_(dram) {
+  if (dram_ != nullptr) banks_ = std::max(1u, dram_->device().params().standard.banks());
   if (level_names != model.level_names()) {
     throw std::logic_error("OpActivity: the memory system's levels are not the energy model's");
   }
@@ -21,6 +23,17 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
   into.flops[slots_[op]] += execution.executed_flops;
   for (std::size_t level = 0; level < execution.bytes.size() && level < into.level_bytes.size(); ++level) {
     into.level_bytes[level] += execution.bytes[level];
+  }
+  if (dram_ != nullptr && op < dram_->op_counters().size()) {
+    const auto& c = dram_->op_counters()[op];
+    auto& commands = into.dram_commands;
+    commands.act += c.acts;
+    commands.pre += c.pres;
+    commands.rd += c.read_bursts;
+    commands.wr += c.write_bursts;
+    // Activity counts all-bank refreshes; per-bank ones count as whole all-bank equivalents of the op's running total
+    // (the counts are cumulative, so a later snapshot minus an earlier one stays exact to within one per op).
+    commands.ref += c.refs_all_bank + c.refs_per_bank / banks_;
   }
 }
 

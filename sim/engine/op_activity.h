@@ -1,11 +1,13 @@
 #pragma once
 // The device's activity as the power domain reads it (models/power/governor_module.h): each op's executed FLOPs on
 // its engine and data type and the bytes it moved at each memory level, straight from the counters the compute units
-// and the memory system keep (OpExecution), read only when the governor wakes.
+// and the memory system keep (OpExecution), and with the detailed DRAM model the DRAM commands the controller
+// charged to it (EngineDramAdapter::op_counters), read only when the governor wakes.
 #include <vector>
 
 #include "models/compute/dispatch_policy.h"
 #include "models/compute/op_execution.h"
+#include "models/dram/engine_dram_adapter.h"
 #include "models/power/energy_model.h"
 #include "models/power/governor_module.h"
 #include "sim/graph/workload.h"
@@ -15,8 +17,10 @@ namespace roofsim {
 class OpActivity final : public DeviceActivity {
  public:
   // `level_names` are the memory system's (its per-op byte counters' order); they must be the energy model's.
+  // `dram`: the detailed DRAM model, whose command counts fill Activity::dram_commands (null: none, the simple model).
   OpActivity(const std::vector<OpExecution>& executions, const DispatchPolicy& policy, const Workload& workload,
-             const EnergyModel& model, const std::vector<std::string>& level_names);
+             const EnergyModel& model, const std::vector<std::string>& level_names,
+             const EngineDramAdapter* dram = nullptr);
 
   [[nodiscard]] std::size_t op_count() const override { return executions_.size(); }
   void add_op_activity(std::size_t op, Activity& into) const override;
@@ -26,6 +30,8 @@ class OpActivity final : public DeviceActivity {
   const std::vector<OpExecution>& executions_;
   const DispatchPolicy& policy_;
   std::vector<std::size_t> slots_;  // per op: its (engine, data type) slot in Activity::flops
+  const EngineDramAdapter* dram_;
+  std::uint64_t banks_ = 1;  // per channel: a per-bank refresh refreshes 1/banks of what an all-bank one does
 };
 
 }  // namespace roofsim

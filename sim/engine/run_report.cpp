@@ -139,6 +139,13 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
           {"bursts", d.bursts},
           {"row_opens", d.row_opens},
           {"turnarounds", d.turnarounds},
+          {"commands",
+           {{"act", d.acts},
+            {"pre", d.pres},
+            {"rd", d.reads},
+            {"wr", d.writes},
+            {"ref_all_bank", d.refs_all_bank},
+            {"ref_per_bank", d.refs_per_bank}}},
           {"loss_s",
            {{"row_misses", d.row_miss_loss_s}, {"refresh", d.refresh_loss_s}, {"turnarounds", d.turnaround_loss_s}}}};
     }

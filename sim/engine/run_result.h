@@ -26,6 +26,9 @@ struct OpDramStats {
   Seconds row_miss_loss_s = 0;             // bytes x (1/B(h) - 1/B_hit): row misses at the measured h
   Seconds refresh_loss_s = 0;              // refresh channel-time charged to the op / channels
   Seconds turnaround_loss_s = 0;           // turnarounds x their bus gap / channels
+  // DRAM commands charged to the op (RD and WR per burst; refreshes issued just before its parts, per-bank ones
+  // separately), the counts its per-command DRAM energy comes from.
+  std::uint64_t acts = 0, pres = 0, reads = 0, writes = 0, refs_all_bank = 0, refs_per_bank = 0;
 };
 
 struct OpRunStats {

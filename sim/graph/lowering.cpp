@@ -105,12 +105,15 @@ class RowPattern {
 // of a few tokens where whole units would sit idle, the op's k-steps over all output tiles (its MAC iterations) are
 // dealt evenly to units x j tiles, j <= occupancy, so that every unit streams an equal share of the weights. A tile
 // keeps at least kMinStreamSteps k-steps (a pipeline deep enough to hide the latency, and partial sums few against
-// the operands). GEMMs with at least one output tile per unit keep one tile per output tile.
+// the operands). GEMMs whose output tiles occupy at least half the units keep one tile per output tile: their one
+// partial wave idles at most half the units, while the partial sums (written through to DRAM in this model) would
+// cost more than that; e.g. 128 output tiles on 132 SMs run data-parallel (stream-K there more than doubled the DRAM
+// bytes of a 512 x 8192 x 8192 GEMM and moved it below the ridge).
 constexpr std::uint64_t kMinStreamSteps = 4;
 
 std::uint64_t stream_k_tiles(std::uint64_t output_tiles, std::uint64_t k_steps, const HardwareParams& hw) {
   const std::uint64_t units = std::max<std::uint64_t>(1, hw.compute.units);
-  if (output_tiles >= units) return output_tiles;
+  if (2 * output_tiles >= units) return output_tiles;
   const std::uint64_t iterations = output_tiles * k_steps;
   const std::uint64_t per_unit =
       std::min(std::max<std::uint64_t>(1, hw.compute.occupancy), iterations / (kMinStreamSteps * units));

@@ -126,3 +126,39 @@ TEST_CASE("bytes the engine asks of the detailed DRAM are the bursts x burst siz
   CHECK(result.dram_served_burst_bytes == asked);
   CHECK(result.ops.at(0).dram.bursts * hw.dram->standard.burst_bytes() == asked);
 }
+
+TEST_CASE("with the detailed DRAM an op's DRAM energy is its command counts x the standard's command energies") {
+  // Without SRAM energies the copy op (no FLOPs, no network) spends dynamic energy in DRAM alone.
+  const std::string no_sram = " --set memory.smem.energy_per_byte=0pJ --set memory.l2.energy_per_byte=0pJ";
+  const auto detailed = run_stream("dram2_energy_detailed", "--set dram.model=detailed" + no_sram);
+  const auto simple = run_stream("dram2_energy_simple", "--set dram.model=simple" + no_sram);
+  const auto hw = load_hardware(test::config_path("H100-SXM5.toml"));
+  const auto& energy = hw.dram->standard.energy;
+  const auto burst_bytes = static_cast<std::uint64_t>(hw.dram->standard.burst_bytes());
+  const auto& op = detailed["ops"][0];
+  REQUIRE(op["name"].get<std::string>() == "copy");
+  REQUIRE(op["executed_flops"].get<double>() == 0.0);
+  const auto dram_bytes = op["bytes"]["dram"].get<std::uint64_t>();
+  const auto& commands = op["dram"]["commands"];
+  const auto count = [&](const char* name) { return commands[name].get<std::uint64_t>(); };
+  // A row-aligned stream: one RD or WR per burst of the bytes asked, one ACT per row the op opened, and refreshes.
+  CHECK(count("rd") + count("wr") == dram_bytes / burst_bytes);
+  CHECK(count("rd") == count("wr"));
+  CHECK(count("act") == op["dram"]["row_opens"].get<std::uint64_t>());
+  CHECK(count("act") > 0);
+  CHECK(count("ref_all_bank") > 0);
+  CHECK(count("ref_per_bank") == 0);
+  const double expected_j =
+      static_cast<double>(count("act")) * energy.act_j + static_cast<double>(count("pre")) * energy.pre_j +
+      static_cast<double>(count("rd")) * energy.rd_j + static_cast<double>(count("wr")) * energy.wr_j +
+      static_cast<double>(count("ref_all_bank")) * energy.ref_j;
+  MESSAGE("copy: ", count("act"), " ACT, ", count("pre"), " PRE, ", count("rd"), " RD, ", count("wr"), " WR, ",
+          count("ref_all_bank"), " REF: ", expected_j * 1e3, " mJ, simulated ",
+          op["power"]["dynamic_j"].get<double>() * 1e3, " mJ");
+  CHECK(within(op["power"]["dynamic_j"].get<double>(), expected_j, 1e-9));
+  // The simple model counts the same bytes at the device's energy per byte.
+  const auto& simple_op = simple["ops"][0];
+  CHECK(within(simple_op["power"]["dynamic_j"].get<double>(),
+               static_cast<double>(simple_op["bytes"]["dram"].get<std::uint64_t>()) * hw.dram->energy_per_byte_j,
+               1e-9));
+}

@@ -54,10 +54,11 @@ TEST_CASE("power: run with a binding cap prints throttled and per-clock columns 
     CHECK(test::within(at_clocks, op["sim_time_s"].get<double>(), 1e-6));
     throttled += power["throttled_s"].get<double>();
     // The time lost to throttling is the busy time at each clock x (1 - f / 1.98 GHz), per unit (132 SMs); the clock
-    // labels carry 3 significant digits (1.755 GHz reads "1.75 GHz"), hence the tolerance.
+    // labels carry 3 significant digits (1.755 GHz reads "1.75 GHz", 990 MHz reads "990 MHz"), hence the tolerance.
     double lost = 0;
     for (const auto& [clock, seconds] : power["unit_busy_at_clock_s"].items()) {
-      lost += seconds.get<double>() * (1 - std::stod(clock) / 1.98) / 132;
+      const double hz = std::stod(clock) * (clock.find("GHz") != std::string::npos ? 1e9 : 1e6);
+      lost += seconds.get<double>() * (1 - hz / 1.98e9) / 132;
     }
     CHECK(std::abs(power["throttling_loss_s"].get<double>() - lost) <=
           0.03 * lost + 1e-9 * op["sim_time_s"].get<double>());
