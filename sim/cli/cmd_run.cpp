@@ -250,7 +250,7 @@ int bench_scenario(const std::function<RunResult()>& scenario) {
 // (c) an element-wise add of 1 GiB operands, each on the H100 file, each beside the empty model of its size. With
 // `dram_model` "both" (the default, issue 7 item 4) each scenario runs with the simple and then the detailed DRAM, so
 // that their figures print side by side; "simple" or "detailed" runs one (the detailed controller schedules every
-// burst, many times the channel model's work on these DRAM-heavy runs).
+// request's row runs against the JEDEC timing, several times the channel model's work on these DRAM-heavy runs).
 int run_engine_bench(const std::string& dram_model) {
   const auto hardware_file = resolve_data_file("H100-SXM5", "configs");
   const std::vector<std::string> models =
