@@ -35,7 +35,7 @@ int run_default_scenario();
 
 // `roofsim bench [engine|dram|net]`: each area's benchmark lives beside its command; each returns an exit code.
 int run_engine_bench(const std::string& dram_model = "both");  // cmd_run.cpp; simple, detailed or both
-int run_dram_bench();                                            // cmd_dram.cpp
-int run_net_bench();                                             // cmd_collective.cpp
+int run_dram_bench();                                          // cmd_dram.cpp
+int run_net_bench();                                           // cmd_collective.cpp
 
 }  // namespace roofsim::cli
