@@ -195,17 +195,22 @@ void write_gap_table(const Report& report, const DeviceRoof& device, const RunRe
     if (name == "unattributed") return "unattrib";
     return name;
   };
-  for (const auto& name : names) header += fmt::format(" {:>10.10}", label(name));
+  // A column is as wide as its label (at least 10), so that no cause name is cut.
+  std::vector<std::size_t> widths;
+  for (const auto& name : names) {
+    widths.push_back(std::max<std::size_t>(10, label(name).size()));
+    header += fmt::format(" {:>{}}", label(name), widths.back());
+  }
   out << header << "\n" << std::string(header.size(), '-') << "\n";
   for (std::size_t i = 0; i < report.ops.size(); ++i) {
     if (!result.ops.at(i).simulated) continue;
     const auto& gap = gaps[i];
     out << fmt::format("{:<28} {:>10.3f} {:>10.3f} {:>10.3f}", report.ops[i].name, gap.ceiling_time_s * 1e6,
                        gap.sim_time_s * 1e6, gap.gap_s * 1e6);
-    for (const auto& name : names) {
-      const auto found =
-          std::find_if(gap.causes.begin(), gap.causes.end(), [&](const GapCause& cause) { return cause.name == name; });
-      out << fmt::format(" {:>10.3f}", found == gap.causes.end() ? 0.0 : found->seconds * 1e6);
+    for (std::size_t c = 0; c < names.size(); ++c) {
+      const auto found = std::find_if(gap.causes.begin(), gap.causes.end(),
+                                      [&](const GapCause& cause) { return cause.name == names[c]; });
+      out << fmt::format(" {:>{}.3f}", found == gap.causes.end() ? 0.0 : found->seconds * 1e6, widths[c]);
     }
     out << "\n";
   }

@@ -625,13 +625,7 @@ struct Chart {
     const double width = std::max(kWidth, legend.right() + 16);
     const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, legend.y() + 12);
 
-    stream << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    stream << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\"" << px(height)
-           << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
-           << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
-    stream << "<defs><clipPath id=\"plot-clip\"><rect x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop)
-           << "\" width=\"" << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\"/></clipPath></defs>\n";
-    stream << "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n";
+    svg::open_layout_document(stream, width, height);
     SvgOut head(stream);
     head.text(kPlotLeft, 24, "Roofline: " + report.workload_name + " on " + report.hardware_name, 16, Anchor::start,
               "title", "#000000");

@@ -155,4 +155,15 @@ std::vector<std::string> wrap_notes(const std::vector<std::string>& notes, std::
   return lines;
 }
 
+void open_layout_document(std::ostream& stream, double width, double height) {
+  using namespace layout;
+  stream << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  stream << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\"" << px(height)
+         << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
+         << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+  stream << "<defs><clipPath id=\"plot-clip\"><rect x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
+         << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\"/></clipPath></defs>\n";
+  stream << "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n";
+}
+
 }  // namespace roofsim::svg

@@ -96,4 +96,8 @@ class Legend {
 // Notes broken into lines of at most `wrap` characters at word boundaries.
 [[nodiscard]] std::vector<std::string> wrap_notes(const std::vector<std::string>& notes, std::size_t wrap);
 
+// The opening of a chart of the shared layout: XML declaration, <svg> of `width` x `height` px, the clip path of the
+// plot area (id "plot-clip") and a white background.
+void open_layout_document(std::ostream& stream, double width, double height);
+
 }  // namespace roofsim::svg

@@ -17,6 +17,7 @@
 #include "sim/report/label_placer.h"
 #include "sim/report/report.h"
 #include "sim/report/svg_chart.h"
+#include "sim/report/svg_primitives.h"
 #include "sim/roofline/roofline.h"
 
 namespace roofsim {
@@ -37,23 +38,8 @@ constexpr std::size_t kMaxLegendEntries = 16;
 const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C6D1F"};
 const char* const kDashes[] = {"", "6 3", "2 3", "8 3 2 3"};
 
-std::string px(double value) {
-  return fmt::format("{:.2f}", value);
-}
-
-std::string escape(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+using svg::escape;
+using svg::px;
 
 // "sim_time_s (s, log)": the metric as sweep.csv names it, its unit, and the scale when it is not linear.
 std::string y_title(const std::string& metric, const std::string& unit, bool log) {

@@ -16,13 +16,6 @@ using namespace roofsim;
 
 namespace {
 
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
 std::string quoted(const std::filesystem::path& path) {
   return "'" + path.string() + "'";
 }
@@ -44,7 +37,7 @@ TEST_CASE("gemm on H200: the table and three files with the closed-form GEMM int
   CHECK(result.out.find("bound_by") != std::string::npos);
   for (const char* file : {"report.json", "ops.csv", "roofline.svg"}) CHECK(std::filesystem::exists(out / file));
 
-  const auto report = nlohmann::json::parse(slurp(out / "report.json"));
+  const auto report = nlohmann::json::parse(test::read_file(out / "report.json"));
   CHECK(report["hardware"]["name"] == "H200");
   CHECK(report["workload"]["name"] == "gemm");
   CHECK(report["total"]["sim_time_s"].is_null());
@@ -96,8 +89,8 @@ TEST_CASE("bundled names work like paths and the outputs are byte-identical on a
   REQUIRE(roofline("H200", "gpt3_175b_block_prefill", first).exit_code == 0);
   REQUIRE(roofline("H200", "gpt3_175b_block_prefill", second).exit_code == 0);
   for (const char* file : {"report.json", "ops.csv", "roofline.svg"}) {
-    CHECK_MESSAGE(slurp(first / file) == slurp(second / file), file);
-    CHECK(!slurp(first / file).empty());
+    CHECK_MESSAGE(test::read_file(first / file) == test::read_file(second / file), file);
+    CHECK(!test::read_file(first / file).empty());
   }
 }
 
@@ -108,8 +101,8 @@ TEST_CASE("--set lowers the power cap and the power-aware ceiling of a compute-b
   const auto capped = roofline("H200", "gemm", capped_dir, "--set power.cap=250W");
   INFO(capped.err);
   REQUIRE(capped.exit_code == 0);
-  const auto base = nlohmann::json::parse(slurp(base_dir / "report.json"));
-  const auto low = nlohmann::json::parse(slurp(capped_dir / "report.json"));
+  const auto base = nlohmann::json::parse(test::read_file(base_dir / "report.json"));
+  const auto low = nlohmann::json::parse(test::read_file(capped_dir / "report.json"));
   const double base_power = base["ops"][0]["ceilings"]["power"].get<double>();
   const double low_power = low["ops"][0]["ceilings"]["power"].get<double>();
   CHECK(low_power < base_power);
@@ -122,7 +115,7 @@ TEST_CASE("--set workload.params changes the shapes") {
   const auto result = roofline("H200", "gemm", out, "--set workload.params.size=4096");
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
-  const auto report = nlohmann::json::parse(slurp(out / "report.json"));
+  const auto report = nlohmann::json::parse(test::read_file(out / "report.json"));
   CHECK(report["ops"][0]["useful_flops"].get<std::uint64_t>() == 2ULL * 4096 * 4096 * 4096);
 }
 
@@ -150,9 +143,9 @@ TEST_CASE("every bundled config with every bundled workload: a table or an input
       CHECK((result.exit_code == 0 || result.exit_code == 2));
       if (result.exit_code == 0) {
         ++config_successes;
-        const auto svg = slurp(out / "roofline.svg");
+        const auto svg = test::read_file(out / "roofline.svg");
         CHECK(svg.find("class=\"plot-area\"") != std::string::npos);
-        CHECK(nlohmann::json::parse(slurp(out / "report.json"))["ops"].size() > 0);
+        CHECK(nlohmann::json::parse(test::read_file(out / "report.json"))["ops"].size() > 0);
       } else {
         CHECK(result.err.find("error") != std::string::npos);
       }

@@ -13,15 +13,6 @@
 
 using namespace roofsim;
 
-namespace {
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-}  // namespace
-
 // The causes of a gap add up to it (gap_attribution.h): within 1% of the gap, as the issue asks.
 void check_gap_adds_up(const nlohmann::json& gap) {
   double sum = 0;
@@ -42,7 +33,7 @@ TEST_CASE(
   CHECK(run.out.find("network: ring over 8 ranks") != std::string::npos);
   CHECK(run.out.find("1 representative of 8 symmetric ranks") != std::string::npos);
 
-  const auto report = nlohmann::json::parse(slurp(dir / "report.json"));
+  const auto report = nlohmann::json::parse(test::read_file(dir / "report.json"));
   const auto& step = report["ops"].back();
   CHECK(step["kind"] == "step");
   CHECK(step["network_bytes"].get<double>() > 0);
@@ -58,7 +49,7 @@ TEST_CASE(
   }
   CHECK(collective_gaps == 4);  // two per block, two blocks
 
-  const auto cluster = nlohmann::json::parse(slurp(dir / "cluster.json"));
+  const auto cluster = nlohmann::json::parse(test::read_file(dir / "cluster.json"));
   REQUIRE(cluster["simulated_ranks"].size() == 1);
   const auto& rank = cluster["simulated_ranks"][0];
   // A decode block is a chain: nothing overlaps its activation AllReduces.
@@ -71,14 +62,14 @@ TEST_CASE(
   CHECK(rank["gap"]["causes_s"]["exposed_communication"].get<double>() >= 0);
 
   // The chart: the network line, and the step drawn at its network intensity with its comm-aware ceiling.
-  const auto svg = slurp(dir / "roofline.svg");
+  const auto svg = test::read_file(dir / "roofline.svg");
   CHECK(svg.find("network (x = FLOP/net B)") != std::string::npos);
   CHECK(svg.find("class=\"op-network\"") != std::string::npos);
   CHECK(svg.find("class=\"op-comm-ceiling\"") != std::string::npos);
 
   // The trace: one process per simulated rank with compute, collectives, exposed communication and step tracks,
   // and a network process with busy links.
-  const auto trace = nlohmann::json::parse(slurp(dir / "trace.json"));
+  const auto trace = nlohmann::json::parse(test::read_file(dir / "trace.json"));
   int ranks = 0, links = 0, exposed = 0;
   bool step_slice = false;
   for (const auto& event : trace["traceEvents"]) {
@@ -124,7 +115,7 @@ k = 256
   REQUIRE(half.exit_code == 0);
   // Peak = units x FLOPs/cycle x clock: half the units, half the peak.
   const auto peak = [&](const char* run) {
-    const auto report = nlohmann::json::parse(slurp(dir / run / "report.json"));
+    const auto report = nlohmann::json::parse(test::read_file(dir / run / "report.json"));
     for (const auto& line : report["device"]["compute"]) {
       if (line["engine"] == "matrix" && line["dtypes"][0] == "bf16") return line["peak_flops_per_s"].get<double>();
     }

@@ -30,19 +30,6 @@ values = )" +
          extra_axis_values + "\n";
 }
 
-inline std::filesystem::path write_file(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream out(file);
-  out << text;
-  return file;
-}
-
-inline std::string read_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 inline std::string quoted(const std::filesystem::path& path) {
   return "'" + path.string() + "'";
 }

@@ -158,25 +158,23 @@ dtype = "fp16"
   CHECK(test::within(rank.step.exposed_communication_s, communication, 0.02));
 }
 
+namespace {
+// Four GPipe stages of one small transformer layer each (CI-sized), `micro_batches` per step, forward only or a
+// training step (forward then backward).
+std::filesystem::path pipeline_workload(int micro_batches, bool training) {
+  const std::string name = training ? "pipeline_training" : "pipeline";
+  return write_workload(name, "[workload]\nname = \"" + name +
+                                  "\"\ndevices = \"devices\"\n[params]\ndevices = 4\n[[template]]\nname = \"stage\"\n"
+                                  "kind = \"pipeline_stage\"\nhidden = 1024\nffn = 8192\nseq = 512\nbatch = 1\n"
+                                  "layers = 1\nmicro_batches = " +
+                                  std::to_string(micro_batches) + (training ? "\ntraining = true" : "") +
+                                  "\ndtype = \"fp16\"\n");
+}
+}  // namespace
+
 TEST_CASE("GPipe forward on 4 stages and 8 micro-batches: each stage idles (S-1)/(m+S-1) of the step") {
   const auto cluster = h100_cluster(4);
-  const auto file = write_workload("pipeline", R"(
-[workload]
-name = "pipeline"
-devices = "devices"
-[params]
-devices = 4
-[[template]]
-name = "stage"
-kind = "pipeline_stage"
-hidden = 1024
-ffn = 8192
-seq = 512
-batch = 1
-layers = 1
-micro_batches = 8
-dtype = "fp16"
-)");
+  const auto file = pipeline_workload(8, false);
   const auto workload = load_workload(file, {}, cluster.device);
   const auto result = run_cluster(cluster, workload);
   REQUIRE(result.simulated.size() == 4);      // stages differ: no collapse
@@ -193,24 +191,7 @@ dtype = "fp16"
 
 TEST_CASE("GPipe training step on 4 stages and 4 micro-batches: each stage idles (S-1)/(m+S-1) of the step") {
   const auto cluster = h100_cluster(4);
-  const auto file = write_workload("pipeline-training", R"(
-[workload]
-name = "pipeline_training"
-devices = "devices"
-[params]
-devices = 4
-[[template]]
-name = "stage"
-kind = "pipeline_stage"
-hidden = 1024
-ffn = 8192
-seq = 512
-batch = 1
-layers = 1
-micro_batches = 4
-training = true
-dtype = "fp16"
-)");
+  const auto file = pipeline_workload(4, true);
   const auto workload = load_workload(file, {}, cluster.device);
   const auto result = run_cluster(cluster, workload);
   REQUIRE(result.simulated.size() == 4);

@@ -20,17 +20,10 @@ using namespace roofsim;
 
 namespace {
 
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
 // The H100 file with its DVFS table replaced by one state: the nominal clock (a file's states never exceed it and the
 // loader adds it when missing) at 0.85 V, below the 0.95 V the energies are given at.
 std::filesystem::path one_state_h100(const std::filesystem::path& dir) {
-  std::string text = slurp(test::config_path("H100-SXM5.toml"));
+  std::string text = test::read_file(test::config_path("H100-SXM5.toml"));
   const auto first = text.find("[[power.dvfs]]");
   const auto after = text.find("[interconnect]");
   REQUIRE(first != std::string::npos);
@@ -52,7 +45,7 @@ TEST_CASE("power-aware ceiling with one DVFS state equals W over Choi's capped t
                                           (dir / cap).string() + "' --set power.cap=" + cap);
     INFO(result.err);
     REQUIRE(result.exit_code == 0);
-    const auto report = nlohmann::json::parse(slurp(dir / cap / "report.json"));
+    const auto report = nlohmann::json::parse(test::read_file(dir / cap / "report.json"));
     const double cap_w = std::stod(cap);
     const double v = 0.85 / 0.95;
     const double peak = 132.0 * 4096 * 1.83e9;                 // the matrix engine's fp16 peak

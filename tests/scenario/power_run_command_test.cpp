@@ -16,13 +16,6 @@ using namespace roofsim;
 
 namespace {
 
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
 test::CommandResult run(const std::filesystem::path& out, const std::string& cap) {
   return test::run_roofsim("run --hw H100-SXM5 --workload transformer_prefill_small --out '" + out.string() +
                            "' --set power.cap=" + cap);
@@ -40,7 +33,7 @@ TEST_CASE("power: run with a binding cap prints throttled and per-clock columns 
   CHECK(result.out.find("us@1.98 GHz") != std::string::npos);
   CHECK(result.out.find("clock GHz") != std::string::npos);
   CHECK(result.out.find("lost us") != std::string::npos);
-  const auto report = nlohmann::json::parse(slurp(out / "report.json"));
+  const auto report = nlohmann::json::parse(test::read_file(out / "report.json"));
   double throttled = 0;
   for (const auto& op : report["ops"]) {
     REQUIRE(op.contains("power"));
@@ -76,7 +69,7 @@ TEST_CASE("power: run with a binding cap prints throttled and per-clock columns 
   CHECK(test::within(at_clocks, report["total"]["sim_time_s"].get<double>(), 1e-6));
   CHECK(run_power["clock_changes"].get<int>() > 0);
   // energy.svg puts each op at its useful FLOPs over its simulated energy.
-  const std::string svg = slurp(out / "energy.svg");
+  const std::string svg = test::read_file(out / "energy.svg");
   const std::regex point("data-op=\"([^\"]+)\" data-oi=\"[^\"]+\" data-flops-per-j=\"([^\"]+)\"");
   std::size_t checked = 0;
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), point); it != std::sregex_iterator(); ++it) {

@@ -15,15 +15,6 @@
 
 using namespace roofsim;
 
-namespace {
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-}  // namespace
-
 TEST_CASE("a run writes its files and reproduces a byte-identical report.json when repeated") {
   const auto first = test::scratch_dir("run-repeat-1");
   const auto second = test::scratch_dir("run-repeat-2");
@@ -34,9 +25,9 @@ TEST_CASE("a run writes its files and reproduces a byte-identical report.json wh
   REQUIRE(b.exit_code == 0);
   for (const auto* name : {"report.json", "ops.csv", "roofline.svg"}) {
     CHECK(std::filesystem::exists(first / name));
-    CHECK(slurp(first / name) == slurp(second / name));
+    CHECK(test::read_file(first / name) == test::read_file(second / name));
   }
-  const auto report = nlohmann::json::parse(slurp(first / "report.json"));
+  const auto report = nlohmann::json::parse(test::read_file(first / "report.json"));
   REQUIRE(!report["ops"].empty());
   double latest_end = 0;
   for (const auto& op : report["ops"]) {
@@ -62,7 +53,7 @@ TEST_CASE("collectives on one device take zero time and are marked not simulated
   const auto result = test::run_roofsim("run --hw H100-SXM5 --workload collectives --out '" + dir.string() + "'");
   REQUIRE(result.exit_code == 0);
   CHECK(result.out.find("not simulated: single device") != std::string::npos);
-  const auto report = nlohmann::json::parse(slurp(dir / "report.json"));
+  const auto report = nlohmann::json::parse(test::read_file(dir / "report.json"));
   for (const auto& op : report["ops"]) {
     CHECK(op["simulated"] == false);
     CHECK(op["note"] == "not simulated: single device");

@@ -29,14 +29,18 @@ std::filesystem::path scratch_dir(const std::string& name) {
   return dir;
 }
 
-namespace {
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path);
+std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
 }
-}  // namespace
+
+std::filesystem::path write_file(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  return file;
+}
 
 CommandResult run_roofsim(const std::string& args) {
   static int counter = 0;
@@ -48,8 +52,8 @@ CommandResult run_roofsim(const std::string& args) {
   const int status = std::system(command.c_str());
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = slurp(out_file);
-  result.err = slurp(err_file);
+  result.out = read_file(out_file);
+  result.err = read_file(err_file);
   return result;
 }
 

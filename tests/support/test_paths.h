@@ -20,4 +20,8 @@ struct CommandResult {
 // Runs build/roofsim with the given arguments (shell-quoted by the caller where needed).
 CommandResult run_roofsim(const std::string& args);
 
+// The whole file as bytes ("" when it cannot be read), and a file written with `text` (returns its path).
+std::string read_file(const std::filesystem::path& file);
+std::filesystem::path write_file(const std::filesystem::path& file, const std::string& text);
+
 }  // namespace roofsim::test
