@@ -13,9 +13,11 @@ Bytes sum_bytes(const AddressRange* ranges, std::size_t count) {
   return total;
 }
 
-// Bank of a line of a device level: hashed, as GPU L2 slices are, so that strides spread over the banks.
-std::uint64_t bank_of(Bytes line, std::uint64_t banks) {
-  return hash_bucket(line ^ 0x5bd1e995ULL, banks);
+// First bank of a run of `banks` consecutive lines of a device level. Within a run, consecutive lines go to
+// consecutive banks, so a stream spreads over all banks exactly evenly; each run starts at a hashed bank, as GPU L2
+// slices hash the upper address bits, so that power-of-two strides do not pile onto one bank.
+std::uint64_t run_start_bank(std::uint64_t run, std::uint64_t banks) {
+  return hash_bucket(run ^ 0x5bd1e995ULL, banks);
 }
 }  // namespace
 
@@ -34,6 +36,7 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
     level.port_rate = TransferRate(level.port_bandwidth);
     level.latency_fs = seconds_to_fs(params.latency_s);
     level.line = Divider(params.line_bytes);
+    level.bank_run = Divider(ports);
     level.line_fs = level.port_rate.time_fs(params.line_bytes);
     if (level.cache) {
       const CacheTagsParams tags{params.capacity_bytes, params.line_bytes, params.tracking_bytes, params.associativity};
@@ -59,38 +62,43 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
     const TimeFs transfer = level.port_rate.time_fs(bytes);
     return {level.ports[0].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
   }
-  if (bank_share_.size() < banks) bank_share_.assign(banks, 0);
-  banks_touched_.clear();
+  // Each line is reserved on its bank in order. Reservations of one chunk on one bank all arrive at `now`, so they
+  // end where one reservation of their sum would; the chunk's own service time per bank (its share, the unloaded
+  // time) is summed per bank under a chunk stamp, so nothing is cleared between chunks.
+  if (bank_share_.size() < banks) {
+    bank_share_.assign(banks, 0);
+    bank_stamp_.assign(banks, 0);
+  }
+  const std::uint64_t stamp = ++chunk_stamp_;
   const Bytes line = level.line.value();
-  Bytes* share = bank_share_.data();
-  const auto add = [&](std::uint64_t line_index, Bytes part) {
-    const auto bank = static_cast<std::uint32_t>(bank_of(line_index, banks));
-    if (share[bank] == 0) banks_touched_.push_back(bank);
-    share[bank] += part;
-  };
+  TimeFs done = now, unloaded = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    // The range's lines in order: a partial first line, whole lines, a partial last line; one division per range.
     Bytes at = ranges[i].address;
     const Bytes end = at + ranges[i].bytes;
-    std::uint64_t line_index = level.line.div(at);
-    const Bytes head = level.line.mod(at);
-    if (head != 0) {
-      const Bytes part = std::min(end - at, line - head);
-      add(line_index++, part);
+    const std::uint64_t line_index = level.line.div(at);
+    std::uint64_t run = level.bank_run.div(line_index);
+    std::uint64_t position = line_index - run * banks;  // within the run
+    std::uint64_t bank = run_start_bank(run, banks) + position;
+    if (bank >= banks) bank -= banks;
+    Bytes part = std::min(end - at, line - level.line.mod(at));
+    while (at < end) {
+      const TimeFs transfer = part == line ? level.line_fs : level.port_rate.time_fs(part);
+      done = std::max(done, level.ports[bank].reserve(now, transfer));
+      if (bank_stamp_[bank] != stamp) {
+        bank_stamp_[bank] = stamp;
+        bank_share_[bank] = 0;
+      }
+      bank_share_[bank] += transfer;
+      unloaded = std::max(unloaded, bank_share_[bank]);
       at += part;
+      part = std::min(end - at, line);
+      if (++position == banks) {
+        position = 0;
+        bank = run_start_bank(++run, banks);
+      } else if (++bank == banks) {
+        bank = 0;
+      }
     }
-    for (; end - at >= line; at += line) add(line_index++, line);
-    if (at < end) add(line_index, end - at);
-  }
-  // Each bank is reserved once per chunk with its whole share, so the order of the banks does not matter. A share
-  // of one whole line (a strided tile's row) takes the level's precomputed line time, the same rounding of the
-  // same product.
-  TimeFs done = now, unloaded = 0;
-  for (const auto b : banks_touched_) {
-    const TimeFs transfer = share[b] == line ? level.line_fs : level.port_rate.time_fs(share[b]);
-    share[b] = 0;
-    done = std::max(done, level.ports[b].reserve(now, transfer));
-    unloaded = std::max(unloaded, transfer);
   }
   return {done + level.latency_fs, unloaded + level.latency_fs};
 }

@@ -75,6 +75,7 @@ class MemorySystem final : private DramCompletionSink {
     TransferRate port_rate;
     TimeFs latency_fs = 0;
     Divider line;        // by the line size: banks interleave lines
+    Divider bank_run;    // by the bank count: a run of lines that covers every bank once
     TimeFs line_fs = 0;  // a port's time for one line
     LevelCounters counters;
   };
@@ -103,8 +104,9 @@ class MemorySystem final : private DramCompletionSink {
   std::vector<Pending> pending_;
   std::vector<std::uint32_t> free_pending_;
   std::array<CacheLookup, 2> lookups_;  // reused from chunk to chunk, so a lookup does not allocate
-  std::vector<Bytes> bank_share_;
-  std::vector<std::uint32_t> banks_touched_;
+  std::vector<TimeFs> bank_share_;          // a bank's service time for the current chunk
+  std::vector<std::uint64_t> bank_stamp_;   // the chunk that bank_share_ belongs to
+  std::uint64_t chunk_stamp_ = 0;
 };
 
 }  // namespace roofsim
