@@ -29,7 +29,12 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
     level.unit_scope = params.scope == LevelScope::unit;
     level.cache = params.kind == LevelKind::cache;
     const std::uint64_t ports = level.unit_scope ? units : std::max<std::uint64_t>(params.banks, 1);
-    level.ports.resize(ports);
+    level.banks = level.unit_scope ? 1 : ports;
+    if (level.banks > 1) {
+      level.bank_free_fs.assign(ports, 0);
+    } else {
+      level.ports.resize(ports);
+    }
     // Unit scope: bytes_per_cycle is per unit; device scope: for the whole level, shared equally by its banks.
     level.port_bandwidth =
         params.bytes_per_cycle * params.clock_hz / (level.unit_scope ? 1.0 : static_cast<double>(ports));
@@ -51,54 +56,79 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
   if (dram_ != nullptr) names_.emplace_back("dram");
 }
 
+std::uint64_t MemorySystem::bank_of_line(const Level& level, std::uint64_t line_index) {
+  const std::uint64_t run = level.bank_run.div(line_index);
+  const std::uint64_t bank = run_start_bank(run, level.banks) + (line_index - run * level.banks);
+  return bank >= level.banks ? bank - level.banks : bank;
+}
+
 std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit, const AddressRange* ranges,
                                                std::size_t count, Bytes bytes, TimeFs now) {
   if (level.unit_scope) {
     const TimeFs transfer = level.port_rate.time_fs(bytes);
     return {level.ports[unit].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
   }
-  const std::uint64_t banks = level.ports.size();
+  const std::uint64_t banks = level.banks;
   if (banks == 1) {
     const TimeFs transfer = level.port_rate.time_fs(bytes);
     return {level.ports[0].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
   }
-  // Each line is reserved on its bank in order. Reservations of one chunk on one bank all arrive at `now`, so they
-  // end where one reservation of their sum would; the chunk's own service time per bank (its share, the unloaded
-  // time) is summed per bank under a chunk stamp, so nothing is cleared between chunks.
-  if (bank_share_.size() < banks) {
-    bank_share_.assign(banks, 0);
-    bank_stamp_.assign(banks, 0);
-  }
-  const std::uint64_t stamp = ++chunk_stamp_;
+  // A range's whole lines lie on consecutive banks (a run of `banks` lines covers every bank once), so they are
+  // reserved segment by segment over the banks' free times, a loop the compiler vectorizes; partial first and last
+  // lines take their own time. Reservations of one chunk on one bank all arrive at `now` and end where one reservation
+  // of their sum would. The unloaded time is a bank's share of one range (its passes over the banks); two ranges of a
+  // strided chunk that meet on a bank queue behind each other.
+  TimeFs* free_at = level.bank_free_fs.data();
   const Bytes line = level.line.value();
   TimeFs done = now, unloaded = 0;
+  const auto reserve = [&](std::uint64_t bank, TimeFs transfer) {
+    const TimeFs finish = std::max(now, free_at[bank]) + transfer;
+    free_at[bank] = finish;
+    done = std::max(done, finish);
+    level.bank_busy_fs += transfer;
+  };
   for (std::size_t i = 0; i < count; ++i) {
     Bytes at = ranges[i].address;
     const Bytes end = at + ranges[i].bytes;
-    const std::uint64_t line_index = level.line.div(at);
-    std::uint64_t run = level.bank_run.div(line_index);
-    std::uint64_t position = line_index - run * banks;  // within the run
-    std::uint64_t bank = run_start_bank(run, banks) + position;
-    if (bank >= banks) bank -= banks;
-    Bytes part = std::min(end - at, line - level.line.mod(at));
-    while (at < end) {
-      const TimeFs transfer = part == line ? level.line_fs : level.port_rate.time_fs(part);
-      done = std::max(done, level.ports[bank].reserve(now, transfer));
-      if (bank_stamp_[bank] != stamp) {
-        bank_stamp_[bank] = stamp;
-        bank_share_[bank] = 0;
-      }
-      bank_share_[bank] += transfer;
-      unloaded = std::max(unloaded, bank_share_[bank]);
+    std::uint64_t line_index = level.line.div(at);
+    const Bytes head = level.line.mod(at);
+    TimeFs range_share = 0;
+    if (head != 0 || end - at < line) {
+      const Bytes part = std::min(end - at, line - head);
+      const TimeFs transfer = level.port_rate.time_fs(part);
+      reserve(bank_of_line(level, line_index), transfer);
+      range_share = transfer;
       at += part;
-      part = std::min(end - at, line);
-      if (++position == banks) {
-        position = 0;
-        bank = run_start_bank(++run, banks);
-      } else if (++bank == banks) {
-        bank = 0;
-      }
+      ++line_index;
     }
+    std::uint64_t whole = (end - at) / line;
+    const std::uint64_t passes = (whole + banks - 1) / banks;
+    range_share = std::max(range_share, static_cast<TimeFs>(passes) * level.line_fs);
+    while (whole > 0) {
+      // One segment: from this line to the end of its run of banks, of the bank array, or of the range.
+      const std::uint64_t bank = bank_of_line(level, line_index);
+      const std::uint64_t to_run_end = banks - level.bank_run.mod(line_index);
+      const std::uint64_t n = std::min({whole, to_run_end, banks - bank});
+      TimeFs* segment = free_at + bank;
+      const TimeFs line_fs = level.line_fs;
+      TimeFs segment_done = done;
+      for (std::uint64_t b = 0; b < n; ++b) {
+        const TimeFs finish = std::max(now, segment[b]) + line_fs;
+        segment[b] = finish;
+        segment_done = std::max(segment_done, finish);
+      }
+      done = segment_done;
+      level.bank_busy_fs += static_cast<TimeFs>(n) * line_fs;
+      line_index += n;
+      whole -= n;
+      at += n * line;
+    }
+    if (at < end) {
+      const TimeFs transfer = level.port_rate.time_fs(end - at);
+      reserve(bank_of_line(level, line_index), transfer);
+      if (passes == 0) range_share = std::max(range_share, transfer);
+    }
+    unloaded = std::max(unloaded, range_share);
   }
   return {done + level.latency_fs, unloaded + level.latency_fs};
 }
@@ -227,6 +257,7 @@ std::vector<LevelCounters> MemorySystem::counters() const {
     LevelCounters c = level.counters;
     c.port_busy_fs = 0;
     for (const auto& port : level.ports) c.port_busy_fs += port.busy_fs();
+    c.port_busy_fs += level.bank_busy_fs;
     out.push_back(c);
   }
   return out;

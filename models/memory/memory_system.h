@@ -69,8 +69,11 @@ class MemorySystem final : private DramCompletionSink {
     MemoryLevelParams params;
     bool unit_scope = false;
     bool cache = false;
-    std::vector<CacheTags> tags;   // per unit (unit scope) or one (device scope); empty for scratchpads
-    std::vector<BusyUntil> ports;  // per unit (unit scope) or per bank (device scope)
+    std::vector<CacheTags> tags;       // per unit (unit scope) or one (device scope); empty for scratchpads
+    std::vector<BusyUntil> ports;      // per unit (unit scope), or the one port of an unbanked device level
+    std::uint64_t banks = 1;           // of a device level
+    std::vector<TimeFs> bank_free_fs;  // per bank of a banked device level: when it is free
+    TimeFs bank_busy_fs = 0;           // summed over its banks
     BytesPerSecond port_bandwidth = 0;
     TransferRate port_rate;
     TimeFs latency_fs = 0;
@@ -92,6 +95,8 @@ class MemorySystem final : private DramCompletionSink {
   void dram_done(std::uint64_t id, TimeFs done_fs) override;
   void access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
               ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op);
+  // The bank of a line of a banked device level.
+  [[nodiscard]] static std::uint64_t bank_of_line(const Level& level, std::uint64_t line_index);
   // Reserves the level's ports for `ranges`; returns {finish + latency, unloaded}.
   std::pair<TimeFs, TimeFs> occupy(Level& level, std::uint64_t unit, const AddressRange* ranges, std::size_t count,
                                    Bytes bytes, TimeFs now);
@@ -104,9 +109,6 @@ class MemorySystem final : private DramCompletionSink {
   std::vector<Pending> pending_;
   std::vector<std::uint32_t> free_pending_;
   std::array<CacheLookup, 2> lookups_;  // reused from chunk to chunk, so a lookup does not allocate
-  std::vector<TimeFs> bank_share_;          // a bank's service time for the current chunk
-  std::vector<std::uint64_t> bank_stamp_;   // the chunk that bank_share_ belongs to
-  std::uint64_t chunk_stamp_ = 0;
 };
 
 }  // namespace roofsim

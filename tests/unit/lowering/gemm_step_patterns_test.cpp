@@ -135,7 +135,8 @@ std::uint64_t compare_all_steps(const Gemm& g) {
 
 }  // namespace
 
-TEST_CASE("GEMM steps from patterns equal row-by-row chunks: interior and edge tiles, blocks covering each tensor once") {
+TEST_CASE(
+    "GEMM steps from patterns equal row-by-row chunks: interior and edge tiles, blocks covering each tensor once") {
   // Edges in m, n and k; rows of 128 B (A) and 256 B (B, C) that do not divide into 4 KiB evenly at the edges.
   CHECK(compare_all_steps({300, 257, 200, {128, 128, 64}}) == 9 * 4);
   // Rows that straddle a chunk: 384 B rows into 4 KiB chunks.
