@@ -19,6 +19,20 @@ Bytes sum_bytes(const AddressRange* ranges, std::size_t count) {
 std::uint64_t run_start_bank(std::uint64_t run, std::uint64_t banks) {
   return hash_bucket(run ^ 0x5bd1e995ULL, banks);
 }
+
+// Reserves `n` consecutive banks for one line each, all arriving at `now`; returns the latest finish (at least
+// `done`). Times are below 2^63 fs (2.5 hours), so the signed arithmetic the vector units offer is exact; the AVX2
+// clone does four banks per instruction where the CPU has it, with the same integer results.
+__attribute__((target_clones("avx2", "default"))) std::int64_t reserve_segment(std::int64_t* free_at, std::uint64_t n,
+                                                                               std::int64_t now, std::int64_t line_fs,
+                                                                               std::int64_t done) {
+  for (std::uint64_t b = 0; b < n; ++b) {
+    const std::int64_t finish = std::max(now, free_at[b]) + line_fs;
+    free_at[b] = finish;
+    done = std::max(done, finish);
+  }
+  return done;
+}
 }  // namespace
 
 MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram_(dram) {
@@ -78,12 +92,12 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
   // lines take their own time. Reservations of one chunk on one bank all arrive at `now` and end where one reservation
   // of their sum would. The unloaded time is a bank's share of one range (its passes over the banks); two ranges of a
   // strided chunk that meet on a bank queue behind each other.
-  TimeFs* free_at = level.bank_free_fs.data();
+  std::int64_t* free_at = level.bank_free_fs.data();
   const Bytes line = level.line.value();
   TimeFs done = now, unloaded = 0;
   const auto reserve = [&](std::uint64_t bank, TimeFs transfer) {
-    const TimeFs finish = std::max(now, free_at[bank]) + transfer;
-    free_at[bank] = finish;
+    const auto finish = static_cast<TimeFs>(std::max(static_cast<std::int64_t>(now), free_at[bank])) + transfer;
+    free_at[bank] = static_cast<std::int64_t>(finish);
     done = std::max(done, finish);
     level.bank_busy_fs += transfer;
   };
@@ -109,16 +123,10 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
       const std::uint64_t bank = bank_of_line(level, line_index);
       const std::uint64_t to_run_end = banks - level.bank_run.mod(line_index);
       const std::uint64_t n = std::min({whole, to_run_end, banks - bank});
-      TimeFs* segment = free_at + bank;
-      const TimeFs line_fs = level.line_fs;
-      TimeFs segment_done = done;
-      for (std::uint64_t b = 0; b < n; ++b) {
-        const TimeFs finish = std::max(now, segment[b]) + line_fs;
-        segment[b] = finish;
-        segment_done = std::max(segment_done, finish);
-      }
-      done = segment_done;
-      level.bank_busy_fs += static_cast<TimeFs>(n) * line_fs;
+      done = static_cast<TimeFs>(reserve_segment(level.bank_free_fs.data() + bank, n, static_cast<std::int64_t>(now),
+                                                 static_cast<std::int64_t>(level.line_fs),
+                                                 static_cast<std::int64_t>(done)));
+      level.bank_busy_fs += static_cast<TimeFs>(n) * level.line_fs;
       line_index += n;
       whole -= n;
       at += n * line;

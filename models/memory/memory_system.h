@@ -69,11 +69,11 @@ class MemorySystem final : private DramCompletionSink {
     MemoryLevelParams params;
     bool unit_scope = false;
     bool cache = false;
-    std::vector<CacheTags> tags;       // per unit (unit scope) or one (device scope); empty for scratchpads
-    std::vector<BusyUntil> ports;      // per unit (unit scope), or the one port of an unbanked device level
-    std::uint64_t banks = 1;           // of a device level
-    std::vector<TimeFs> bank_free_fs;  // per bank of a banked device level: when it is free
-    TimeFs bank_busy_fs = 0;           // summed over its banks
+    std::vector<CacheTags> tags;             // per unit (unit scope) or one (device scope); empty for scratchpads
+    std::vector<BusyUntil> ports;            // per unit (unit scope), or the one port of an unbanked device level
+    std::uint64_t banks = 1;                 // of a device level
+    std::vector<std::int64_t> bank_free_fs;  // per bank of a banked device level: when it is free
+    TimeFs bank_busy_fs = 0;                 // summed over its banks
     BytesPerSecond port_bandwidth = 0;
     TransferRate port_rate;
     TimeFs latency_fs = 0;
