@@ -3,6 +3,11 @@
 // its K and V once per block (as FlashAttention-2's GQA kernels do) and a decode step (one query per sequence) puts
 // all heads of a group in one tile.
 //
+// Layouts are head-major, [batch, head, position, head_dim], for Q, K, V (separate, in a KV cache, or the heads of a
+// fused qkv tensor: [batch, heads + 2 kv_heads, seq, head_dim]) and for O, as FlashInfer's HND layout and the
+// Hugging Face KV cache keep them: a block of keys of one head is one contiguous range (a few chunks), not one
+// 2 head_dim-byte row per key.
+//
 // flash (Dao et al., "FlashAttention", NeurIPS 2022; Dao, "FlashAttention-2", 2023): per query block, a loop over key
 // blocks; a step reads one K block and one V block (the Q block with the first step), computes S = Q K^T, the online
 // softmax and P V on chip, and the last step writes the O block. When the query blocks are too few to fill the
@@ -210,30 +215,28 @@ class AttentionLowering : public OpLowering {
   }
 
   [[nodiscard]] Bytes q_address(std::uint64_t b, std::uint64_t head, std::uint64_t q) const {
-    if (fused_) return q_->address + ((b * sq_ + q) * width_ + head * d_) * e_;
+    if (fused_) return q_->address + ((b * (width_ / d_) + head) * sq_ + q) * d_ * e_;
     return q_->address + ((b * heads_ + head) * sq_ + q) * d_ * e_;
   }
 
   [[nodiscard]] Bytes o_address(std::uint64_t b, std::uint64_t head, std::uint64_t q) const {
-    return o_->address + ((b * sq_ + q) * heads_ + head) * d_ * e_;
+    return o_->address + ((b * heads_ + head) * sq_ + q) * d_ * e_;
   }
 
   [[nodiscard]] Bytes score_address(std::uint64_t b, std::uint64_t head, std::uint64_t q, std::uint64_t key) const {
     return scores_->address + (((b * heads_ + head) * sq_ + q) * skv_ + key) * e_;
   }
 
-  // The K (or V) rows [k0, k1) of KV head g: from the cache or separate tensor ([b, kv_heads, seq_kv, d]), else
-  // from the fused qkv tensor's K (or V) columns.
+  // The K (or V) rows [k0, k1) of KV head g, one contiguous block: from the cache or separate tensor ([b, kv_heads,
+  // seq_kv, d]), else from the fused qkv tensor's K (or V) heads ([b, heads + 2 kv_heads, seq, d]).
   void add_kv(TileStep& out, const Tensor& tensor, const Where& w, std::uint64_t k0, std::uint64_t k1, bool v) const {
     ChunkBuilder chunks(out, out.reads, request_bytes_, tensor.resident);
     if (k_ != nullptr) {
       chunks.add(tensor.address + ((w.b * kv_heads_ + w.g) * skv_ + k0) * d_ * e_, (k1 - k0) * d_ * e_);
       return;
     }
-    const std::uint64_t column = (heads_ + (v ? kv_heads_ : 0) + w.g) * d_;
-    for (std::uint64_t key = k0; key < k1; ++key) {
-      chunks.add(tensor.address + ((w.b * sq_ + key) * width_ + column) * e_, d_ * e_);
-    }
+    const std::uint64_t head = heads_ + (v ? kv_heads_ : 0) + w.g;
+    chunks.add(tensor.address + ((w.b * (width_ / d_) + head) * sq_ + k0) * d_ * e_, (k1 - k0) * d_ * e_);
   }
 
   Bytes request_bytes_;
