@@ -1,9 +1,10 @@
 #pragma once
 // Lowering of an op into tiles over the real address ranges of its tensors (DESIGN.md sections 1.6 and 3).
 //
-// GEMM (and batched GEMM, and conv2d as an implicit GEMM): output tiles tm x tn in row-major tile order over
-// (batch, tile row, tile column); each tile runs ceil(k / tk) k-steps reading an A chunk (tm x tk) and a B chunk
-// (tk x tn) and writes its C tile after the last step. Edge tiles read and write only in-bounds addresses but
+// GEMM (and batched GEMM, and conv2d as an implicit GEMM): output tiles tm x tn over (batch, tile row, tile column),
+// rasterized along the shorter side of the tile grid; each tile runs ceil(k / tk) k-steps reading an A block
+// (tm x tk) and a B block (tk x tn), each contiguous in the operands' tile-blocked layout, and writes its C block after
+// the last step. Edge tiles read and write only in-bounds addresses but
 // execute a whole tile's FLOPs, so executed_flops >= useful_flops (tile quantization emerges). When the output tiles
 // are fewer than the units (decode GEMMs), stream-K deals the k-steps evenly to the units and the partial sums go
 // through an fp32 workspace; their traffic is counted like any other.
