@@ -66,14 +66,17 @@ void CacheTags::index_erase(std::uint64_t block) {
 }
 
 std::uint64_t CacheTags::allocate(std::uint64_t block) {
+  // The least recently used way, the first on ties: an empty way has last_use 0 and every used one a later clock, so
+  // the first empty way is taken while there is one.
   const std::uint64_t base = set_of(block) * ways_;
+  const Entry* set = entries_.data() + base;
   std::uint64_t victim = base;
-  for (std::uint64_t way = 0; way < ways_; ++way) {
-    if (entries_[base + way].block == kEmpty) {
+  std::uint64_t oldest = set[0].last_use;
+  for (std::uint64_t way = 1; way < ways_ && oldest != 0; ++way) {
+    if (set[way].last_use < oldest) {
+      oldest = set[way].last_use;
       victim = base + way;
-      break;
     }
-    if (entries_[base + way].last_use < entries_[victim].last_use) victim = base + way;
   }
   if (entries_[victim].block != kEmpty) {
     ++evictions_;
