@@ -116,11 +116,21 @@ class DeviceScheduler : public sc_core::sc_module {
     return pending_[left] < pending_[right] ? left : right;
   }
 
+  // Moves `client` to `at_fs` and repairs the tree on its path to the root: an earlier time climbs while it beats
+  // the winners it meets, a later one replays the matches it had won; both stop where a winner does not change.
   void set_pending(std::uint32_t client, TimeFs at_fs) {
+    const bool sooner = at_fs < pending_[client];
     pending_[client] = at_fs;
-    for (std::size_t node = (pending_.size() + client) / 2; node >= 1; node /= 2) {
-      winner_[node] = earlier(2 * node, 2 * node + 1);
+    std::size_t node = (pending_.size() + client) / 2;
+    if (sooner) {
+      for (; node >= 1; node /= 2) {
+        const std::uint32_t held = winner_[node];
+        if (held != client && (pending_[held] < at_fs || (pending_[held] == at_fs && held > client))) return;
+        winner_[node] = client;
+      }
+      return;
     }
+    for (; node >= 1 && winner_[node] == client; node /= 2) winner_[node] = earlier(2 * node, 2 * node + 1);
   }
 
   void run() {

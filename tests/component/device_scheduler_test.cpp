@@ -2,12 +2,14 @@
 // first), whatever order they were asked in and however many unrelated timed events share the kernel; a later
 // request does not replace an earlier one, a cancelled wake-up does not run; a client asked for now during a round
 // runs in the next round, one delta cycle later, the last asked first (and again, if it was still to run in this
-// one); other processes woken at the same instant run before the clients; and a WakeHandle without a scheduler wakes
-// its client through the client's own process.
+// one); other processes woken at the same instant run before the clients; a WakeHandle without a scheduler wakes
+// its client through the client's own process; and under random requests and cancels every client runs at its
+// earliest pending time, as a plain list of pending times says.
 #include <doctest/doctest.h>
 
 #include <systemc>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -194,4 +196,61 @@ TEST_CASE("without a scheduler a wake handle wakes its client through the client
   CHECK(ids_at(log, 100) == std::vector<int>{0, 1});
   REQUIRE(log.size() == 2);
   CHECK(log[1].delta > log[0].delta);
+}
+
+TEST_CASE("random requests and cancels on 37 clients run each client at its earliest pending time") {
+  // The winner tree against a plain list: the driver acts at odd femtoseconds and asks for even ones, so the
+  // reference needs no rule for requests at the instant a client runs.
+  constexpr int kClients = 37;
+  constexpr TimeFs kNoWake = kNever;
+  std::vector<Wake> log;
+  DeviceScheduler scheduler("scheduler");
+  auto clients = make_clients(kClients, log, &scheduler);
+  std::vector<Wake> expected;
+  std::vector<TimeFs> pending(kClients, kNoWake);
+  const auto run_until = [&](TimeFs end_fs) {
+    for (;;) {
+      TimeFs next = kNoWake;
+      for (const TimeFs at : pending) next = std::min(next, at);
+      if (next >= end_fs) return;
+      for (int c = kClients - 1; c >= 0; --c) {
+        if (pending[c] != next) continue;
+        expected.push_back(Wake{next, 0, c});
+        pending[c] = kNoWake;
+      }
+    }
+  };
+  std::uint64_t state = 12345;
+  const auto next_random = [&](std::uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % bound;
+  };
+  Driver driver("driver", [&](Driver& self) {
+    TimeFs now = 1;
+    self.pause_fs(1);
+    for (int step = 0; step < 400; ++step) {
+      run_until(now);
+      for (int request = 0; request < 6; ++request) {
+        const auto c = static_cast<int>(next_random(kClients));
+        if (next_random(8) == 0) {
+          clients[c]->wake.cancel();
+          pending[c] = kNoWake;
+          continue;
+        }
+        const TimeFs at = now + 1 + 2 * next_random(20);
+        clients[c]->wake.notify_at(at);
+        pending[c] = std::min(pending[c], at);
+      }
+      const TimeFs pause = 2 * (1 + next_random(6));
+      self.pause_fs(pause);
+      now += pause;
+    }
+    run_until(kNoWake);
+  });
+  sc_core::sc_start();
+  REQUIRE(log.size() == expected.size());
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    CHECK(log[i].at_fs == expected[i].at_fs);
+    CHECK(log[i].id == expected[i].id);
+  }
 }
