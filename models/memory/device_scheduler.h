@@ -158,7 +158,11 @@ class DeviceScheduler : public sc_core::sc_module {
     asked_.clear();
     while (pending_[winner_[1]] <= now) {
       const std::uint32_t client = winner_[1];
-      set_pending(client, kNever);
+      // The overall winner won every match on its path: replay them all.
+      pending_[client] = kNever;
+      for (std::size_t node = (pending_.size() + client) / 2; node >= 1; node /= 2) {
+        winner_[node] = earlier(2 * node, 2 * node + 1);
+      }
       round_.push_back(client);
     }
     for (const std::uint32_t client : round_) clients_[client]->wake_now();
