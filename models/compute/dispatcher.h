@@ -1,7 +1,7 @@
 #pragma once
-// The dispatcher module: owns the DispatchPolicy and its one event (or, in a device, a client place in the device's
-// scheduler). It wakes when an op's launch latency ends and, one delta cycle after a tile finishes, to refill the
-// freed slot; it starts tiles by calling the units.
+// The dispatcher module: owns the DispatchPolicy and its one event (in a device, the device's scheduler calls it
+// instead). It wakes when an op's launch latency ends and, one delta cycle after a tile finishes, to refill the freed
+// slot; it starts tiles by calling the units.
 //
 // Connects to: the compute units. Statistics: activations.
 #include <systemc>
@@ -30,7 +30,8 @@ class Dispatcher : public sc_core::sc_module, public TileListener, private Wakea
   // External ops (DispatchOp::external): `listener` hears of each when its inputs are ready; complete() ends it now.
   void on_reached(std::function<void(std::size_t op)> listener) { on_reached_ = std::move(listener); }
   void complete(std::size_t op);
-  // The device's scheduler calls the dispatcher's wake-ups after the first (device_scheduler.h).
+  // The device's scheduler calls the dispatcher's wake-ups after its first run, which its own process makes at the
+  // start of the simulation (device_scheduler.h).
   void attach_scheduler(DeviceScheduler& scheduler) { wake_.attach(scheduler, *this); }
   [[nodiscard]] std::uint64_t activations() const { return activations_; }
   [[nodiscard]] const TileSpanRecorder& tile_spans() const { return spans_; }
