@@ -37,8 +37,7 @@ void ComputeUnit::reschedule(TimeFs now) {
   if (timeline_.empty()) return;
   const TimeFs at = std::max(timeline_.top().at, now);
   if (at >= scheduled_) return;
-  wake_.cancel();
-  wake_.notify_at(at);
+  wake_.notify_at(at);  // an earlier wake-up replaces the pending one
   scheduled_ = at;
 }
 

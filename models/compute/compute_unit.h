@@ -20,8 +20,8 @@
 
 #include "models/compute/engine_share.h"
 #include "models/compute/op_execution.h"
+#include "models/memory/device_scheduler.h"
 #include "models/memory/memory_system.h"
-#include "models/memory/ordered_wakeups.h"
 #include "models/power/clock_domain.h"
 
 namespace roofsim {
@@ -45,15 +45,15 @@ struct ComputeUnitParams {
   std::size_t engines = 1;
 };
 
-class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, private ClockListener {
+class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, private ClockListener, private Wakeable {
  public:
   ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, MemorySystem& memory,
               std::vector<OpExecution>& ops, TileListener& listener);
 
   // Engine rates follow `clock` from now on (rates in OpExecution are at its nominal clock).
   void attach_clock(ClockDomain& clock);
-  // The device's order of same-instant wake-ups (ordered_wakeups.h); without it the unit notifies its event itself.
-  void order_wakeups(OrderedWakeups& order) { wake_.attach(order); }
+  // The device's scheduler calls the unit's wake-ups (device_scheduler.h); without it the unit's own process does.
+  void attach_scheduler(DeviceScheduler& scheduler) { wake_.attach(scheduler, *this); }
 
   // Starts tile `tile` of op `op` in a free slot at the current time (the dispatcher checked there is one).
   void start_tile(std::size_t op, std::uint64_t tile);
@@ -95,6 +95,7 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   };
 
   void wake();
+  void wake_now() override { wake(); }
   void chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_fs) override;
   void clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz) override;
   void push(TimeFs at, Kind kind, std::uint32_t index);

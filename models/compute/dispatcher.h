@@ -1,6 +1,7 @@
 #pragma once
-// The dispatcher module: owns the DispatchPolicy and its one event. It wakes when an op's launch latency ends and,
-// one delta cycle after a tile finishes, to refill the freed slot; it starts tiles by calling the units.
+// The dispatcher module: owns the DispatchPolicy and its one event (in a device, the device's scheduler calls it
+// instead). It wakes when an op's launch latency ends and, one delta cycle after a tile finishes, to refill the freed
+// slot; it starts tiles by calling the units.
 //
 // Connects to: the compute units. Statistics: activations.
 #include <systemc>
@@ -11,11 +12,11 @@
 #include "models/compute/compute_unit.h"
 #include "models/compute/dispatch_policy.h"
 #include "models/compute/tile_spans.h"
-#include "models/memory/ordered_wakeups.h"
+#include "models/memory/device_scheduler.h"
 
 namespace roofsim {
 
-class Dispatcher : public sc_core::sc_module, public TileListener {
+class Dispatcher : public sc_core::sc_module, public TileListener, private Wakeable {
  public:
   Dispatcher(const sc_core::sc_module_name& name, DispatchPolicy& policy);
   void attach(std::vector<ComputeUnit*> units) {
@@ -29,13 +30,15 @@ class Dispatcher : public sc_core::sc_module, public TileListener {
   // External ops (DispatchOp::external): `listener` hears of each when its inputs are ready; complete() ends it now.
   void on_reached(std::function<void(std::size_t op)> listener) { on_reached_ = std::move(listener); }
   void complete(std::size_t op);
-  // The device's order of same-instant wake-ups (ordered_wakeups.h).
-  void order_wakeups(OrderedWakeups& order) { wake_.attach(order); }
+  // The device's scheduler calls the dispatcher's wake-ups after its first run, which its own process makes at the
+  // start of the simulation (device_scheduler.h).
+  void attach_scheduler(DeviceScheduler& scheduler) { wake_.attach(scheduler, *this); }
   [[nodiscard]] std::uint64_t activations() const { return activations_; }
   [[nodiscard]] const TileSpanRecorder& tile_spans() const { return spans_; }
 
  private:
   void run();
+  void wake_now() override { run(); }
 
   DispatchPolicy& policy_;
   std::vector<ComputeUnit*> units_;

@@ -19,7 +19,7 @@
 #include "models/dram/dram_channel.h"
 #include "models/dram/dram_request.h"
 #include "models/dram/dram_stats.h"
-#include "models/memory/ordered_wakeups.h"
+#include "models/memory/device_scheduler.h"
 #include "sim/config/dram_params.h"
 
 namespace roofsim::dram {
@@ -34,7 +34,7 @@ class DramPartObserver {
   ~DramPartObserver() = default;
 };
 
-class DramDevice : public sc_core::sc_module {
+class DramDevice : public sc_core::sc_module, private Wakeable {
  public:
   SC_HAS_PROCESS(DramDevice);
   // Throws InputError when the mapping does not parse. `channels` = 0 simulates all of the device's channels.
@@ -47,8 +47,8 @@ class DramDevice : public sc_core::sc_module {
   void attach_source(DramRequestSource& source);
   // Reports every part to `observer` (null: none); it must outlive the run.
   void set_observer(DramPartObserver* observer) { observer_ = observer; }
-  // The engine device's order of same-instant wake-ups (ordered_wakeups.h); alone, the device notifies itself.
-  void order_wakeups(OrderedWakeups& order) { wake_.attach(order); }
+  // The engine device's scheduler calls its wake-ups (device_scheduler.h); alone, the device notifies itself.
+  void attach_scheduler(DeviceScheduler& scheduler) { wake_.attach(scheduler, *this); }
   // Whether collect() lists every read's latency (trace mode's percentiles; the engine measures its own, and a
   // long run's list would take gigabytes).
   void keep_read_latencies(bool keep) { keep_latencies_ = keep; }
@@ -74,6 +74,7 @@ class DramDevice : public sc_core::sc_module {
   };
 
   void wake();
+  void wake_now() override { wake(); }
   // Splits into per-channel parts and queues them; false when a channel lacks room.
   bool enqueue(std::uint64_t address, Bytes bytes, bool is_write, std::function<void(const sc_core::sc_time&)> on_done,
                sc_core::sc_event* done_event, std::uint64_t tag);

@@ -59,7 +59,7 @@ class EngineDramAdapter final : public sc_core::sc_module, public DramInterface,
   [[nodiscard]] Bytes served_burst_bytes() const { return served_bursts_ * burst_bytes_; }
   [[nodiscard]] dram::DramRunStats collect() { return device_.collect(); }
   [[nodiscard]] const dram::DramDevice& device() const { return device_; }
-  void order_wakeups(OrderedWakeups& order) { device_.order_wakeups(order); }
+  void attach_scheduler(DeviceScheduler& scheduler) { device_.attach_scheduler(scheduler); }
 
  private:
   struct Slot {

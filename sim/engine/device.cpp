@@ -75,12 +75,12 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
     unit_pointers.push_back(units_.back().get());
   }
   dispatcher_->attach(std::move(unit_pointers));
-  // Same-instant wake-ups of the units, the dispatcher and the DRAM in a fixed order, so that a device's times do
-  // not depend on the other devices in the kernel (models/memory/ordered_wakeups.h).
-  wakeups_ = std::make_unique<OrderedWakeups>("wakeups");
-  for (auto& unit : units_) unit->order_wakeups(*wakeups_);
-  dispatcher_->order_wakeups(*wakeups_);
-  if (detailed_ != nullptr) detailed_->order_wakeups(*wakeups_);
+  // One scheduler calls the units, the dispatcher and the DRAM, same-instant wake-ups in this fixed order, so that a
+  // device's times do not depend on the other devices in the kernel (models/memory/device_scheduler.h).
+  scheduler_ = std::make_unique<DeviceScheduler>("scheduler");
+  for (auto& unit : units_) unit->attach_scheduler(*scheduler_);
+  dispatcher_->attach_scheduler(*scheduler_);
+  if (detailed_ != nullptr) detailed_->attach_scheduler(*scheduler_);
 
   // The power domain: energy counted from the ops' counters, the compute clock the units follow, and the governor.
   // The channel model counts bytes, not DRAM commands, so DRAM energy is per byte; the detailed model counts commands.

@@ -11,8 +11,8 @@
 #include "models/compute/compute_unit.h"
 #include "models/compute/dispatcher.h"
 #include "models/dram/engine_dram_adapter.h"
+#include "models/memory/device_scheduler.h"
 #include "models/memory/memory_system.h"
-#include "models/memory/ordered_wakeups.h"
 #include "models/memory/simple_dram.h"
 #include "models/power/power_domain.h"
 #include "sim/config/hardware_params.h"
@@ -47,7 +47,7 @@ class Device : public sc_core::sc_module {
   std::unique_ptr<MemorySystem> memory_;
   std::unique_ptr<DispatchPolicy> policy_;
   std::unique_ptr<Dispatcher> dispatcher_;
-  std::unique_ptr<OrderedWakeups> wakeups_;
+  std::unique_ptr<DeviceScheduler> scheduler_;
   std::vector<std::unique_ptr<ComputeUnit>> units_;
   std::unique_ptr<PowerDomain> power_;
   std::unique_ptr<OpActivity> activity_;

@@ -1,0 +1,224 @@
+#pragma once
+// One device's wake-ups: the compute units, the dispatcher and the detailed DRAM are called directly, in an order
+// that depends on the device alone, from one SystemC process that owns one kernel event.
+//
+// Why an order of our own: SystemC runs the processes whose timed notifications fall on the same instant in the
+// order its event queue pops them; that queue is a binary heap compared on time only (sc_ppq in sc_simcontext), so
+// the order among equal times depends on every event pending in the kernel. Two compute units of a device that wake
+// at the same femtosecond and reserve the same L2 bank or DRAM channel were therefore served in an order that changed
+// when other devices shared the kernel, and a rank's compute time depended on how many ranks a cluster run simulated
+// (issue 10: 2.3e-3 apart at 16 ranks with the detailed DRAM).
+//
+// Why direct calls: a wake-up used to cost a heap entry, a timed kernel event, a release process, a delta
+// notification of the client's own event and the client's process activation (issue 5 item 5). Here a client is a
+// Wakeable with a fixed index (its order of registration at elaboration); the scheduler keeps one pending time per
+// client in a winner tree (a fixed-size tournament over the clients, compared on time and then index), and at each
+// instant calls the due clients' wake_now() directly. That is one kernel event and one activation per instant,
+// however many clients are due.
+//
+// The order is the one the clients' own processes ran in when a release process delta-notified their events in
+// index order, because SystemC triggers a delta cycle's notifications last first (sc_simcontext::crunch): due
+// clients run in descending index order (the DRAM, the dispatcher, then the units from the last), and results are
+// those of the event-per-client scheduling. The rounds keep its delta cycles too: a client asked for "now" while a
+// round runs (the dispatcher when a tile ends, the DRAM when a unit submits) runs in the next round, one delta cycle
+// later, the last asked first, even if it also runs in this round, as its own event's delta notification ran it.
+// A request from outside a round (the network, the DRAM's retry process, the dispatcher's first activation) starts
+// a round one delta later. Round 0 of an instant runs in the delta its timed notification fires if nothing else is
+// pending at that instant; otherwise (the power governor, the network or another device woke at the same
+// femtosecond) it runs one delta later, after those, as the clients' processes did behind the release process: the
+// clients never see another process's same-instant work in an order the kernel's heap chose.
+//
+// WakeHandle is what a client owns: without a scheduler attached (a module used alone: `roofsim dram`, component
+// tests) it notifies the client's own event, whose process calls the same function.
+#include <systemc>
+
+#include <cstdint>
+#include <vector>
+
+#include "models/memory/time_fs.h"
+
+namespace roofsim {
+
+class Wakeable {
+ public:
+  // The client's work at the current instant (its process body).
+  virtual void wake_now() = 0;
+
+ protected:
+  ~Wakeable() = default;
+};
+
+class DeviceScheduler : public sc_core::sc_module {
+ public:
+  explicit DeviceScheduler(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
+    SC_HAS_PROCESS(DeviceScheduler);
+    SC_METHOD(run);
+    sensitive << tick_;
+    dont_initialize();
+  }
+
+  // A client: its index fixes its place among the wake-ups of one instant (the higher first).
+  [[nodiscard]] std::uint32_t add(Wakeable& client) {
+    clients_.push_back(&client);
+    asked_flag_.push_back(false);
+    std::size_t leaves = 1;
+    while (leaves < clients_.size()) leaves *= 2;
+    pending_.resize(leaves, kNever);
+    winner_.assign(2 * leaves, 0);
+    for (std::uint32_t c = 0; c < leaves; ++c) winner_[leaves + c] = c;
+    for (std::size_t node = leaves - 1; node >= 1; --node) winner_[node] = earlier(2 * node, 2 * node + 1);
+    return static_cast<std::uint32_t>(clients_.size() - 1);
+  }
+
+  // Wakes `client` at `at_fs` unless it is due no later already (as sc_event::notify does); at or before now: in the
+  // next round of this instant (see above).
+  void notify_at(std::uint32_t client, TimeFs at_fs) {
+    const TimeFs now = in_run_ ? now_ : now_fs();
+    if (at_fs > now) {
+      if (pending_[client] <= at_fs) return;
+      set_pending(client, at_fs);
+      if (!in_run_ && !delta_armed_ && at_fs < armed_fs_) {
+        tick_.cancel();
+        tick_.notify(sc_core::sc_time::from_value(at_fs - now));
+        armed_fs_ = at_fs;
+      }
+      return;
+    }
+    if (asked_flag_[client]) return;                              // asked for the next round already
+    if (pending_[client] != kNever) set_pending(client, kNever);  // a delta notification replaces a timed one
+    asked_flag_[client] = true;
+    asked_.push_back(client);
+    if (!in_run_ && !delta_armed_) {
+      // A timed notification for a later instant is replaced; one that fired at this instant (armed_fs_ == now) has
+      // its activation still to come and keeps it.
+      if (armed_fs_ != now) {
+        tick_.cancel();
+        armed_fs_ = kNever;
+      }
+      tick_.notify(sc_core::SC_ZERO_TIME);
+      delta_armed_ = true;
+    }
+  }
+
+  // Drops the client's pending wake-up, timed or for the next round (not a run in the current round: a triggered
+  // process ran too).
+  void cancel(std::uint32_t client) {
+    if (pending_[client] != kNever) set_pending(client, kNever);
+    asked_flag_[client] = false;
+  }
+
+ private:
+  [[nodiscard]] static TimeFs now_fs() { return sc_core::sc_time_stamp().value(); }
+
+  // The winner of two tree nodes: the earlier pending time, ties to the higher client index.
+  [[nodiscard]] std::uint32_t earlier(std::size_t a, std::size_t b) const {
+    const std::uint32_t left = winner_[a], right = winner_[b];
+    return pending_[left] < pending_[right] ? left : right;
+  }
+
+  // Moves `client` to `at_fs` and repairs the tree on its path to the root: an earlier time climbs while it beats
+  // the winners it meets, a later one replays the matches it had won; both stop where a winner does not change.
+  void set_pending(std::uint32_t client, TimeFs at_fs) {
+    const bool sooner = at_fs < pending_[client];
+    pending_[client] = at_fs;
+    std::size_t node = (pending_.size() + client) / 2;
+    if (sooner) {
+      for (; node >= 1; node /= 2) {
+        const std::uint32_t held = winner_[node];
+        if (held != client && (pending_[held] < at_fs || (pending_[held] == at_fs && held > client))) return;
+        winner_[node] = client;
+      }
+      return;
+    }
+    for (; node >= 1 && winner_[node] == client; node /= 2) winner_[node] = earlier(2 * node, 2 * node + 1);
+  }
+
+  void run() {
+    const TimeFs now = now_fs();
+    const bool timed = armed_fs_ == now;
+    if (timed) armed_fs_ = kNever;
+    if (timed && sc_core::sc_pending_activity_at_current_time()) {
+      // Another process (or our own request from outside) is due at this instant: run after it, one delta later.
+      if (!delta_armed_) {
+        tick_.notify(sc_core::SC_ZERO_TIME);
+        delta_armed_ = true;
+      }
+      return;
+    }
+    if (!timed) delta_armed_ = false;
+    in_run_ = true;
+    now_ = now;
+    // This round: the clients asked for now, the last asked first, then those due by time, the highest index first.
+    round_.clear();
+    for (auto it = asked_.rbegin(); it != asked_.rend(); ++it) {
+      if (!asked_flag_[*it]) continue;  // cancelled
+      asked_flag_[*it] = false;
+      round_.push_back(*it);
+    }
+    asked_.clear();
+    while (pending_[winner_[1]] <= now) {
+      const std::uint32_t client = winner_[1];
+      // The overall winner won every match on its path: replay them all.
+      pending_[client] = kNever;
+      for (std::size_t node = (pending_.size() + client) / 2; node >= 1; node /= 2) {
+        winner_[node] = earlier(2 * node, 2 * node + 1);
+      }
+      round_.push_back(client);
+    }
+    for (const std::uint32_t client : round_) clients_[client]->wake_now();
+    in_run_ = false;
+    if (!asked_.empty()) {
+      tick_.notify(sc_core::SC_ZERO_TIME);
+      delta_armed_ = true;
+    } else if (pending_[winner_[1]] != kNever) {
+      armed_fs_ = pending_[winner_[1]];
+      tick_.notify(sc_core::sc_time::from_value(armed_fs_ - now));
+    }
+  }
+
+  std::vector<Wakeable*> clients_;
+  std::vector<bool> asked_flag_;       // per client: in asked_
+  std::vector<TimeFs> pending_;        // per client (padded to a power of two): when it is due, kNever when not
+  std::vector<std::uint32_t> winner_;  // the tournament: node n's winner; leaves at pending_.size() + client
+  std::vector<std::uint32_t> round_;   // the round being run
+  std::vector<std::uint32_t> asked_;   // asked for now: the next round, in the order asked
+  sc_core::sc_event tick_;
+  TimeFs armed_fs_ = kNever;  // the instant of tick_'s timed notification (pending, or fired and not yet run)
+  bool delta_armed_ = false;  // tick_ has a delta notification pending
+  bool in_run_ = false;
+  TimeFs now_ = 0;  // the instant of the round being run
+};
+
+// A client's wake-up: through the device's scheduler once attached, else through the client's own event (whose
+// process calls the same function as Wakeable::wake_now).
+class WakeHandle {
+ public:
+  explicit WakeHandle(sc_core::sc_event& event) : event_(event) {}
+  void attach(DeviceScheduler& scheduler, Wakeable& client) {
+    scheduler_ = &scheduler;
+    client_ = scheduler.add(client);
+  }
+  // Wakes the client at `at_fs` (now: one delta later), unless it is due no later already.
+  void notify_at(TimeFs at_fs) {
+    if (scheduler_ != nullptr) {
+      scheduler_->notify_at(client_, at_fs);
+      return;
+    }
+    const TimeFs now = sc_core::sc_time_stamp().value();
+    event_.notify(at_fs <= now ? sc_core::SC_ZERO_TIME : sc_core::sc_time::from_value(at_fs - now));
+  }
+  void cancel() {
+    if (scheduler_ != nullptr) {
+      scheduler_->cancel(client_);
+      return;
+    }
+    event_.cancel();
+  }
+
+ private:
+  sc_core::sc_event& event_;
+  DeviceScheduler* scheduler_ = nullptr;
+  std::uint32_t client_ = 0;
+};
+
+}  // namespace roofsim
