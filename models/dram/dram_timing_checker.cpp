@@ -61,6 +61,8 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
     }
   }
   column_period_ = std::max(timing_.tCCD_L, timing_.burst);
+  if ((column_period_ & (column_period_ - 1)) == 0)
+    period_shift_ = __builtin_ctzll(static_cast<std::uint64_t>(column_period_));
   Cycle min_column_gap = max_column_gap_;
   for (const auto& by_first : column_gap_) {
     for (const auto& by_group : by_first) min_column_gap = std::min({min_column_gap, by_group[0], by_group[1]});
@@ -215,8 +217,25 @@ constexpr Cycle kFarCycle = std::numeric_limits<Cycle>::max() / 4;
 Cycle floor_div(Cycle a, Cycle b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
-Cycle ceil_div(Cycle a, Cycle b) {
-  return -floor_div(-a, b);
+}  // namespace
+
+Cycle DramTimingChecker::period_floor(Cycle a) const {
+  // An arithmetic right shift is floor division by a power of two (GCC and Clang shift signed values arithmetically).
+  return period_shift_ >= 0 ? a >> period_shift_ : floor_div(a, column_period_);
+}
+
+int DramTimingChecker::period_residue(Cycle a) const {
+  return static_cast<int>(period_shift_ >= 0 ? a & (column_period_ - 1)
+                                             : a - floor_div(a, column_period_) * column_period_);
+}
+
+namespace {
+// Rotations of a set of residues modulo `period` (bit r: residue r), period <= 64, `all` its full set.
+std::uint64_t rotate_left(std::uint64_t mask, int by, Cycle period, std::uint64_t all) {
+  return by == 0 ? mask : ((mask << by) | (mask >> (period - by))) & all;
+}
+std::uint64_t rotate_right(std::uint64_t mask, int by, Cycle period, std::uint64_t all) {
+  return by == 0 ? mask : ((mask >> by) | (mask << (period - by))) & all;
 }
 }  // namespace
 
@@ -229,7 +248,6 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
   const Cycle period = column_period_;
   const bool residues = period <= 64;
   const std::uint64_t all = period == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << period) - 1;
-  const auto residue = [&](Cycle cycle) { return static_cast<int>(cycle - floor_div(cycle, period) * period); };
   // Commands are only ever added (forget_before drops only those that no longer constrain), so a stretch once found
   // illegal stays illegal: a search starting inside the last one found for this direction and bank group resumes at
   // its end. Decisions search from behind the commands already committed ahead; this skips those in one step.
@@ -250,19 +268,19 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
       const int kind = run.is_write ? 1 : 0;
       const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
       const Cycle offset = t - run.start;
-      const Cycle high = std::min<Cycle>(floor_div(offset + before - 1, period), run.count - 1);
-      const Cycle low = std::max<Cycle>(ceil_div(offset - after + 1, period), 0);
+      const Cycle high = std::min<Cycle>(period_floor(offset + before - 1), run.count - 1);
+      const Cycle low = std::max<Cycle>(-period_floor(after - 1 - offset), 0);
       if (low <= high) {
         forbidden_here = true;
         next = std::max(next, run.start + high * period + after);
       }
       if (residues && t >= run.start + after - period && t <= run.last + period - before) {
         pattern_until = std::min(pattern_until, run.last + period - before);
-        if (after + before - 1 >= period) {
-          forbidden = all;
-        } else {
-          for (Cycle d = 1 - before; d < after; ++d) forbidden |= std::uint64_t{1} << residue(run.start + d);
-        }
+        // The residues of start + d for d in [1 - before, after - 1]: a span of after + before - 1.
+        const Cycle width = after + before - 1;
+        forbidden |= width >= period ? all
+                                     : rotate_left((std::uint64_t{1} << width) - 1,
+                                                   period_residue(run.start + 1 - before), period, all);
       }
     });
     if (!forbidden_here) {
@@ -272,9 +290,9 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
       t = after_bus;
       continue;
     }
-    if (((forbidden >> residue(t)) & 1U) != 0) {
-      Cycle skip = 1;
-      while (skip < period && ((forbidden >> residue(t + skip)) & 1U) != 0) ++skip;
+    const std::uint64_t ahead = rotate_right(forbidden, period_residue(t), period, all);  // bit k: t + k forbidden
+    if ((ahead & 1U) != 0) {
+      const Cycle skip = ahead == all ? period : __builtin_ctzll(~ahead);
       next = std::max(next, skip < period ? std::min(t + skip, pattern_until + 1) : pattern_until + 1);
     }
     t = next;
@@ -294,8 +312,8 @@ std::uint32_t DramTimingChecker::column_prefix(bool is_write, std::uint32_t bank
     const int kind = run.is_write ? 1 : 0;
     const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
     const Cycle offset = at - run.start;
-    const Cycle k_low = std::max<Cycle>(ceil_div(offset - after + 1, period), 1 - static_cast<Cycle>(count));
-    const Cycle k_high = std::min<Cycle>(floor_div(offset + before - 1, period), run.count - 1);
+    const Cycle k_low = std::max<Cycle>(-period_floor(after - 1 - offset), 1 - static_cast<Cycle>(count));
+    const Cycle k_high = std::min<Cycle>(period_floor(offset + before - 1), run.count - 1);
     if (k_low <= k_high) legal = std::min(legal, static_cast<std::uint32_t>(std::max<Cycle>(0, -k_high)));
   });
   if (!columns_imply_bus_) {
@@ -332,7 +350,18 @@ void DramTimingChecker::issue_columns(DramCommand command, std::uint32_t bank, C
   }
   auto& state = banks_[bank];
   state.pre_ok = std::max(state.pre_ok, is_write ? last + t.tWL + t.burst + t.tWR : last + t.tRTP);
-  record_columns(ColumnRun{at, last, count, group_of(bank), is_write});
+  const auto group = group_of(bank);
+  record_columns(ColumnRun{at, last, count, group, is_write});
+  // The run forbids its own direction and bank group every cycle within a period of its commands (the gap between
+  // them is the period), [at - period + 1, last + period): the memo of column_slot() takes that stretch in, so that
+  // the next search of this bank group starts past the run instead of stepping through it.
+  auto& blocked = column_blocked_[(is_write ? column_blocked_.size() / 2 : 0) + group];
+  const Cycle low = at - column_period_ + 1, high = last + column_period_;
+  if (low <= blocked.second && blocked.first <= high) {
+    blocked = {std::min(blocked.first, low), std::max(blocked.second, high)};
+  } else if (high > blocked.second) {
+    blocked = {low, high};
+  }
   if (uses_bus && !columns_imply_bus_) {
     for (std::uint32_t j = 0; j < count; ++j) {
       column_bus_.take(at + static_cast<Cycle>(j) * column_period_, t.cas_cycles);
