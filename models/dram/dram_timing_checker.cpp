@@ -258,29 +258,58 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
     blocked = {resumes ? blocked.first : from, at};
     return at;
   };
+  // The gaps to a recorded command of each direction (kind) in the same or another bank group (same), and the
+  // residues it forbids while its pattern covers t: the residues of start + d, d in [1 - before, after - 1].
+  struct Gaps {
+    Cycle after = 0, before = 0;
+    std::uint64_t span = 0;  // residues start + 1 - before onwards, rotated to residue 0
+  };
+  Gaps gaps[2][2];
+  for (int kind = 0; kind < 2; ++kind) {
+    for (int same = 0; same < 2; ++same) {
+      auto& g = gaps[kind][same];
+      g.after = column_gap_[added][kind][same];
+      g.before = column_gap_[kind][added][same];
+      const Cycle width = g.after + g.before - 1;
+      g.span = width >= period ? all : (std::uint64_t{1} << width) - 1;
+    }
+  }
+  // The runs whose pattern covers t: until when, and the residues they forbid.
+  constexpr std::size_t kCovering = 16;
+  Cycle covering_until[kCovering + 1];
+  std::uint64_t covering_mask[kCovering + 1];
   for (;;) {
     Cycle next = t;  // no legal cycle before this
     bool forbidden_here = false;
     std::uint64_t forbidden = 0;  // residues modulo the period forbidden by the runs whose pattern covers t
-    Cycle pattern_until = kFarCycle;
+    std::size_t covering = 0;
+    bool overflow = false;  // more runs cover t than are kept
     for_each_column_run(t, t, [&](const ColumnRun& run) {
-      const int same = run.bank_group == bank_group ? 1 : 0;
-      const int kind = run.is_write ? 1 : 0;
-      const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
+      const auto& g = gaps[run.is_write ? 1 : 0][run.bank_group == bank_group ? 1 : 0];
       const Cycle offset = t - run.start;
-      const Cycle high = std::min<Cycle>(period_floor(offset + before - 1), run.count - 1);
-      const Cycle low = std::max<Cycle>(-period_floor(after - 1 - offset), 0);
+      const Cycle high = std::min<Cycle>(period_floor(offset + g.before - 1), run.count - 1);
+      const Cycle low = std::max<Cycle>(-period_floor(g.after - 1 - offset), 0);
       if (low <= high) {
         forbidden_here = true;
-        next = std::max(next, run.start + high * period + after);
+        next = std::max(next, run.start + high * period + g.after);
       }
-      if (residues && t >= run.start + after - period && t <= run.last + period - before) {
-        pattern_until = std::min(pattern_until, run.last + period - before);
-        // The residues of start + d for d in [1 - before, after - 1]: a span of after + before - 1.
-        const Cycle width = after + before - 1;
-        forbidden |= width >= period ? all
-                                     : rotate_left((std::uint64_t{1} << width) - 1,
-                                                   period_residue(run.start + 1 - before), period, all);
+      const Cycle until = run.last + period - g.before;
+      if (residues && t >= run.start + g.after - period && t <= until) {
+        const std::uint64_t mask =
+            g.span == all ? all : rotate_left(g.span, period_residue(run.start + 1 - g.before), period, all);
+        forbidden |= mask;
+        if (covering < kCovering) {
+          // Kept sorted by `until` (a handful of runs).
+          std::size_t i = covering++;
+          for (; i > 0 && covering_until[i - 1] > until; --i) {
+            covering_until[i] = covering_until[i - 1];
+            covering_mask[i] = covering_mask[i - 1];
+          }
+          covering_until[i] = until;
+          covering_mask[i] = mask;
+        } else {
+          overflow = true;
+        }
       }
     });
     if (!forbidden_here) {
@@ -290,10 +319,30 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
       t = after_bus;
       continue;
     }
-    const std::uint64_t ahead = rotate_right(forbidden, period_residue(t), period, all);  // bit k: t + k forbidden
-    if ((ahead & 1U) != 0) {
-      const Cycle skip = ahead == all ? period : __builtin_ctzll(~ahead);
-      next = std::max(next, skip < period ? std::min(t + skip, pattern_until + 1) : pattern_until + 1);
+    if (((forbidden >> period_residue(t)) & 1U) != 0) {
+      if (overflow) {
+        next = std::max(next, t + 1);  // too many runs to follow: step on
+      } else {
+        // Every cycle whose residue the runs still covering it forbid is illegal. The runs leave in order of
+        // `until`: the first cycle u >= t whose residue those left at u do not forbid, found level by level.
+        covering_mask[covering] = 0;
+        for (std::size_t i = covering; i > 0; --i) covering_mask[i - 1] |= covering_mask[i];  // suffix unions
+        Cycle u = t;
+        for (std::size_t i = 0;;) {
+          while (i < covering && covering_until[i] < u) ++i;
+          const std::uint64_t left = covering_mask[i];
+          if (left != all) {
+            const std::uint64_t ahead = rotate_right(left, period_residue(u), period, all);  // bit k: u + k forbidden
+            const Cycle open = u + __builtin_ctzll(~ahead);
+            if (i == covering || open <= covering_until[i]) {
+              u = open;
+              break;
+            }
+          }
+          u = covering_until[i] + 1;
+        }
+        next = std::max(next, u);
+      }
     }
     t = next;
   }
