@@ -99,13 +99,16 @@ void DramTimingChecker::forget_before(Cycle cycle) {
 }
 
 void DramTimingChecker::record_columns(const ColumnRun& run) {
-  // A run that continues the last recorded one (same bank group and direction, one period on) extends it.
+  // A run that continues the last recorded one (same bank group and direction, one period on) extends it, as long
+  // as it stays no longer than the longest run recorded whole: searches walk back from their cycle over that span,
+  // so runs merged without bound would make every search walk over every live run.
+  column_span_ = std::max(column_span_, run.last - run.start);
   if (column_head_ < column_runs_.size()) {
     auto& back = column_runs_.back();
-    if (back.bank_group == run.bank_group && back.is_write == run.is_write && back.last + column_period_ == run.start) {
+    if (back.bank_group == run.bank_group && back.is_write == run.is_write && back.last + column_period_ == run.start &&
+        run.last - back.start <= column_span_) {
       back.last = run.last;
       back.count += run.count;
-      column_span_ = std::max(column_span_, back.last - back.start);
       return;
     }
   }
@@ -114,7 +117,6 @@ void DramTimingChecker::record_columns(const ColumnRun& run) {
   const auto first = column_runs_.begin() + static_cast<std::ptrdiff_t>(column_head_);
   while (position != first && std::prev(position)->start > run.start) --position;
   column_runs_.insert(position, run);
-  column_span_ = std::max(column_span_, run.last - run.start);
 }
 
 template <class Visit>

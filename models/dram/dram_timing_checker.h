@@ -139,7 +139,7 @@ class DramTimingChecker {
   // Column runs not yet too old to matter, sorted by start; `column_head_` is the first live one.
   std::vector<ColumnRun> column_runs_;
   std::size_t column_head_ = 0;
-  Cycle column_span_ = 0;    // the longest last - start of a recorded run
+  Cycle column_span_ = 0;    // the longest last - start of a run recorded (issue_columns), and of any kept run
   Cycle column_period_ = 1;  // max(tCCD_L, burst)
   int period_shift_ = -1;    // log2(column_period_) when it is a power of two (divisions become shifts)
   // floor(a / column_period_), and a modulo column_period_ in [0, column_period_).
