@@ -288,6 +288,9 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
     bool overflow = false;  // more runs cover t than are kept
     for_each_column_run(t, t, [&](const ColumnRun& run) {
       const auto& g = gaps[run.is_write ? 1 : 0][run.bank_group == bank_group ? 1 : 0];
+      // Out of the run's reach (the walk's window is the widest gap of any kind): it neither forbids t nor a
+      // residue at t; leaving it out only shortens a skip that follows.
+      if (t >= run.last + g.after || t <= run.start - g.before) return;
       const Cycle offset = t - run.start;
       const Cycle high = std::min<Cycle>(period_floor(offset + g.before - 1), run.count - 1);
       const Cycle low = std::max<Cycle>(-period_floor(g.after - 1 - offset), 0);
