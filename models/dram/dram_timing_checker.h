@@ -146,8 +146,8 @@ class DramTimingChecker {
   [[nodiscard]] Cycle period_floor(Cycle a) const;
   [[nodiscard]] int period_residue(Cycle a) const;
   bool columns_imply_bus_ = false;  // the column bus carries only column commands, always further apart than CAS
-  // Per direction and bank group, the last stretch [first, second) of cycles a search found illegal for a column
-  // command (a memo of column_slot()).
+  // Per direction and bank group, the last stretch [first, second) of cycles known illegal for a column command:
+  // found so by a search, extended by the runs of that group and direction placed since (a memo of column_slot()).
   mutable std::vector<std::pair<Cycle, Cycle>> column_blocked_;
   Cycle max_column_gap_ = 0, max_act_gap_ = 0;  // no recorded command older than this many cycles can constrain
   Cycle column_gap_[2][2][2] = {};              // [second is write][first is write][same bank group]
