@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <tuple>
 #include <utility>
 
 namespace roofsim::dram {
@@ -33,6 +32,8 @@ DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy
   if (checker_.banks() > 64) throw std::invalid_argument("a DRAM channel of at most 64 banks");
   counters_.acts_per_bank.assign(checker_.banks(), 0);
   act_cache_.assign(standard.bank_groups + 1u, -1);
+  group_best_.resize(std::max(1u, standard.bank_groups));
+  group_has_.resize(group_best_.size());
   column_cache_.assign(standard.bank_groups + 1u, -1);
 }
 
@@ -93,6 +94,17 @@ void DramChannel::finish(Cycle end) {
   refresh_until(end);
 }
 
+Cycle DramChannel::first_command_cycle(DramCommand first, std::uint32_t bank, Cycle decision) {
+  // Banks whose own constraints are met share one answer per bank group (or per channel for PRE).
+  if (checker_.bank_ready(first, bank) > decision) return checker_.earliest(first, bank, decision);
+  const std::size_t slot = first == DramCommand::pre ? 0 : 1 + checker_.group_of(bank);
+  auto& cached = first == DramCommand::act   ? act_cache_[slot]
+                 : first == DramCommand::pre ? pre_cache_
+                                             : column_cache_[slot];
+  if (cached < 0) cached = checker_.earliest(first, bank, decision);
+  return cached;
+}
+
 const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   const Cycle decision = std::max(now, clock_);
   checker_.forget_before(decision);
@@ -131,10 +143,15 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   Candidate chosen{oldest_bank, 0, oldest_order, -1, false};
   runs_.clear();
   if (!scheduler_->serves_oldest(queues[oldest_bank].front().bypassed)) {
-    candidates_.clear();
     std::fill(act_cache_.begin(), act_cache_.end(), Cycle{-1});
     std::fill(column_cache_.begin(), column_cache_.end(), Cycle{-1});
     pre_cache_ = -1;
+    // The scheduler's first candidate of each bank group (each bank offers its oldest row hit, else its oldest
+    // request). A candidate's first-command cycle is a timing search; a lower bound of it (the decision, the bank's
+    // own constraint) often shows that it cannot beat its group's best so far, and then it is not searched: the
+    // scheduler ranks a later first command after an earlier one, and the cycle is never below the bound.
+    std::fill(group_best_.begin(), group_best_.end(), Candidate{});
+    std::fill(group_has_.begin(), group_has_.end(), false);
     for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
       const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
       const auto& queue = queues[bank];
@@ -150,43 +167,34 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
           }
         }
       }
-      Candidate candidate{bank, index, queue[index].order, 0, row_hit};
       const DramCommand first = row_hit ? column : open != kClosed ? DramCommand::pre : DramCommand::act;
-      // Banks whose own constraints are met share one answer per bank group (or per channel for PRE).
-      if (checker_.bank_ready(first, bank) <= decision) {
-        const std::size_t slot = first == DramCommand::pre ? 0 : 1 + checker_.group_of(bank);
-        auto& cached = first == DramCommand::act   ? act_cache_[slot]
-                       : first == DramCommand::pre ? pre_cache_
-                                                   : column_cache_[slot];
-        if (cached < 0) cached = checker_.earliest(first, bank, decision);
-        candidate.first_command = cached;
-      } else {
-        candidate.first_command = checker_.earliest(first, bank, decision);
+      Candidate candidate{bank, index, queue[index].order, std::max(decision, checker_.bank_ready(first, bank)),
+                          row_hit};
+      const auto group = checker_.group_of(bank);
+      if (group_has_[group] && !scheduler_->before(candidate, group_best_[group])) continue;
+      candidate.first_command = first_command_cycle(first, bank, decision);
+      if (!group_has_[group] || scheduler_->before(candidate, group_best_[group])) {
+        group_best_[group] = candidate;
+        group_has_[group] = true;
       }
-      candidates_.push_back(candidate);
     }
-    chosen = candidates_[scheduler_->pick(candidates_)];
+    std::uint32_t chosen_group = 0;
+    bool any = false;
+    for (std::uint32_t group = 0; group < group_best_.size(); ++group) {
+      if (group_has_[group] && (!any || scheduler_->before(group_best_[group], chosen))) {
+        chosen = group_best_[group];
+        chosen_group = group;
+        any = true;
+      }
+    }
     runs_.push_back(Run{chosen, {}, 0});
     // A part of several bursts is committed as one run; alone, its bursts would follow each other at tCCD_L and no
     // other bank group could use the gaps. So the readiest request of every other bank group joins it (PRE and ACT
     // as needed), and the runs' bursts alternate bank groups at tCCD_S, as a controller interleaving them would
     // issue them (FR-FCFS would pick those requests next, being ready a tCCD_S later).
     if (queues[chosen.bank][chosen.index].segment.bursts > 1) {
-      std::uint64_t groups = std::uint64_t{1} << checker_.group_of(chosen.bank);
-      for (const auto& candidate : candidates_) {
-        const auto group_index = checker_.group_of(candidate.bank);
-        const std::uint64_t group = std::uint64_t{1} << group_index;
-        if ((groups & group) != 0) continue;
-        const Candidate* best = &candidate;
-        for (const auto& other : candidates_) {
-          if (checker_.group_of(other.bank) == group_index &&
-              std::make_tuple(other.first_command, !other.row_hit, other.order) <
-                  std::make_tuple(best->first_command, !best->row_hit, best->order)) {
-            best = &other;
-          }
-        }
-        groups |= group;
-        runs_.push_back(Run{*best, {}, 0});
+      for (std::uint32_t group = 0; group < group_best_.size(); ++group) {
+        if (group_has_[group] && group != chosen_group) runs_.push_back(Run{group_best_[group], {}, 0});
       }
     }
   } else {

@@ -122,7 +122,11 @@ class DramChannel {
     bool opened_row = false;
     std::uint32_t precharges = 0;
   };
-  std::vector<Candidate> candidates_;  // reused between decisions
+  // The earliest cycle the first command of a candidate may issue (the answers per bank group cached within a
+  // decision).
+  [[nodiscard]] Cycle first_command_cycle(DramCommand first, std::uint32_t bank, Cycle decision);
+  std::vector<Candidate> group_best_;  // per bank group, within one decision
+  std::vector<bool> group_has_;
   std::vector<Run> runs_;
   std::vector<SegmentDone> done_;
   std::vector<Cycle> act_cache_, column_cache_;  // per bank group, within one decision (-1: not computed)

@@ -39,6 +39,7 @@ DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dr
   stats_.channels.resize(channels_.size());
   channel_parts_.assign(channels_.size(), 0);
   busy_channels_.assign((channels_.size() + 63) / 64, 0);
+  due_.assign(channels_.size(), kNever);
   SC_METHOD(wake);
   sensitive << wake_event_;
   dont_initialize();
@@ -120,10 +121,12 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
     stats_.first_arrival_s = now.to_seconds();
   }
   const Cycle arrival = cycle_at_or_after(now);
+  enqueued_ = true;
   for (auto& part : parts_) {
     part.segment.parent = id;
     part.segment.arrival = arrival;
     channels_[part.channel]->enqueue(part.segment);
+    due_[part.channel] = channels_[part.channel]->decision_cycle();
     busy_channels_[part.channel / 64] |= std::uint64_t{1} << (part.channel % 64);
   }
   return true;
@@ -188,21 +191,25 @@ void DramDevice::wake() {
   const Cycle now_cycle = cycle_at_or_after(now);
   in_wake_ = true;
   pull_source(now);
-  for (bool progressed = true; progressed;) {
-    progressed = false;
+  // Passes over the channels with work, in index order, while a pass queued new work (a completion's callback may
+  // submit a request); the due cycles sit in one array, so a pass touches only the channels it serves.
+  for (bool again = true; again;) {
+    enqueued_ = false;
     for (std::size_t word = 0; word < busy_channels_.size(); ++word) {
       for (std::uint64_t bits = busy_channels_[word]; bits != 0; bits &= bits - 1) {
         const auto index = word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+        if (due_[index] > now_cycle) continue;
         auto& channel = *channels_[index];
         while (channel.has_work() && channel.decision_cycle() <= now_cycle) {
           for (const auto& part : channel.decide(now_cycle)) complete_part(part);
-          progressed = true;
           space_freed_ = true;
           if (source_blocked_) pull_source(now);
         }
+        due_[index] = channel.has_work() ? channel.decision_cycle() : kNever;
         if (!channel.has_work()) busy_channels_[word] &= ~(std::uint64_t{1} << (index % 64));
       }
     }
+    again = enqueued_;
   }
   in_wake_ = false;
   if (space_freed_ && waiting_for_space_) {
@@ -214,8 +221,7 @@ void DramDevice::wake() {
   Cycle next_cycle = kNever;
   for (std::size_t word = 0; word < busy_channels_.size(); ++word) {
     for (std::uint64_t bits = busy_channels_[word]; bits != 0; bits &= bits - 1) {
-      const auto& channel = *channels_[word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
-      if (channel.has_work()) next_cycle = std::min(next_cycle, channel.decision_cycle());
+      next_cycle = std::min(next_cycle, due_[word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))]);
     }
   }
   bool has_next = next_cycle < kNever;

@@ -109,8 +109,11 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   DramRunStats stats_;
   bool any_request_ = false;
   bool keep_latencies_ = true;
-  // Bit c of word c / 64: channel c has queued work (wake() visits only those).
+  // Bit c of word c / 64: channel c has queued work (wake() visits only those), and its next decision's cycle
+  // (kNever without work).
   std::vector<std::uint64_t> busy_channels_;
+  std::vector<Cycle> due_;
+  bool enqueued_ = false;  // a request was queued since the start of wake()'s current pass
   std::uint64_t activations_ = 0;
 };
 

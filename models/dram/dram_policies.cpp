@@ -4,16 +4,8 @@
 
 namespace roofsim::dram {
 
-std::size_t FrFcfsScheduler::pick(const std::vector<Candidate>& candidates) const {
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < candidates.size(); ++i) {
-    const auto& a = candidates[i];
-    const auto& b = candidates[best];
-    if (std::make_tuple(a.first_command, !a.row_hit, a.order) < std::make_tuple(b.first_command, !b.row_hit, b.order)) {
-      best = i;
-    }
-  }
-  return best;
+bool FrFcfsScheduler::before(const Candidate& a, const Candidate& b) const {
+  return std::make_tuple(a.first_command, !a.row_hit, a.order) < std::make_tuple(b.first_command, !b.row_hit, b.order);
 }
 
 std::unique_ptr<RequestScheduler> make_scheduler(DramScheduler kind, std::uint32_t frfcfs_cap) {

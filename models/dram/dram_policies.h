@@ -29,9 +29,11 @@ class RequestScheduler {
   // Whether the oldest queued request goes next regardless of the others, having been passed over `bypassed`
   // times (then no candidates are built).
   [[nodiscard]] virtual bool serves_oldest(std::uint32_t bypassed) const = 0;
-  // Index into `candidates` (one per bank with queued requests: its oldest row hit, else its oldest request, with
-  // the earliest cycle its first command may issue) of the request to serve.
-  [[nodiscard]] virtual std::size_t pick(const std::vector<Candidate>& candidates) const = 0;
+  // Whether `a` goes before `b` (one per bank with queued requests: its oldest row hit, else its oldest request, with
+  // the earliest cycle its first command may issue): a strict total order that ranks a later first command after an
+  // earlier one whatever the rest, so that a candidate known only by a lower bound of that cycle is ranked no earlier
+  // than its bound (the controller evaluates the cycle, a timing search, only for candidates that may win).
+  [[nodiscard]] virtual bool before(const Candidate& a, const Candidate& b) const = 0;
 };
 
 // FR-FCFS (Rixner et al., ISCA 2000) with a starvation cap (Mutlu and Moscibroda, MICRO 2007): the request whose first
@@ -42,17 +44,20 @@ class FrFcfsScheduler final : public RequestScheduler {
  public:
   explicit FrFcfsScheduler(std::uint32_t cap) : cap_(cap) {}
   [[nodiscard]] bool serves_oldest(std::uint32_t bypassed) const override { return cap_ > 0 && bypassed >= cap_; }
-  [[nodiscard]] std::size_t pick(const std::vector<Candidate>& candidates) const override;
+  [[nodiscard]] bool before(const Candidate& a, const Candidate& b) const override;
 
  private:
   std::uint32_t cap_;
 };
 
-// First come, first served: always the oldest request.
+// First come, first served: always the oldest request (so it never ranks candidates; asked, it ranks FR-FCFS's way).
 class FcfsScheduler final : public RequestScheduler {
  public:
   [[nodiscard]] bool serves_oldest(std::uint32_t) const override { return true; }
-  [[nodiscard]] std::size_t pick(const std::vector<Candidate>&) const override { return 0; }
+  [[nodiscard]] bool before(const Candidate& a, const Candidate& b) const override { return frfcfs_.before(a, b); }
+
+ private:
+  FrFcfsScheduler frfcfs_{0};
 };
 
 [[nodiscard]] std::unique_ptr<RequestScheduler> make_scheduler(DramScheduler kind, std::uint32_t frfcfs_cap);

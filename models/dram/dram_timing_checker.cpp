@@ -61,6 +61,8 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
     }
   }
   column_period_ = std::max(timing_.tCCD_L, timing_.burst);
+  if ((column_period_ & (column_period_ - 1)) == 0)
+    period_shift_ = __builtin_ctzll(static_cast<std::uint64_t>(column_period_));
   Cycle min_column_gap = max_column_gap_;
   for (const auto& by_first : column_gap_) {
     for (const auto& by_group : by_first) min_column_gap = std::min({min_column_gap, by_group[0], by_group[1]});
@@ -97,13 +99,16 @@ void DramTimingChecker::forget_before(Cycle cycle) {
 }
 
 void DramTimingChecker::record_columns(const ColumnRun& run) {
-  // A run that continues the last recorded one (same bank group and direction, one period on) extends it.
+  // A run that continues the last recorded one (same bank group and direction, one period on) extends it, as long
+  // as it stays no longer than the longest run recorded whole: searches walk back from their cycle over that span,
+  // so runs merged without bound would make every search walk over every live run.
+  column_span_ = std::max(column_span_, run.last - run.start);
   if (column_head_ < column_runs_.size()) {
     auto& back = column_runs_.back();
-    if (back.bank_group == run.bank_group && back.is_write == run.is_write && back.last + column_period_ == run.start) {
+    if (back.bank_group == run.bank_group && back.is_write == run.is_write && back.last + column_period_ == run.start &&
+        run.last - back.start <= column_span_) {
       back.last = run.last;
       back.count += run.count;
-      column_span_ = std::max(column_span_, back.last - back.start);
       return;
     }
   }
@@ -112,7 +117,6 @@ void DramTimingChecker::record_columns(const ColumnRun& run) {
   const auto first = column_runs_.begin() + static_cast<std::ptrdiff_t>(column_head_);
   while (position != first && std::prev(position)->start > run.start) --position;
   column_runs_.insert(position, run);
-  column_span_ = std::max(column_span_, run.last - run.start);
 }
 
 template <class Visit>
@@ -215,8 +219,25 @@ constexpr Cycle kFarCycle = std::numeric_limits<Cycle>::max() / 4;
 Cycle floor_div(Cycle a, Cycle b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
-Cycle ceil_div(Cycle a, Cycle b) {
-  return -floor_div(-a, b);
+}  // namespace
+
+Cycle DramTimingChecker::period_floor(Cycle a) const {
+  // An arithmetic right shift is floor division by a power of two (GCC and Clang shift signed values arithmetically).
+  return period_shift_ >= 0 ? a >> period_shift_ : floor_div(a, column_period_);
+}
+
+int DramTimingChecker::period_residue(Cycle a) const {
+  return static_cast<int>(period_shift_ >= 0 ? a & (column_period_ - 1)
+                                             : a - floor_div(a, column_period_) * column_period_);
+}
+
+namespace {
+// Rotations of a set of residues modulo `period` (bit r: residue r), period <= 64, `all` its full set.
+std::uint64_t rotate_left(std::uint64_t mask, int by, Cycle period, std::uint64_t all) {
+  return by == 0 ? mask : ((mask << by) | (mask >> (period - by))) & all;
+}
+std::uint64_t rotate_right(std::uint64_t mask, int by, Cycle period, std::uint64_t all) {
+  return by == 0 ? mask : ((mask >> by) | (mask << (period - by))) & all;
 }
 }  // namespace
 
@@ -229,7 +250,6 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
   const Cycle period = column_period_;
   const bool residues = period <= 64;
   const std::uint64_t all = period == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << period) - 1;
-  const auto residue = [&](Cycle cycle) { return static_cast<int>(cycle - floor_div(cycle, period) * period); };
   // Commands are only ever added (forget_before drops only those that no longer constrain), so a stretch once found
   // illegal stays illegal: a search starting inside the last one found for this direction and bank group resumes at
   // its end. Decisions search from behind the commands already committed ahead; this skips those in one step.
@@ -240,28 +260,60 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
     blocked = {resumes ? blocked.first : from, at};
     return at;
   };
+  // The gaps to a recorded command of each direction (kind) in the same or another bank group (same), and the
+  // residues it forbids while its pattern covers t: the residues of start + d, d in [1 - before, after - 1].
+  struct Gaps {
+    Cycle after = 0, before = 0;
+    std::uint64_t span = 0;  // residues start + 1 - before onwards, rotated to residue 0
+  };
+  Gaps gaps[2][2];
+  for (int kind = 0; kind < 2; ++kind) {
+    for (int same = 0; same < 2; ++same) {
+      auto& g = gaps[kind][same];
+      g.after = column_gap_[added][kind][same];
+      g.before = column_gap_[kind][added][same];
+      const Cycle width = g.after + g.before - 1;
+      g.span = width >= period ? all : (std::uint64_t{1} << width) - 1;
+    }
+  }
+  // The runs whose pattern covers t: until when, and the residues they forbid.
+  constexpr std::size_t kCovering = 16;
+  Cycle covering_until[kCovering + 1];
+  std::uint64_t covering_mask[kCovering + 1];
   for (;;) {
     Cycle next = t;  // no legal cycle before this
     bool forbidden_here = false;
     std::uint64_t forbidden = 0;  // residues modulo the period forbidden by the runs whose pattern covers t
-    Cycle pattern_until = kFarCycle;
+    std::size_t covering = 0;
+    bool overflow = false;  // more runs cover t than are kept
     for_each_column_run(t, t, [&](const ColumnRun& run) {
-      const int same = run.bank_group == bank_group ? 1 : 0;
-      const int kind = run.is_write ? 1 : 0;
-      const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
+      const auto& g = gaps[run.is_write ? 1 : 0][run.bank_group == bank_group ? 1 : 0];
+      // Out of the run's reach (the walk's window is the widest gap of any kind): it neither forbids t nor a
+      // residue at t; leaving it out only shortens a skip that follows.
+      if (t >= run.last + g.after || t <= run.start - g.before) return;
       const Cycle offset = t - run.start;
-      const Cycle high = std::min<Cycle>(floor_div(offset + before - 1, period), run.count - 1);
-      const Cycle low = std::max<Cycle>(ceil_div(offset - after + 1, period), 0);
+      const Cycle high = std::min<Cycle>(period_floor(offset + g.before - 1), run.count - 1);
+      const Cycle low = std::max<Cycle>(-period_floor(g.after - 1 - offset), 0);
       if (low <= high) {
         forbidden_here = true;
-        next = std::max(next, run.start + high * period + after);
+        next = std::max(next, run.start + high * period + g.after);
       }
-      if (residues && t >= run.start + after - period && t <= run.last + period - before) {
-        pattern_until = std::min(pattern_until, run.last + period - before);
-        if (after + before - 1 >= period) {
-          forbidden = all;
+      const Cycle until = run.last + period - g.before;
+      if (residues && t >= run.start + g.after - period && t <= until) {
+        const std::uint64_t mask =
+            g.span == all ? all : rotate_left(g.span, period_residue(run.start + 1 - g.before), period, all);
+        forbidden |= mask;
+        if (covering < kCovering) {
+          // Kept sorted by `until` (a handful of runs).
+          std::size_t i = covering++;
+          for (; i > 0 && covering_until[i - 1] > until; --i) {
+            covering_until[i] = covering_until[i - 1];
+            covering_mask[i] = covering_mask[i - 1];
+          }
+          covering_until[i] = until;
+          covering_mask[i] = mask;
         } else {
-          for (Cycle d = 1 - before; d < after; ++d) forbidden |= std::uint64_t{1} << residue(run.start + d);
+          overflow = true;
         }
       }
     });
@@ -272,10 +324,30 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
       t = after_bus;
       continue;
     }
-    if (((forbidden >> residue(t)) & 1U) != 0) {
-      Cycle skip = 1;
-      while (skip < period && ((forbidden >> residue(t + skip)) & 1U) != 0) ++skip;
-      next = std::max(next, skip < period ? std::min(t + skip, pattern_until + 1) : pattern_until + 1);
+    if (((forbidden >> period_residue(t)) & 1U) != 0) {
+      if (overflow) {
+        next = std::max(next, t + 1);  // too many runs to follow: step on
+      } else {
+        // Every cycle whose residue the runs still covering it forbid is illegal. The runs leave in order of
+        // `until`: the first cycle u >= t whose residue those left at u do not forbid, found level by level.
+        covering_mask[covering] = 0;
+        for (std::size_t i = covering; i > 0; --i) covering_mask[i - 1] |= covering_mask[i];  // suffix unions
+        Cycle u = t;
+        for (std::size_t i = 0;;) {
+          while (i < covering && covering_until[i] < u) ++i;
+          const std::uint64_t left = covering_mask[i];
+          if (left != all) {
+            const std::uint64_t ahead = rotate_right(left, period_residue(u), period, all);  // bit k: u + k forbidden
+            const Cycle open = u + __builtin_ctzll(~ahead);
+            if (i == covering || open <= covering_until[i]) {
+              u = open;
+              break;
+            }
+          }
+          u = covering_until[i] + 1;
+        }
+        next = std::max(next, u);
+      }
     }
     t = next;
   }
@@ -294,8 +366,8 @@ std::uint32_t DramTimingChecker::column_prefix(bool is_write, std::uint32_t bank
     const int kind = run.is_write ? 1 : 0;
     const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
     const Cycle offset = at - run.start;
-    const Cycle k_low = std::max<Cycle>(ceil_div(offset - after + 1, period), 1 - static_cast<Cycle>(count));
-    const Cycle k_high = std::min<Cycle>(floor_div(offset + before - 1, period), run.count - 1);
+    const Cycle k_low = std::max<Cycle>(-period_floor(after - 1 - offset), 1 - static_cast<Cycle>(count));
+    const Cycle k_high = std::min<Cycle>(period_floor(offset + before - 1), run.count - 1);
     if (k_low <= k_high) legal = std::min(legal, static_cast<std::uint32_t>(std::max<Cycle>(0, -k_high)));
   });
   if (!columns_imply_bus_) {
@@ -332,7 +404,18 @@ void DramTimingChecker::issue_columns(DramCommand command, std::uint32_t bank, C
   }
   auto& state = banks_[bank];
   state.pre_ok = std::max(state.pre_ok, is_write ? last + t.tWL + t.burst + t.tWR : last + t.tRTP);
-  record_columns(ColumnRun{at, last, count, group_of(bank), is_write});
+  const auto group = group_of(bank);
+  record_columns(ColumnRun{at, last, count, group, is_write});
+  // The run forbids its own direction and bank group every cycle within a period of its commands (the gap between
+  // them is the period), [at - period + 1, last + period): the memo of column_slot() takes that stretch in, so that
+  // the next search of this bank group starts past the run instead of stepping through it.
+  auto& blocked = column_blocked_[(is_write ? column_blocked_.size() / 2 : 0) + group];
+  const Cycle low = at - column_period_ + 1, high = last + column_period_;
+  if (low <= blocked.second && blocked.first <= high) {
+    blocked = {std::min(blocked.first, low), std::max(blocked.second, high)};
+  } else if (high > blocked.second) {
+    blocked = {low, high};
+  }
   if (uses_bus && !columns_imply_bus_) {
     for (std::uint32_t j = 0; j < count; ++j) {
       column_bus_.take(at + static_cast<Cycle>(j) * column_period_, t.cas_cycles);

@@ -139,11 +139,15 @@ class DramTimingChecker {
   // Column runs not yet too old to matter, sorted by start; `column_head_` is the first live one.
   std::vector<ColumnRun> column_runs_;
   std::size_t column_head_ = 0;
-  Cycle column_span_ = 0;           // the longest last - start of a recorded run
-  Cycle column_period_ = 1;         // max(tCCD_L, burst)
+  Cycle column_span_ = 0;    // the longest last - start of a run recorded (issue_columns), and of any kept run
+  Cycle column_period_ = 1;  // max(tCCD_L, burst)
+  int period_shift_ = -1;    // log2(column_period_) when it is a power of two (divisions become shifts)
+  // floor(a / column_period_), and a modulo column_period_ in [0, column_period_).
+  [[nodiscard]] Cycle period_floor(Cycle a) const;
+  [[nodiscard]] int period_residue(Cycle a) const;
   bool columns_imply_bus_ = false;  // the column bus carries only column commands, always further apart than CAS
-  // Per direction and bank group, the last stretch [first, second) of cycles a search found illegal for a column
-  // command (a memo of column_slot()).
+  // Per direction and bank group, the last stretch [first, second) of cycles known illegal for a column command:
+  // found so by a search, extended by the runs of that group and direction placed since (a memo of column_slot()).
   mutable std::vector<std::pair<Cycle, Cycle>> column_blocked_;
   Cycle max_column_gap_ = 0, max_act_gap_ = 0;  // no recorded command older than this many cycles can constrain
   Cycle column_gap_[2][2][2] = {};              // [second is write][first is write][same bank group]
