@@ -177,6 +177,7 @@ void ComputeUnit::wake() {
   while (!timeline_.empty() && timeline_.top().at <= now) {
     const Timed event = timeline_.top();
     timeline_.pop();
+    ++events_;
     if (event.kind == Kind::compute_done) {
       finish_step(event.index, now);
       drain_requests(now);

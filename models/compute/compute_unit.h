@@ -59,6 +59,8 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   void start_tile(std::size_t op, std::uint64_t tile);
 
   [[nodiscard]] std::uint64_t activations() const { return activations_; }
+  // Timed events handled: chunk arrivals, step ends and write acknowledgements (one wake may handle several).
+  [[nodiscard]] std::uint64_t events() const { return events_; }
   [[nodiscard]] TimeFs engine_busy_fs(std::size_t engine) const { return engines_[engine].busy_fs(); }
 
  private:
@@ -125,6 +127,7 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   TimeFs scheduled_ = kNever;
   bool in_wake_ = false;
   std::uint64_t activations_ = 0;
+  std::uint64_t events_ = 0;
   const ClockDomain* clock_ = nullptr;
   std::size_t clock_state_ = 0;  // the clock's state as this unit last saw it (the state before a change)
 };

@@ -57,6 +57,9 @@ class DeviceScheduler : public sc_core::sc_module {
     dont_initialize();
   }
 
+  // Runs of its process (kernel activations), for benchmarks.
+  [[nodiscard]] std::uint64_t activations() const { return activations_; }
+
   // A client: its index fixes its place among the wake-ups of one instant (the higher first).
   [[nodiscard]] std::uint32_t add(Wakeable& client) {
     clients_.push_back(&client);
@@ -134,6 +137,7 @@ class DeviceScheduler : public sc_core::sc_module {
   }
 
   void run() {
+    ++activations_;
     const TimeFs now = now_fs();
     const bool timed = armed_fs_ == now;
     if (timed) armed_fs_ = kNever;
@@ -187,6 +191,7 @@ class DeviceScheduler : public sc_core::sc_module {
   bool delta_armed_ = false;  // tick_ has a delta notification pending
   bool in_run_ = false;
   TimeFs now_ = 0;  // the instant of the round being run
+  std::uint64_t activations_ = 0;
 };
 
 // A client's wake-up: through the device's scheduler once attached, else through the client's own event (whose

@@ -92,11 +92,15 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   power_->elaborate(*activity_);
 }
 
-std::uint64_t Device::activations() const {
+std::uint64_t Device::events() const {
   std::uint64_t total = dispatcher_->activations();
-  for (const auto& unit : units_) total += unit->activations();
+  for (const auto& unit : units_) total += unit->events();
   if (detailed_ != nullptr) total += detailed_->device().activations();
   return total;
+}
+
+std::uint64_t Device::kernel_activations() const {
+  return scheduler_->activations();
 }
 
 }  // namespace roofsim

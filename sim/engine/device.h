@@ -33,7 +33,11 @@ class Device : public sc_core::sc_module {
   [[nodiscard]] const DispatchPolicy& policy() const { return *policy_; }
   [[nodiscard]] const MemorySystem& memory() const { return *memory_; }
   [[nodiscard]] Dispatcher& dispatcher() { return *dispatcher_; }
-  [[nodiscard]] std::uint64_t activations() const;
+  // The timed events the model handled (a discrete-event simulator's event count): the units' chunk arrivals, step
+  // ends and write acknowledgements, the dispatcher's wake-ups and the detailed DRAM's decision passes.
+  [[nodiscard]] std::uint64_t events() const;
+  // Runs of the device scheduler's process: the SystemC activations those events cost.
+  [[nodiscard]] std::uint64_t kernel_activations() const;
   // The detailed DRAM, or null (simple model, or no DRAM).
   [[nodiscard]] EngineDramAdapter* detailed_dram() const { return detailed_; }
   [[nodiscard]] const std::vector<TileSpan>& tile_spans() const { return dispatcher_->tile_spans().spans(); }

@@ -158,7 +158,8 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
   if (const auto* dram = memory.dram()) {
     result.levels.push_back(LevelRunStats{"dram", dram->bytes_read(), dram->bytes_written(), 0, 0, 0});
   }
-  result.events = device->activations();
+  result.events = device->events();
+  result.kernel_activations = device->kernel_activations();
   result.processes = hw.compute.units + 1 + (device->detailed_dram() != nullptr ? 2 : 0);  // + the DRAM's two
   result.tile_spans = device->tile_spans();
   result.wall_s = wall_s;

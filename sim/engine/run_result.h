@@ -84,11 +84,12 @@ struct RunResult {
   // Conservation with the detailed DRAM: the engine's requests rounded out to bursts, and bursts x burst size served.
   Bytes dram_asked_burst_bytes = 0;
   Bytes dram_served_burst_bytes = 0;
-  double dram_row_hit_rate = 0;        // over every burst of the run
-  double dram_refresh_time_share = 0;  // the controller's: bank time blocked by refresh
-  std::uint64_t events = 0;            // process activations
-  std::uint64_t processes = 0;         // SystemC processes of the model (units, dispatcher, DRAM)
-  std::vector<TileSpan> tile_spans;    // when each tile ran where (for trace.json)
+  double dram_row_hit_rate = 0;          // over every burst of the run
+  double dram_refresh_time_share = 0;    // the controller's: bank time blocked by refresh
+  std::uint64_t events = 0;              // timed model events handled (Device::events)
+  std::uint64_t kernel_activations = 0;  // SystemC process runs they cost (the device scheduler's)
+  std::uint64_t processes = 0;           // SystemC processes of the model (units, dispatcher, DRAM)
+  std::vector<TileSpan> tile_spans;      // when each tile ran where (for trace.json)
   Seconds wall_s = 0;
 };
 
