@@ -89,7 +89,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
     json << cluster_json(result, reports).dump(2) << "\n";
     std::ofstream trace(out / "trace.json");
     if (!trace) throw InputError(SourcePos{(out / "trace.json").string()}, "cannot write the file");
-    trace << cluster_trace_json(result, reports).dump() << "\n";
+    write_cluster_trace_json(result, reports, trace);
     std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
               << (out / "roofline.svg").string() << " (rank " << result.simulated.front().rank << "), "
               << (out / "cluster.json").string() << ", " << (out / "trace.json").string() << "\n";

@@ -43,29 +43,6 @@ std::vector<std::uint32_t> assign_lanes(const std::vector<TraceOp>& ops, std::ui
   return lane;
 }
 
-// The trace's events, written to the stream one at a time as they are made: held as one JSON document, a trace of
-// some 10^5 events took about ten times its file's size in memory and was the largest share of a run's peak RSS. The
-// bytes are those of dumping {"traceEvents": [...], "displayTimeUnit": ..., "otherData": ...} at once.
-class EventStream {
- public:
-  explicit EventStream(std::ostream& out) : out_(out) { out_ << "{\"traceEvents\":["; }
-  void push_back(const json& event) {
-    if (!first_) out_ << ',';
-    out_ << event.dump();
-    first_ = false;
-  }
-  // Closes the event array and writes the remaining members of the document.
-  void finish(const json& rest) {
-    out_ << ']';
-    for (const auto& [key, value] : rest.items()) out_ << ',' << json(key).dump() << ':' << value.dump();
-    out_ << "}\n";
-  }
-
- private:
-  std::ostream& out_;
-  bool first_ = true;
-};
-
 }  // namespace
 
 TraceCounter spread_bandwidth(const std::string& name, const std::vector<TraceOp>& ops,
@@ -91,8 +68,25 @@ TraceCounter spread_bandwidth(const std::string& name, const std::vector<TraceOp
   return counter;
 }
 
+TraceEventStream::TraceEventStream(std::ostream& out) : out_(out) {
+  out_ << "{\"traceEvents\":[";
+}
+
+void TraceEventStream::push_back(const nlohmann::ordered_json& event) {
+  if (!first_) out_ << ',';
+  out_ << event.dump();
+  first_ = false;
+}
+
+void TraceEventStream::finish(const nlohmann::ordered_json& rest) {
+  out_ << ']';
+  for (const auto& [key, value] : rest.items())
+    out_ << ',' << nlohmann::ordered_json(key).dump() << ':' << value.dump();
+  out_ << "}\n";
+}
+
 void write_trace_json(const TraceData& data, const TraceOptions& options, std::ostream& out) {
-  EventStream events(out);
+  TraceEventStream events(out);
   events.push_back(
       {{"name", "process_name"}, {"ph", "M"}, {"ts", 0}, {"pid", kPid}, {"tid", 0}, {"args", {{"name", data.device}}}});
   std::uint32_t lanes = 0;
