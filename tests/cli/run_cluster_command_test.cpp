@@ -153,3 +153,13 @@ TEST_CASE(
   CHECK(note(tree.out, "allgather").find("network: ring over 8 ranks") != std::string::npos);
   CHECK(note(tree.out, "alltoall").find("network: direct over 8 ranks") != std::string::npos);
 }
+
+TEST_CASE("a workload that cannot be split over the cluster's devices says why") {
+  // tp_decode's 64 heads and 8 KV heads cannot be split 256 ways: the error is the workload's own, not a hint to set
+  // the device count that would fail the same way.
+  const auto dir = test::scratch_dir("run-cluster-tp-256");
+  const auto run = test::run_roofsim("run --hw 16x16-TPUv4-torus --workload tp_decode --out '" + dir.string() + "'");
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("cannot run on the 256") != std::string::npos);
+  CHECK(run.err.find("tensor_parallel must divide") != std::string::npos);
+}
