@@ -38,19 +38,26 @@ Workload load_for_cluster(const std::filesystem::path& file, std::vector<Overrid
   if (workload.devices == cluster.devices) return workload;
   const bool user_set =
       std::any_of(overrides.begin(), overrides.end(), [](const Override& o) { return o.key == "params.devices"; });
+  std::string why;  // why the workload cannot take the cluster's count, when its `devices` parameter exists
   if (!user_set) {
     overrides.push_back(Override{"params.devices", std::to_string(cluster.devices)});
     try {
       workload = load_workload(file, overrides, cluster.device);
-    } catch (const InputError&) {
-      // The file has no `devices` parameter: keep its own count and let the check below speak.
+    } catch (const InputError& error) {
+      // No `devices` parameter: keep the file's own count and let the check below speak. One that exists but
+      // whose value the workload rejects (tensor parallelism over more devices than heads): say why.
+      if (toml::parse_file(file.string())["params"]["devices"]) why = std::string(": ") + error.what();
     }
   }
   if (workload.devices != cluster.devices) {
     throw InputError(SourcePos{workload.file},
-                     fmt::format("workload '{}' is written for {} devices; cluster '{}' has {} (set "
-                                 "--set workload.params.devices={})",
-                                 workload.name, workload.devices, cluster.name, cluster.devices, cluster.devices));
+                     why.empty()
+                         ? fmt::format("workload '{}' is written for {} devices; cluster '{}' has {} (set "
+                                       "--set workload.params.devices={})",
+                                       workload.name, workload.devices, cluster.name, cluster.devices, cluster.devices)
+                         : fmt::format("workload '{}' is written for {} devices and cannot run on the {} of "
+                                       "cluster '{}'{}",
+                                       workload.name, workload.devices, cluster.devices, cluster.name, why));
   }
   return workload;
 }
@@ -89,7 +96,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
     json << cluster_json(result, reports).dump(2) << "\n";
     std::ofstream trace(out / "trace.json");
     if (!trace) throw InputError(SourcePos{(out / "trace.json").string()}, "cannot write the file");
-    trace << cluster_trace_json(result, reports).dump() << "\n";
+    write_cluster_trace_json(result, reports, trace);
     std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
               << (out / "roofline.svg").string() << " (rank " << result.simulated.front().rank << "), "
               << (out / "cluster.json").string() << ", " << (out / "trace.json").string() << "\n";

@@ -134,7 +134,12 @@ class ClusterShell : public sc_core::sc_module {
       request.bytes = op.shape.message_bytes;
       request.ranks = nodes;
       request.chunk_bytes = cluster_.collective.chunk_bytes;
-      if (!net::unsupported_reason(request).empty()) request.algorithm = net::Algorithm::ring;
+      // An algorithm the op has not (alltoall has only direct; tree is allreduce and broadcast only, ...) gives way
+      // to ring, and where ring does not exist either, to direct, which every collective has.
+      for (const auto fallback : {net::Algorithm::ring, net::Algorithm::direct}) {
+        if (net::unsupported_reason(request).empty()) break;
+        request.algorithm = fallback;
+      }
       *schedule = net::build_schedule(request);
       algorithm = std::string(net::to_string(request.algorithm));
     } else {

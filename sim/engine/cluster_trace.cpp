@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/engine/cluster_report.h"
+#include "sim/report/trace_writer.h"
 
 namespace roofsim {
 
@@ -20,8 +21,9 @@ nlohmann::ordered_json metadata(const char* what, std::uint64_t pid, std::uint64
 
 }  // namespace
 
-nlohmann::ordered_json cluster_trace_json(const ClusterRunResult& result, const std::vector<Report>& rank_reports) {
-  auto events = nlohmann::ordered_json::array();
+void write_cluster_trace_json(const ClusterRunResult& result, const std::vector<Report>& rank_reports,
+                              std::ostream& out) {
+  TraceEventStream events(out);
   // pid 0 is the network; rank r is pid r + 1.
   for (std::size_t r = 0; r < result.simulated.size(); ++r) {
     const auto& rank = result.simulated[r];
@@ -60,10 +62,7 @@ nlohmann::ordered_json cluster_trace_json(const ClusterRunResult& result, const 
     events.push_back(metadata("thread_name", 0, l, link.name));
     for (const auto& [begin, end] : link.periods) events.push_back(slice("busy", 0, l, begin, end));
   }
-  nlohmann::ordered_json trace;
-  trace["traceEvents"] = std::move(events);
-  trace["displayTimeUnit"] = "ns";
-  return trace;
+  events.finish(nlohmann::ordered_json{{"displayTimeUnit", "ns"}});
 }
 
 }  // namespace roofsim

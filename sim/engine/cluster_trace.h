@@ -4,8 +4,7 @@
 // was exposed (no compute op ran) and a "step" slice whose arguments are the step's figures (compute, communication,
 // exposed communication, the communication-aware and binding ceilings), and a "network" process with one
 // track per link direction that carried data, showing its busy periods. Times in microseconds, as the format wants.
-#include <nlohmann/json.hpp>
-
+#include <iosfwd>
 #include <vector>
 
 #include "sim/engine/cluster_run.h"
@@ -13,8 +12,9 @@
 
 namespace roofsim {
 
-// rank_reports: make_rank_report() of each simulated rank, in order.
-[[nodiscard]] nlohmann::ordered_json cluster_trace_json(const ClusterRunResult& result,
-                                                        const std::vector<Report>& rank_reports);
+// rank_reports: make_rank_report() of each simulated rank, in order. Written event by event (TraceEventStream): a
+// 256-rank torus's link busy periods are some 5 x 10^5 events.
+void write_cluster_trace_json(const ClusterRunResult& result, const std::vector<Report>& rank_reports,
+                              std::ostream& out);
 
 }  // namespace roofsim

@@ -68,8 +68,25 @@ TraceCounter spread_bandwidth(const std::string& name, const std::vector<TraceOp
   return counter;
 }
 
+TraceEventStream::TraceEventStream(std::ostream& out) : out_(out) {
+  out_ << "{\"traceEvents\":[";
+}
+
+void TraceEventStream::push_back(const nlohmann::ordered_json& event) {
+  if (!first_) out_ << ',';
+  out_ << event.dump();
+  first_ = false;
+}
+
+void TraceEventStream::finish(const nlohmann::ordered_json& rest) {
+  out_ << ']';
+  for (const auto& [key, value] : rest.items())
+    out_ << ',' << nlohmann::ordered_json(key).dump() << ':' << value.dump();
+  out_ << "}\n";
+}
+
 void write_trace_json(const TraceData& data, const TraceOptions& options, std::ostream& out) {
-  json events = json::array();
+  TraceEventStream events(out);
   events.push_back(
       {{"name", "process_name"}, {"ph", "M"}, {"ts", 0}, {"pid", kPid}, {"tid", 0}, {"args", {{"name", data.device}}}});
   std::uint32_t lanes = 0;
@@ -217,7 +234,6 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
   }
 
   json root;
-  root["traceEvents"] = std::move(events);
   root["displayTimeUnit"] = "ns";
   root["otherData"] = {{"generator", "roofsim run"},
                        {"device", data.device},
@@ -234,7 +250,7 @@ void write_trace_json(const TraceData& data, const TraceOptions& options, std::o
                                                   "still above, only the tracks of every units_sampled_every-th unit "
                                                   "are kept"},
                        {"counters", data.counters_note}};
-  out << root.dump() << "\n";
+  events.finish(root);
 }
 
 }  // namespace roofsim

@@ -128,3 +128,38 @@ k = 256
   CHECK(typo.exit_code == 2);
   CHECK(typo.err.find("memory.l2.capacty") != std::string::npos);
 }
+
+TEST_CASE(
+    "the bundled collectives run on a cluster: an op the chosen algorithm lacks falls back to ring, else direct") {
+  const auto dir = test::scratch_dir("run-cluster-collectives");
+  // The engine table's line of `op`: its note names the algorithm ("network: ring over 8 ranks").
+  const auto note = [](const std::string& out, const std::string& op) {
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind(op + " ", 0) == 0 && line.find("network:") != std::string::npos) return line;
+    }
+    return std::string();
+  };
+  // Ring has no alltoall (every rank's block goes to one peer each): alltoall runs direct, the rest ring.
+  const auto ring = test::run_roofsim("run --hw 8xH100-NVSwitch --workload collectives --out '" + dir.string() + "'");
+  REQUIRE(ring.exit_code == 0);
+  CHECK(note(ring.out, "allreduce").find("network: ring over 8 ranks") != std::string::npos);
+  CHECK(note(ring.out, "alltoall").find("network: direct over 8 ranks") != std::string::npos);
+  // Tree is allreduce and broadcast only: allgather falls back to ring, alltoall (no ring either) to direct.
+  const auto tree =
+      test::run_roofsim("run --hw 8xH100-NVSwitch --workload collectives --algo tree --out '" + dir.string() + "'");
+  REQUIRE(tree.exit_code == 0);
+  CHECK(note(tree.out, "allreduce").find("network: tree over 8 ranks") != std::string::npos);
+  CHECK(note(tree.out, "allgather").find("network: ring over 8 ranks") != std::string::npos);
+  CHECK(note(tree.out, "alltoall").find("network: direct over 8 ranks") != std::string::npos);
+}
+
+TEST_CASE("a workload that cannot be split over the cluster's devices says why") {
+  // tp_decode's 64 heads and 8 KV heads cannot be split 256 ways: the error is the workload's own, not a hint to set
+  // the device count that would fail the same way.
+  const auto dir = test::scratch_dir("run-cluster-tp-256");
+  const auto run = test::run_roofsim("run --hw 16x16-TPUv4-torus --workload tp_decode --out '" + dir.string() + "'");
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("cannot run on the 256") != std::string::npos);
+  CHECK(run.err.find("tensor_parallel must divide") != std::string::npos);
+}
