@@ -7,11 +7,6 @@
 namespace roofsim {
 
 namespace {
-Bytes sum_bytes(const AddressRange* ranges, std::size_t count) {
-  Bytes total = 0;
-  for (std::size_t i = 0; i < count; ++i) total += ranges[i].bytes;
-  return total;
-}
 
 // First bank of a run of `banks` consecutive lines of a device level. Within a run, consecutive lines go to
 // consecutive banks, so a stream spreads over all banks exactly evenly; each run starts at a hashed bank, as GPU L2
@@ -70,12 +65,6 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
   if (dram_ != nullptr) names_.emplace_back("dram");
 }
 
-std::uint64_t MemorySystem::bank_of_line(const Level& level, std::uint64_t line_index) {
-  const std::uint64_t run = level.bank_run.div(line_index);
-  const std::uint64_t bank = run_start_bank(run, level.banks) + (line_index - run * level.banks);
-  return bank >= level.banks ? bank - level.banks : bank;
-}
-
 std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit, const AddressRange* ranges,
                                                std::size_t count, Bytes bytes, TimeFs now) {
   if (level.unit_scope) {
@@ -104,36 +93,49 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
   for (std::size_t i = 0; i < count; ++i) {
     Bytes at = ranges[i].address;
     const Bytes end = at + ranges[i].bytes;
-    std::uint64_t line_index = level.line.div(at);
+    // A cursor over the range's lines: its run of banks, its place in the run and its bank (one division per range).
+    const std::uint64_t first_line = level.line.div(at);
+    std::uint64_t run = level.bank_run.div(first_line);
+    std::uint64_t position = first_line - run * banks;
+    std::uint64_t bank = run_start_bank(run, banks) + position;
+    if (bank >= banks) bank -= banks;
+    const auto advance = [&](std::uint64_t lines) {  // lines <= what is left of the run and of the bank array
+      position += lines;
+      bank += lines;
+      if (position == banks) {
+        position = 0;
+        bank = run_start_bank(++run, banks);
+      } else if (bank == banks) {
+        bank = 0;
+      }
+    };
     const Bytes head = level.line.mod(at);
     TimeFs range_share = 0;
     if (head != 0 || end - at < line) {
       const Bytes part = std::min(end - at, line - head);
       const TimeFs transfer = level.port_rate.time_fs(part);
-      reserve(bank_of_line(level, line_index), transfer);
+      reserve(bank, transfer);
       range_share = transfer;
       at += part;
-      ++line_index;
+      advance(1);
     }
     std::uint64_t whole = (end - at) / line;
-    const std::uint64_t passes = (whole + banks - 1) / banks;
+    const std::uint64_t passes = whole <= banks ? (whole > 0 ? 1 : 0) : (whole + banks - 1) / banks;
     range_share = std::max(range_share, static_cast<TimeFs>(passes) * level.line_fs);
     while (whole > 0) {
       // One segment: from this line to the end of its run of banks, of the bank array, or of the range.
-      const std::uint64_t bank = bank_of_line(level, line_index);
-      const std::uint64_t to_run_end = banks - level.bank_run.mod(line_index);
-      const std::uint64_t n = std::min({whole, to_run_end, banks - bank});
-      done = static_cast<TimeFs>(reserve_segment(level.bank_free_fs.data() + bank, n, static_cast<std::int64_t>(now),
+      const std::uint64_t n = std::min({whole, banks - position, banks - bank});
+      done = static_cast<TimeFs>(reserve_segment(free_at + bank, n, static_cast<std::int64_t>(now),
                                                  static_cast<std::int64_t>(level.line_fs),
                                                  static_cast<std::int64_t>(done)));
       level.bank_busy_fs += static_cast<TimeFs>(n) * level.line_fs;
-      line_index += n;
+      advance(n);
       whole -= n;
       at += n * line;
     }
     if (at < end) {
       const TimeFs transfer = level.port_rate.time_fs(end - at);
-      reserve(bank_of_line(level, line_index), transfer);
+      reserve(bank, transfer);
       if (passes == 0) range_share = std::max(range_share, transfer);
     }
     unloaded = std::max(unloaded, range_share);
@@ -157,7 +159,7 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
   // (its lookup's fetches; two lookups alternate so that a level's input is never the buffer it fills).
   const AddressRange* ranges = chunk.ranges;
   std::size_t count = chunk.count;
-  Bytes bytes = sum_bytes(ranges, count);
+  Bytes bytes = chunk.bytes;
   std::size_t lookup_buffer = 0;
   TimeFs done = now, unloaded = 0, hit_ready = 0;
   for (std::size_t l = 0; l < levels_.size() && count != 0; ++l) {

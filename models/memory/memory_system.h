@@ -95,8 +95,6 @@ class MemorySystem final : private DramCompletionSink {
   void dram_done(std::uint64_t id, TimeFs done_fs) override;
   void access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
               ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op);
-  // The bank of a line of a banked device level.
-  [[nodiscard]] static std::uint64_t bank_of_line(const Level& level, std::uint64_t line_index);
   // Reserves the level's ports for `ranges`; returns {finish + latency, unloaded}.
   std::pair<TimeFs, TimeFs> occupy(Level& level, std::uint64_t unit, const AddressRange* ranges, std::size_t count,
                                    Bytes bytes, TimeFs now);
