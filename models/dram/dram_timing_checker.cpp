@@ -68,6 +68,22 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
     for (const auto& by_group : by_first) min_column_gap = std::min({min_column_gap, by_group[0], by_group[1]});
   }
   columns_imply_bus_ = timing_.separate_row_bus && timing_.cas_cycles <= min_column_gap;
+  // The gaps to a recorded command of each direction (kind) in the same or another bank group (same), and the
+  // residues it forbids while its pattern covers t: the residues of start + d, d in [1 - before, after - 1].
+  // They do not change during the run: computed once, not per search.
+  const std::uint64_t all_residues =
+      column_period_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << column_period_) - 1;
+  for (int added = 0; added < 2; ++added) {
+    for (int kind = 0; kind < 2; ++kind) {
+      for (int same = 0; same < 2; ++same) {
+        auto& g = column_slot_gaps_[added][kind][same];
+        g.after = column_gap_[added][kind][same];
+        g.before = column_gap_[kind][added][same];
+        const Cycle width = g.after + g.before - 1;
+        g.span = width >= column_period_ ? all_residues : (std::uint64_t{1} << width) - 1;
+      }
+    }
+  }
   column_blocked_.assign(2 * static_cast<std::size_t>(std::max(1u, bank_groups)), {0, 0});
 }
 
@@ -260,22 +276,7 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
     blocked = {resumes ? blocked.first : from, at};
     return at;
   };
-  // The gaps to a recorded command of each direction (kind) in the same or another bank group (same), and the
-  // residues it forbids while its pattern covers t: the residues of start + d, d in [1 - before, after - 1].
-  struct Gaps {
-    Cycle after = 0, before = 0;
-    std::uint64_t span = 0;  // residues start + 1 - before onwards, rotated to residue 0
-  };
-  Gaps gaps[2][2];
-  for (int kind = 0; kind < 2; ++kind) {
-    for (int same = 0; same < 2; ++same) {
-      auto& g = gaps[kind][same];
-      g.after = column_gap_[added][kind][same];
-      g.before = column_gap_[kind][added][same];
-      const Cycle width = g.after + g.before - 1;
-      g.span = width >= period ? all : (std::uint64_t{1} << width) - 1;
-    }
-  }
+  const auto& gaps = column_slot_gaps_[added];
   // The runs whose pattern covers t: until when, and the residues they forbid.
   constexpr std::size_t kCovering = 16;
   Cycle covering_until[kCovering + 1];

@@ -151,6 +151,13 @@ class DramTimingChecker {
   mutable std::vector<std::pair<Cycle, Cycle>> column_blocked_;
   Cycle max_column_gap_ = 0, max_act_gap_ = 0;  // no recorded command older than this many cycles can constrain
   Cycle column_gap_[2][2][2] = {};              // [second is write][first is write][same bank group]
+  // column_slot()'s view of column_gap_: [new is write][recorded is write][same bank group], the gap after and
+  // before a recorded command and the residues (modulo the period) it forbids, from residue 0.
+  struct ColumnSlotGaps {
+    Cycle after = 0, before = 0;
+    std::uint64_t span = 0;
+  };
+  ColumnSlotGaps column_slot_gaps_[2][2][2] = {};
   CommandBus row_bus_, column_bus_;
   std::vector<IssuedCommand>* log_ = nullptr;
 };
