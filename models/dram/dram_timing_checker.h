@@ -112,9 +112,10 @@ class DramTimingChecker {
   // How many commands at at + i x column_period(), i < count, are legal (`at` itself is).
   [[nodiscard]] std::uint32_t column_prefix(bool is_write, std::uint32_t bank_group, Cycle at,
                                             std::uint32_t count) const;
-  // Calls visit(run) for every recorded run that may constrain a column command in [low, high].
+  // Calls visit(run) for every recorded run that may constrain a column command in [low, high], given the widest
+  // gap from the new command to a recorded one (reach_before) and from a recorded one to it (reach_after).
   template <class Visit>
-  void for_each_column_run(Cycle low, Cycle high, Visit&& visit) const;
+  void for_each_column_run(Cycle low, Cycle high, Cycle reach_before, Cycle reach_after, Visit&& visit) const;
   void record_columns(const ColumnRun& run);
   void issue_columns(DramCommand command, std::uint32_t bank, Cycle at, std::uint32_t count, bool uses_bus);
   [[nodiscard]] const CommandBus& row_bus() const { return timing_.separate_row_bus ? row_bus_ : column_bus_; }
@@ -158,6 +159,8 @@ class DramTimingChecker {
     std::uint64_t span = 0;
   };
   ColumnSlotGaps column_slot_gaps_[2][2][2] = {};
+  // Per direction of a new column command, its widest gap after (before) a recorded one of any kind.
+  Cycle column_reach_after_[2] = {}, column_reach_before_[2] = {};
   CommandBus row_bus_, column_bus_;
   std::vector<IssuedCommand>* log_ = nullptr;
 };
