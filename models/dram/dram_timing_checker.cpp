@@ -41,6 +41,10 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
     : timing_(timing),
       banks_per_group_(std::max(1u, banks_per_group)),
       banks_(static_cast<std::size_t>(std::max(1u, bank_groups)) * std::max(1u, banks_per_group)) {
+  group_of_bank_.resize(banks_.size());
+  for (std::size_t bank = 0; bank < banks_.size(); ++bank) {
+    group_of_bank_[bank] = static_cast<std::uint32_t>(bank / banks_per_group_);
+  }
   max_column_gap_ = std::max({timing_.tCCD_L, timing_.tCCD_S, timing_.burst, timing_.tRTW,
                               timing_.tWL + timing_.burst + std::max(timing_.tWTR_L, timing_.tWTR_S)});
   max_act_gap_ = std::max({timing_.tRRD_L, timing_.tRRD_S, timing_.tFAW});

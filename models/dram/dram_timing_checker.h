@@ -65,7 +65,7 @@ class DramTimingChecker {
   // The bank's own constraint on `command` (tRCD, tRP, tRAS, ...). When it is already met, earliest() depends only
   // on the bank group, so a caller may reuse one answer for every bank of the group.
   [[nodiscard]] Cycle bank_ready(DramCommand command, std::uint32_t bank) const;
-  [[nodiscard]] std::uint32_t group_of(std::uint32_t bank) const { return bank / banks_per_group_; }
+  [[nodiscard]] std::uint32_t group_of(std::uint32_t bank) const { return group_of_bank_[bank]; }
   [[nodiscard]] Cycle bank_pre_ready(std::uint32_t bank) const { return banks_[bank].pre_ok; }
 
   // Where a run of column commands (RD or WR) to one bank can go: the earliest legal cycle `at` >= not_before of its
@@ -124,6 +124,7 @@ class DramTimingChecker {
   CheckerTiming timing_;
   std::uint32_t banks_per_group_;
   std::vector<BankTiming> banks_;
+  std::vector<std::uint32_t> group_of_bank_;  // bank / banks_per_group_, looked up (a division per call is slow)
   // ACTs and column commands not yet too old to matter (forget_before), sorted by cycle, oldest first, so that a
   // check stops at the first command too old to constrain it.
   // A vector with a moving front: pruning advances `head`, the dead prefix is dropped now and then.
