@@ -151,7 +151,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
     // own constraint) often shows that it cannot beat its group's best so far, and then it is not searched: the
     // scheduler ranks a later first command after an earlier one, and the cycle is never below the bound.
     std::fill(group_best_.begin(), group_best_.end(), Candidate{});
-    std::fill(group_has_.begin(), group_has_.end(), false);
+    std::fill(group_has_.begin(), group_has_.end(), std::uint8_t{0});
     for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
       const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
       const auto& queue = queues[bank];
@@ -171,17 +171,17 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       Candidate candidate{bank, index, queue[index].order, std::max(decision, checker_.bank_ready(first, bank)),
                           row_hit};
       const auto group = checker_.group_of(bank);
-      if (group_has_[group] && !scheduler_->before(candidate, group_best_[group])) continue;
+      if (group_has_[group] != 0 && !scheduler_->before(candidate, group_best_[group])) continue;
       candidate.first_command = first_command_cycle(first, bank, decision);
-      if (!group_has_[group] || scheduler_->before(candidate, group_best_[group])) {
+      if (group_has_[group] == 0 || scheduler_->before(candidate, group_best_[group])) {
         group_best_[group] = candidate;
-        group_has_[group] = true;
+        group_has_[group] = 1;
       }
     }
     std::uint32_t chosen_group = 0;
     bool any = false;
     for (std::uint32_t group = 0; group < group_best_.size(); ++group) {
-      if (group_has_[group] && (!any || scheduler_->before(group_best_[group], chosen))) {
+      if (group_has_[group] != 0 && (!any || scheduler_->before(group_best_[group], chosen))) {
         chosen = group_best_[group];
         chosen_group = group;
         any = true;
@@ -194,7 +194,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
     // issue them (FR-FCFS would pick those requests next, being ready a tCCD_S later).
     if (queues[chosen.bank][chosen.index].segment.bursts > 1) {
       for (std::uint32_t group = 0; group < group_best_.size(); ++group) {
-        if (group_has_[group] && group != chosen_group) runs_.push_back(Run{group_best_[group], {}, 0});
+        if (group_has_[group] != 0 && group != chosen_group) runs_.push_back(Run{group_best_[group], {}, 0});
       }
     }
   } else {

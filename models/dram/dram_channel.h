@@ -125,8 +125,8 @@ class DramChannel {
   // The earliest cycle the first command of a candidate may issue (the answers per bank group cached within a
   // decision).
   [[nodiscard]] Cycle first_command_cycle(DramCommand first, std::uint32_t bank, Cycle decision);
-  std::vector<Candidate> group_best_;  // per bank group, within one decision
-  std::vector<bool> group_has_;
+  std::vector<Candidate> group_best_;    // per bank group, within one decision
+  std::vector<std::uint8_t> group_has_;  // bytes, not std::vector<bool>: read in the inner loop of decide()
   std::vector<Run> runs_;
   std::vector<SegmentDone> done_;
   std::vector<Cycle> act_cache_, column_cache_;  // per bank group, within one decision (-1: not computed)

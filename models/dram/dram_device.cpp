@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "sim/core/input_error.h"
 
@@ -53,9 +54,7 @@ sc_core::sc_time DramDevice::time_of(Cycle cycle) const {
   return sc_core::sc_time(static_cast<double>(cycle) * dram_.standard.tck_s, sc_core::SC_SEC);
 }
 
-bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
-                         std::function<void(const sc_core::sc_time&)> on_done, sc_core::sc_event* done_event,
-                         std::uint64_t tag) {
+bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write, DramRequest* request) {
   const auto& shape = mapping_.shape();
   const std::uint32_t banks_per_group = shape.banks_per_group;
   // A request refused for lack of room is offered again after the next decision: keep its parts.
@@ -114,8 +113,22 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
     id = free_slots_.back();
     free_slots_.pop_back();
   }
-  in_flight_[id] =
-      InFlight{now, 0, static_cast<std::uint32_t>(parts_.size()), bytes, is_write, std::move(on_done), done_event, tag};
+  auto& flight = in_flight_[id];
+  flight.arrival = now;
+  flight.done = 0;
+  flight.remaining = static_cast<std::uint32_t>(parts_.size());
+  flight.bytes = bytes;
+  flight.is_write = is_write;
+  if (request != nullptr) {
+    if (request->on_done) flight.on_done = std::move(request->on_done);
+    flight.done_event = request->done_event;
+    flight.done_sink = request->done_sink;
+    flight.tag = request->tag;
+  } else {
+    flight.done_event = nullptr;
+    flight.done_sink = nullptr;
+    flight.tag = 0;
+  }
   if (!any_request_) {
     any_request_ = true;
     stats_.first_arrival_s = now.to_seconds();
@@ -133,8 +146,7 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write,
 }
 
 bool DramDevice::try_submit(DramRequest request) {
-  if (!enqueue(request.address, request.bytes, request.is_write, std::move(request.on_done), request.done_event,
-               request.tag)) {
+  if (!enqueue(request.address, request.bytes, request.is_write, &request)) {
     waiting_for_space_ = true;
     return false;
   }
@@ -155,7 +167,7 @@ void DramDevice::pull_source(const sc_core::sc_time& now) {
       source_blocked_ = false;
       return;
     }
-    if (!enqueue(next->address, next->bytes, next->is_write, nullptr, nullptr, 0)) {
+    if (!enqueue(next->address, next->bytes, next->is_write, nullptr)) {
       source_blocked_ = true;
       return;
     }
@@ -179,9 +191,19 @@ void DramDevice::complete_part(const SegmentDone& part) {
     if (keep_latencies_) stats_.read_latency_s.push_back((done - request.arrival).to_seconds());
   }
   stats_.last_done_s = std::max(stats_.last_done_s, done.to_seconds());
-  if (request.on_done) request.on_done(done);
-  if (request.done_event != nullptr) request.done_event->notify(done - sc_core::sc_time_stamp());
-  request.on_done = nullptr;
+  // A receiver may submit a request, which may grow in_flight_: read the request's fields before calling them.
+  auto* const done_sink = request.done_sink;
+  auto* const done_event = request.done_event;
+  const std::uint64_t tag = request.tag;
+  if (request.on_done) {
+    const auto on_done = std::move(request.on_done);
+    request.on_done = nullptr;
+    if (done_sink != nullptr) done_sink->request_done(tag, done);
+    on_done(done);
+  } else if (done_sink != nullptr) {
+    done_sink->request_done(tag, done);
+  }
+  if (done_event != nullptr) done_event->notify(done - sc_core::sc_time_stamp());
   free_slots_.push_back(part.parent);
 }
 

@@ -70,14 +70,15 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
     bool is_write = false;
     std::function<void(const sc_core::sc_time&)> on_done;
     sc_core::sc_event* done_event = nullptr;
+    DramDoneSink* done_sink = nullptr;
     std::uint64_t tag = 0;
   };
 
   void wake();
   void wake_now() override { wake(); }
-  // Splits into per-channel parts and queues them; false when a channel lacks room.
-  bool enqueue(std::uint64_t address, Bytes bytes, bool is_write, std::function<void(const sc_core::sc_time&)> on_done,
-               sc_core::sc_event* done_event, std::uint64_t tag);
+  // Splits into per-channel parts and queues them; false when a channel lacks room. `request` (null for a source's
+  // request) gives the completion's receivers; its on_done is moved from only when the request is queued.
+  bool enqueue(std::uint64_t address, Bytes bytes, bool is_write, DramRequest* request);
   void pull_source(const sc_core::sc_time& now);
   void complete_part(const SegmentDone& part);
   [[nodiscard]] Cycle cycle_at_or_after(const sc_core::sc_time& time) const;

@@ -21,12 +21,22 @@
 
 namespace roofsim::dram {
 
+// Told of a request's completion (DramRequest::done_sink), with the request's tag.
+class DramDoneSink {
+ public:
+  virtual void request_done(std::uint64_t tag, const sc_core::sc_time& done) = 0;
+
+ protected:
+  ~DramDoneSink() = default;
+};
+
 struct DramRequest {
   std::uint64_t address = 0;
   Bytes bytes = 0;
   bool is_write = false;
   std::function<void(const sc_core::sc_time& done)> on_done;  // optional
   sc_core::sc_event* done_event = nullptr;                    // optional
+  DramDoneSink* done_sink = nullptr;                          // optional
   std::uint64_t tag = 0;  // the caller's tag, handed to the part observer with each part (DramDevice::set_observer)
 };
 

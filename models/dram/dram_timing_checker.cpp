@@ -41,6 +41,10 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
     : timing_(timing),
       banks_per_group_(std::max(1u, banks_per_group)),
       banks_(static_cast<std::size_t>(std::max(1u, bank_groups)) * std::max(1u, banks_per_group)) {
+  group_of_bank_.resize(banks_.size());
+  for (std::size_t bank = 0; bank < banks_.size(); ++bank) {
+    group_of_bank_[bank] = static_cast<std::uint32_t>(bank / banks_per_group_);
+  }
   max_column_gap_ = std::max({timing_.tCCD_L, timing_.tCCD_S, timing_.burst, timing_.tRTW,
                               timing_.tWL + timing_.burst + std::max(timing_.tWTR_L, timing_.tWTR_S)});
   max_act_gap_ = std::max({timing_.tRRD_L, timing_.tRRD_S, timing_.tFAW});
@@ -68,6 +72,24 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
     for (const auto& by_group : by_first) min_column_gap = std::min({min_column_gap, by_group[0], by_group[1]});
   }
   columns_imply_bus_ = timing_.separate_row_bus && timing_.cas_cycles <= min_column_gap;
+  // The gaps to a recorded command of each direction (kind) in the same or another bank group (same), and the
+  // residues it forbids while its pattern covers t: the residues of start + d, d in [1 - before, after - 1].
+  // They do not change during the run: computed once, not per search.
+  const std::uint64_t all_residues =
+      column_period_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << column_period_) - 1;
+  for (int added = 0; added < 2; ++added) {
+    for (int kind = 0; kind < 2; ++kind) {
+      for (int same = 0; same < 2; ++same) {
+        auto& g = column_slot_gaps_[added][kind][same];
+        g.after = column_gap_[added][kind][same];
+        g.before = column_gap_[kind][added][same];
+        const Cycle width = g.after + g.before - 1;
+        g.span = width >= column_period_ ? all_residues : (std::uint64_t{1} << width) - 1;
+        column_reach_after_[added] = std::max(column_reach_after_[added], g.after);
+        column_reach_before_[added] = std::max(column_reach_before_[added], g.before);
+      }
+    }
+  }
   column_blocked_.assign(2 * static_cast<std::size_t>(std::max(1u, bank_groups)), {0, 0});
 }
 
@@ -120,10 +142,11 @@ void DramTimingChecker::record_columns(const ColumnRun& run) {
 }
 
 template <class Visit>
-void DramTimingChecker::for_each_column_run(Cycle low, Cycle high, Visit&& visit) const {
-  // A recorded command at x constrains only commands within max_column_gap_ of it; a run starts at most
-  // column_span_ before its last command.
-  const Cycle top = high + max_column_gap_, bottom = low - max_column_gap_;
+void DramTimingChecker::for_each_column_run(Cycle low, Cycle high, Cycle reach_before, Cycle reach_after,
+                                            Visit&& visit) const {
+  // A recorded command at x constrains a command at t only when x - reach_before < t < x + reach_after; a run
+  // starts at most column_span_ before its last command.
+  const Cycle top = high + reach_before, bottom = low - reach_after;
   const auto begin = column_runs_.begin() + static_cast<std::ptrdiff_t>(column_head_);
   auto it = std::partition_point(begin, column_runs_.end(), [&](const ColumnRun& run) { return run.start < top; });
   while (it != begin) {
@@ -260,22 +283,7 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
     blocked = {resumes ? blocked.first : from, at};
     return at;
   };
-  // The gaps to a recorded command of each direction (kind) in the same or another bank group (same), and the
-  // residues it forbids while its pattern covers t: the residues of start + d, d in [1 - before, after - 1].
-  struct Gaps {
-    Cycle after = 0, before = 0;
-    std::uint64_t span = 0;  // residues start + 1 - before onwards, rotated to residue 0
-  };
-  Gaps gaps[2][2];
-  for (int kind = 0; kind < 2; ++kind) {
-    for (int same = 0; same < 2; ++same) {
-      auto& g = gaps[kind][same];
-      g.after = column_gap_[added][kind][same];
-      g.before = column_gap_[kind][added][same];
-      const Cycle width = g.after + g.before - 1;
-      g.span = width >= period ? all : (std::uint64_t{1} << width) - 1;
-    }
-  }
+  const auto& gaps = column_slot_gaps_[added];
   // The runs whose pattern covers t: until when, and the residues they forbid.
   constexpr std::size_t kCovering = 16;
   Cycle covering_until[kCovering + 1];
@@ -286,7 +294,8 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
     std::uint64_t forbidden = 0;  // residues modulo the period forbidden by the runs whose pattern covers t
     std::size_t covering = 0;
     bool overflow = false;  // more runs cover t than are kept
-    for_each_column_run(t, t, [&](const ColumnRun& run) {
+    // Only runs within this direction's widest gaps of t can constrain it (any other leaves the visit at once).
+    for_each_column_run(t, t, column_reach_before_[added], column_reach_after_[added], [&](const ColumnRun& run) {
       const auto& g = gaps[run.is_write ? 1 : 0][run.bank_group == bank_group ? 1 : 0];
       // Out of the run's reach (the walk's window is the widest gap of any kind): it neither forbids t nor a
       // residue at t; leaving it out only shortens a skip that follows.
@@ -361,15 +370,16 @@ std::uint32_t DramTimingChecker::column_prefix(bool is_write, std::uint32_t bank
   const int added = is_write ? 1 : 0;
   const Cycle period = column_period_;
   std::uint32_t legal = count;
-  for_each_column_run(at, at + static_cast<Cycle>(count - 1) * period, [&](const ColumnRun& run) {
-    const int same = run.bank_group == bank_group ? 1 : 0;
-    const int kind = run.is_write ? 1 : 0;
-    const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
-    const Cycle offset = at - run.start;
-    const Cycle k_low = std::max<Cycle>(-period_floor(after - 1 - offset), 1 - static_cast<Cycle>(count));
-    const Cycle k_high = std::min<Cycle>(period_floor(offset + before - 1), run.count - 1);
-    if (k_low <= k_high) legal = std::min(legal, static_cast<std::uint32_t>(std::max<Cycle>(0, -k_high)));
-  });
+  for_each_column_run(
+      at, at + static_cast<Cycle>(count - 1) * period, max_column_gap_, max_column_gap_, [&](const ColumnRun& run) {
+        const int same = run.bank_group == bank_group ? 1 : 0;
+        const int kind = run.is_write ? 1 : 0;
+        const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
+        const Cycle offset = at - run.start;
+        const Cycle k_low = std::max<Cycle>(-period_floor(after - 1 - offset), 1 - static_cast<Cycle>(count));
+        const Cycle k_high = std::min<Cycle>(period_floor(offset + before - 1), run.count - 1);
+        if (k_low <= k_high) legal = std::min(legal, static_cast<std::uint32_t>(std::max<Cycle>(0, -k_high)));
+      });
   if (!columns_imply_bus_) {
     for (std::uint32_t j = 1; j < legal; ++j) {
       const Cycle cycle = at + static_cast<Cycle>(j) * period;

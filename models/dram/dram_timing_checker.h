@@ -65,7 +65,7 @@ class DramTimingChecker {
   // The bank's own constraint on `command` (tRCD, tRP, tRAS, ...). When it is already met, earliest() depends only
   // on the bank group, so a caller may reuse one answer for every bank of the group.
   [[nodiscard]] Cycle bank_ready(DramCommand command, std::uint32_t bank) const;
-  [[nodiscard]] std::uint32_t group_of(std::uint32_t bank) const { return bank / banks_per_group_; }
+  [[nodiscard]] std::uint32_t group_of(std::uint32_t bank) const { return group_of_bank_[bank]; }
   [[nodiscard]] Cycle bank_pre_ready(std::uint32_t bank) const { return banks_[bank].pre_ok; }
 
   // Where a run of column commands (RD or WR) to one bank can go: the earliest legal cycle `at` >= not_before of its
@@ -112,9 +112,10 @@ class DramTimingChecker {
   // How many commands at at + i x column_period(), i < count, are legal (`at` itself is).
   [[nodiscard]] std::uint32_t column_prefix(bool is_write, std::uint32_t bank_group, Cycle at,
                                             std::uint32_t count) const;
-  // Calls visit(run) for every recorded run that may constrain a column command in [low, high].
+  // Calls visit(run) for every recorded run that may constrain a column command in [low, high], given the widest
+  // gap from the new command to a recorded one (reach_before) and from a recorded one to it (reach_after).
   template <class Visit>
-  void for_each_column_run(Cycle low, Cycle high, Visit&& visit) const;
+  void for_each_column_run(Cycle low, Cycle high, Cycle reach_before, Cycle reach_after, Visit&& visit) const;
   void record_columns(const ColumnRun& run);
   void issue_columns(DramCommand command, std::uint32_t bank, Cycle at, std::uint32_t count, bool uses_bus);
   [[nodiscard]] const CommandBus& row_bus() const { return timing_.separate_row_bus ? row_bus_ : column_bus_; }
@@ -123,6 +124,7 @@ class DramTimingChecker {
   CheckerTiming timing_;
   std::uint32_t banks_per_group_;
   std::vector<BankTiming> banks_;
+  std::vector<std::uint32_t> group_of_bank_;  // bank / banks_per_group_, looked up (a division per call is slow)
   // ACTs and column commands not yet too old to matter (forget_before), sorted by cycle, oldest first, so that a
   // check stops at the first command too old to constrain it.
   // A vector with a moving front: pruning advances `head`, the dead prefix is dropped now and then.
@@ -151,6 +153,15 @@ class DramTimingChecker {
   mutable std::vector<std::pair<Cycle, Cycle>> column_blocked_;
   Cycle max_column_gap_ = 0, max_act_gap_ = 0;  // no recorded command older than this many cycles can constrain
   Cycle column_gap_[2][2][2] = {};              // [second is write][first is write][same bank group]
+  // column_slot()'s view of column_gap_: [new is write][recorded is write][same bank group], the gap after and
+  // before a recorded command and the residues (modulo the period) it forbids, from residue 0.
+  struct ColumnSlotGaps {
+    Cycle after = 0, before = 0;
+    std::uint64_t span = 0;
+  };
+  ColumnSlotGaps column_slot_gaps_[2][2][2] = {};
+  // Per direction of a new column command, its widest gap after (before) a recorded one of any kind.
+  Cycle column_reach_after_[2] = {}, column_reach_before_[2] = {};
   CommandBus row_bus_, column_bus_;
   std::vector<IssuedCommand>* log_ = nullptr;
 };

@@ -61,7 +61,7 @@ bool EngineDramAdapter::offer(std::uint32_t slot, const DramRequest& request) {
   part.bytes = request.bytes;
   part.is_write = request.write;
   part.tag = slot;
-  part.on_done = [this, slot](const sc_core::sc_time& done) { finish(slot, done); };
+  part.done_sink = this;
   return device_.try_submit(std::move(part));
 }
 

@@ -37,7 +37,10 @@ struct OpDramCounters {
   std::uint64_t acts = 0, pres = 0, read_bursts = 0, write_bursts = 0, refs_all_bank = 0, refs_per_bank = 0;
 };
 
-class EngineDramAdapter final : public sc_core::sc_module, public DramInterface, private dram::DramPartObserver {
+class EngineDramAdapter final : public sc_core::sc_module,
+                                public DramInterface,
+                                private dram::DramPartObserver,
+                                private dram::DramDoneSink {
  public:
   SC_HAS_PROCESS(EngineDramAdapter);
   // Throws InputError when the mapping does not parse.
@@ -69,6 +72,9 @@ class EngineDramAdapter final : public sc_core::sc_module, public DramInterface,
   };
 
   void part_done(std::uint64_t tag, const dram::SegmentDone& part) override;
+  void request_done(std::uint64_t tag, const sc_core::sc_time& done) override {
+    finish(static_cast<std::uint32_t>(tag), done);
+  }
   bool offer(std::uint32_t slot, const DramRequest& request);
   void finish(std::uint32_t slot, const sc_core::sc_time& done);
   void retry();  // on the device's space event: offers the waiting requests in order
