@@ -180,9 +180,8 @@ void print_bench(const RunResult& r) {
   std::cout << fmt::format(
       "{} on {} ({} DRAM): wall {:.3f} s, CPU {:.3f} s, simulated {:.3f} us, events {} (in {} kernel activations), "
       "events/s {:.3g}, peak RSS {:.1f} MiB, processes {}\n",
-      r.workload, r.device, r.dram_model, r.wall_s, process_cpu_s(), r.sim_time_s * 1e6, r.events,
-      r.kernel_activations, static_cast<double>(r.events) / r.wall_s, static_cast<double>(usage.ru_maxrss) / 1024.0,
-      r.processes);
+      r.workload, r.device, r.dram_model, r.wall_s, process_cpu_s(), r.sim_time_s * 1e6, r.events, r.kernel_activations,
+      static_cast<double>(r.events) / r.wall_s, static_cast<double>(usage.ru_maxrss) / 1024.0, r.processes);
   std::cout.flush();
 }
 

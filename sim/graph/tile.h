@@ -17,8 +17,9 @@ struct AddressRange {
 };
 
 // One memory request: at most `request_bytes` of one operand, as one or more contiguous ranges (a conv's input rows,
-// a broadcast operand's wrap, a stream-K tile's partial sums). One event per chunk, whatever the number of ranges. The ranges live in the step
-// that owns the chunk (TileStep::ranges), so that generating a step reuses storage rather than allocating.
+// a broadcast operand's wrap, a stream-K tile's partial sums). One event per chunk, whatever the number of ranges. The
+// ranges live in the step that owns the chunk (TileStep::ranges), so that generating a step reuses storage rather than
+// allocating.
 struct Chunk {
   std::uint32_t first = 0;  // index of its first range in TileStep::ranges
   std::uint32_t count = 0;  // ranges
