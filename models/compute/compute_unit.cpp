@@ -169,7 +169,6 @@ void ComputeUnit::chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_
 }
 
 void ComputeUnit::wake() {
-  ++activations_;
   in_wake_ = true;
   scheduled_ = kNever;
   const TimeFs now = now_fs();

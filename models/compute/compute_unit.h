@@ -9,8 +9,8 @@
 //
 // Parameters: index, occupancy, outstanding limit, engine count. Connects to: the memory system (requests), the
 // ops' shared counters, the dispatcher (tile finished) and, optionally, the power domain's clock (engine rates follow
-// it; steps in flight are re-timed when it changes). Statistics: activations, and per op the counters of
-// OpExecution.
+// it; steps in flight are re-timed when it changes). Statistics: events (chunk arrivals, step ends, write
+// acknowledgements), and per op the counters of OpExecution.
 #include <systemc>
 
 #include <cstdint>
@@ -58,7 +58,6 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   // Starts tile `tile` of op `op` in a free slot at the current time (the dispatcher checked there is one).
   void start_tile(std::size_t op, std::uint64_t tile);
 
-  [[nodiscard]] std::uint64_t activations() const { return activations_; }
   // Timed events handled: chunk arrivals, step ends and write acknowledgements (one wake may handle several).
   [[nodiscard]] std::uint64_t events() const { return events_; }
   [[nodiscard]] TimeFs engine_busy_fs(std::size_t engine) const { return engines_[engine].busy_fs(); }
@@ -126,7 +125,6 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   WakeHandle wake_{wake_event_};
   TimeFs scheduled_ = kNever;
   bool in_wake_ = false;
-  std::uint64_t activations_ = 0;
   std::uint64_t events_ = 0;
   const ClockDomain* clock_ = nullptr;
   std::size_t clock_state_ = 0;  // the clock's state as this unit last saw it (the state before a change)

@@ -15,14 +15,14 @@ std::uint64_t run_start_bank(std::uint64_t run, std::uint64_t banks) {
   return hash_bucket(run ^ 0x5bd1e995ULL, banks);
 }
 
-// Reserves `n` consecutive banks for one line each, all arriving at `now`; returns the latest finish (at least
+// Reserves `n` consecutive banks for `transfer` each, all arriving at `now`; returns the latest finish (at least
 // `done`). Times are below 2^63 fs (2.5 hours), so the signed arithmetic the vector units offer is exact; the AVX2
 // clone does four banks per instruction where the CPU has it, with the same integer results.
 __attribute__((target_clones("avx2", "default"))) std::int64_t reserve_segment(std::int64_t* free_at, std::uint64_t n,
-                                                                               std::int64_t now, std::int64_t line_fs,
+                                                                               std::int64_t now, std::int64_t transfer,
                                                                                std::int64_t done) {
   for (std::uint64_t b = 0; b < n; ++b) {
-    const std::int64_t finish = std::max(now, free_at[b]) + line_fs;
+    const std::int64_t finish = std::max(now, free_at[b]) + transfer;
     free_at[b] = finish;
     done = std::max(done, finish);
   }
@@ -84,11 +84,11 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
   std::int64_t* free_at = level.bank_free_fs.data();
   const Bytes line = level.line.value();
   TimeFs done = now, unloaded = 0;
-  const auto reserve = [&](std::uint64_t bank, TimeFs transfer) {
-    const auto finish = static_cast<TimeFs>(std::max(static_cast<std::int64_t>(now), free_at[bank])) + transfer;
-    free_at[bank] = static_cast<std::int64_t>(finish);
-    done = std::max(done, finish);
-    level.bank_busy_fs += transfer;
+  // Reserves `n` banks from `bank` for `transfer` each (n = 1 for a partial line).
+  const auto reserve = [&](std::uint64_t bank, std::uint64_t n, TimeFs transfer) {
+    done = static_cast<TimeFs>(reserve_segment(free_at + bank, n, static_cast<std::int64_t>(now),
+                                               static_cast<std::int64_t>(transfer), static_cast<std::int64_t>(done)));
+    level.bank_busy_fs += static_cast<TimeFs>(n) * transfer;
   };
   for (std::size_t i = 0; i < count; ++i) {
     Bytes at = ranges[i].address;
@@ -114,7 +114,7 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
     if (head != 0 || end - at < line) {
       const Bytes part = std::min(end - at, line - head);
       const TimeFs transfer = level.port_rate.time_fs(part);
-      reserve(bank, transfer);
+      reserve(bank, 1, transfer);
       range_share = transfer;
       at += part;
       advance(1);
@@ -125,17 +125,14 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
     while (whole > 0) {
       // One segment: from this line to the end of its run of banks, of the bank array, or of the range.
       const std::uint64_t n = std::min({whole, banks - position, banks - bank});
-      done = static_cast<TimeFs>(reserve_segment(free_at + bank, n, static_cast<std::int64_t>(now),
-                                                 static_cast<std::int64_t>(level.line_fs),
-                                                 static_cast<std::int64_t>(done)));
-      level.bank_busy_fs += static_cast<TimeFs>(n) * level.line_fs;
+      reserve(bank, n, level.line_fs);
       advance(n);
       whole -= n;
       at += n * line;
     }
     if (at < end) {
       const TimeFs transfer = level.port_rate.time_fs(end - at);
-      reserve(bank, transfer);
+      reserve(bank, 1, transfer);
       if (passes == 0) range_share = std::max(range_share, transfer);
     }
     unloaded = std::max(unloaded, range_share);

@@ -214,23 +214,12 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
 
 }  // namespace
 
-ClusterParams load_cluster(const std::filesystem::path& file, const std::vector<Override>& overrides) {
-  ConfigDocument document(file, cluster_registry());
-  std::vector<Override> device_overrides;
-  for (const auto& entry : overrides) {
-    if (is_cluster_key(entry.key)) {
-      document.apply_override(entry.key, entry.value);
-    } else {
-      device_overrides.push_back(entry);
-    }
-  }
-  document.check();
-  return read_cluster(document, file.parent_path(), device_overrides);
-}
+namespace {
 
-ClusterParams load_cluster_text(std::string_view text, const std::string& name, const std::filesystem::path& base_dir,
-                                const std::vector<Override>& overrides) {
-  ConfigDocument document(text, name, cluster_registry());
+// Applies the overrides of cluster keys to `document`, checks it, and reads the cluster; every other override sets the
+// device file of each rank.
+ClusterParams read_with_overrides(ConfigDocument& document, const std::filesystem::path& base_dir,
+                                  const std::vector<Override>& overrides) {
   std::vector<Override> device_overrides;
   for (const auto& entry : overrides) {
     if (is_cluster_key(entry.key)) {
@@ -241,6 +230,19 @@ ClusterParams load_cluster_text(std::string_view text, const std::string& name, 
   }
   document.check();
   return read_cluster(document, base_dir, device_overrides);
+}
+
+}  // namespace
+
+ClusterParams load_cluster(const std::filesystem::path& file, const std::vector<Override>& overrides) {
+  ConfigDocument document(file, cluster_registry());
+  return read_with_overrides(document, file.parent_path(), overrides);
+}
+
+ClusterParams load_cluster_text(std::string_view text, const std::string& name, const std::filesystem::path& base_dir,
+                                const std::vector<Override>& overrides) {
+  ConfigDocument document(text, name, cluster_registry());
+  return read_with_overrides(document, base_dir, overrides);
 }
 
 }  // namespace roofsim

@@ -62,44 +62,6 @@ void add_elements(ChunkBuilder& chunks, const Tensor& tensor, std::uint64_t firs
   }
 }
 
-// Adds `rows` rows of `row_bytes` each, `stride` bytes apart from `base`, as ChunkBuilder::add would row by row;
-// rows that touch (a tile as wide as its tensor) go in as one range, which ChunkBuilder splits the same way.
-void add_rows(ChunkBuilder& chunks, Bytes base, Bytes stride, Bytes row_bytes, std::uint64_t rows) {
-  if (row_bytes == stride) {
-    chunks.add(base, rows * row_bytes);
-    return;
-  }
-  for (std::uint64_t r = 0; r < rows; ++r) chunks.add(base + r * stride, row_bytes);
-}
-
-// The chunks and ranges of one operand block of a whole tile (rows x row_bytes, stride apart), built once per op with
-// addresses relative to the block's first byte. How ChunkBuilder splits a block depends only on relative offsets, so
-// emitting the pattern at a base gives exactly the chunks of building it there, at the cost of a copy.
-class RowPattern {
- public:
-  RowPattern() = default;
-  RowPattern(Bytes stride, Bytes row_bytes, std::uint64_t rows, Bytes request_bytes, bool resident) {
-    TileStep scratch;
-    ChunkBuilder chunks(scratch, scratch.reads, request_bytes, resident);
-    add_rows(chunks, 0, stride, row_bytes, rows);
-    ranges_ = std::move(scratch.ranges);
-    chunks_ = std::move(scratch.reads);
-  }
-
-  void emit(TileStep& step, std::vector<Chunk>& list, Bytes base) const {
-    const auto first = static_cast<std::uint32_t>(step.ranges.size());
-    step.ranges.resize(first + ranges_.size());
-    AddressRange* out = step.ranges.data() + first;
-    for (std::size_t r = 0; r < ranges_.size(); ++r) out[r] = AddressRange{base + ranges_[r].address, ranges_[r].bytes};
-    for (const auto& chunk : chunks_)
-      list.push_back(Chunk{first + chunk.first, chunk.count, chunk.bytes, chunk.resident});
-  }
-
- private:
-  std::vector<AddressRange> ranges_;
-  std::vector<Chunk> chunks_;
-};
-
 // Stream-K (Osama, Merrill, Cecka, Garland and Satish, "Stream-K: Work-centric Parallel Decomposition for Dense
 // Matrix Multiplication on the GPU", PPoPP 2023): when the output tiles are fewer than the units, as in decode GEMMs
 // of a few tokens where whole units would sit idle, the op's k-steps over all output tiles (its MAC iterations) are
@@ -220,14 +182,6 @@ class GemmLowering : public OpLowering {
         }
       }
     }
-    // The blocks of a whole tile, clipped to the problem (the one tile row of a decode GEMM is a few rows high).
-    const Bytes ea = element_bytes(a_->dtype), eb = element_bytes(b_->dtype), ec = element_bytes(c_->dtype);
-    whole_m_ = std::min(m_, tile_shape_.m);
-    whole_n_ = std::min(n_, tile_shape_.n);
-    whole_k_ = std::min(k_, tile_shape_.k);
-    a_pattern_ = RowPattern(whole_k_ * ea, whole_k_ * ea, whole_m_, request_bytes_, a_->resident);
-    b_pattern_ = RowPattern(whole_n_ * eb, whole_n_ * eb, whole_k_, request_bytes_, b_->resident);
-    c_pattern_ = RowPattern(whole_n_ * ec, whole_n_ * ec, whole_m_, request_bytes_, false);
   }
 
   [[nodiscard]] std::uint32_t steps(std::uint64_t tile) const override {
@@ -255,21 +209,13 @@ class GemmLowering : public OpLowering {
     const std::uint64_t rows = i1 - i0, cols = j1 - j0, depth = k1 - k0;
     out.useful_flops = 2 * rows * cols * depth;
     const Bytes ea = element_bytes(a_->dtype), eb = element_bytes(b_->dtype), ec = element_bytes(c_->dtype);
-    const Bytes a_base = a_->address + ((b * m_ + i0) * k_ + rows * k0) * ea;
-    if (rows == whole_m_ && depth == whole_k_) {
-      a_pattern_.emit(out, out.reads, a_base);
-    } else {
-      ChunkBuilder chunks(out, out.reads, request_bytes_, a_->resident);
-      add_rows(chunks, a_base, depth * ea, depth * ea, rows);
-    }
+    // Each block is contiguous in the tile-blocked layout: the block row's earlier k-blocks (or the k-block's earlier
+    // column blocks) come before it.
+    ChunkBuilder(out, out.reads, request_bytes_, a_->resident)
+        .add(a_->address + ((b * m_ + i0) * k_ + rows * k0) * ea, rows * depth * ea);
     const std::uint64_t bb = b_batched_ ? b : 0;
-    const Bytes b_base = b_->address + ((bb * k_ + k0) * n_ + depth * j0) * eb;
-    if (depth == whole_k_ && cols == whole_n_) {
-      b_pattern_.emit(out, out.reads, b_base);
-    } else {
-      ChunkBuilder chunks(out, out.reads, request_bytes_, b_->resident);
-      add_rows(chunks, b_base, cols * eb, cols * eb, depth);
-    }
+    ChunkBuilder(out, out.reads, request_bytes_, b_->resident)
+        .add(b_->address + ((bb * k_ + k0) * n_ + depth * j0) * eb, depth * cols * eb);
     const bool ends_output_tile = k_step + 1 == k_steps_;
     const bool ends_segment = ends_output_tile || global + 1 == first_step(tile + 1);
     if (!ends_segment) return;
@@ -284,8 +230,8 @@ class GemmLowering : public OpLowering {
       ChunkBuilder partials(out, out.reads, request_bytes_);
       for (std::uint64_t t = tile_of(output_tile * k_steps_); t < tile; ++t) partials.add(slot_address(t), block);
     }
-    const bool whole = rows == whole_m_ && cols == whole_n_;
-    emit_block(out, out.writes, c_pattern_, whole, c_->address + ((b * m_ + i0) * n_ + rows * j0) * ec, ec, rows, cols);
+    ChunkBuilder(out, out.writes, request_bytes_)
+        .add(c_->address + ((b * m_ + i0) * n_ + rows * j0) * ec, rows * cols * ec);
   }
 
  private:
@@ -310,18 +256,7 @@ class GemmLowering : public OpLowering {
 
   // Tile `tile`'s slot in the stream-K workspace: one whole tile of partial sums, contiguous.
   [[nodiscard]] Bytes slot_address(std::uint64_t tile) const {
-    return workspace_address_ + tile * whole_m_ * whole_n_ * partial_bytes_;
-  }
-
-  // An m x n block of C of `rows` x `cols` elements at `base`: the whole tile's pattern, or built.
-  void emit_block(TileStep& out, std::vector<Chunk>& list, const RowPattern& pattern, bool whole, Bytes base,
-                  Bytes element, std::uint64_t rows, std::uint64_t cols) const {
-    if (whole) {
-      pattern.emit(out, list, base);
-      return;
-    }
-    ChunkBuilder chunks(out, list, request_bytes_);
-    add_rows(chunks, base, cols * element, cols * element, rows);
+    return workspace_address_ + tile * std::min(m_, tile_shape_.m) * std::min(n_, tile_shape_.n) * partial_bytes_;
   }
 
   // Implicit GEMM over NCHW input, KCRS filters and NKPQ output: a tile's rows are output pixels, its k-steps
@@ -376,8 +311,6 @@ class GemmLowering : public OpLowering {
   bool stream_k_ = false;
   bool along_m_ = false;  // raster order: tile rows fastest (else tile columns fastest)
   Bytes workspace_address_ = 0, partial_bytes_ = 0;
-  std::uint64_t whole_m_ = 0, whole_n_ = 0, whole_k_ = 0;
-  RowPattern a_pattern_, b_pattern_, c_pattern_;
   bool b_batched_ = false;
   bool conv_ = false;
   OpShape shape_;

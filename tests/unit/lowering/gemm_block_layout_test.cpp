@@ -1,8 +1,6 @@
-// The GEMM lowering emits a whole tile's chunks from patterns built once per op, and rows that touch as one range.
-// Neither may change what the engine sees: every step must equal, range for range and chunk for chunk, the chunks of
-// adding the tile's rows one by one to a ChunkBuilder (the definition of a step's chunks in sim/graph/tile.h). The
-// operands are tile-blocked (lowering.cpp): each block's rows follow one another, and the blocks of a tensor cover it
-// exactly once.
+// The GEMM lowering emits each operand block of a step as one contiguous range of the tile-blocked layout. That must
+// equal, range for range and chunk for chunk, the chunks of adding the block's rows one by one to a ChunkBuilder (the
+// definition of a step's chunks in sim/graph/tile.h), and the blocks of a tensor must cover it exactly once.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -135,15 +133,14 @@ std::uint64_t compare_all_steps(const Gemm& g) {
 
 }  // namespace
 
-TEST_CASE(
-    "GEMM steps from patterns equal row-by-row chunks: interior and edge tiles, blocks covering each tensor once") {
+TEST_CASE("GEMM blocks equal row-by-row chunks: interior and edge tiles, blocks covering each tensor once") {
   // Edges in m, n and k; rows of 128 B (A) and 256 B (B, C) that do not divide into 4 KiB evenly at the edges.
   CHECK(compare_all_steps({300, 257, 200, {128, 128, 64}}) == 9 * 4);
   // Rows that straddle a chunk: 384 B rows into 4 KiB chunks.
   CHECK(compare_all_steps({100, 192, 384, {64, 192, 192}}) == 2 * 2);
 }
 
-TEST_CASE("GEMM steps from patterns equal row-by-row chunks: rows that touch (tiles as wide as the tensor)") {
+TEST_CASE("GEMM blocks equal row-by-row chunks: batched and single-row GEMMs") {
   // k = tk: A's rows touch; n = tn: B's and C's rows touch. Batched, so that a tile's A block follows another's.
   CHECK(compare_all_steps({256, 128, 64, {128, 128, 64}, 3}) == 3 * 2);
   // A single row (a decode GEMM) over a wide tensor.
