@@ -120,7 +120,6 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write, Dram
   flight.bytes = bytes;
   flight.is_write = is_write;
   if (request != nullptr) {
-    if (request->on_done) flight.on_done = std::move(request->on_done);
     flight.done_event = request->done_event;
     flight.done_sink = request->done_sink;
     flight.tag = request->tag;
@@ -195,14 +194,7 @@ void DramDevice::complete_part(const SegmentDone& part) {
   auto* const done_sink = request.done_sink;
   auto* const done_event = request.done_event;
   const std::uint64_t tag = request.tag;
-  if (request.on_done) {
-    const auto on_done = std::move(request.on_done);
-    request.on_done = nullptr;
-    if (done_sink != nullptr) done_sink->request_done(tag, done);
-    on_done(done);
-  } else if (done_sink != nullptr) {
-    done_sink->request_done(tag, done);
-  }
+  if (done_sink != nullptr) done_sink->request_done(tag, done);
   if (done_event != nullptr) done_event->notify(done - sc_core::sc_time_stamp());
   free_slots_.push_back(part.parent);
 }

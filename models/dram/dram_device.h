@@ -68,7 +68,6 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
     std::uint32_t remaining = 0;
     Bytes bytes = 0;
     bool is_write = false;
-    std::function<void(const sc_core::sc_time&)> on_done;
     sc_core::sc_event* done_event = nullptr;
     DramDoneSink* done_sink = nullptr;
     std::uint64_t tag = 0;
@@ -77,7 +76,7 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   void wake();
   void wake_now() override { wake(); }
   // Splits into per-channel parts and queues them; false when a channel lacks room. `request` (null for a source's
-  // request) gives the completion's receivers; its on_done is moved from only when the request is queued.
+  // request) gives the completion's receivers.
   bool enqueue(std::uint64_t address, Bytes bytes, bool is_write, DramRequest* request);
   void pull_source(const sc_core::sc_time& now);
   void complete_part(const SegmentDone& part);

@@ -6,13 +6,12 @@
 // it returns false, taking nothing, when a channel the request touches has a full queue: wait for
 // `DramDevice::space_event()` and try again. A request completes when its last data beat has transferred (reads:
 // the data is back; writes: the data is in the DRAM). Completion is reported in two optional ways:
-//   - `on_done(done)`: called from the device's process as soon as the completion time is known, which is when the
-//     request's last part is scheduled, at or before `done` (an absolute sc_time). Callers that must act at `done`
-//     notify their own event with `done - sc_time_stamp()`.
+//   - `done_sink->request_done(tag, done)`: called from the device's process as soon as the completion time is
+//     known, which is when the request's last part is scheduled, at or before `done` (an absolute sc_time). Callers
+//     that must act at `done` notify their own event with `done - sc_time_stamp()`.
 //   - `done_event`: notified by the device at `done`.
 // Requests of any size are accepted; the engine's chunks (at most a row) become a few parts each, one decision each.
 #include <cstdint>
-#include <functional>
 #include <optional>
 
 #include <systemc>
@@ -34,10 +33,9 @@ struct DramRequest {
   std::uint64_t address = 0;
   Bytes bytes = 0;
   bool is_write = false;
-  std::function<void(const sc_core::sc_time& done)> on_done;  // optional
-  sc_core::sc_event* done_event = nullptr;                    // optional
-  DramDoneSink* done_sink = nullptr;                          // optional
-  std::uint64_t tag = 0;  // the caller's tag, handed to the part observer with each part (DramDevice::set_observer)
+  sc_core::sc_event* done_event = nullptr;  // optional
+  DramDoneSink* done_sink = nullptr;        // optional
+  std::uint64_t tag = 0;  // the caller's tag: handed to done_sink, and to the part observer with each part
 };
 
 // A request of a source the device pulls from (trace mode): offered no earlier than `at_s`, and then as soon as the

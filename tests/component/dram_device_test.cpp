@@ -92,7 +92,7 @@ std::vector<SourcedRequest> random_reads(std::size_t count, double spacing_s = 0
   return requests;
 }
 
-struct Driver : sc_core::sc_module {
+struct Driver : sc_core::sc_module, DramDoneSink {
   SC_HAS_PROCESS(Driver);
   Driver(const sc_core::sc_module_name& name, DramDevice& device) : sc_core::sc_module(name), device_(device) {
     SC_THREAD(drive);
@@ -102,12 +102,13 @@ struct Driver : sc_core::sc_module {
     DramRequest request;
     request.address = 0x12340;
     request.bytes = 32;
-    request.on_done = [this](const sc_core::sc_time& done) { reported = done; };
+    request.done_sink = this;
     request.done_event = &done_event;
     REQUIRE(device_.try_submit(request));
     wait(done_event);
     woke = sc_core::sc_time_stamp();
   }
+  void request_done(std::uint64_t, const sc_core::sc_time& done) override { reported = done; }
   DramDevice& device_;
   sc_core::sc_event done_event;
   sc_core::sc_time reported, woke;
