@@ -123,7 +123,11 @@ int run_default_scenario() {
   options.hardware = "H100-SXM5";
   options.workload = "transformer_prefill_small";
   options.write_files = false;
-  return run_scenario(options);
+  const int code = run_scenario(options);
+  // The default run only prints; say how to get the same run's charts, report and trace.
+  std::cout << "\nfor roofline.svg, energy.svg, report.json, ops.csv and trace.json (Perfetto): roofsim run --hw "
+            << options.hardware << " --workload " << options.workload << " --out results\n";
+  return code;
 }
 
 namespace {
