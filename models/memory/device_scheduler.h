@@ -33,6 +33,7 @@
 #include <systemc>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "models/memory/time_fs.h"
@@ -66,10 +67,13 @@ class DeviceScheduler : public sc_core::sc_module {
     asked_flag_.push_back(false);
     std::size_t leaves = 1;
     while (leaves < clients_.size()) leaves *= 2;
-    pending_.resize(leaves, kNever);
-    winner_.assign(2 * leaves, 0);
-    for (std::uint32_t c = 0; c < leaves; ++c) winner_[leaves + c] = c;
-    for (std::size_t node = leaves - 1; node >= 1; --node) winner_[node] = earlier(2 * node, 2 * node + 1);
+    std::vector<Key> tree(2 * leaves, Key{kNever, 0});
+    for (std::uint32_t c = 0; c < leaves; ++c) {
+      tree[leaves + c] = Key{c < leaves_ && !tree_.empty() ? pending(c) : kNever, c};
+    }
+    tree_ = std::move(tree);
+    leaves_ = leaves;
+    for (std::size_t node = leaves - 1; node >= 1; --node) tree_[node] = first_of(tree_[2 * node], tree_[2 * node + 1]);
     return static_cast<std::uint32_t>(clients_.size() - 1);
   }
 
@@ -78,7 +82,7 @@ class DeviceScheduler : public sc_core::sc_module {
   void notify_at(std::uint32_t client, TimeFs at_fs) {
     const TimeFs now = in_run_ ? now_ : now_fs();
     if (at_fs > now) {
-      if (pending_[client] <= at_fs) return;
+      if (pending(client) <= at_fs) return;
       set_pending(client, at_fs);
       if (!in_run_ && !delta_armed_ && at_fs < armed_fs_) {
         tick_.cancel();
@@ -87,8 +91,8 @@ class DeviceScheduler : public sc_core::sc_module {
       }
       return;
     }
-    if (asked_flag_[client]) return;                              // asked for the next round already
-    if (pending_[client] != kNever) set_pending(client, kNever);  // a delta notification replaces a timed one
+    if (asked_flag_[client]) return;                             // asked for the next round already
+    if (pending(client) != kNever) set_pending(client, kNever);  // a delta notification replaces a timed one
     asked_flag_[client] = true;
     asked_.push_back(client);
     if (!in_run_ && !delta_armed_) {
@@ -106,34 +110,57 @@ class DeviceScheduler : public sc_core::sc_module {
   // Drops the client's pending wake-up, timed or for the next round (not a run in the current round: a triggered
   // process ran too).
   void cancel(std::uint32_t client) {
-    if (pending_[client] != kNever) set_pending(client, kNever);
+    if (pending(client) != kNever) set_pending(client, kNever);
     asked_flag_[client] = false;
   }
 
  private:
   [[nodiscard]] static TimeFs now_fs() { return sc_core::sc_time_stamp().value(); }
 
-  // The winner of two tree nodes: the earlier pending time, ties to the higher client index.
-  [[nodiscard]] std::uint32_t earlier(std::size_t a, std::size_t b) const {
-    const std::uint32_t left = winner_[a], right = winner_[b];
-    return pending_[left] < pending_[right] ? left : right;
+  // A pending wake-up; the tree's nodes hold their winner's, so that a match reads its two entrants side by side
+  // and replaying a path does not chase a winner's index to its time at every level.
+  struct Key {
+    TimeFs at = kNever;
+    std::uint32_t client = 0;
+  };
+  // The winner of a match: the earlier time, ties to the higher client index. A total order (clients differ), so it
+  // does not matter which entrant is the left one; branch-free, as the outcome of a match is unpredictable.
+  [[nodiscard]] static Key first_of(const Key& a, const Key& b) {
+    const bool b_first = b.at < a.at || (b.at == a.at && b.client > a.client);
+    return Key{b_first ? b.at : a.at, b_first ? b.client : a.client};
   }
+  [[nodiscard]] TimeFs pending(std::uint32_t client) const { return tree_[leaves_ + client].at; }
 
-  // Moves `client` to `at_fs` and repairs the tree on its path to the root: an earlier time climbs while it beats
-  // the winners it meets, a later one replays the matches it had won; both stop where a winner does not change.
+  // Moves `client` to `at_fs` and replays the matches on its path to the root, each against the sibling's winner.
+  // An earlier time stops where it loses (the winners above do not change); a later one where the client had not won.
   void set_pending(std::uint32_t client, TimeFs at_fs) {
-    const bool sooner = at_fs < pending_[client];
-    pending_[client] = at_fs;
-    std::size_t node = (pending_.size() + client) / 2;
+    std::size_t node = leaves_ + client;
+    const bool sooner = at_fs < tree_[node].at;
+    Key key{at_fs, client};
+    tree_[node] = key;
     if (sooner) {
-      for (; node >= 1; node /= 2) {
-        const std::uint32_t held = winner_[node];
-        if (held != client && (pending_[held] < at_fs || (pending_[held] == at_fs && held > client))) return;
-        winner_[node] = client;
+      for (node /= 2; node >= 1; node /= 2) {
+        const Key& held = tree_[node];
+        if (held.client != client && (held.at < at_fs || (held.at == at_fs && held.client > client))) return;
+        tree_[node] = key;
       }
       return;
     }
-    for (; node >= 1 && winner_[node] == client; node /= 2) winner_[node] = earlier(2 * node, 2 * node + 1);
+    for (; node > 1 && tree_[node / 2].client == client; node /= 2) {
+      key = first_of(key, tree_[node ^ 1]);
+      tree_[node / 2] = key;
+    }
+  }
+
+  // The overall winner won every match on its path: with it gone, each of them goes to the winner of the rest.
+  void pop_winner() {
+    std::size_t node = leaves_ + tree_[1].client;
+    Key key{kNever, tree_[1].client};
+    tree_[node] = key;
+    for (; node > 1; node /= 2) {
+      key = first_of(key, tree_[node ^ 1]);
+      tree_[node / 2] = key;
+    }
   }
 
   void run() {
@@ -160,32 +187,29 @@ class DeviceScheduler : public sc_core::sc_module {
       round_.push_back(*it);
     }
     asked_.clear();
-    while (pending_[winner_[1]] <= now) {
-      const std::uint32_t client = winner_[1];
-      // The overall winner won every match on its path: replay them all.
-      pending_[client] = kNever;
-      for (std::size_t node = (pending_.size() + client) / 2; node >= 1; node /= 2) {
-        winner_[node] = earlier(2 * node, 2 * node + 1);
-      }
-      round_.push_back(client);
+    while (tree_[1].at <= now) {
+      round_.push_back(tree_[1].client);
+      pop_winner();
     }
     for (const std::uint32_t client : round_) clients_[client]->wake_now();
     in_run_ = false;
     if (!asked_.empty()) {
       tick_.notify(sc_core::SC_ZERO_TIME);
       delta_armed_ = true;
-    } else if (pending_[winner_[1]] != kNever) {
-      armed_fs_ = pending_[winner_[1]];
+    } else if (tree_[1].at != kNever) {
+      armed_fs_ = tree_[1].at;
       tick_.notify(sc_core::sc_time::from_value(armed_fs_ - now));
     }
   }
 
   std::vector<Wakeable*> clients_;
-  std::vector<bool> asked_flag_;       // per client: in asked_
-  std::vector<TimeFs> pending_;        // per client (padded to a power of two): when it is due, kNever when not
-  std::vector<std::uint32_t> winner_;  // the tournament: node n's winner; leaves at pending_.size() + client
-  std::vector<std::uint32_t> round_;   // the round being run
-  std::vector<std::uint32_t> asked_;   // asked for now: the next round, in the order asked
+  std::vector<bool> asked_flag_;  // per client: in asked_
+  // The tournament: node n holds the winner of its subtree (node 1 the overall one); client c's leaf is
+  // leaves_ + c with its pending time (kNever when none); leaves are padded to a power of two.
+  std::vector<Key> tree_;
+  std::size_t leaves_ = 1;
+  std::vector<std::uint32_t> round_;  // the round being run
+  std::vector<std::uint32_t> asked_;  // asked for now: the next round, in the order asked
   sc_core::sc_event tick_;
   TimeFs armed_fs_ = kNever;  // the instant of tick_'s timed notification (pending, or fired and not yet run)
   bool delta_armed_ = false;  // tick_ has a delta notification pending
