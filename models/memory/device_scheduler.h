@@ -126,7 +126,8 @@ class DeviceScheduler : public sc_core::sc_module {
   // The winner of a match: the earlier time, ties to the higher client index. A total order (clients differ), so it
   // does not matter which entrant is the left one; branch-free, as the outcome of a match is unpredictable.
   [[nodiscard]] static Key first_of(const Key& a, const Key& b) {
-    const bool b_first = b.at < a.at || (b.at == a.at && b.client > a.client);
+    // Bitwise, not ||/&&: short-circuit operators compile to branches here.
+    const bool b_first = (b.at < a.at) | ((b.at == a.at) & (b.client > a.client));
     return Key{b_first ? b.at : a.at, b_first ? b.client : a.client};
   }
   [[nodiscard]] TimeFs pending(std::uint32_t client) const { return tree_[leaves_ + client].at; }
