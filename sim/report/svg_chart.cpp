@@ -489,21 +489,52 @@ struct Chart {
     }
   }
 
+  // Whether a diagonal other than `line` runs through the band of offsets [from, to] (px along the text's upward
+  // normal (nx, ny) at the point (x, y) of `line`) where a label would be drawn, within the label's horizontal extent.
+  // Every diagonal is y = B x OI on log-log axes, so they are parallel and one signed distance holds along the label.
+  [[nodiscard]] bool crosses_other_line(const PlacedLine& line, double x, double y, double nx, double ny, double from,
+                                        double to, double half_extent_x) const {
+    for (const auto& other : diagonals) {
+      if (&other == &line) continue;
+      if (other.x1 < x - half_extent_x || other.x0 > x + half_extent_x) continue;
+      const double distance = (other.x0 - x) * nx + (other.y0 - y) * ny;
+      if (distance >= from && distance <= to) return true;
+    }
+    return false;
+  }
+
   void place_bandwidth_labels() {
     const double angle_scale = (kPlotHeight / (y_hi - y_lo)) / (kPlotWidth / (x_hi - x_lo));
     const double angle_deg = -std::atan(angle_scale) * 180.0 / M_PI;
+    const double radians = angle_deg * M_PI / 180.0;
+    // The text's upward normal (rotated_text_boxes' convention). The glyphs span about 0.8 em above the baseline.
+    const double nx = std::sin(radians), ny = -std::cos(radians);
+    const double glyphs_px = 0.8 * kSmallFontPx, gap_px = 3.0;
     for (const auto& line : diagonals) {
       const std::string text = line.label;
-      for (const double t : {0.18, 0.3, 0.42, 0.54, 0.66, 0.1, 0.78}) {
+      const double half_extent_x = 0.5 * text_width_px(text, kSmallFontPx) * std::cos(radians);
+      // The usual places first, then every 4% of the line (a line whose left part lies below the plot or among the
+      // points still finds a place).
+      std::vector<double> places{0.18, 0.3, 0.42, 0.54, 0.66, 0.1, 0.78};
+      for (int step = 1; step < 25; ++step) places.push_back(0.04 * step);
+      bool placed = false;
+      for (const double t : places) {
         const double x = line.x0 + (line.x1 - line.x0) * t;
         const double y = line.y0 + (line.y1 - line.y0) * t;
         if (x < kPlotLeft || y > kPlotBottom - 4 || y < kPlotTop + 4) continue;
-        // Slightly above the line so the text does not sit on it.
-        const double ox = x + std::sin(-angle_deg * M_PI / 180.0) * 3.0;
-        const double oy = y - std::cos(-angle_deg * M_PI / 180.0) * 3.0;
-        if (!placer.try_place(rotated_text_boxes(text, ox, oy, kSmallFontPx, angle_deg))) continue;
-        svg.text(ox, oy, text, kSmallFontPx, Anchor::middle, "bandwidth-label", line.style.colour, angle_deg, true);
-        break;
+        // Just above the line, else just below it; not where another line runs through the text (lines a few
+        // percent apart, such as shared memory and the latency line, are drawn almost on top of each other).
+        for (const double baseline : {gap_px, -gap_px - glyphs_px}) {
+          if (crosses_other_line(line, x, y, nx, ny, baseline - 1.0, baseline + glyphs_px + 1.0, half_extent_x)) {
+            continue;
+          }
+          const double ox = x + nx * baseline, oy = y + ny * baseline;
+          if (!placer.try_place(rotated_text_boxes(text, ox, oy, kSmallFontPx, angle_deg))) continue;
+          svg.text(ox, oy, text, kSmallFontPx, Anchor::middle, "bandwidth-label", line.style.colour, angle_deg, true);
+          placed = true;
+          break;
+        }
+        if (placed) break;
       }
     }
   }

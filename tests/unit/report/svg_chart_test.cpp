@@ -134,6 +134,39 @@ TEST_CASE("the chart shows compute and bandwidth and DRAM row and power and late
   CHECK(svg.find("network (x = FLOP/net B): 450 GB/s") != std::string::npos);
 }
 
+TEST_CASE("every bandwidth line is labelled and no other bandwidth line runs through a label") {
+  // The fixture's shared-memory (30.9 TB/s) and latency (28.8 TB/s) lines are a few pixels apart, as on H100.
+  const auto device = test::h100_like_device();
+  const std::string svg = render(test::sample_report(device), device);
+  const auto lines = elements(svg, "line", "bandwidth");
+  const auto labels = elements(svg, "text", "bandwidth-label");
+  CHECK(labels.size() == lines.size());
+  const std::regex rotate("rotate\\(([-0-9.]+) ");
+  for (const auto& label : labels) {
+    std::smatch angle;
+    const std::string transform = label.at("transform");
+    REQUIRE(std::regex_search(transform, angle, rotate));
+    const double radians = std::stod(angle[1]) * M_PI / 180.0;
+    const double font = number(label, "font-size");
+    const double half_width = 0.5 * text_width_px(label.at("#text"), font);
+    const double x = number(label, "x"), y = number(label, "y");
+    // The glyphs span the baseline to 0.8 em above it along the text's upward normal, over the text's width.
+    const double ux = std::cos(radians), uy = std::sin(radians), nx = uy, ny = -ux;
+    for (const auto& line : lines) {
+      const double x1 = number(line, "x1"), y1 = number(line, "y1"), x2 = number(line, "x2"), y2 = number(line, "y2");
+      // Where the line crosses the text's axis (the baseline through (x, y) along (ux, uy)), if it does within the
+      // text: the lines are parallel to the text, so look at the signed distance of the line from the baseline.
+      const double distance = (x1 - x) * nx + (y1 - y) * ny;
+      const double along = ((x1 - x) * ux + (y1 - y) * uy);
+      const double length = std::hypot(x2 - x1, y2 - y1);
+      const bool spans_label = along <= half_width && along + length >= -half_width;
+      if (!spans_label) continue;
+      CHECK_MESSAGE(!(distance > 0.5 && distance < 0.8 * font - 0.5),
+                    label.at("#text") << " has a bandwidth line " << distance << " px above its baseline");
+    }
+  }
+}
+
 TEST_CASE("the same report renders to the same bytes twice") {
   const auto device = test::h100_like_device();
   const auto report = test::sample_report(device);
