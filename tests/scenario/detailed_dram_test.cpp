@@ -162,3 +162,20 @@ TEST_CASE("with the detailed DRAM an op's DRAM energy is its command counts x th
                static_cast<double>(simple_op["bytes"]["dram"].get<std::uint64_t>()) * hw.dram->energy_per_byte_j,
                1e-9));
 }
+
+TEST_CASE("the A100's refresh mode admits the share of its pin rate a GA100 kernel measures and all-bank would not") {
+  // configs/A100-SXM4-80GB.toml [BW]: an element-wise kernel that reads and writes moves 1727 of 1935 GB/s on A800
+  // 80GB PCIe (the same GA100 and HBM2e). All-bank refresh holds every bank tRFC of each tREFI, so no controller
+  // could pass 1 - tRFC / tREFI of the pin rate; per-bank refresh leaves the other banks serving.
+  const double measured_share = 1727.0 / 1935.0;
+  const auto hw = load_hardware(test::config_path("A100-SXM4-80GB.toml"));
+  const auto& dram = *hw.dram;
+  CHECK(dram.refresh == RefreshMode::per_bank);
+  const auto configured = dram_row_bandwidth(dram);
+  const auto all_bank = dram_row_bandwidth(dram.standard, RefreshMode::all_bank, dram.channels());
+  MESSAGE("row-hit ceiling / pin rate: configured "
+          << configured.all_hit_bytes_per_s / configured.peak_bytes_per_s << ", all-bank "
+          << all_bank.all_hit_bytes_per_s / all_bank.peak_bytes_per_s << ", measured " << measured_share);
+  CHECK(configured.all_hit_bytes_per_s >= measured_share * configured.peak_bytes_per_s);
+  CHECK(all_bank.all_hit_bytes_per_s < measured_share * all_bank.peak_bytes_per_s);
+}
