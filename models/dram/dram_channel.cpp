@@ -251,11 +251,14 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   // Each run's bursts go out as one progression at tCCD_L (one bank allows no closer), placed at once where the
   // recorded commands leave room; a run that meets an obstacle part way is cut there and its rest placed after it.
   // The runs of other bank groups fall into the gaps between each other's bursts (tCCD_S apart).
+  // The period fits the runs of other bank groups into a run's gaps; with no other run a period longer than tCCD_L
+  // would only leave the bus idle, so a run alone then places its bursts one by one (each at tCCD_L after the last).
   const auto& timing = checker_.timing();
+  const bool one_by_one = runs_.size() == 1 && checker_.column_period() > checker_.same_group_gap();
   for (auto& run : runs_) {
     Cycle from = run.known_first >= 0 ? run.known_first : run.at;
     for (std::uint32_t left = run.segment.bursts; left > 0;) {
-      const auto placed = checker_.place_columns(column, run.segment.bank, from, left);
+      const auto placed = checker_.place_columns(column, run.segment.bank, from, one_by_one ? 1 : left);
       checker_.issue_columns(column, run.segment.bank, placed.at, placed.count);
       first_command = std::min(first_command, placed.at);
       run.at = placed.at + static_cast<Cycle>(placed.count - 1) * checker_.column_period();

@@ -64,7 +64,16 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
       }
     }
   }
+  // A run's bursts go out one period apart and the runs of the other bank groups fill the gaps, tCCD_S apart: the
+  // period is a whole number of those slots, else a gap narrower than two slots idles the bus (tCCD_L of 3 cycles
+  // against 2-cycle bursts kept HBM2 at 2/3 of its pin rate; a controller alternating bank groups fills the bus).
+  // Traffic confined to fewer bank groups than the period has slots is placed that much more sparsely (HBM2e at
+  // 3.2 Gb/s: 1/3 of the bus for one group, not the 2/5 tCCD_L allows).
   column_period_ = std::max(timing_.tCCD_L, timing_.burst);
+  if (bank_groups > 1) {
+    const Cycle slot = std::max(timing_.tCCD_S, timing_.burst);
+    column_period_ = (column_period_ + slot - 1) / slot * slot;
+  }
   if ((column_period_ & (column_period_ - 1)) == 0)
     period_shift_ = __builtin_ctzll(static_cast<std::uint64_t>(column_period_));
   Cycle min_column_gap = max_column_gap_;
@@ -416,11 +425,13 @@ void DramTimingChecker::issue_columns(DramCommand command, std::uint32_t bank, C
   state.pre_ok = std::max(state.pre_ok, is_write ? last + t.tWL + t.burst + t.tWR : last + t.tRTP);
   const auto group = group_of(bank);
   record_columns(ColumnRun{at, last, count, group, is_write});
-  // The run forbids its own direction and bank group every cycle within a period of its commands (the gap between
-  // them is the period), [at - period + 1, last + period): the memo of column_slot() takes that stretch in, so that
-  // the next search of this bank group starts past the run instead of stepping through it.
+  // The run forbids its own direction and bank group every cycle within tCCD_L (the same-group gap) of its commands,
+  // [at - gap + 1, last + gap) when its commands are less than two gaps apart (the period is at most a tCCD_S slot
+  // longer than that gap): the memo of column_slot() takes that stretch in, so that the next search of this bank group
+  // starts past the run instead of stepping through it.
   auto& blocked = column_blocked_[(is_write ? column_blocked_.size() / 2 : 0) + group];
-  const Cycle low = at - column_period_ + 1, high = last + column_period_;
+  const Cycle gap = column_gap_[is_write ? 1 : 0][is_write ? 1 : 0][1];
+  const Cycle low = at - gap + 1, high = (column_period_ < 2 * gap ? last : at) + gap;
   if (low <= blocked.second && blocked.first <= high) {
     blocked = {std::min(blocked.first, low), std::max(blocked.second, high)};
   } else if (high > blocked.second) {

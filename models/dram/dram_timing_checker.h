@@ -79,6 +79,9 @@ class DramTimingChecker {
   // Records `count` column commands at at + i x column_period() (which place_columns() found legal).
   void issue_columns(DramCommand command, std::uint32_t bank, Cycle at, std::uint32_t count);
   [[nodiscard]] Cycle column_period() const { return column_period_; }
+  // The closest one bank group's column commands of one direction may follow each other: max(tCCD_L, burst). The
+  // period is longer when tCCD_L is not a whole number of tCCD_S slots; a run alone then goes burst by burst.
+  [[nodiscard]] Cycle same_group_gap() const { return column_gap_[0][0][1]; }
 
  private:
   struct BankTiming {

@@ -35,6 +35,8 @@ TEST_CASE("unloaded write latency: tRCDWR + tWL + burst to a closed bank") {
 }
 
 TEST_CASE("a single-bank row-hit stream issues one burst per tCCD_L") {
+  // HBM2's tCCD_L (3 cycles) is not a whole number of 2-cycle slots: the channel's period is longer, and a run alone
+  // must still go at tCCD_L.
   const auto standard = test::standard("HBM2-2000");
   DramChannel channel(standard, test::policy());
   const auto& t = channel.checker().timing();

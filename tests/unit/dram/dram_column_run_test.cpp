@@ -1,7 +1,7 @@
 // Runs of column commands (DramTimingChecker::place_columns): the checker places the bursts of one bank as a
-// progression tCCD_L apart in O(1) by arithmetic on the recorded runs. Checked here by brute force against every
-// recorded command: the first burst goes to the earliest legal cycle, every placed burst is legal, and a run is cut
-// exactly where its next burst would break a constraint.
+// progression one period apart (tCCD_L rounded up to whole tCCD_S slots) in O(1) by arithmetic on the recorded runs.
+// Checked here by brute force against every recorded command: the first burst goes to the earliest legal cycle, every
+// placed burst is legal, and a run is cut exactly where its next burst would break a constraint.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -66,7 +66,10 @@ void check_runs(const std::string& name) {
   DramTimingChecker checker(timing, standard.bank_groups, standard.banks_per_group);
   BruteForce brute(timing, standard.banks_per_group);
   const Cycle period = checker.column_period();
-  CHECK(period == std::max(timing.tCCD_L, timing.burst));
+  const Cycle slot = std::max(timing.tCCD_S, timing.burst);
+  CHECK(period >= std::max(timing.tCCD_L, timing.burst));
+  CHECK(period < std::max(timing.tCCD_L, timing.burst) + slot);
+  CHECK(period % slot == 0);
   std::mt19937_64 random(11);
   std::size_t failures = 0, cut = 0;
   const auto fail = [&](const char* what, Cycle at) {
@@ -114,12 +117,13 @@ void check_runs(const std::string& name) {
   CHECK(failures == 0);
 }
 
-TEST_CASE("a run of bursts goes to the earliest legal cycle, tCCD_L apart, cut at the first obstacle: HBM") {
+TEST_CASE("a run of bursts goes to the earliest legal cycle, one period apart, cut at the first obstacle: HBM") {
   check_runs("HBM2-2000");
+  check_runs("HBM2e-3200");
   check_runs("HBM3-6400");
 }
 
-TEST_CASE("a run of bursts goes to the earliest legal cycle, tCCD_L apart, cut at the first obstacle: DDR, LPDDR") {
+TEST_CASE("a run of bursts goes to the earliest legal cycle, one period apart, cut at the first obstacle: DDR, LPDDR") {
   check_runs("DDR4-3200");
   check_runs("DDR5-4800");
   check_runs("LPDDR5-6400");
@@ -142,6 +146,36 @@ TEST_CASE("runs of other bank groups fill each other's gaps: four groups share t
   CHECK(placed[2].at == static_cast<Cycle>(bursts) * timing.tCCD_L);
   CHECK(placed[3].at == static_cast<Cycle>(bursts) * timing.tCCD_L + timing.tCCD_S);
   for (const auto& run : placed) CHECK(run.count == bursts);
+}
+
+TEST_CASE("where tCCD_L is not a whole number of tCCD_S slots the runs of three bank groups still fill the data bus") {
+  // HBM2 (tCCD_L 3 cycles, 2-cycle bursts), HBM2e at 3.2 Gb/s (5 cycles) and DDR5-4800 (12 cycles, 8-cycle bursts):
+  // with runs tCCD_L apart, a second group's bursts fit in the gaps and a third's do not, and the bus idled a third
+  // (a fifth) of the time. With a period of whole slots, three groups take every slot of the bus.
+  for (const std::string name : {"HBM2-2000", "HBM2e-3200", "DDR5-4800"}) {
+    CAPTURE(name);
+    const auto standard = test::standard(name);
+    const auto timing = CheckerTiming::from(standard);
+    DramTimingChecker checker(timing, standard.bank_groups, standard.banks_per_group);
+    const Cycle slot = std::max(timing.tCCD_S, timing.burst);
+    REQUIRE(std::max(timing.tCCD_L, timing.burst) % slot != 0);
+    REQUIRE(standard.bank_groups >= 3);
+    const std::uint32_t bursts = 32;
+    const std::uint32_t groups = static_cast<std::uint32_t>(checker.column_period() / slot);
+    REQUIRE(groups <= standard.bank_groups);
+    Cycle first = kNever, last = 0;
+    std::uint32_t issued = 0;
+    for (std::uint32_t group = 0; group < groups; ++group) {
+      const auto placed = checker.place_columns(DramCommand::rd, group * standard.banks_per_group, 0, bursts);
+      checker.issue_columns(DramCommand::rd, group * standard.banks_per_group, placed.at, placed.count);
+      first = std::min(first, placed.at);
+      last = std::max(last, placed.at + static_cast<Cycle>(placed.count - 1) * checker.column_period());
+      issued += placed.count;
+    }
+    // Every slot from the first burst to the last carries one.
+    CHECK(issued == groups * bursts);
+    CHECK(last - first == static_cast<Cycle>(issued - 1) * slot);
+  }
 }
 
 }  // namespace
