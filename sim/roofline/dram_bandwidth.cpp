@@ -50,7 +50,8 @@ DramRowBandwidth dram_row_bandwidth(const DramParams& dram) {
 BytesPerSecond blended_dram_bandwidth(const DramRowBandwidth& rows, double row_hit_rate) {
   const double h = std::clamp(row_hit_rate, 0.0, 1.0);
   if (rows.all_hit_bytes_per_s <= 0 || rows.all_miss_bytes_per_s <= 0) return 0.0;
-  return 1.0 / (h / rows.all_hit_bytes_per_s + (1.0 - h) / rows.all_miss_bytes_per_s);
+  if (h >= 1.0) return rows.all_hit_bytes_per_s;  // no ACT: the column rate alone
+  return std::min(rows.all_hit_bytes_per_s, rows.all_miss_bytes_per_s / (1.0 - h));
 }
 
 }  // namespace roofsim

@@ -39,8 +39,12 @@ struct DramRowBandwidth {
 // The device's DRAM (all its stacks) with its configured refresh mode.
 [[nodiscard]] DramRowBandwidth dram_row_bandwidth(const DramParams& dram);
 
-// Bandwidth at row-hit rate h in [0, 1]: the harmonic blend B(h) = 1 / (h / B_hit + (1 - h) / B_miss), because a
-// hit byte and a miss byte each take their own time. h outside [0, 1] is clamped.
+// Bandwidth at row-hit rate h in [0, 1]: B(h) = min(B_hit, B_miss / (1 - h)). A burst holds the data bus for its
+// column interval and a row miss adds an ACT, which the row resources (tRC over the banks, tRRD, tFAW, the row bus)
+// issue while other banks' bursts use the data bus; so the two limits hold at once, as the roofline's compute and
+// bandwidth do, and the lower one binds: N bursts take at least N / B_hit and their (1 - h) N ACTs at least
+// (1 - h) N / B_miss. (DESIGN.md section 5 blends the two harmonically, as if an ACT stopped the data bus; the
+// controller overlaps them, and streams ran up to 8% faster than that blend.) h outside [0, 1] is clamped.
 [[nodiscard]] BytesPerSecond blended_dram_bandwidth(const DramRowBandwidth& rows, double row_hit_rate);
 
 }  // namespace roofsim

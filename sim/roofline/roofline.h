@@ -110,7 +110,7 @@ inline constexpr std::array<Variant, 6> kAllVariants = {Variant::classic, Varian
 // hierarchical (Ilic, Pratas and Sousa, "Cache-aware Roofline model", IEEE CAL 2014; Yang et al., "Hierarchical
 // Roofline analysis", NERSC 2020): min(P, min over levels l of OI_l x B_l).
 [[nodiscard]] Ceiling hierarchical_ceiling(const DeviceRoof& device, const RooflineInput& input);
-// DRAM-aware: min(P, OI_dram x B(h)), B(h) = 1 / (h / B_hit + (1 - h) / B_miss) (dram_bandwidth.h).
+// DRAM-aware: min(P, OI_dram x B(h)), B(h) = min(B_hit, B_miss / (1 - h)) (dram_bandwidth.h).
 [[nodiscard]] Ceiling dram_ceiling(const DeviceRoof& device, const RooflineInput& input);
 // latency-aware (Little's law): min(P, OI_dram x min(B_dram, bytes_in_flight / latency), FLOPs / launch latency).
 [[nodiscard]] Ceiling latency_ceiling(const DeviceRoof& device, const RooflineInput& input);

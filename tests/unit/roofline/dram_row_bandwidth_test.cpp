@@ -1,4 +1,5 @@
-// The all-row-hit and all-row-miss DRAM bandwidths from the timing, each limiter in turn, and their harmonic blend.
+// The all-row-hit and all-row-miss DRAM bandwidths from the timing, each limiter in turn, and B(h): the lower of the
+// column-rate and the ACT-rate limits at row-hit rate h.
 #include <doctest/doctest.h>
 
 #include "sim/roofline/dram_bandwidth.h"
@@ -86,18 +87,27 @@ TEST_CASE("refresh removes tRFC/tREFI (all-bank) or tRFCsb/(tREFIsb x banks) (pe
   CHECK(per_bank.refresh_availability == doctest::Approx(1.0 - 480.0 / (780.0 * 16.0)));
 }
 
-TEST_CASE("channels multiply - the blend is harmonic and hits its ends") {
+TEST_CASE("channels multiply - B(h) is the lower of the column and ACT limits and hits its ends") {
   const auto rows = dram_row_bandwidth(hbm_like(), RefreshMode::none, 32);
   CHECK(rows.peak_bytes_per_s == doctest::Approx(32 * 51.2e9));
   const double hit = rows.all_hit_bytes_per_s;
   const double miss = rows.all_miss_bytes_per_s;
+  REQUIRE(miss < hit);
   CHECK(blended_dram_bandwidth(rows, 1.0) == doctest::Approx(hit));
   CHECK(blended_dram_bandwidth(rows, 0.0) == doctest::Approx(miss));
-  CHECK(blended_dram_bandwidth(rows, 0.5) == doctest::Approx(2.0 / (1.0 / hit + 1.0 / miss)));
   CHECK(blended_dram_bandwidth(rows, 1.7) == doctest::Approx(hit));
+  // Below h* = 1 - B_miss / B_hit the ACTs bind: B(h) = B_miss / (1 - h); above it the column rate does.
+  const double knee = 1.0 - miss / hit;
+  CHECK(blended_dram_bandwidth(rows, knee / 2) == doctest::Approx(miss / (1.0 - knee / 2)));
+  CHECK(blended_dram_bandwidth(rows, (1.0 + knee) / 2) == doctest::Approx(hit));
+  double previous = 0;
   for (double h = 0.0; h <= 1.0; h += 0.125) {
     const double b = blended_dram_bandwidth(rows, h);
     CHECK(b <= hit * (1 + 1e-12));
     CHECK(b >= miss * (1 - 1e-12));
+    CHECK(b >= previous);
+    // Never below the time-weighted blend of the two rates (an ACT that stopped the data bus).
+    CHECK(b >= 1.0 / (h / hit + (1.0 - h) / miss) * (1 - 1e-12));
+    previous = b;
   }
 }

@@ -49,7 +49,7 @@ TEST_CASE("hierarchical: a level whose bytes x bandwidth is the tightest binds /
   CHECK(result.bound_by == "memory:l2");
 }
 
-TEST_CASE("DRAM-aware: B(h) = 1 / (h / B_hit + (1 - h) / B_miss) times OI_dram") {
+TEST_CASE("DRAM-aware: B(h) = min(B_hit, B_miss / (1 - h)) times OI_dram") {
   auto device = simple_device(1000e12, 3e12);
   DramRowBandwidth rows;
   rows.peak_bytes_per_s = 3e12;
@@ -58,13 +58,15 @@ TEST_CASE("DRAM-aware: B(h) = 1 / (h / B_hit + (1 - h) / B_miss) times OI_dram")
   device.dram_rows = rows;
   auto input = op_input(device, 1e12, 1e11);  // OI = 10
   input.row_hit_rate = 0.25;
-  const double blended = 1.0 / (0.25 / 2.7e12 + 0.75 / 0.9e12);
+  const double blended = 0.9e12 / 0.75;  // the ACTs bind below h = 1 - 0.9 / 2.7
   const auto result = evaluate_roofline(device, input);
   CHECK(result.ceilings.dram.flops_per_s == doctest::Approx(10 * blended));
   CHECK(result.binding == Variant::dram);
   CHECK(result.bound_by == "dram-rows");
   input.row_hit_rate = 0.0;
   CHECK(dram_ceiling(device, input).flops_per_s == doctest::Approx(10 * 0.9e12));
+  input.row_hit_rate = 0.9;  // the column rate binds
+  CHECK(dram_ceiling(device, input).flops_per_s == doctest::Approx(10 * 2.7e12));
   // Far above the ridge the rows do not matter.
   auto compute_bound = op_input(device, 1e12, 1e6);
   compute_bound.row_hit_rate = 0.0;
