@@ -14,12 +14,12 @@
 #include <systemc>
 
 #include <cstdint>
-#include <deque>
 #include <queue>
 #include <vector>
 
 #include "models/compute/engine_share.h"
 #include "models/compute/op_execution.h"
+#include "models/compute/ring_queue.h"
 #include "models/memory/device_scheduler.h"
 #include "models/memory/memory_system.h"
 #include "models/power/clock_domain.h"
@@ -64,12 +64,25 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
 
  private:
   enum class Kind : std::uint8_t { read_done, write_done, compute_done };
+  // A pending event in 16 bytes: what wake() needs rides in the key, so that handling a chunk's arrival reads no
+  // record written when the chunk was issued (a cache miss per event, since a unit's state is cold between wakes).
+  // key = push sequence << 24 | kind << 22 | payload: events of one time pop in push order.
   struct Timed {
     TimeFs at;
-    std::uint64_t seq;
-    Kind kind;
-    std::uint32_t index;  // in-flight record (read/write) or slot (compute)
-    bool operator>(const Timed& other) const { return at != other.at ? at > other.at : seq > other.seq; }
+    std::uint64_t key;
+    bool operator>(const Timed& other) const { return at != other.at ? at > other.at : key > other.key; }
+    [[nodiscard]] Kind kind() const { return static_cast<Kind>((key >> kPayloadBits) & 3U); }
+    [[nodiscard]] std::uint32_t payload() const { return static_cast<std::uint32_t>(key & kPayloadMask); }
+  };
+  // Payloads: a read's slot << kBufferBits | buffer, a write's op, a compute's slot.
+  static constexpr unsigned kPayloadBits = 22;
+  static constexpr std::uint64_t kPayloadMask = (1ULL << kPayloadBits) - 1;
+  static constexpr unsigned kBufferBits = 11;
+  static constexpr std::uint64_t kSeqLimit = 1ULL << (64 - kPayloadBits - 2);
+  // A step's buffer: its chunks and how many of its reads are still to arrive (side by side, one cache line).
+  struct Buffer {
+    TileStep step;
+    std::uint32_t pending_reads = 0;
   };
   struct Slot {
     bool busy = false;
@@ -80,33 +93,37 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
     std::uint32_t computed = 0;   // steps whose compute has finished
     bool computing = false;
     std::uint32_t stages = 2;
-    std::vector<std::uint32_t> pending_reads;  // per buffer
-    std::vector<TileStep> buffer;              // step s lives in buffer s % stages
+    std::vector<Buffer> buffers;  // step s lives in buffer s % stages
   };
-  struct InFlight {
-    std::size_t op = 0;
-    std::uint32_t slot = 0;
-    std::uint32_t buffer = 0;
-    std::uint32_t chunk = 0;
-    bool write = false;
-    TimeFs queued_fs = 0;  // entered the unit's request queue
-    TimeFs issued_fs = 0;  // sent to memory
-    TimeFs done_fs = 0;
-    TimeFs unloaded_fs = 0;
+  // A read chunk waiting for an outstanding-request slot. The view stays valid until the chunk is issued: its buffer
+  // is refilled only after its step computed, which needs every read of the step.
+  struct Request {
+    ChunkView chunk;
+    TimeFs queued_fs = 0;
+    std::uint32_t op = 0;
+    std::uint16_t slot = 0;
+    std::uint16_t buffer = 0;
+  };
+  // An issued read (at most `outstanding_requests` at once); its tag is its index << 1, a write's tag its op << 1 | 1.
+  struct Issued {
+    TimeFs issued_fs = 0;
+    std::uint32_t op = 0;
+    std::uint16_t slot = 0;
+    std::uint16_t buffer = 0;
   };
 
   void wake();
   void wake_now() override { wake(); }
   void chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_fs) override;
   void clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz) override;
-  void push(TimeFs at, Kind kind, std::uint32_t index);
+  void push(TimeFs at, Kind kind, std::uint32_t payload);
+  void renumber();
   void reschedule(TimeFs now);
   void load_ahead(std::uint32_t slot, TimeFs now);
   void try_compute(std::uint32_t slot, TimeFs now);
   void drain_requests(TimeFs now);
   void finish_step(std::uint32_t slot, TimeFs now);
   void maybe_finish_tile(std::uint32_t slot, TimeFs now);
-  std::uint32_t new_in_flight();
   [[nodiscard]] static TimeFs now_fs() { return sc_core::sc_time_stamp().value(); }
 
   ComputeUnitParams params_;
@@ -115,9 +132,9 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   TileListener& listener_;
   std::vector<Slot> slots_;
   std::vector<EngineShare> engines_;
-  std::vector<InFlight> in_flight_;
-  std::vector<std::uint32_t> free_in_flight_;
-  std::deque<std::uint32_t> request_queue_;  // read chunks waiting for an outstanding-request slot
+  std::vector<Issued> issued_;
+  std::vector<std::uint32_t> free_issued_;
+  RingQueue<Request> request_queue_;  // read chunks waiting for an outstanding-request slot
   std::uint64_t outstanding_ = 0;
   std::priority_queue<Timed, std::vector<Timed>, std::greater<>> timeline_;
   std::uint64_t seq_ = 0;
