@@ -18,11 +18,11 @@ void add_busy_at_state(std::vector<TimeFs>& busy_at_state_fs, std::size_t state,
 ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, MemorySystem& memory,
                          std::vector<OpExecution>& ops, TileListener& listener)
     : sc_core::sc_module(name),
-      params_(params),
-      memory_(memory),
-      ops_(ops),
-      listener_(listener),
       slots_(params.occupancy),
+      ops_(ops),
+      memory_(memory),
+      listener_(listener),
+      params_(params),
       engines_(std::max<std::size_t>(params.engines, 1)) {
   if (params.occupancy > (kPayloadMask >> kBufferBits)) {
     throw std::invalid_argument(std::string(name) + ": occupancy above " + std::to_string(kPayloadMask >> kBufferBits) +
@@ -196,6 +196,10 @@ void ComputeUnit::chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_
 }
 
 void ComputeUnit::wake() {
+  // The unit's state is cold (the other units and the DRAM ran since it last woke): its timeline and slots load
+  // side by side rather than one miss after another.
+  timeline_.prefetch();
+  __builtin_prefetch(slots_.data());
   in_wake_ = true;
   scheduled_ = kNever;
   const TimeFs now = now_fs();

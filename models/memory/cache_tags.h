@@ -57,21 +57,30 @@ class CacheTags {
 
  private:
   static constexpr std::uint64_t kEmpty = ~0ULL;
-  // One way of a set; the block is kept beside its state so that a look-up touches one cache line of the host.
+  // One way of a set; the block is kept beside its state so that a hit touches one entry.
   struct Entry {
     std::uint64_t block = kEmpty;  // the block held
     std::uint64_t valid = 0;       // one bit per sector
-    std::uint64_t last_use = 0;
     TimeFs ready_fs = 0;
+  };
+  // The ways' last uses, apart from the entries and a set's to a 128-byte pair of host cache lines (16 ways), so
+  // that choosing a victim reads two lines rather than every entry of the set.
+  struct alignas(64) UseLine {
+    std::uint64_t last_use[8] = {};
   };
 
   [[nodiscard]] std::uint64_t set_of(std::uint64_t block) const;
   // Index of the block's way (set x ways + way), or kEmpty. Looked up in `index_`, an open-addressing hash table
   // of the held blocks, rather than by scanning the set's ways: a chunk of a strided tile touches a block per row.
   [[nodiscard]] std::uint64_t find(std::uint64_t block) const;
-  [[nodiscard]] std::uint64_t home_of(std::uint64_t block) const;  // the block's first slot in `index_`
+  [[nodiscard]] static std::uint64_t mix(std::uint64_t block) {
+    return (block ^ (block >> 29)) * 0x9E3779B97F4A7C15ULL;
+  }
   void index_insert(std::uint64_t block, std::uint64_t way_index);
-  void index_erase(std::uint64_t block);
+  void index_erase(std::uint64_t way_index);
+  [[nodiscard]] std::uint64_t& last_use(std::uint64_t way_index) {
+    return uses_[way_index / 8].last_use[way_index % 8];
+  }
   std::uint64_t allocate(std::uint64_t block);
   static void add_fetch(CacheLookup& result, Bytes address, Bytes bytes);
   // The part [max(address, block start), min(end, block end)) of a read, in one block.
@@ -88,8 +97,11 @@ class CacheTags {
   std::uint64_t ways_;
   std::uint64_t clock_ = 0;
   std::uint64_t evictions_ = 0;
-  std::vector<Entry> entries_;        // sets x ways
-  std::vector<std::uint32_t> index_;  // linear probing: 1 + the way index of a held block, or 0 (free)
+  std::vector<Entry> entries_;  // sets x ways
+  std::vector<UseLine> uses_;   // sets x ways last uses, 8 to a line
+  // Linear probing over the held blocks: a slot holds the high 32 bits of the block's mix() (its home slot and a
+  // fingerprint, so that probing and deleting read no entry) above 1 + its way index; 0 is free.
+  std::vector<std::uint64_t> index_;
   std::uint64_t index_mask_ = 0;
   unsigned index_shift_ = 63;
 };
