@@ -99,9 +99,10 @@ void ComputeUnit::load_ahead(std::uint32_t index, TimeFs now) {
     execution.lowering->step(slot.tile, slot.next_load, staged.step);
     const auto& reads = staged.step.reads;
     staged.pending_reads = static_cast<std::uint32_t>(reads.size());
-    for (const Chunk& chunk : reads) {
-      request_queue_.push_back(Request{staged.step.view(chunk), now, static_cast<std::uint32_t>(slot.op),
-                                       static_cast<std::uint16_t>(index), static_cast<std::uint16_t>(buffer)});
+    if (!reads.empty()) {
+      request_queue_.push_back(Requests{reads.data(), staged.step.ranges.data(), now, 0,
+                                        static_cast<std::uint32_t>(reads.size()), static_cast<std::uint32_t>(slot.op),
+                                        static_cast<std::uint16_t>(index), static_cast<std::uint16_t>(buffer)});
     }
     ++slot.next_load;
   }
@@ -156,8 +157,13 @@ void ComputeUnit::maybe_finish_tile(std::uint32_t index, TimeFs now) {
 
 void ComputeUnit::drain_requests(TimeFs now) {
   while (!request_queue_.empty() && outstanding_ < params_.outstanding_requests) {
-    const Request request = request_queue_.front();
-    request_queue_.pop_front();
+    Requests& step = request_queue_.front();
+    const Chunk& chunk = step.chunks[step.next];
+    const ChunkView view{step.ranges + chunk.first, chunk.count, chunk.bytes, chunk.resident};
+    const std::uint32_t op = step.op;
+    const TimeFs queued_fs = step.queued_fs;
+    const std::uint16_t slot = step.slot, buffer = step.buffer;
+    if (++step.next == step.end) request_queue_.pop_front();
     std::uint32_t record;
     if (!free_issued_.empty()) {
       record = free_issued_.back();
@@ -166,13 +172,12 @@ void ComputeUnit::drain_requests(TimeFs now) {
       record = static_cast<std::uint32_t>(issued_.size());
       issued_.emplace_back();
     }
-    issued_[record] = Issued{now, request.op, request.slot, request.buffer};
+    issued_[record] = Issued{now, op, slot, buffer};
     ++outstanding_;
-    auto& execution = ops_[request.op];
+    auto& execution = ops_[op];
     // The wait for a request slot is latency (the rest of a read's latency is added when it completes).
-    execution.latency_fs += now - request.queued_fs;
-    memory_.read(params_.index, request.chunk, now, execution.bytes.data(), *this, std::uint64_t{record} << 1,
-                 request.op);
+    execution.latency_fs += now - queued_fs;
+    memory_.read(params_.index, view, now, execution.bytes.data(), *this, std::uint64_t{record} << 1, op);
   }
 }
 

@@ -95,11 +95,15 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
     std::uint32_t stages = 2;
     std::vector<Buffer> buffers;  // step s lives in buffer s % stages
   };
-  // A read chunk waiting for an outstanding-request slot. The view stays valid until the chunk is issued: its buffer
-  // is refilled only after its step computed, which needs every read of the step.
-  struct Request {
-    ChunkView chunk;
+  // The read chunks [next, end) of one step, waiting in order for outstanding-request slots: one entry per step
+  // rather than per chunk. The step's chunks and ranges stay in place until they are issued: a buffer is refilled only
+  // after its step computed, which needs every read of the step.
+  struct Requests {
+    const Chunk* chunks = nullptr;
+    const AddressRange* ranges = nullptr;
     TimeFs queued_fs = 0;
+    std::uint32_t next = 0;
+    std::uint32_t end = 0;
     std::uint32_t op = 0;
     std::uint16_t slot = 0;
     std::uint16_t buffer = 0;
@@ -134,7 +138,7 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   TimeFs scheduled_ = kNever;
   bool in_wake_ = false;
   std::uint64_t outstanding_ = 0;
-  RingQueue<Request> request_queue_;  // read chunks waiting for an outstanding-request slot
+  RingQueue<Requests> request_queue_;  // read chunks waiting for an outstanding-request slot, by step
   std::vector<Issued> issued_;
   std::vector<std::uint32_t> free_issued_;
   std::vector<Slot> slots_;

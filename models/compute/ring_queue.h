@@ -14,6 +14,7 @@ class RingQueue {
   [[nodiscard]] bool empty() const { return size_ == 0; }
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] const T& front() const { return items_[head_]; }
+  [[nodiscard]] T& front() { return items_[head_]; }
 
   void push_back(const T& item) {
     if (size_ == items_.size()) grow();
