@@ -1,6 +1,7 @@
 #include "models/memory/cache_tags.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 namespace roofsim {
@@ -19,14 +20,8 @@ CacheTags::CacheTags(const CacheTagsParams& params) : tracking_bytes_(params.tra
   per_sector_ = Divider(sector_bytes_);
   entries_.resize(sets_ * ways_);
   uses_.resize((sets_ * ways_ + 7) / 8);
-  // The index has at least twice as many slots as blocks, so that linear probing stays short (Knuth: about 1.5
-  // probes for a hit and 2.5 for a miss at half load).
-  unsigned bits = 1;
-  while ((1ULL << bits) < 2 * sets_ * ways_) ++bits;
-  if (bits > 32) throw std::invalid_argument("cache tags of more than 2^31 blocks");
-  index_shift_ = 64 - bits;
-  index_mask_ = (1ULL << bits) - 1;
-  index_.assign(1ULL << bits, 0);
+  tag_lines_.resize((sets_ * ways_ + 15) / 16);
+  for (auto& line : tag_lines_) std::fill(std::begin(line.fingerprint), std::end(line.fingerprint), ~0U);
 }
 
 std::uint64_t CacheTags::set_of(std::uint64_t block) const {
@@ -35,37 +30,12 @@ std::uint64_t CacheTags::set_of(std::uint64_t block) const {
 }
 
 std::uint64_t CacheTags::find(std::uint64_t block) const {
-  const std::uint64_t mixed = mix(block);
-  const std::uint64_t fingerprint = mixed >> 32;
-  for (std::uint64_t slot = mixed >> index_shift_;; slot = (slot + 1) & index_mask_) {
-    const std::uint64_t held = index_[slot];
-    if (held == 0) return kEmpty;
-    const std::uint64_t way_index = (held & 0xFFFFFFFFULL) - 1;
-    if ((held >> 32) == fingerprint && entries_[way_index].block == block) return way_index;
+  const std::uint64_t base = set_of(block) * ways_;
+  const auto key = static_cast<std::uint32_t>(block);
+  for (std::uint64_t way = base; way < base + ways_; ++way) {
+    if (fingerprint(way) == key && entries_[way].block == block) return way;
   }
-}
-
-void CacheTags::index_insert(std::uint64_t block, std::uint64_t way_index) {
-  const std::uint64_t mixed = mix(block);
-  std::uint64_t slot = mixed >> index_shift_;
-  while (index_[slot] != 0) slot = (slot + 1) & index_mask_;
-  index_[slot] = (mixed & ~0xFFFFFFFFULL) | (way_index + 1);
-}
-
-void CacheTags::index_erase(std::uint64_t way_index) {
-  std::uint64_t hole = mix(entries_[way_index].block) >> index_shift_;
-  while ((index_[hole] & 0xFFFFFFFFULL) != way_index + 1) hole = (hole + 1) & index_mask_;
-  // Backward-shift deletion (Knuth, TAOCP vol. 3, 6.4, Algorithm R): later entries of the probe run whose home is
-  // not cyclically in (hole, slot] move into the hole, so that every lookup still finds its block without tombstones.
-  // A slot's home is the top bits of its stored hash (index_shift_ >= 32).
-  for (std::uint64_t slot = (hole + 1) & index_mask_; index_[slot] != 0; slot = (slot + 1) & index_mask_) {
-    const std::uint64_t home = index_[slot] >> index_shift_;
-    const bool stays = hole <= slot ? (hole < home && home <= slot) : (hole < home || home <= slot);
-    if (stays) continue;
-    index_[hole] = index_[slot];
-    hole = slot;
-  }
-  index_[hole] = 0;
+  return kEmpty;
 }
 
 std::uint64_t CacheTags::allocate(std::uint64_t block) {
@@ -81,13 +51,10 @@ std::uint64_t CacheTags::allocate(std::uint64_t block) {
       victim = base + way;
     }
   }
-  if (entries_[victim].block != kEmpty) {
-    ++evictions_;
-    index_erase(victim);
-  }
+  if (oldest != 0) ++evictions_;  // every way of the set is in use
   entries_[victim] = Entry{block, 0, 0};
   last_use(victim) = clock_;
-  index_insert(block, victim);
+  fingerprint(victim) = static_cast<std::uint32_t>(block);
   return victim;
 }
 

@@ -68,16 +68,23 @@ class CacheTags {
   struct alignas(64) UseLine {
     std::uint64_t last_use[8] = {};
   };
+  // The low 32 bits of the ways' blocks (all ones when empty), a set of 16 ways to one host cache line: a look-up
+  // scans them and reads only the entry whose fingerprint matches.
+  struct alignas(64) TagLine {
+    std::uint32_t fingerprint[16];
+  };
 
   [[nodiscard]] std::uint64_t set_of(std::uint64_t block) const;
-  // Index of the block's way (set x ways + way), or kEmpty. Looked up in `index_`, an open-addressing hash table
-  // of the held blocks, rather than by scanning the set's ways: a chunk of a strided tile touches a block per row.
+  // Index of the block's way (set x ways + way), or kEmpty: the set's fingerprints are scanned and a match is
+  // confirmed on its entry. (A hash index of the held blocks cost two dependent host cache misses per look-up and
+  // more per eviction; a set's fingerprints are one line, and a miss reads its last uses at the same time.)
   [[nodiscard]] std::uint64_t find(std::uint64_t block) const;
-  [[nodiscard]] static std::uint64_t mix(std::uint64_t block) {
-    return (block ^ (block >> 29)) * 0x9E3779B97F4A7C15ULL;
+  [[nodiscard]] std::uint32_t& fingerprint(std::uint64_t way_index) {
+    return tag_lines_[way_index / 16].fingerprint[way_index % 16];
   }
-  void index_insert(std::uint64_t block, std::uint64_t way_index);
-  void index_erase(std::uint64_t way_index);
+  [[nodiscard]] std::uint32_t fingerprint(std::uint64_t way_index) const {
+    return tag_lines_[way_index / 16].fingerprint[way_index % 16];
+  }
   [[nodiscard]] std::uint64_t& last_use(std::uint64_t way_index) {
     return uses_[way_index / 8].last_use[way_index % 8];
   }
@@ -97,13 +104,9 @@ class CacheTags {
   std::uint64_t ways_;
   std::uint64_t clock_ = 0;
   std::uint64_t evictions_ = 0;
-  std::vector<Entry> entries_;  // sets x ways
-  std::vector<UseLine> uses_;   // sets x ways last uses, 8 to a line
-  // Linear probing over the held blocks: a slot holds the high 32 bits of the block's mix() (its home slot and a
-  // fingerprint, so that probing and deleting read no entry) above 1 + its way index; 0 is free.
-  std::vector<std::uint64_t> index_;
-  std::uint64_t index_mask_ = 0;
-  unsigned index_shift_ = 63;
+  std::vector<Entry> entries_;      // sets x ways
+  std::vector<UseLine> uses_;       // sets x ways last uses, 8 to a line
+  std::vector<TagLine> tag_lines_;  // sets x ways fingerprints, 16 to a line
 };
 
 }  // namespace roofsim

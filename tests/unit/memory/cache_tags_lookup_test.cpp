@@ -1,5 +1,6 @@
-// The tag look-up goes through a hash index of the held blocks (linear probing with backward-shift deletion); these
-// tests drive it through many evictions and check that what is held is exactly what LRU keeps.
+// The tag look-up scans a set's block fingerprints and confirms a match on the entry, and the victim is chosen from
+// last uses kept apart from the entries; these tests drive them through many evictions and check that what is held
+// is exactly what LRU keeps.
 #include <doctest/doctest.h>
 
 #include <algorithm>
