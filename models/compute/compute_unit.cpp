@@ -1,6 +1,7 @@
 #include "models/compute/compute_unit.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -79,7 +80,8 @@ void ComputeUnit::start_tile(std::size_t op, std::uint64_t tile) {
   slot.stages = std::max<std::uint32_t>(2, execution.stages);
   if (slot.stages > (1U << kBufferBits)) throw std::logic_error(std::string(name()) + ": more than 2048 stages");
   if (slot.buffers.size() < slot.stages) slot.buffers.resize(slot.stages);
-  for (std::uint32_t b = 0; b < slot.stages; ++b) slot.buffers[b].pending_reads = 0;
+  std::fill(std::begin(slot.pending), std::end(slot.pending), 0U);
+  slot.more_pending.assign(slot.stages > kInlineStages ? slot.stages - kInlineStages : 0, 0);
   auto& residency = execution.units[params_.index];
   if (residency.resident++ == 0) residency.since_fs = now;
   residency.first_fs = std::min(residency.first_fs, now);
@@ -95,12 +97,12 @@ void ComputeUnit::load_ahead(std::uint32_t index, TimeFs now) {
   // `stages` buffers: step s may load once step s - stages has computed.
   while (slot.next_load < slot.steps && slot.next_load < slot.computed + slot.stages) {
     const std::uint32_t buffer = slot.next_load % slot.stages;
-    Buffer& staged = slot.buffers[buffer];
-    execution.lowering->step(slot.tile, slot.next_load, staged.step);
-    const auto& reads = staged.step.reads;
-    staged.pending_reads = static_cast<std::uint32_t>(reads.size());
+    TileStep& staged = slot.buffers[buffer];
+    execution.lowering->step(slot.tile, slot.next_load, staged);
+    const auto& reads = staged.reads;
+    slot.pending_reads(buffer) = static_cast<std::uint32_t>(reads.size());
     if (!reads.empty()) {
-      request_queue_.push_back(Requests{reads.data(), staged.step.ranges.data(), now, 0,
+      request_queue_.push_back(Requests{reads.data(), staged.ranges.data(), now, 0,
                                         static_cast<std::uint32_t>(reads.size()), static_cast<std::uint32_t>(slot.op),
                                         static_cast<std::uint16_t>(index), static_cast<std::uint16_t>(buffer)});
     }
@@ -112,10 +114,10 @@ void ComputeUnit::load_ahead(std::uint32_t index, TimeFs now) {
 void ComputeUnit::try_compute(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
   if (!slot.busy || slot.computing || slot.computed >= slot.next_load) return;
-  const Buffer& staged = slot.buffers[slot.computed % slot.stages];
-  if (staged.pending_reads != 0) return;
+  const std::uint32_t buffer = slot.computed % slot.stages;
+  if (slot.pending_reads(buffer) != 0) return;
   auto& execution = ops_[slot.op];
-  const TileStep& step = staged.step;
+  const TileStep& step = slot.buffers[buffer];
   const double clock_scale = clock_ != nullptr ? clock_->clock_scale() : 1.0;
   const TimeFs duration = EngineShare::step_fs(step.executed_flops, execution.unit_rate * clock_scale);
   const TimeFs finish = engines_[execution.engine].run(now, duration);
@@ -131,7 +133,7 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
   auto& execution = ops_[slot.op];
   slot.computing = false;
-  const TileStep& step = slot.buffers[slot.computed % slot.stages].step;
+  const TileStep& step = slot.buffers[slot.computed % slot.stages];
   const std::uint64_t tag = static_cast<std::uint64_t>(slot.op) << 1 | 1U;
   for (const Chunk& chunk : step.writes) {
     listener_.write_posted(slot.op);
@@ -204,7 +206,7 @@ void ComputeUnit::wake() {
   // The unit's state is cold (the other units and the DRAM ran since it last woke): its timeline and slots load
   // side by side rather than one miss after another.
   timeline_.prefetch();
-  __builtin_prefetch(slots_.data());
+  for (const Slot& slot : slots_) __builtin_prefetch(&slot);
   in_wake_ = true;
   scheduled_ = kNever;
   const TimeFs now = now_fs();
@@ -223,7 +225,7 @@ void ComputeUnit::wake() {
       case Kind::read_done: {
         const std::uint32_t slot = payload >> kBufferBits;
         --outstanding_;
-        --slots_[slot].buffers[payload & ((1U << kBufferBits) - 1)].pending_reads;
+        --slots_[slot].pending_reads(payload & ((1U << kBufferBits) - 1));
         try_compute(slot, now);
         drain_requests(now);
         break;

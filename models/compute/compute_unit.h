@@ -79,21 +79,24 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   static constexpr std::uint64_t kPayloadMask = (1ULL << kPayloadBits) - 1;
   static constexpr unsigned kBufferBits = 11;
   static constexpr std::uint64_t kSeqLimit = 1ULL << (64 - kPayloadBits - 2);
-  // A step's buffer: its chunks and how many of its reads are still to arrive (side by side, one cache line).
-  struct Buffer {
-    TileStep step;
-    std::uint32_t pending_reads = 0;
-  };
-  struct Slot {
-    bool busy = false;
-    std::size_t op = 0;
+  // A tile slot. Its first host cache line holds what a chunk's arrival reads and writes (the pending reads of the
+  // first kInlineStages buffers among them), so that an arrival at a cold unit costs that one line.
+  static constexpr std::uint32_t kInlineStages = 4;
+  struct alignas(64) Slot {
     std::uint64_t tile = 0;
+    std::size_t op = 0;
     std::uint32_t steps = 0;
     std::uint32_t next_load = 0;  // next step whose reads are generated
     std::uint32_t computed = 0;   // steps whose compute has finished
-    bool computing = false;
     std::uint32_t stages = 2;
-    std::vector<Buffer> buffers;  // step s lives in buffer s % stages
+    std::uint32_t pending[kInlineStages] = {};  // reads still to arrive, per buffer
+    bool busy = false;
+    bool computing = false;
+    std::vector<TileStep> buffers;            // step s lives in buffer s % stages
+    std::vector<std::uint32_t> more_pending;  // of buffers kInlineStages and later
+    std::uint32_t& pending_reads(std::uint32_t buffer) {
+      return buffer < kInlineStages ? pending[buffer] : more_pending[buffer - kInlineStages];
+    }
   };
   // The read chunks [next, end) of one step, waiting in order for outstanding-request slots: one entry per step
   // rather than per chunk. The step's chunks and ranges stay in place until they are issued: a buffer is refilled only
