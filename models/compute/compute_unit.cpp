@@ -98,6 +98,10 @@ void ComputeUnit::load_ahead(std::uint32_t index, TimeFs now) {
   while (slot.next_load < slot.steps && slot.next_load < slot.computed + slot.stages) {
     const std::uint32_t buffer = slot.next_load % slot.stages;
     TileStep& staged = slot.buffers[buffer];
+    // The buffer's lists are cold (last read when its chunks were issued): their first lines load for writing
+    // while the lowering computes the step's addresses.
+    __builtin_prefetch(staged.ranges.data(), 1);
+    __builtin_prefetch(staged.reads.data(), 1);
     execution.lowering->step(slot.tile, slot.next_load, staged);
     const auto& reads = staged.reads;
     slot.pending_reads(buffer) = static_cast<std::uint32_t>(reads.size());
@@ -207,6 +211,7 @@ void ComputeUnit::wake() {
   // side by side rather than one miss after another.
   timeline_.prefetch();
   for (const Slot& slot : slots_) __builtin_prefetch(&slot);
+  request_queue_.prefetch_front();
   in_wake_ = true;
   scheduled_ = kNever;
   const TimeFs now = now_fs();

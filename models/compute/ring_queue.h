@@ -15,6 +15,9 @@ class RingQueue {
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] const T& front() const { return items_[head_]; }
   [[nodiscard]] T& front() { return items_[head_]; }
+  void prefetch_front() const {
+    if (size_ != 0) __builtin_prefetch(&items_[head_]);
+  }
 
   void push_back(const T& item) {
     if (size_ == items_.size()) grow();

@@ -43,6 +43,14 @@ class CacheTags {
   void read(Bytes address, Bytes bytes, CacheLookup& result);
   // The reads of a chunk's ranges in order (one call for a strided tile's many rows).
   void read_all(const AddressRange* ranges, std::size_t count, CacheLookup& result);
+  // Starts loading the host cache lines a look-up of `address` reads (its set's fingerprints and last uses), so
+  // that they arrive while the caller does other work.
+  void prefetch(Bytes address) const {
+    const std::uint64_t base = hash_bucket(per_block_.div(address), sets_) * ways_;
+    __builtin_prefetch(&tag_lines_[base / 16]);
+    __builtin_prefetch(&uses_[base / 8]);
+    if (ways_ > 8) __builtin_prefetch(&uses_[base / 8 + 1]);
+  }
   // A write allocates and validates the written sectors; returns the bytes written.
   void write(Bytes address, Bytes bytes);
   // Fill data for [address, address + bytes) arrives at `ready_fs`; later hits on those blocks wait for it.

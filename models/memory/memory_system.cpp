@@ -159,6 +159,13 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
   Bytes bytes = chunk.bytes;
   std::size_t lookup_buffer = 0;
   TimeFs done = now, unloaded = 0, hit_ready = 0;
+  // The tag lines of the caches' first look-up load while the ports are reserved (the tags are cold: megabytes of
+  // simulator state are touched between two accesses).
+  if (count != 0) {
+    for (auto& level : levels_) {
+      if (level.cache) level.tags[level.unit_scope ? unit : 0].prefetch(ranges[0].address);
+    }
+  }
   for (std::size_t l = 0; l < levels_.size() && count != 0; ++l) {
     Level& level = levels_[l];
     op_bytes[l] += bytes;
