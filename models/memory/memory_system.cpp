@@ -224,6 +224,7 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
   } else {
     index = static_cast<std::uint32_t>(pending_.size());
     pending_.emplace_back();
+    more_fills_.emplace_back();
   }
   {
     Pending& record = pending_[index];
@@ -232,11 +233,15 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
     record.done_fs = done;
     record.unloaded_fs = unloaded;
     record.parts = 1;  // held until every part is submitted, so a synchronous completion cannot finish it early
-    record.fills.clear();
+    record.fills = 0;
     for (std::size_t i = 0; i < count; ++i) {
       record.unloaded_fs = std::max(record.unloaded_fs, dram_->unloaded_fs(ranges[i].address, ranges[i].bytes));
     }
-    if (!write && outer_cache_ >= 0) record.fills.assign(ranges, ranges + count);
+    if (!write && outer_cache_ >= 0) {
+      record.fills = static_cast<std::uint32_t>(count);
+      record.fill = ranges[0];
+      if (count > 1) more_fills_[index].assign(ranges + 1, ranges + count);
+    }
     record.parts += static_cast<std::uint32_t>(count);
   }
   op_bytes[levels_.size()] += bytes;
@@ -258,7 +263,10 @@ void MemorySystem::release(std::uint32_t index) {
   if (outer_cache_ >= 0) {
     Level& level = levels_[static_cast<std::size_t>(outer_cache_)];
     if (!level.unit_scope) {
-      for (const auto& r : record.fills) level.tags[0].mark_ready(r.address, r.bytes, record.done_fs);
+      if (record.fills > 0) level.tags[0].mark_ready(record.fill.address, record.fill.bytes, record.done_fs);
+      if (record.fills > 1) {
+        for (const auto& r : more_fills_[index]) level.tags[0].mark_ready(r.address, r.bytes, record.done_fs);
+      }
     }
   }
   free_pending_.push_back(index);
