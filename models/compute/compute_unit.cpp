@@ -1,7 +1,9 @@
 #include "models/compute/compute_unit.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
+#include <string>
 
 namespace roofsim {
 
@@ -17,20 +19,38 @@ void add_busy_at_state(std::vector<TimeFs>& busy_at_state_fs, std::size_t state,
 ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, MemorySystem& memory,
                          std::vector<OpExecution>& ops, TileListener& listener)
     : sc_core::sc_module(name),
-      params_(params),
-      memory_(memory),
-      ops_(ops),
-      listener_(listener),
       slots_(params.occupancy),
+      ops_(ops),
+      memory_(memory),
+      listener_(listener),
+      params_(params),
       engines_(std::max<std::size_t>(params.engines, 1)) {
+  if (params.occupancy > (kPayloadMask >> kBufferBits)) {
+    throw std::invalid_argument(std::string(name) + ": occupancy above " + std::to_string(kPayloadMask >> kBufferBits) +
+                                " slots");
+  }
   SC_HAS_PROCESS(ComputeUnit);
   SC_METHOD(wake);
   sensitive << wake_event_;
   dont_initialize();
 }
 
-void ComputeUnit::push(TimeFs at, Kind kind, std::uint32_t index) {
-  timeline_.push(Timed{at, seq_++, kind, index});
+void ComputeUnit::push(TimeFs at, Kind kind, std::uint32_t payload) {
+  if (seq_ == kSeqLimit) renumber();
+  timeline_.push(Timed{at, seq_++ << (kPayloadBits + 2) | static_cast<std::uint64_t>(kind) << kPayloadBits | payload});
+}
+
+void ComputeUnit::renumber() {
+  // The sequence numbers ran out (after 2^40 events of one unit): the pending events keep their order under new
+  // numbers from 0.
+  std::vector<Timed> events;
+  events.reserve(timeline_.size());
+  for (; !timeline_.empty(); timeline_.pop()) events.push_back(timeline_.top());
+  seq_ = 0;
+  for (auto& event : events) {
+    event.key = seq_++ << (kPayloadBits + 2) | (event.key & ((1ULL << (kPayloadBits + 2)) - 1));
+    timeline_.push(event);
+  }
 }
 
 void ComputeUnit::reschedule(TimeFs now) {
@@ -41,16 +61,6 @@ void ComputeUnit::reschedule(TimeFs now) {
   scheduled_ = at;
 }
 
-std::uint32_t ComputeUnit::new_in_flight() {
-  if (!free_in_flight_.empty()) {
-    const auto index = free_in_flight_.back();
-    free_in_flight_.pop_back();
-    return index;
-  }
-  in_flight_.emplace_back();
-  return static_cast<std::uint32_t>(in_flight_.size() - 1);
-}
-
 void ComputeUnit::start_tile(std::size_t op, std::uint64_t tile) {
   const TimeFs now = now_fs();
   const auto found = std::find_if(slots_.begin(), slots_.end(), [](const Slot& s) { return !s.busy; });
@@ -58,6 +68,7 @@ void ComputeUnit::start_tile(std::size_t op, std::uint64_t tile) {
   const auto index = static_cast<std::uint32_t>(found - slots_.begin());
   Slot& slot = *found;
   auto& execution = ops_[op];
+  if (op > kPayloadMask) throw std::logic_error(std::string(name()) + ": op index above the event payload's range");
   // Fields one by one: the step buffers keep their storage from tile to tile.
   slot.busy = true;
   slot.op = op;
@@ -67,8 +78,10 @@ void ComputeUnit::start_tile(std::size_t op, std::uint64_t tile) {
   slot.computed = 0;
   slot.computing = false;
   slot.stages = std::max<std::uint32_t>(2, execution.stages);
-  if (slot.buffer.size() < slot.stages) slot.buffer.resize(slot.stages);
-  slot.pending_reads.assign(slot.stages, 0);
+  if (slot.stages > (1U << kBufferBits)) throw std::logic_error(std::string(name()) + ": more than 2048 stages");
+  if (slot.buffers.size() < slot.stages) slot.buffers.resize(slot.stages);
+  std::fill(std::begin(slot.pending), std::end(slot.pending), 0U);
+  slot.more_pending.assign(slot.stages > kInlineStages ? slot.stages - kInlineStages : 0, 0);
   auto& residency = execution.units[params_.index];
   if (residency.resident++ == 0) residency.since_fs = now;
   residency.first_fs = std::min(residency.first_fs, now);
@@ -84,13 +97,18 @@ void ComputeUnit::load_ahead(std::uint32_t index, TimeFs now) {
   // `stages` buffers: step s may load once step s - stages has computed.
   while (slot.next_load < slot.steps && slot.next_load < slot.computed + slot.stages) {
     const std::uint32_t buffer = slot.next_load % slot.stages;
-    execution.lowering->step(slot.tile, slot.next_load, slot.buffer[buffer]);
-    const auto& reads = slot.buffer[buffer].reads;
-    slot.pending_reads[buffer] = static_cast<std::uint32_t>(reads.size());
-    for (std::uint32_t c = 0; c < reads.size(); ++c) {
-      const auto record = new_in_flight();
-      in_flight_[record] = InFlight{slot.op, index, buffer, c, false, now, 0, 0, 0};
-      request_queue_.push_back(record);
+    TileStep& staged = slot.buffers[buffer];
+    // The buffer's lists are cold (last read when its chunks were issued): their first lines load for writing
+    // while the lowering computes the step's addresses.
+    __builtin_prefetch(staged.ranges.data(), 1);
+    __builtin_prefetch(staged.reads.data(), 1);
+    execution.lowering->step(slot.tile, slot.next_load, staged);
+    const auto& reads = staged.reads;
+    slot.pending_reads(buffer) = static_cast<std::uint32_t>(reads.size());
+    if (!reads.empty()) {
+      request_queue_.push_back(Requests{reads.data(), staged.ranges.data(), now, 0,
+                                        static_cast<std::uint32_t>(reads.size()), static_cast<std::uint32_t>(slot.op),
+                                        static_cast<std::uint16_t>(index), static_cast<std::uint16_t>(buffer)});
     }
     ++slot.next_load;
   }
@@ -101,9 +119,9 @@ void ComputeUnit::try_compute(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
   if (!slot.busy || slot.computing || slot.computed >= slot.next_load) return;
   const std::uint32_t buffer = slot.computed % slot.stages;
-  if (slot.pending_reads[buffer] != 0) return;
+  if (slot.pending_reads(buffer) != 0) return;
   auto& execution = ops_[slot.op];
-  const TileStep& step = slot.buffer[buffer];
+  const TileStep& step = slot.buffers[buffer];
   const double clock_scale = clock_ != nullptr ? clock_->clock_scale() : 1.0;
   const TimeFs duration = EngineShare::step_fs(step.executed_flops, execution.unit_rate * clock_scale);
   const TimeFs finish = engines_[execution.engine].run(now, duration);
@@ -119,13 +137,11 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
   auto& execution = ops_[slot.op];
   slot.computing = false;
-  const std::uint32_t buffer = slot.computed % slot.stages;
-  const auto& writes = slot.buffer[buffer].writes;
-  for (std::uint32_t c = 0; c < writes.size(); ++c) {
-    const auto record = new_in_flight();
-    in_flight_[record] = InFlight{slot.op, index, buffer, c, true, now, now, 0, 0};
+  const TileStep& step = slot.buffers[slot.computed % slot.stages];
+  const std::uint64_t tag = static_cast<std::uint64_t>(slot.op) << 1 | 1U;
+  for (const Chunk& chunk : step.writes) {
     listener_.write_posted(slot.op);
-    memory_.write(params_.index, slot.buffer[buffer].view(writes[c]), now, execution.bytes.data(), *this, record,
+    memory_.write(params_.index, step.view(chunk), now, execution.bytes.data(), *this, tag,
                   static_cast<std::uint32_t>(slot.op));
   }
   ++slot.computed;
@@ -142,33 +158,60 @@ void ComputeUnit::maybe_finish_tile(std::uint32_t index, TimeFs now) {
   if (--residency.resident == 0) residency.resident_fs += now - residency.since_fs;
   residency.last_fs = std::max(residency.last_fs, now);
   ++execution.tiles_done;
-  execution.last_done_fs = std::max(execution.last_done_fs, now);
   listener_.tile_finished(slot.op, params_.index);
 }
 
 void ComputeUnit::drain_requests(TimeFs now) {
   while (!request_queue_.empty() && outstanding_ < params_.outstanding_requests) {
-    const auto record = request_queue_.front();
-    request_queue_.pop_front();
-    InFlight& flight = in_flight_[record];
-    flight.issued_fs = now;
+    Requests& step = request_queue_.front();
+    const Chunk& chunk = step.chunks[step.next];
+    const ChunkView view{step.ranges + chunk.first, chunk.count, chunk.bytes, chunk.resident};
+    const std::uint32_t op = step.op;
+    const TimeFs queued_fs = step.queued_fs;
+    const std::uint16_t slot = step.slot, buffer = step.buffer;
+    if (++step.next == step.end) request_queue_.pop_front();
+    std::uint32_t record;
+    if (!free_issued_.empty()) {
+      record = free_issued_.back();
+      free_issued_.pop_back();
+    } else {
+      record = static_cast<std::uint32_t>(issued_.size());
+      issued_.emplace_back();
+    }
+    issued_[record] = Issued{now, op, slot, buffer};
     ++outstanding_;
-    const Slot& slot = slots_[flight.slot];
-    const TileStep& step = slot.buffer[flight.buffer];
-    memory_.read(params_.index, step.view(step.reads[flight.chunk]), now, ops_[slot.op].bytes.data(), *this, record,
-                 static_cast<std::uint32_t>(slot.op));
+    auto& execution = ops_[op];
+    // The wait for a request slot is latency (the rest of a read's latency is added when it completes).
+    execution.latency_fs += now - queued_fs;
+    memory_.read(params_.index, view, now, execution.bytes.data(), *this, std::uint64_t{record} << 1, op);
   }
 }
 
 void ComputeUnit::chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_fs) {
-  InFlight& flight = in_flight_[tag];
-  flight.done_fs = done_fs;
-  flight.unloaded_fs = unloaded_fs;
-  push(done_fs, flight.write ? Kind::write_done : Kind::read_done, static_cast<std::uint32_t>(tag));
+  if ((tag & 1U) != 0) {
+    push(done_fs, Kind::write_done, static_cast<std::uint32_t>(tag >> 1));
+  } else {
+    const auto record = static_cast<std::uint32_t>(tag >> 1);
+    const Issued issued = issued_[record];
+    free_issued_.push_back(record);
+    // The unloaded time is latency; anything beyond is queueing at ports. Sums over chunks, read at the end of the
+    // run, so adding them here rather than when the unit handles the arrival gives the same totals.
+    auto& execution = ops_[issued.op];
+    const TimeFs took = done_fs - issued.issued_fs;
+    const TimeFs unloaded = std::min(took, unloaded_fs);
+    execution.latency_fs += unloaded;
+    execution.queueing_fs += took - unloaded;
+    push(done_fs, Kind::read_done, std::uint32_t{issued.slot} << kBufferBits | issued.buffer);
+  }
   if (!in_wake_) reschedule(now_fs());
 }
 
 void ComputeUnit::wake() {
+  // The unit's state is cold (the other units and the DRAM ran since it last woke): its timeline and slots load
+  // side by side rather than one miss after another.
+  timeline_.prefetch();
+  for (const Slot& slot : slots_) __builtin_prefetch(&slot);
+  request_queue_.prefetch_front();
   in_wake_ = true;
   scheduled_ = kNever;
   const TimeFs now = now_fs();
@@ -177,29 +220,22 @@ void ComputeUnit::wake() {
     const Timed event = timeline_.top();
     timeline_.pop();
     ++events_;
-    if (event.kind == Kind::compute_done) {
-      finish_step(event.index, now);
-      drain_requests(now);
-      continue;
+    const std::uint32_t payload = event.payload();
+    switch (event.kind()) {
+      case Kind::compute_done:
+        finish_step(payload, now);
+        drain_requests(now);
+        break;
+      case Kind::write_done: listener_.write_acknowledged(payload); break;
+      case Kind::read_done: {
+        const std::uint32_t slot = payload >> kBufferBits;
+        --outstanding_;
+        --slots_[slot].pending_reads(payload & ((1U << kBufferBits) - 1));
+        try_compute(slot, now);
+        drain_requests(now);
+        break;
+      }
     }
-    const InFlight flight = in_flight_[event.index];
-    free_in_flight_.push_back(event.index);
-    auto& execution = ops_[flight.op];
-    execution.last_done_fs = std::max(execution.last_done_fs, flight.done_fs);
-    if (event.kind == Kind::write_done) {
-      listener_.write_acknowledged(flight.op);
-      continue;
-    }
-    Slot& slot = slots_[flight.slot];
-    --outstanding_;
-    // The unloaded time and the wait for a request slot are latency; anything beyond is queueing at ports.
-    const TimeFs took = flight.done_fs - flight.issued_fs;
-    const TimeFs unloaded = std::min(took, flight.unloaded_fs);
-    execution.latency_fs += unloaded + (flight.issued_fs - flight.queued_fs);
-    execution.queueing_fs += took - unloaded;
-    --slot.pending_reads[flight.buffer];
-    try_compute(flight.slot, now);
-    drain_requests(now);
   }
   in_wake_ = false;
   reschedule(now);
@@ -226,8 +262,8 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
   for (std::size_t engine = 0; engine < engines_.size(); ++engine) {
     TimeFs old_before = now_fs, new_before = now_fs;
     for (auto& event : events) {
-      if (event.kind != Kind::compute_done || event.at <= now_fs) continue;
-      auto& execution = ops_[slots_[event.index].op];
+      if (event.kind() != Kind::compute_done || event.at <= now_fs) continue;
+      auto& execution = ops_[slots_[event.payload()].op];
       if (execution.engine != engine) continue;
       const TimeFs retimed = retime_fs(event.at, now_fs, old_clock_hz, new_clock_hz);
       auto& busy = execution.units[params_.index].busy_fs;

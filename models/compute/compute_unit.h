@@ -14,12 +14,12 @@
 #include <systemc>
 
 #include <cstdint>
-#include <deque>
-#include <queue>
 #include <vector>
 
 #include "models/compute/engine_share.h"
 #include "models/compute/op_execution.h"
+#include "models/compute/quad_heap.h"
+#include "models/compute/ring_queue.h"
 #include "models/memory/device_scheduler.h"
 #include "models/memory/memory_system.h"
 #include "models/power/clock_domain.h"
@@ -64,67 +64,95 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
 
  private:
   enum class Kind : std::uint8_t { read_done, write_done, compute_done };
+  __extension__ using Order = unsigned __int128;
+  // A pending event in 16 bytes: what wake() needs rides in the key, so that handling a chunk's arrival reads no
+  // record written when the chunk was issued (a cache miss per event, since a unit's state is cold between wakes).
+  // key = push sequence << 24 | kind << 22 | payload: events of one time pop in push order.
   struct Timed {
     TimeFs at;
-    std::uint64_t seq;
-    Kind kind;
-    std::uint32_t index;  // in-flight record (read/write) or slot (compute)
-    bool operator>(const Timed& other) const { return at != other.at ? at > other.at : seq > other.seq; }
+    std::uint64_t key;
+    // One 128-bit comparison, which compiles without branches (QuadHeap picks among random times).
+    bool operator>(const Timed& other) const { return order() > other.order(); }
+    [[nodiscard]] Order order() const { return Order{at} << 64 | key; }
+    [[nodiscard]] Kind kind() const { return static_cast<Kind>((key >> kPayloadBits) & 3U); }
+    [[nodiscard]] std::uint32_t payload() const { return static_cast<std::uint32_t>(key & kPayloadMask); }
   };
-  struct Slot {
-    bool busy = false;
-    std::size_t op = 0;
+  // Payloads: a read's slot << kBufferBits | buffer, a write's op, a compute's slot.
+  static constexpr unsigned kPayloadBits = 22;
+  static constexpr std::uint64_t kPayloadMask = (1ULL << kPayloadBits) - 1;
+  static constexpr unsigned kBufferBits = 11;
+  static constexpr std::uint64_t kSeqLimit = 1ULL << (64 - kPayloadBits - 2);
+  // A tile slot. Its first host cache line holds what a chunk's arrival reads and writes (the pending reads of the
+  // first kInlineStages buffers among them), so that an arrival at a cold unit costs that one line.
+  static constexpr std::uint32_t kInlineStages = 4;
+  struct alignas(64) Slot {
     std::uint64_t tile = 0;
+    std::size_t op = 0;
     std::uint32_t steps = 0;
     std::uint32_t next_load = 0;  // next step whose reads are generated
     std::uint32_t computed = 0;   // steps whose compute has finished
-    bool computing = false;
     std::uint32_t stages = 2;
-    std::vector<std::uint32_t> pending_reads;  // per buffer
-    std::vector<TileStep> buffer;              // step s lives in buffer s % stages
+    std::uint32_t pending[kInlineStages] = {};  // reads still to arrive, per buffer
+    bool busy = false;
+    bool computing = false;
+    std::vector<TileStep> buffers;            // step s lives in buffer s % stages
+    std::vector<std::uint32_t> more_pending;  // of buffers kInlineStages and later
+    std::uint32_t& pending_reads(std::uint32_t buffer) {
+      return buffer < kInlineStages ? pending[buffer] : more_pending[buffer - kInlineStages];
+    }
   };
-  struct InFlight {
-    std::size_t op = 0;
-    std::uint32_t slot = 0;
-    std::uint32_t buffer = 0;
-    std::uint32_t chunk = 0;
-    bool write = false;
-    TimeFs queued_fs = 0;  // entered the unit's request queue
-    TimeFs issued_fs = 0;  // sent to memory
-    TimeFs done_fs = 0;
-    TimeFs unloaded_fs = 0;
+  // The read chunks [next, end) of one step, waiting in order for outstanding-request slots: one entry per step
+  // rather than per chunk. The step's chunks and ranges stay in place until they are issued: a buffer is refilled only
+  // after its step computed, which needs every read of the step.
+  struct Requests {
+    const Chunk* chunks = nullptr;
+    const AddressRange* ranges = nullptr;
+    TimeFs queued_fs = 0;
+    std::uint32_t next = 0;
+    std::uint32_t end = 0;
+    std::uint32_t op = 0;
+    std::uint16_t slot = 0;
+    std::uint16_t buffer = 0;
+  };
+  // An issued read (at most `outstanding_requests` at once); its tag is its index << 1, a write's tag its op << 1 | 1.
+  struct Issued {
+    TimeFs issued_fs = 0;
+    std::uint32_t op = 0;
+    std::uint16_t slot = 0;
+    std::uint16_t buffer = 0;
   };
 
   void wake();
   void wake_now() override { wake(); }
   void chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_fs) override;
   void clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz) override;
-  void push(TimeFs at, Kind kind, std::uint32_t index);
+  void push(TimeFs at, Kind kind, std::uint32_t payload);
+  void renumber();
   void reschedule(TimeFs now);
   void load_ahead(std::uint32_t slot, TimeFs now);
   void try_compute(std::uint32_t slot, TimeFs now);
   void drain_requests(TimeFs now);
   void finish_step(std::uint32_t slot, TimeFs now);
   void maybe_finish_tile(std::uint32_t slot, TimeFs now);
-  std::uint32_t new_in_flight();
   [[nodiscard]] static TimeFs now_fs() { return sc_core::sc_time_stamp().value(); }
 
-  ComputeUnitParams params_;
-  MemorySystem& memory_;
-  std::vector<OpExecution>& ops_;
-  TileListener& listener_;
-  std::vector<Slot> slots_;
-  std::vector<EngineShare> engines_;
-  std::vector<InFlight> in_flight_;
-  std::vector<std::uint32_t> free_in_flight_;
-  std::deque<std::uint32_t> request_queue_;  // read chunks waiting for an outstanding-request slot
-  std::uint64_t outstanding_ = 0;
-  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> timeline_;
-  std::uint64_t seq_ = 0;
+  // The fields a wake-up touches come together, so that a cold unit costs few lines of the host's cache.
   sc_core::sc_event wake_event_;
   WakeHandle wake_{wake_event_};
+  QuadHeap<Timed> timeline_;
+  std::uint64_t seq_ = 0;
   TimeFs scheduled_ = kNever;
   bool in_wake_ = false;
+  std::uint64_t outstanding_ = 0;
+  RingQueue<Requests> request_queue_;  // read chunks waiting for an outstanding-request slot, by step
+  std::vector<Issued> issued_;
+  std::vector<std::uint32_t> free_issued_;
+  std::vector<Slot> slots_;
+  std::vector<OpExecution>& ops_;
+  MemorySystem& memory_;
+  TileListener& listener_;
+  ComputeUnitParams params_;
+  std::vector<EngineShare> engines_;
   std::uint64_t events_ = 0;
   const ClockDomain* clock_ = nullptr;
   std::size_t clock_state_ = 0;  // the clock's state as this unit last saw it (the state before a change)

@@ -31,7 +31,6 @@ struct OpExecution {
   std::vector<Bytes> bytes;  // per memory level (MemorySystem::level_names order)
   TimeFs latency_fs = 0;     // summed over read chunks: unloaded time and time held by the request limit
   TimeFs queueing_fs = 0;    // summed over read chunks: time beyond unloaded, waiting for ports/channels
-  TimeFs last_done_fs = 0;   // latest completion of anything of the op
   // Engine time on the op's steps at each DVFS state of the compute clock (ClockDomain::states order), summed over
   // units; a step re-timed by a clock change moves its remaining time to the new state. Empty without a clock.
   std::vector<TimeFs> busy_at_state_fs;

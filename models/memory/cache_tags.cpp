@@ -1,6 +1,7 @@
 #include "models/memory/cache_tags.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 namespace roofsim {
@@ -18,13 +19,9 @@ CacheTags::CacheTags(const CacheTagsParams& params) : tracking_bytes_(params.tra
   per_block_ = Divider(tracking_bytes_);
   per_sector_ = Divider(sector_bytes_);
   entries_.resize(sets_ * ways_);
-  // The index has at least twice as many slots as blocks, so that linear probing stays short (Knuth: about 1.5
-  // probes for a hit and 2.5 for a miss at half load).
-  unsigned bits = 1;
-  while ((1ULL << bits) < 2 * sets_ * ways_) ++bits;
-  index_shift_ = 64 - bits;
-  index_mask_ = (1ULL << bits) - 1;
-  index_.assign(1ULL << bits, 0);
+  uses_.resize((sets_ * ways_ + 7) / 8);
+  tag_lines_.resize((sets_ * ways_ + 15) / 16);
+  for (auto& line : tag_lines_) std::fill(std::begin(line.fingerprint), std::end(line.fingerprint), ~0U);
 }
 
 std::uint64_t CacheTags::set_of(std::uint64_t block) const {
@@ -32,58 +29,32 @@ std::uint64_t CacheTags::set_of(std::uint64_t block) const {
   return hash_bucket(block, sets_);
 }
 
-std::uint64_t CacheTags::home_of(std::uint64_t block) const {
-  return ((block ^ (block >> 29)) * 0x9E3779B97F4A7C15ULL) >> index_shift_;
-}
-
 std::uint64_t CacheTags::find(std::uint64_t block) const {
-  for (std::uint64_t slot = home_of(block);; slot = (slot + 1) & index_mask_) {
-    const std::uint32_t held = index_[slot];
-    if (held == 0) return kEmpty;
-    if (entries_[held - 1].block == block) return held - 1;
+  const std::uint64_t base = set_of(block) * ways_;
+  const auto key = static_cast<std::uint32_t>(block);
+  for (std::uint64_t way = base; way < base + ways_; ++way) {
+    if (fingerprint(way) == key && entries_[way].block == block) return way;
   }
-}
-
-void CacheTags::index_insert(std::uint64_t block, std::uint64_t way_index) {
-  std::uint64_t slot = home_of(block);
-  while (index_[slot] != 0) slot = (slot + 1) & index_mask_;
-  index_[slot] = static_cast<std::uint32_t>(way_index + 1);
-}
-
-void CacheTags::index_erase(std::uint64_t block) {
-  std::uint64_t hole = home_of(block);
-  while (entries_[index_[hole] - 1].block != block) hole = (hole + 1) & index_mask_;
-  // Backward-shift deletion (Knuth, TAOCP vol. 3, 6.4, Algorithm R): later entries of the probe run whose home is
-  // not cyclically in (hole, slot] move into the hole, so that every lookup still finds its block without tombstones.
-  for (std::uint64_t slot = (hole + 1) & index_mask_; index_[slot] != 0; slot = (slot + 1) & index_mask_) {
-    const std::uint64_t home = home_of(entries_[index_[slot] - 1].block);
-    const bool stays = hole <= slot ? (hole < home && home <= slot) : (hole < home || home <= slot);
-    if (stays) continue;
-    index_[hole] = index_[slot];
-    hole = slot;
-  }
-  index_[hole] = 0;
+  return kEmpty;
 }
 
 std::uint64_t CacheTags::allocate(std::uint64_t block) {
-  // The least recently used way, the first on ties: an empty way has last_use 0 and every used one a later clock, so
+  // The least recently used way, the first on ties: an empty way has last use 0 and every used one a later clock, so
   // the first empty way is taken while there is one.
   const std::uint64_t base = set_of(block) * ways_;
-  const Entry* set = entries_.data() + base;
   std::uint64_t victim = base;
-  std::uint64_t oldest = set[0].last_use;
+  std::uint64_t oldest = last_use(base);
   for (std::uint64_t way = 1; way < ways_ && oldest != 0; ++way) {
-    if (set[way].last_use < oldest) {
-      oldest = set[way].last_use;
+    const std::uint64_t used = last_use(base + way);
+    if (used < oldest) {
+      oldest = used;
       victim = base + way;
     }
   }
-  if (entries_[victim].block != kEmpty) {
-    ++evictions_;
-    index_erase(entries_[victim].block);
-  }
-  entries_[victim] = Entry{block, 0, clock_, 0};
-  index_insert(block, victim);
+  if (oldest != 0) ++evictions_;  // every way of the set is in use
+  entries_[victim] = Entry{block, 0, 0};
+  last_use(victim) = clock_;
+  fingerprint(victim) = static_cast<std::uint32_t>(block);
   return victim;
 }
 
@@ -126,9 +97,8 @@ std::uint64_t CacheTags::sector_mask(std::uint64_t block, Bytes address, Bytes b
   } else {
     index = allocate(block);
   }
-  Entry& entry = entries_[index];
-  entry.last_use = clock_;
-  entry.valid |= mask;
+  last_use(index) = clock_;
+  entries_[index].valid |= mask;
   // The common cases in one step: every touched sector valid (a hit), or none (one contiguous fetch).
   if (valid == mask) {
     result.hit_bytes += hi - lo;
@@ -184,7 +154,7 @@ void CacheTags::write(Bytes address, Bytes bytes) {
     ++clock_;
     std::uint64_t index = find(block);
     if (index == kEmpty) index = allocate(block);
-    entries_[index].last_use = clock_;
+    last_use(index) = clock_;
     entries_[index].valid |= sector_mask(block, address, bytes);
   }
 }

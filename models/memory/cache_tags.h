@@ -43,6 +43,14 @@ class CacheTags {
   void read(Bytes address, Bytes bytes, CacheLookup& result);
   // The reads of a chunk's ranges in order (one call for a strided tile's many rows).
   void read_all(const AddressRange* ranges, std::size_t count, CacheLookup& result);
+  // Starts loading the host cache lines a look-up of `address` reads (its set's fingerprints and last uses), so
+  // that they arrive while the caller does other work.
+  void prefetch(Bytes address) const {
+    const std::uint64_t base = hash_bucket(per_block_.div(address), sets_) * ways_;
+    __builtin_prefetch(&tag_lines_[base / 16]);
+    __builtin_prefetch(&uses_[base / 8]);
+    if (ways_ > 8) __builtin_prefetch(&uses_[base / 8 + 1]);
+  }
   // A write allocates and validates the written sectors; returns the bytes written.
   void write(Bytes address, Bytes bytes);
   // Fill data for [address, address + bytes) arrives at `ready_fs`; later hits on those blocks wait for it.
@@ -57,21 +65,37 @@ class CacheTags {
 
  private:
   static constexpr std::uint64_t kEmpty = ~0ULL;
-  // One way of a set; the block is kept beside its state so that a look-up touches one cache line of the host.
+  // One way of a set; the block is kept beside its state so that a hit touches one entry.
   struct Entry {
     std::uint64_t block = kEmpty;  // the block held
     std::uint64_t valid = 0;       // one bit per sector
-    std::uint64_t last_use = 0;
     TimeFs ready_fs = 0;
+  };
+  // The ways' last uses, apart from the entries and a set's to a 128-byte pair of host cache lines (16 ways), so
+  // that choosing a victim reads two lines rather than every entry of the set.
+  struct alignas(64) UseLine {
+    std::uint64_t last_use[8] = {};
+  };
+  // The low 32 bits of the ways' blocks (all ones when empty), a set of 16 ways to one host cache line: a look-up
+  // scans them and reads only the entry whose fingerprint matches.
+  struct alignas(64) TagLine {
+    std::uint32_t fingerprint[16];
   };
 
   [[nodiscard]] std::uint64_t set_of(std::uint64_t block) const;
-  // Index of the block's way (set x ways + way), or kEmpty. Looked up in `index_`, an open-addressing hash table
-  // of the held blocks, rather than by scanning the set's ways: a chunk of a strided tile touches a block per row.
+  // Index of the block's way (set x ways + way), or kEmpty: the set's fingerprints are scanned and a match is
+  // confirmed on its entry. (A hash index of the held blocks cost two dependent host cache misses per look-up and
+  // more per eviction; a set's fingerprints are one line, and a miss reads its last uses at the same time.)
   [[nodiscard]] std::uint64_t find(std::uint64_t block) const;
-  [[nodiscard]] std::uint64_t home_of(std::uint64_t block) const;  // the block's first slot in `index_`
-  void index_insert(std::uint64_t block, std::uint64_t way_index);
-  void index_erase(std::uint64_t block);
+  [[nodiscard]] std::uint32_t& fingerprint(std::uint64_t way_index) {
+    return tag_lines_[way_index / 16].fingerprint[way_index % 16];
+  }
+  [[nodiscard]] std::uint32_t fingerprint(std::uint64_t way_index) const {
+    return tag_lines_[way_index / 16].fingerprint[way_index % 16];
+  }
+  [[nodiscard]] std::uint64_t& last_use(std::uint64_t way_index) {
+    return uses_[way_index / 8].last_use[way_index % 8];
+  }
   std::uint64_t allocate(std::uint64_t block);
   static void add_fetch(CacheLookup& result, Bytes address, Bytes bytes);
   // The part [max(address, block start), min(end, block end)) of a read, in one block.
@@ -88,10 +112,9 @@ class CacheTags {
   std::uint64_t ways_;
   std::uint64_t clock_ = 0;
   std::uint64_t evictions_ = 0;
-  std::vector<Entry> entries_;        // sets x ways
-  std::vector<std::uint32_t> index_;  // linear probing: 1 + the way index of a held block, or 0 (free)
-  std::uint64_t index_mask_ = 0;
-  unsigned index_shift_ = 63;
+  std::vector<Entry> entries_;      // sets x ways
+  std::vector<UseLine> uses_;       // sets x ways last uses, 8 to a line
+  std::vector<TagLine> tag_lines_;  // sets x ways fingerprints, 16 to a line
 };
 
 }  // namespace roofsim

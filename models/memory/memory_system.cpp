@@ -159,6 +159,13 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
   Bytes bytes = chunk.bytes;
   std::size_t lookup_buffer = 0;
   TimeFs done = now, unloaded = 0, hit_ready = 0;
+  // The tag lines of the caches' first look-up load while the ports are reserved (the tags are cold: megabytes of
+  // simulator state are touched between two accesses).
+  if (count != 0) {
+    for (auto& level : levels_) {
+      if (level.cache) level.tags[level.unit_scope ? unit : 0].prefetch(ranges[0].address);
+    }
+  }
   for (std::size_t l = 0; l < levels_.size() && count != 0; ++l) {
     Level& level = levels_[l];
     op_bytes[l] += bytes;
@@ -217,6 +224,7 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
   } else {
     index = static_cast<std::uint32_t>(pending_.size());
     pending_.emplace_back();
+    more_fills_.emplace_back();
   }
   {
     Pending& record = pending_[index];
@@ -225,11 +233,15 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
     record.done_fs = done;
     record.unloaded_fs = unloaded;
     record.parts = 1;  // held until every part is submitted, so a synchronous completion cannot finish it early
-    record.fills.clear();
+    record.fills = 0;
     for (std::size_t i = 0; i < count; ++i) {
       record.unloaded_fs = std::max(record.unloaded_fs, dram_->unloaded_fs(ranges[i].address, ranges[i].bytes));
     }
-    if (!write && outer_cache_ >= 0) record.fills.assign(ranges, ranges + count);
+    if (!write && outer_cache_ >= 0) {
+      record.fills = static_cast<std::uint32_t>(count);
+      record.fill = ranges[0];
+      if (count > 1) more_fills_[index].assign(ranges + 1, ranges + count);
+    }
     record.parts += static_cast<std::uint32_t>(count);
   }
   op_bytes[levels_.size()] += bytes;
@@ -251,7 +263,10 @@ void MemorySystem::release(std::uint32_t index) {
   if (outer_cache_ >= 0) {
     Level& level = levels_[static_cast<std::size_t>(outer_cache_)];
     if (!level.unit_scope) {
-      for (const auto& r : record.fills) level.tags[0].mark_ready(r.address, r.bytes, record.done_fs);
+      if (record.fills > 0) level.tags[0].mark_ready(record.fill.address, record.fill.bytes, record.done_fs);
+      if (record.fills > 1) {
+        for (const auto& r : more_fills_[index]) level.tags[0].mark_ready(r.address, r.bytes, record.done_fs);
+      }
     }
   }
   free_pending_.push_back(index);

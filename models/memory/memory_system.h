@@ -83,13 +83,16 @@ class MemorySystem final : private DramCompletionSink {
     LevelCounters counters;
   };
 
-  struct Pending {
+  // A chunk's DRAM parts in flight, in one host cache line: the first fill range is kept inline (a missing chunk is
+  // usually one contiguous fetch), further ones in `more_fills_` under the same index.
+  struct alignas(64) Pending {
     ChunkCompletionSink* sink = nullptr;
     std::uint64_t tag = 0;
     TimeFs done_fs = 0;
     TimeFs unloaded_fs = 0;
     std::uint32_t parts = 0;
-    std::vector<AddressRange> fills;  // sectors to mark ready in the outermost cache when the data is back
+    std::uint32_t fills = 0;  // sectors to mark ready in the outermost cache when the data is back: ranges
+    AddressRange fill;        // the first of them
   };
 
   void dram_done(std::uint64_t id, TimeFs done_fs) override;
@@ -105,6 +108,7 @@ class MemorySystem final : private DramCompletionSink {
   std::vector<std::string> names_;
   int outer_cache_ = -1;  // the cache level whose misses go to DRAM
   std::vector<Pending> pending_;
+  std::vector<std::vector<AddressRange>> more_fills_;  // per pending record: its fill ranges after the first
   std::vector<std::uint32_t> free_pending_;
   std::array<CacheLookup, 2> lookups_;  // reused from chunk to chunk, so a lookup does not allocate
 };
