@@ -1,7 +1,6 @@
 #include "models/dram/dram_channel.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <utility>
 
 namespace roofsim::dram {
@@ -28,8 +27,6 @@ DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy
       open_rows_(checker_.banks(), kClosed),
       reads_(checker_.banks()),
       writes_(checker_.banks()) {
-  // Banks with queued requests are kept as bits of one word.
-  if (checker_.banks() > 64) throw std::invalid_argument("a DRAM channel of at most 64 banks");
   counters_.acts_per_bank.assign(checker_.banks(), 0);
   act_cache_.assign(standard.bank_groups + 1u, -1);
   group_best_.resize(std::max(1u, standard.bank_groups));
@@ -38,14 +35,12 @@ DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy
 }
 
 bool DramChannel::has_space(bool is_write, std::uint32_t segments) const {
-  return is_write ? queued_writes_ + segments <= policy_.write_queue : queued_reads_ + segments <= policy_.read_queue;
+  return is_write ? writes_.size() + segments <= policy_.write_queue : reads_.size() + segments <= policy_.read_queue;
 }
 
 void DramChannel::enqueue(const Segment& segment) {
-  auto& queue = segment.is_write ? writes_[segment.bank] : reads_[segment.bank];
-  queue.push_back(Queued{segment, next_order_++, 0});
-  (segment.is_write ? nonempty_writes_ : nonempty_reads_) |= std::uint64_t{1} << segment.bank;
-  ++(segment.is_write ? queued_writes_ : queued_reads_);
+  (segment.is_write ? writes_ : reads_)
+      .push(segment.bank, BankQueues::Entry{segment.parent, segment.row, next_order_++, segment.bursts, 0});
 }
 
 std::optional<std::uint64_t> DramChannel::open_row(std::uint32_t bank) const {
@@ -54,12 +49,7 @@ std::optional<std::uint64_t> DramChannel::open_row(std::uint32_t bank) const {
 }
 
 bool DramChannel::queued_hit(std::uint32_t bank, std::uint64_t row) const {
-  for (const auto* queues : {&reads_, &writes_}) {
-    for (const auto& entry : (*queues)[bank]) {
-      if (entry.segment.row == row) return true;
-    }
-  }
-  return false;
+  return reads_.find_row(bank, row) != BankQueues::kNone || writes_.find_row(bank, row) != BankQueues::kNone;
 }
 
 // Refreshes due before `cycle`: all-bank refresh first precharges every open bank (JESD79-4 REF needs all banks
@@ -69,7 +59,7 @@ void DramChannel::refresh_until(Cycle cycle) {
   while (refresh_.next_due() <= cycle) {
     const Cycle due = refresh_.next_due();
     const bool all_banks = refresh_.mode() == RefreshMode::all_bank;
-    const std::uint32_t first = all_banks ? 0 : refresh_.next_bank(nonempty_reads_ | nonempty_writes_);
+    const std::uint32_t first = all_banks ? 0 : refresh_.next_bank(reads_.nonempty() | writes_.nonempty());
     const std::uint32_t last = all_banks ? checker_.banks() : first + 1;
     for (std::uint32_t bank = first; bank < last; ++bank) {
       if (open_rows_[bank] == kClosed) continue;
@@ -107,42 +97,43 @@ Cycle DramChannel::first_command_cycle(DramCommand first, std::uint32_t bank, Cy
 
 const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   const Cycle decision = std::max(now, clock_);
-  checker_.forget_before(decision);
   const Cycle refresh_before = counters_.refresh_bank_cycles;
   const std::uint64_t pres_before = counters_.pres, refs_all_before = counters_.refs_all_bank,
                       refs_per_bank_before = counters_.refs_per_bank;
   refresh_until(decision);
+  // After the refreshes: those due before the decision (an idle channel's) ask about the bus from their due cycles.
+  checker_.forget_before(decision);
   const auto refresh_pres = static_cast<std::uint32_t>(counters_.pres - pres_before);
   // Channel cycles the refreshes just issued block (bank-cycles over the banks), charged to this decision.
   const Cycle refresh_cycles = (counters_.refresh_bank_cycles - refresh_before) / static_cast<Cycle>(checker_.banks());
 
   // Write drain with watermarks: writes wait until write_high of them are queued (or no read is waiting), then drain
   // down to write_low.
+  const std::uint32_t queued_writes = writes_.size(), queued_reads = reads_.size();
   if (!draining_writes_) {
-    draining_writes_ = queued_writes_ > 0 && (queued_writes_ >= policy_.write_high || queued_reads_ == 0);
-  } else if (queued_writes_ == 0 || (queued_writes_ <= policy_.write_low && queued_reads_ > 0)) {
+    draining_writes_ = queued_writes > 0 && (queued_writes >= policy_.write_high || queued_reads == 0);
+  } else if (queued_writes == 0 || (queued_writes <= policy_.write_low && queued_reads > 0)) {
     draining_writes_ = false;
   }
   auto& queues = draining_writes_ ? writes_ : reads_;
   const bool is_write = draining_writes_;
   const DramCommand column = is_write ? DramCommand::wr : DramCommand::rd;
-
-  auto& nonempty = is_write ? nonempty_writes_ : nonempty_reads_;
+  const std::uint64_t nonempty = queues.nonempty();
 
   // The oldest queued request (each bank's queue is in arrival order).
   std::uint32_t oldest_bank = 0;
   std::uint64_t oldest_order = ~std::uint64_t{0};
   for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
     const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
-    if (queues[bank].front().order < oldest_order) {
-      oldest_order = queues[bank].front().order;
+    if (queues.front_order(bank) < oldest_order) {
+      oldest_order = queues.front_order(bank);
       oldest_bank = bank;
     }
   }
 
   Candidate chosen{oldest_bank, 0, oldest_order, -1, false};
   runs_.clear();
-  if (!scheduler_->serves_oldest(queues[oldest_bank].front().bypassed)) {
+  if (!scheduler_->serves_oldest(queues.front(oldest_bank).bypassed)) {
     std::fill(act_cache_.begin(), act_cache_.end(), Cycle{-1});
     std::fill(column_cache_.begin(), column_cache_.end(), Cycle{-1});
     pre_cache_ = -1;
@@ -154,22 +145,13 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
     std::fill(group_has_.begin(), group_has_.end(), std::uint8_t{0});
     for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
       const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
-      const auto& queue = queues[bank];
       const std::uint64_t open = open_rows_[bank];
-      std::uint32_t index = 0;
-      bool row_hit = false;
-      if (open != kClosed) {
-        for (std::size_t i = 0; i < queue.size(); ++i) {
-          if (queue[i].segment.row == open) {
-            index = static_cast<std::uint32_t>(i);
-            row_hit = true;
-            break;
-          }
-        }
-      }
+      const std::uint32_t hit = open != kClosed ? queues.find_row(bank, open) : BankQueues::kNone;
+      const bool row_hit = hit != BankQueues::kNone;
+      const std::uint32_t index = row_hit ? hit : 0;
       const DramCommand first = row_hit ? column : open != kClosed ? DramCommand::pre : DramCommand::act;
-      Candidate candidate{bank, index, queue[index].order, std::max(decision, checker_.bank_ready(first, bank)),
-                          row_hit};
+      Candidate candidate{bank, index, index == 0 ? queues.front_order(bank) : queues.at(bank, index).order,
+                          std::max(decision, checker_.bank_ready(first, bank)), row_hit};
       const auto group = checker_.group_of(bank);
       if (group_has_[group] != 0 && !scheduler_->before(candidate, group_best_[group])) continue;
       candidate.first_command = first_command_cycle(first, bank, decision);
@@ -192,7 +174,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
     // other bank group could use the gaps. So the readiest request of every other bank group joins it (PRE and ACT
     // as needed), and the runs' bursts alternate bank groups at tCCD_S, as a controller interleaving them would
     // issue them (FR-FCFS would pick those requests next, being ready a tCCD_S later).
-    if (queues[chosen.bank][chosen.index].segment.bursts > 1) {
+    if (queues.at(chosen.bank, chosen.index).bursts > 1) {
       for (std::uint32_t group = 0; group < group_best_.size(); ++group) {
         if (group_has_[group] != 0 && group != chosen_group) runs_.push_back(Run{group_best_[group], {}, 0});
       }
@@ -202,14 +184,11 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   }
   bool oldest_served = false;
   for (auto& run : runs_) {
-    auto& bank_queue = queues[run.pick.bank];
     oldest_served = oldest_served || run.pick.order == oldest_order;
-    run.segment = bank_queue[run.pick.index].segment;
-    bank_queue.erase(bank_queue.begin() + run.pick.index);
-    if (bank_queue.empty()) nonempty &= ~(std::uint64_t{1} << run.pick.bank);
-    --(is_write ? queued_writes_ : queued_reads_);
+    const auto entry = queues.take(run.pick.bank, run.pick.index);
+    run.segment = Segment{entry.parent, entry.row, 0, run.pick.bank, entry.bursts, is_write};
   }
-  if (!oldest_served) ++queues[oldest_bank].front().bypassed;
+  if (!oldest_served) ++queues.front(oldest_bank).bypassed;
 
   // The command sequences, each command at its earliest legal cycle: PRE and ACT where the row is not open, then the
   // bursts of all runs in turn. The scheduler already knows when the first command of the chosen run may issue.

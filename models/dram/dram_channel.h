@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "models/dram/bank_queues.h"
 #include "models/dram/dram_policies.h"
 #include "models/dram/dram_timing_checker.h"
 #include "sim/config/dram_params.h"
@@ -73,7 +74,7 @@ class DramChannel {
 
   [[nodiscard]] bool has_space(bool is_write, std::uint32_t segments = 1) const;
   void enqueue(const Segment& segment);  // the caller checked has_space
-  [[nodiscard]] bool has_work() const { return queued_reads_ + queued_writes_ > 0; }
+  [[nodiscard]] bool has_work() const { return reads_.size() + writes_.size() > 0; }
   // The cycle from which the next decision may be taken (never before the last decision's first command).
   [[nodiscard]] Cycle decision_cycle() const { return clock_; }
   // Schedules a queued request at cycle max(now, decision_cycle()), after any refresh due by then; when it is a row
@@ -89,11 +90,6 @@ class DramChannel {
   [[nodiscard]] std::optional<std::uint64_t> open_row(std::uint32_t bank) const;
 
  private:
-  struct Queued {
-    Segment segment;
-    std::uint64_t order = 0;
-    std::uint32_t bypassed = 0;
-  };
   static constexpr std::uint64_t kClosed = ~std::uint64_t{0};
 
   void refresh_until(Cycle cycle);
@@ -105,9 +101,7 @@ class DramChannel {
   std::unique_ptr<RowPolicy> row_policy_;
   RefreshManager refresh_;
   std::vector<std::uint64_t> open_rows_;
-  std::vector<std::vector<Queued>> reads_, writes_;         // per bank, oldest first (short: at most a queue's entries)
-  std::uint64_t nonempty_reads_ = 0, nonempty_writes_ = 0;  // bit b: bank b has queued requests
-  std::uint32_t queued_reads_ = 0, queued_writes_ = 0;
+  BankQueues reads_, writes_;
   std::uint64_t next_order_ = 0;
   bool draining_writes_ = false;
   bool last_was_write_ = false;

@@ -94,7 +94,7 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
 }
 
 void DramTimingChecker::History::pop_front() {
-  if (++head >= 1024 && head * 2 >= items.size()) {
+  if (++head >= kCompactAfter && head * 2 >= items.size()) {
     items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(head));
     head = 0;
   }
@@ -110,11 +110,13 @@ void DramTimingChecker::record(History& history, const Recorded& command) {
 }
 
 void DramTimingChecker::forget_before(Cycle cycle) {
+  row_bus_.forget_before(cycle);
+  column_bus_.forget_before(cycle);
   while (!acts_.empty() && acts_.begin()->at + max_act_gap_ < cycle) acts_.pop_front();
   while (column_head_ < column_runs_.size() && column_runs_[column_head_].last + max_column_gap_ < cycle) {
     ++column_head_;
   }
-  if (column_head_ >= 1024 && column_head_ * 2 >= column_runs_.size()) {
+  if (column_head_ >= kCompactAfter && column_head_ * 2 >= column_runs_.size()) {
     column_runs_.erase(column_runs_.begin(), column_runs_.begin() + static_cast<std::ptrdiff_t>(column_head_));
     column_head_ = 0;
   }
@@ -169,22 +171,6 @@ Cycle DramTimingChecker::bank_ready(DramCommand command, std::uint32_t bank) con
   Cycle ready = 0;
   for (const auto& other : banks_) ready = std::max(ready, other.act_ok);
   return ready;
-}
-
-Cycle DramTimingChecker::CommandBus::first_free(Cycle from, Cycle length) const {
-  Cycle t = from;
-  for (Cycle k = 0; k < length; ++k) {
-    const Cycle slot = t + k;
-    if (owner[static_cast<std::size_t>(slot) & (kBusSlots - 1)] == slot) {
-      t = slot + 1;
-      k = -1;
-    }
-  }
-  return t;
-}
-
-void DramTimingChecker::CommandBus::take(Cycle at, Cycle length) {
-  for (Cycle slot = at; slot < at + length; ++slot) owner[static_cast<std::size_t>(slot) & (kBusSlots - 1)] = slot;
 }
 
 // tRRD_S / tRRD_L, both ways.
