@@ -87,6 +87,12 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
         g.span = width >= column_period_ ? all_residues : (std::uint64_t{1} << width) - 1;
         column_reach_after_[added] = std::max(column_reach_after_[added], g.after);
         column_reach_before_[added] = std::max(column_reach_before_[added], g.before);
+        if (kind == added) {
+          own_reach_after_[added] = std::max(own_reach_after_[added], g.after);
+          own_reach_before_[added] = std::max(own_reach_before_[added], g.before);
+        } else {
+          other_reach_after_[added] = std::max(other_reach_after_[added], g.after);
+        }
       }
     }
   }
@@ -281,7 +287,13 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
     std::size_t covering = 0;
     bool overflow = false;  // more runs cover t than are kept
     // Only runs within this direction's widest gaps of t can constrain it (any other leaves the visit at once).
-    for_each_column_run(t, t, column_reach_before_[added], column_reach_after_[added], [&](const ColumnRun& run) {
+    // A run of the other direction constrains t only when t < its last command + gap (the visit's first test): once
+    // t is that far past the last one recorded, none does, and the window of this direction's own gaps holds every
+    // run that can.
+    const bool other_reaches = t < last_column_[1 - added] + other_reach_after_[added];
+    const Cycle reach_before = other_reaches ? column_reach_before_[added] : own_reach_before_[added];
+    const Cycle reach_after = other_reaches ? column_reach_after_[added] : own_reach_after_[added];
+    for_each_column_run(t, t, reach_before, reach_after, [&](const ColumnRun& run) {
       const auto& g = gaps[run.is_write ? 1 : 0][run.bank_group == bank_group ? 1 : 0];
       // Out of the run's reach (the walk's window is the widest gap of any kind): it neither forbids t nor a
       // residue at t; leaving it out only shortens a skip that follows.
@@ -356,8 +368,12 @@ std::uint32_t DramTimingChecker::column_prefix(bool is_write, std::uint32_t bank
   const int added = is_write ? 1 : 0;
   const Cycle period = column_period_;
   std::uint32_t legal = count;
+  // As in column_slot(): past the other direction's reach, only runs of this direction within its own gaps count.
+  const bool other_reaches = at < last_column_[1 - added] + other_reach_after_[added];
+  const Cycle reach_before = other_reaches ? max_column_gap_ : own_reach_before_[added];
+  const Cycle reach_after = other_reaches ? max_column_gap_ : own_reach_after_[added];
   for_each_column_run(
-      at, at + static_cast<Cycle>(count - 1) * period, max_column_gap_, max_column_gap_, [&](const ColumnRun& run) {
+      at, at + static_cast<Cycle>(count - 1) * period, reach_before, reach_after, [&](const ColumnRun& run) {
         const int same = run.bank_group == bank_group ? 1 : 0;
         const int kind = run.is_write ? 1 : 0;
         const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
@@ -402,6 +418,7 @@ void DramTimingChecker::issue_columns(DramCommand command, std::uint32_t bank, C
   state.pre_ok = std::max(state.pre_ok, is_write ? last + t.tWL + t.burst + t.tWR : last + t.tRTP);
   const auto group = group_of(bank);
   record_columns(ColumnRun{at, last, count, group, is_write});
+  last_column_[is_write ? 1 : 0] = std::max(last_column_[is_write ? 1 : 0], last);
   // The run forbids its own direction and bank group every cycle within a period of its commands (the gap between
   // them is the period), [at - period + 1, last + period): the memo of column_slot() takes that stretch in, so that
   // the next search of this bank group starts past the run instead of stepping through it.

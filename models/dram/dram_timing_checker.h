@@ -10,6 +10,7 @@
 // constraints are one-directional: a bank's commands are always scheduled in order.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -158,6 +159,13 @@ class DramTimingChecker {
   ColumnSlotGaps column_slot_gaps_[2][2][2] = {};
   // Per direction of a new column command, its widest gap after (before) a recorded one of any kind.
   Cycle column_reach_after_[2] = {}, column_reach_before_[2] = {};
+  // The same over recorded commands of the new command's own direction only, and the widest gap after a recorded
+  // command of the other direction ([new is write]).
+  Cycle own_reach_after_[2] = {}, own_reach_before_[2] = {}, other_reach_after_[2] = {};
+  // The last command of any run recorded per direction ([is write]; far in the past before the first): a new command
+  // at least other_reach_after_ past it has only runs of its own direction within reach, so a search walks the
+  // narrower window of its own gaps (a prefill's reads never pay for the wide write-to-read gap).
+  Cycle last_column_[2] = {std::numeric_limits<Cycle>::min() / 4, std::numeric_limits<Cycle>::min() / 4};
   CommandBus row_bus_, column_bus_;
   std::vector<IssuedCommand>* log_ = nullptr;
 };
