@@ -1,7 +1,6 @@
 #include "models/dram/dram_channel.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <utility>
 
 namespace roofsim::dram {
@@ -19,7 +18,19 @@ ChannelPolicy ChannelPolicy::from(const DramParams& dram) {
   return policy;
 }
 
-DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy& policy)
+void DecisionScratch::fit(std::uint32_t bank_groups) {
+  const std::size_t groups = std::max(1u, bank_groups);
+  if (group_best.size() < groups) {
+    group_best.resize(groups);
+    group_has.resize(groups);
+  }
+  if (act_cache.size() < groups + 1) {
+    act_cache.assign(groups + 1, -1);
+    column_cache.assign(groups + 1, -1);
+  }
+}
+
+DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy& policy, DecisionScratch* shared)
     : policy_(policy),
       checker_(CheckerTiming::from(standard), standard.bank_groups, standard.banks_per_group),
       scheduler_(make_scheduler(policy.scheduler, policy.frfcfs_cap)),
@@ -28,24 +39,19 @@ DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy
       open_rows_(checker_.banks(), kClosed),
       reads_(checker_.banks()),
       writes_(checker_.banks()) {
-  // Banks with queued requests are kept as bits of one word.
-  if (checker_.banks() > 64) throw std::invalid_argument("a DRAM channel of at most 64 banks");
   counters_.acts_per_bank.assign(checker_.banks(), 0);
-  act_cache_.assign(standard.bank_groups + 1u, -1);
-  group_best_.resize(std::max(1u, standard.bank_groups));
-  group_has_.resize(group_best_.size());
-  column_cache_.assign(standard.bank_groups + 1u, -1);
+  if (shared == nullptr) own_scratch_ = std::make_unique<DecisionScratch>();
+  scratch_ = shared != nullptr ? shared : own_scratch_.get();
+  scratch_->fit(standard.bank_groups);
 }
 
 bool DramChannel::has_space(bool is_write, std::uint32_t segments) const {
-  return is_write ? queued_writes_ + segments <= policy_.write_queue : queued_reads_ + segments <= policy_.read_queue;
+  return is_write ? writes_.size() + segments <= policy_.write_queue : reads_.size() + segments <= policy_.read_queue;
 }
 
 void DramChannel::enqueue(const Segment& segment) {
-  auto& queue = segment.is_write ? writes_[segment.bank] : reads_[segment.bank];
-  queue.push_back(Queued{segment, next_order_++, 0});
-  (segment.is_write ? nonempty_writes_ : nonempty_reads_) |= std::uint64_t{1} << segment.bank;
-  ++(segment.is_write ? queued_writes_ : queued_reads_);
+  (segment.is_write ? writes_ : reads_)
+      .push(segment.bank, BankQueues::Entry{segment.parent, segment.row, next_order_++, segment.bursts, 0});
 }
 
 std::optional<std::uint64_t> DramChannel::open_row(std::uint32_t bank) const {
@@ -54,12 +60,7 @@ std::optional<std::uint64_t> DramChannel::open_row(std::uint32_t bank) const {
 }
 
 bool DramChannel::queued_hit(std::uint32_t bank, std::uint64_t row) const {
-  for (const auto* queues : {&reads_, &writes_}) {
-    for (const auto& entry : (*queues)[bank]) {
-      if (entry.segment.row == row) return true;
-    }
-  }
-  return false;
+  return reads_.find_row(bank, row) != BankQueues::kNone || writes_.find_row(bank, row) != BankQueues::kNone;
 }
 
 // Refreshes due before `cycle`: all-bank refresh first precharges every open bank (JESD79-4 REF needs all banks
@@ -69,7 +70,7 @@ void DramChannel::refresh_until(Cycle cycle) {
   while (refresh_.next_due() <= cycle) {
     const Cycle due = refresh_.next_due();
     const bool all_banks = refresh_.mode() == RefreshMode::all_bank;
-    const std::uint32_t first = all_banks ? 0 : refresh_.next_bank(nonempty_reads_ | nonempty_writes_);
+    const std::uint32_t first = all_banks ? 0 : refresh_.next_bank(reads_.nonempty() | writes_.nonempty());
     const std::uint32_t last = all_banks ? checker_.banks() : first + 1;
     for (std::uint32_t bank = first; bank < last; ++bank) {
       if (open_rows_[bank] == kClosed) continue;
@@ -98,124 +99,116 @@ Cycle DramChannel::first_command_cycle(DramCommand first, std::uint32_t bank, Cy
   // Banks whose own constraints are met share one answer per bank group (or per channel for PRE).
   if (checker_.bank_ready(first, bank) > decision) return checker_.earliest(first, bank, decision);
   const std::size_t slot = first == DramCommand::pre ? 0 : 1 + checker_.group_of(bank);
-  auto& cached = first == DramCommand::act   ? act_cache_[slot]
+  auto& cached = first == DramCommand::act   ? scratch_->act_cache[slot]
                  : first == DramCommand::pre ? pre_cache_
-                                             : column_cache_[slot];
+                                             : scratch_->column_cache[slot];
   if (cached < 0) cached = checker_.earliest(first, bank, decision);
   return cached;
 }
 
 const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   const Cycle decision = std::max(now, clock_);
-  checker_.forget_before(decision);
   const Cycle refresh_before = counters_.refresh_bank_cycles;
   const std::uint64_t pres_before = counters_.pres, refs_all_before = counters_.refs_all_bank,
                       refs_per_bank_before = counters_.refs_per_bank;
   refresh_until(decision);
+  // After the refreshes: those due before the decision (an idle channel's) ask about the bus from their due cycles.
+  checker_.forget_before(decision);
   const auto refresh_pres = static_cast<std::uint32_t>(counters_.pres - pres_before);
   // Channel cycles the refreshes just issued block (bank-cycles over the banks), charged to this decision.
   const Cycle refresh_cycles = (counters_.refresh_bank_cycles - refresh_before) / static_cast<Cycle>(checker_.banks());
 
   // Write drain with watermarks: writes wait until write_high of them are queued (or no read is waiting), then drain
   // down to write_low.
+  const std::uint32_t queued_writes = writes_.size(), queued_reads = reads_.size();
   if (!draining_writes_) {
-    draining_writes_ = queued_writes_ > 0 && (queued_writes_ >= policy_.write_high || queued_reads_ == 0);
-  } else if (queued_writes_ == 0 || (queued_writes_ <= policy_.write_low && queued_reads_ > 0)) {
+    draining_writes_ = queued_writes > 0 && (queued_writes >= policy_.write_high || queued_reads == 0);
+  } else if (queued_writes == 0 || (queued_writes <= policy_.write_low && queued_reads > 0)) {
     draining_writes_ = false;
   }
   auto& queues = draining_writes_ ? writes_ : reads_;
   const bool is_write = draining_writes_;
   const DramCommand column = is_write ? DramCommand::wr : DramCommand::rd;
-
-  auto& nonempty = is_write ? nonempty_writes_ : nonempty_reads_;
+  const std::uint64_t nonempty = queues.nonempty();
 
   // The oldest queued request (each bank's queue is in arrival order).
   std::uint32_t oldest_bank = 0;
   std::uint64_t oldest_order = ~std::uint64_t{0};
   for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
     const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
-    if (queues[bank].front().order < oldest_order) {
-      oldest_order = queues[bank].front().order;
+    if (queues.front_order(bank) < oldest_order) {
+      oldest_order = queues.front_order(bank);
       oldest_bank = bank;
     }
   }
 
   Candidate chosen{oldest_bank, 0, oldest_order, -1, false};
-  runs_.clear();
-  if (!scheduler_->serves_oldest(queues[oldest_bank].front().bypassed)) {
-    std::fill(act_cache_.begin(), act_cache_.end(), Cycle{-1});
-    std::fill(column_cache_.begin(), column_cache_.end(), Cycle{-1});
+  auto& group_best = scratch_->group_best;
+  auto& group_has = scratch_->group_has;
+  auto& runs = scratch_->runs;
+  runs.clear();
+  if (!scheduler_->serves_oldest(queues.front(oldest_bank).bypassed)) {
+    std::fill(scratch_->act_cache.begin(), scratch_->act_cache.end(), Cycle{-1});
+    std::fill(scratch_->column_cache.begin(), scratch_->column_cache.end(), Cycle{-1});
     pre_cache_ = -1;
     // The scheduler's first candidate of each bank group (each bank offers its oldest row hit, else its oldest
     // request). A candidate's first-command cycle is a timing search; a lower bound of it (the decision, the bank's
     // own constraint) often shows that it cannot beat its group's best so far, and then it is not searched: the
     // scheduler ranks a later first command after an earlier one, and the cycle is never below the bound.
-    std::fill(group_best_.begin(), group_best_.end(), Candidate{});
-    std::fill(group_has_.begin(), group_has_.end(), std::uint8_t{0});
+    std::fill(group_best.begin(), group_best.end(), Candidate{});
+    std::fill(group_has.begin(), group_has.end(), std::uint8_t{0});
     for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
       const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
-      const auto& queue = queues[bank];
       const std::uint64_t open = open_rows_[bank];
-      std::uint32_t index = 0;
-      bool row_hit = false;
-      if (open != kClosed) {
-        for (std::size_t i = 0; i < queue.size(); ++i) {
-          if (queue[i].segment.row == open) {
-            index = static_cast<std::uint32_t>(i);
-            row_hit = true;
-            break;
-          }
-        }
-      }
+      const std::uint32_t hit = open != kClosed ? queues.find_row(bank, open) : BankQueues::kNone;
+      const bool row_hit = hit != BankQueues::kNone;
+      const std::uint32_t index = row_hit ? hit : 0;
       const DramCommand first = row_hit ? column : open != kClosed ? DramCommand::pre : DramCommand::act;
-      Candidate candidate{bank, index, queue[index].order, std::max(decision, checker_.bank_ready(first, bank)),
-                          row_hit};
+      Candidate candidate{bank, index, index == 0 ? queues.front_order(bank) : queues.at(bank, index).order,
+                          std::max(decision, checker_.bank_ready(first, bank)), row_hit};
       const auto group = checker_.group_of(bank);
-      if (group_has_[group] != 0 && !scheduler_->before(candidate, group_best_[group])) continue;
+      if (group_has[group] != 0 && !scheduler_->before(candidate, group_best[group])) continue;
       candidate.first_command = first_command_cycle(first, bank, decision);
-      if (group_has_[group] == 0 || scheduler_->before(candidate, group_best_[group])) {
-        group_best_[group] = candidate;
-        group_has_[group] = 1;
+      if (group_has[group] == 0 || scheduler_->before(candidate, group_best[group])) {
+        group_best[group] = candidate;
+        group_has[group] = 1;
       }
     }
     std::uint32_t chosen_group = 0;
     bool any = false;
-    for (std::uint32_t group = 0; group < group_best_.size(); ++group) {
-      if (group_has_[group] != 0 && (!any || scheduler_->before(group_best_[group], chosen))) {
-        chosen = group_best_[group];
+    for (std::uint32_t group = 0; group < group_best.size(); ++group) {
+      if (group_has[group] != 0 && (!any || scheduler_->before(group_best[group], chosen))) {
+        chosen = group_best[group];
         chosen_group = group;
         any = true;
       }
     }
-    runs_.push_back(Run{chosen, {}, 0});
+    runs.push_back(Run{chosen, {}, 0});
     // A part of several bursts is committed as one run; alone, its bursts would follow each other at tCCD_L and no
     // other bank group could use the gaps. So the readiest request of every other bank group joins it (PRE and ACT
     // as needed), and the runs' bursts alternate bank groups at tCCD_S, as a controller interleaving them would
     // issue them (FR-FCFS would pick those requests next, being ready a tCCD_S later).
-    if (queues[chosen.bank][chosen.index].segment.bursts > 1) {
-      for (std::uint32_t group = 0; group < group_best_.size(); ++group) {
-        if (group_has_[group] != 0 && group != chosen_group) runs_.push_back(Run{group_best_[group], {}, 0});
+    if (queues.at(chosen.bank, chosen.index).bursts > 1) {
+      for (std::uint32_t group = 0; group < group_best.size(); ++group) {
+        if (group_has[group] != 0 && group != chosen_group) runs.push_back(Run{group_best[group], {}, 0});
       }
     }
   } else {
-    runs_.push_back(Run{chosen, {}, 0});
+    runs.push_back(Run{chosen, {}, 0});
   }
   bool oldest_served = false;
-  for (auto& run : runs_) {
-    auto& bank_queue = queues[run.pick.bank];
+  for (auto& run : runs) {
     oldest_served = oldest_served || run.pick.order == oldest_order;
-    run.segment = bank_queue[run.pick.index].segment;
-    bank_queue.erase(bank_queue.begin() + run.pick.index);
-    if (bank_queue.empty()) nonempty &= ~(std::uint64_t{1} << run.pick.bank);
-    --(is_write ? queued_writes_ : queued_reads_);
+    const auto entry = queues.take(run.pick.bank, run.pick.index);
+    run.segment = Segment{entry.parent, entry.row, 0, run.pick.bank, entry.bursts, is_write};
   }
-  if (!oldest_served) ++queues[oldest_bank].front().bypassed;
+  if (!oldest_served) ++queues.front(oldest_bank).bypassed;
 
   // The command sequences, each command at its earliest legal cycle: PRE and ACT where the row is not open, then the
   // bursts of all runs in turn. The scheduler already knows when the first command of the chosen run may issue.
   Cycle first_command = kNever;
-  for (std::size_t r = 0; r < runs_.size(); ++r) {
-    auto& run = runs_[r];
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    auto& run = runs[r];
     const std::uint32_t bank = run.segment.bank;
     Cycle known_first = r == 0 ? run.pick.first_command : -1;
     const auto earliest = [&](DramCommand command, Cycle from) {
@@ -228,7 +221,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
     if (!run.opened_row) {
       ++counters_.row_hits;
       // Valid only while no other run has issued a command in this decision.
-      run.known_first = runs_.size() == 1 ? known_first : -1;
+      run.known_first = runs.size() == 1 ? known_first : -1;
       continue;
     }
     if (open_rows_[bank] != kClosed) {
@@ -254,8 +247,8 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   // The period fits the runs of other bank groups into a run's gaps; with no other run a period longer than tCCD_L
   // would only leave the bus idle, so a run alone then places its bursts one by one (each at tCCD_L after the last).
   const auto& timing = checker_.timing();
-  const bool one_by_one = runs_.size() == 1 && checker_.column_period() > checker_.same_group_gap();
-  for (auto& run : runs_) {
+  const bool one_by_one = runs.size() == 1 && checker_.column_period() > checker_.same_group_gap();
+  for (auto& run : runs) {
     Cycle from = run.known_first >= 0 ? run.known_first : run.at;
     for (std::uint32_t left = run.segment.bursts; left > 0;) {
       const auto placed = checker_.place_columns(column, run.segment.bank, from, one_by_one ? 1 : left);
@@ -271,9 +264,10 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   counters_.turnarounds += turnaround ? 1 : 0;
   served_any_ = true;
   last_was_write_ = is_write;
-  done_.clear();
-  for (std::size_t r = 0; r < runs_.size(); ++r) {
-    auto& run = runs_[r];
+  auto& done_parts = scratch_->done;
+  done_parts.clear();
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    auto& run = runs[r];
     const auto& segment = run.segment;
     const Cycle done = run.at + (is_write ? timing.tWL : timing.tCL) + timing.burst;
     if (is_write) {
@@ -292,14 +286,14 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       ++run.precharges;
     }
     const bool first = r == 0;
-    done_.push_back(
+    done_parts.push_back(
         SegmentDone{segment.parent, done, is_write, segment.bursts, run.opened_row, first && turnaround,
                     first ? refresh_cycles : 0, run.precharges + (first ? refresh_pres : 0),
                     first ? static_cast<std::uint32_t>(counters_.refs_all_bank - refs_all_before) : 0,
                     first ? static_cast<std::uint32_t>(counters_.refs_per_bank - refs_per_bank_before) : 0});
   }
   clock_ = std::max(decision, first_command);
-  return done_;
+  return done_parts;
 }
 
 }  // namespace roofsim::dram

@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "models/dram/bank_queues.h"
 #include "models/dram/dram_policies.h"
 #include "models/dram/dram_timing_checker.h"
 #include "sim/config/dram_params.h"
@@ -67,18 +68,42 @@ struct ChannelCounters {
   Cycle last_done = 0;
 };
 
+// The working memory of one decision: the best candidate per bank group, the runs it commits, the parts it reports.
+// The channels of a device share one (only one channel decides at a time, and its parts are consumed before the
+// next decision): a copy per channel was a dozen more cold cache lines per decision, 160 HBM3 pseudo-channels being
+// served in turn.
+struct DecisionScratch {
+  // One request part of a decision: its pick, the part, the cycle of its latest command.
+  struct Run {
+    Candidate pick;
+    Segment segment;
+    Cycle at = 0;
+    Cycle known_first = -1;  // the scheduler's answer for the run's first burst, when it is a row hit
+    bool opened_row = false;
+    std::uint32_t precharges = 0;
+  };
+  std::vector<Candidate> group_best;    // per bank group
+  std::vector<std::uint8_t> group_has;  // bytes, not std::vector<bool>: read in the inner loop of decide()
+  std::vector<Run> runs;
+  std::vector<SegmentDone> done;
+  std::vector<Cycle> act_cache, column_cache;  // per bank group (-1: not computed)
+  // Makes room for channels of `bank_groups` bank groups (the entries beyond a channel's groups stay unused).
+  void fit(std::uint32_t bank_groups);
+};
+
 class DramChannel {
  public:
-  DramChannel(const DramStandardParams& standard, const ChannelPolicy& policy);
+  // `shared`: the scratch of the device's channels, which must outlive the channel (null: the channel's own).
+  DramChannel(const DramStandardParams& standard, const ChannelPolicy& policy, DecisionScratch* shared = nullptr);
 
   [[nodiscard]] bool has_space(bool is_write, std::uint32_t segments = 1) const;
   void enqueue(const Segment& segment);  // the caller checked has_space
-  [[nodiscard]] bool has_work() const { return queued_reads_ + queued_writes_ > 0; }
+  [[nodiscard]] bool has_work() const { return reads_.size() + writes_.size() > 0; }
   // The cycle from which the next decision may be taken (never before the last decision's first command).
   [[nodiscard]] Cycle decision_cycle() const { return clock_; }
   // Schedules a queued request at cycle max(now, decision_cycle()), after any refresh due by then; when it is a row
   // hit, row hits of other bank groups join it with their bursts interleaved. Returns the parts scheduled (valid
-  // until the next call).
+  // until the next call of any channel sharing its scratch).
   [[nodiscard]] const std::vector<SegmentDone>& decide(Cycle now);
   // Issues the refreshes due up to `end` (an idle channel still refreshes), for the statistics.
   void finish(Cycle end);
@@ -89,11 +114,6 @@ class DramChannel {
   [[nodiscard]] std::optional<std::uint64_t> open_row(std::uint32_t bank) const;
 
  private:
-  struct Queued {
-    Segment segment;
-    std::uint64_t order = 0;
-    std::uint32_t bypassed = 0;
-  };
   static constexpr std::uint64_t kClosed = ~std::uint64_t{0};
 
   void refresh_until(Cycle cycle);
@@ -105,31 +125,18 @@ class DramChannel {
   std::unique_ptr<RowPolicy> row_policy_;
   RefreshManager refresh_;
   std::vector<std::uint64_t> open_rows_;
-  std::vector<std::vector<Queued>> reads_, writes_;         // per bank, oldest first (short: at most a queue's entries)
-  std::uint64_t nonempty_reads_ = 0, nonempty_writes_ = 0;  // bit b: bank b has queued requests
-  std::uint32_t queued_reads_ = 0, queued_writes_ = 0;
+  BankQueues reads_, writes_;
   std::uint64_t next_order_ = 0;
   bool draining_writes_ = false;
   bool last_was_write_ = false;
   bool served_any_ = false;
   Cycle clock_ = 0;
-  // One request part of a decision: its pick, the part, the cycle of its latest command.
-  struct Run {
-    Candidate pick;
-    Segment segment;
-    Cycle at = 0;
-    Cycle known_first = -1;  // the scheduler's answer for the run's first burst, when it is a row hit
-    bool opened_row = false;
-    std::uint32_t precharges = 0;
-  };
+  using Run = DecisionScratch::Run;
   // The earliest cycle the first command of a candidate may issue (the answers per bank group cached within a
   // decision).
   [[nodiscard]] Cycle first_command_cycle(DramCommand first, std::uint32_t bank, Cycle decision);
-  std::vector<Candidate> group_best_;    // per bank group, within one decision
-  std::vector<std::uint8_t> group_has_;  // bytes, not std::vector<bool>: read in the inner loop of decide()
-  std::vector<Run> runs_;
-  std::vector<SegmentDone> done_;
-  std::vector<Cycle> act_cache_, column_cache_;  // per bank group, within one decision (-1: not computed)
+  std::unique_ptr<DecisionScratch> own_scratch_;
+  DecisionScratch* scratch_;
   Cycle pre_cache_ = -1;
   ChannelCounters counters_;
 };

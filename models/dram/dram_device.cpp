@@ -35,7 +35,7 @@ DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dr
       mapping_(make_mapping(dram, channels == 0 ? std::max(1u, dram.channels()) : channels)) {
   const auto policy = ChannelPolicy::from(dram_);
   for (std::uint32_t i = 0; i < mapping_.shape().channels; ++i) {
-    channels_.push_back(std::make_unique<DramChannel>(dram_.standard, policy));
+    channels_.push_back(std::make_unique<DramChannel>(dram_.standard, policy, &decision_scratch_));
   }
   stats_.channels.resize(channels_.size());
   channel_parts_.assign(channels_.size(), 0);

@@ -85,6 +85,7 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
 
   DramParams dram_;
   AddressMapping mapping_;
+  DecisionScratch decision_scratch_;  // shared by the channels (declared first: they keep a pointer to it)
   std::vector<std::unique_ptr<DramChannel>> channels_;
   struct Part {
     std::uint32_t channel = 0;

@@ -96,6 +96,12 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
         g.span = width >= column_period_ ? all_residues : (std::uint64_t{1} << width) - 1;
         column_reach_after_[added] = std::max(column_reach_after_[added], g.after);
         column_reach_before_[added] = std::max(column_reach_before_[added], g.before);
+        if (kind == added) {
+          own_reach_after_[added] = std::max(own_reach_after_[added], g.after);
+          own_reach_before_[added] = std::max(own_reach_before_[added], g.before);
+        } else {
+          other_reach_after_[added] = std::max(other_reach_after_[added], g.after);
+        }
       }
     }
   }
@@ -103,7 +109,7 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
 }
 
 void DramTimingChecker::History::pop_front() {
-  if (++head >= 1024 && head * 2 >= items.size()) {
+  if (++head >= kCompactAfter && head * 2 >= items.size()) {
     items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(head));
     head = 0;
   }
@@ -119,11 +125,13 @@ void DramTimingChecker::record(History& history, const Recorded& command) {
 }
 
 void DramTimingChecker::forget_before(Cycle cycle) {
+  row_bus_.forget_before(cycle);
+  column_bus_.forget_before(cycle);
   while (!acts_.empty() && acts_.begin()->at + max_act_gap_ < cycle) acts_.pop_front();
   while (column_head_ < column_runs_.size() && column_runs_[column_head_].last + max_column_gap_ < cycle) {
     ++column_head_;
   }
-  if (column_head_ >= 1024 && column_head_ * 2 >= column_runs_.size()) {
+  if (column_head_ >= kCompactAfter && column_head_ * 2 >= column_runs_.size()) {
     column_runs_.erase(column_runs_.begin(), column_runs_.begin() + static_cast<std::ptrdiff_t>(column_head_));
     column_head_ = 0;
   }
@@ -178,22 +186,6 @@ Cycle DramTimingChecker::bank_ready(DramCommand command, std::uint32_t bank) con
   Cycle ready = 0;
   for (const auto& other : banks_) ready = std::max(ready, other.act_ok);
   return ready;
-}
-
-Cycle DramTimingChecker::CommandBus::first_free(Cycle from, Cycle length) const {
-  Cycle t = from;
-  for (Cycle k = 0; k < length; ++k) {
-    const Cycle slot = t + k;
-    if (owner[static_cast<std::size_t>(slot) & (kBusSlots - 1)] == slot) {
-      t = slot + 1;
-      k = -1;
-    }
-  }
-  return t;
-}
-
-void DramTimingChecker::CommandBus::take(Cycle at, Cycle length) {
-  for (Cycle slot = at; slot < at + length; ++slot) owner[static_cast<std::size_t>(slot) & (kBusSlots - 1)] = slot;
 }
 
 // tRRD_S / tRRD_L, both ways.
@@ -304,7 +296,13 @@ Cycle DramTimingChecker::column_slot(bool is_write, std::uint32_t bank_group, Cy
     std::size_t covering = 0;
     bool overflow = false;  // more runs cover t than are kept
     // Only runs within this direction's widest gaps of t can constrain it (any other leaves the visit at once).
-    for_each_column_run(t, t, column_reach_before_[added], column_reach_after_[added], [&](const ColumnRun& run) {
+    // A run of the other direction constrains t only when t < its last command + gap (the visit's first test): once
+    // t is that far past the last one recorded, none does, and the window of this direction's own gaps holds every
+    // run that can.
+    const bool other_reaches = t < last_column_[1 - added] + other_reach_after_[added];
+    const Cycle reach_before = other_reaches ? column_reach_before_[added] : own_reach_before_[added];
+    const Cycle reach_after = other_reaches ? column_reach_after_[added] : own_reach_after_[added];
+    for_each_column_run(t, t, reach_before, reach_after, [&](const ColumnRun& run) {
       const auto& g = gaps[run.is_write ? 1 : 0][run.bank_group == bank_group ? 1 : 0];
       // Out of the run's reach (the walk's window is the widest gap of any kind): it neither forbids t nor a
       // residue at t; leaving it out only shortens a skip that follows.
@@ -379,8 +377,12 @@ std::uint32_t DramTimingChecker::column_prefix(bool is_write, std::uint32_t bank
   const int added = is_write ? 1 : 0;
   const Cycle period = column_period_;
   std::uint32_t legal = count;
+  // As in column_slot(): past the other direction's reach, only runs of this direction within its own gaps count.
+  const bool other_reaches = at < last_column_[1 - added] + other_reach_after_[added];
+  const Cycle reach_before = other_reaches ? max_column_gap_ : own_reach_before_[added];
+  const Cycle reach_after = other_reaches ? max_column_gap_ : own_reach_after_[added];
   for_each_column_run(
-      at, at + static_cast<Cycle>(count - 1) * period, max_column_gap_, max_column_gap_, [&](const ColumnRun& run) {
+      at, at + static_cast<Cycle>(count - 1) * period, reach_before, reach_after, [&](const ColumnRun& run) {
         const int same = run.bank_group == bank_group ? 1 : 0;
         const int kind = run.is_write ? 1 : 0;
         const Cycle after = column_gap_[added][kind][same], before = column_gap_[kind][added][same];
@@ -425,6 +427,7 @@ void DramTimingChecker::issue_columns(DramCommand command, std::uint32_t bank, C
   state.pre_ok = std::max(state.pre_ok, is_write ? last + t.tWL + t.burst + t.tWR : last + t.tRTP);
   const auto group = group_of(bank);
   record_columns(ColumnRun{at, last, count, group, is_write});
+  last_column_[is_write ? 1 : 0] = std::max(last_column_[is_write ? 1 : 0], last);
   // The run forbids its own direction and bank group every cycle within tCCD_L (the same-group gap) of its commands,
   // [at - gap + 1, last + gap) when its commands are less than two gaps apart (the period is at most a tCCD_S slot
   // longer than that gap): the memo of column_slot() takes that stretch in, so that the next search of this bank group

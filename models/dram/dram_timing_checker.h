@@ -10,9 +10,11 @@
 // constraints are one-directional: a bank's commands are always scheduled in order.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
+#include "models/dram/command_bus.h"
 #include "sim/config/dram_params.h"
 
 namespace roofsim::dram {
@@ -55,7 +57,7 @@ class DramTimingChecker {
 
   [[nodiscard]] const CheckerTiming& timing() const { return timing_; }
   // No command will be asked for before `cycle` any more (the controller's decision cycle only grows): the history
-  // older than every constraint can go.
+  // older than every constraint can go, and the bus cycles before it.
   void forget_before(Cycle cycle);
   // Appends every issued command to `log` (nullptr: no log).
   void set_log(std::vector<IssuedCommand>* log) { log_ = log; }
@@ -92,15 +94,6 @@ class DramTimingChecker {
     std::uint32_t bank_group = 0;
     bool is_write = false;
   };
-  static constexpr std::size_t kBusSlots = 4096;  // ring of command-bus cycles (a power of two)
-
-  // A command bus: slot c is taken when owner[c mod kBusSlots] == c.
-  struct CommandBus {
-    std::vector<Cycle> owner = std::vector<Cycle>(kBusSlots, -1);
-    [[nodiscard]] Cycle first_free(Cycle from, Cycle length) const;
-    void take(Cycle at, Cycle length);
-  };
-
   [[nodiscard]] Cycle act_slot(std::uint32_t bank_group, Cycle from) const;
   [[nodiscard]] Cycle faw_slot(Cycle from) const;
   // A run of column commands of one bank group and direction: `count` commands column_period() apart.
@@ -130,7 +123,11 @@ class DramTimingChecker {
   std::vector<std::uint32_t> group_of_bank_;  // bank / banks_per_group_, looked up (a division per call is slow)
   // ACTs and column commands not yet too old to matter (forget_before), sorted by cycle, oldest first, so that a
   // check stops at the first command too old to constrain it.
-  // A vector with a moving front: pruning advances `head`, the dead prefix is dropped now and then.
+  // A vector with a moving front: pruning advances `head`, the dead prefix is dropped now and then: once it is as
+  // long as the live part and kCompactAfter entries. The live part is a handful of entries, so a small bound keeps
+  // the vector's memory a few cache lines that are reused while warm (1024 made every few records touch a cold line
+  // across 160 channels).
+  static constexpr std::size_t kCompactAfter = 32;
   struct History {
     std::vector<Recorded> items;
     std::size_t head = 0;
@@ -165,6 +162,13 @@ class DramTimingChecker {
   ColumnSlotGaps column_slot_gaps_[2][2][2] = {};
   // Per direction of a new column command, its widest gap after (before) a recorded one of any kind.
   Cycle column_reach_after_[2] = {}, column_reach_before_[2] = {};
+  // The same over recorded commands of the new command's own direction only, and the widest gap after a recorded
+  // command of the other direction ([new is write]).
+  Cycle own_reach_after_[2] = {}, own_reach_before_[2] = {}, other_reach_after_[2] = {};
+  // The last command of any run recorded per direction ([is write]; far in the past before the first): a new command
+  // at least other_reach_after_ past it has only runs of its own direction within reach, so a search walks the
+  // narrower window of its own gaps (a prefill's reads never pay for the wide write-to-read gap).
+  Cycle last_column_[2] = {std::numeric_limits<Cycle>::min() / 4, std::numeric_limits<Cycle>::min() / 4};
   CommandBus row_bus_, column_bus_;
   std::vector<IssuedCommand>* log_ = nullptr;
 };
