@@ -15,14 +15,6 @@ CommandBus::Cycle CommandBus::first_free(Cycle from, Cycle length) const {
 }
 
 void CommandBus::take_one(Cycle slot) {
-  const auto first = taken_.begin() + static_cast<std::ptrdiff_t>(head_);
-  // As the ring did: a slot kRingSlots or more away with the same residue is overwritten (only possible when the
-  // live cycles span that far).
-  if (first != taken_.end() && (*first <= slot - kRingSlots || taken_.back() >= slot + kRingSlots)) {
-    taken_.erase(std::remove_if(first, taken_.end(),
-                                [&](Cycle other) { return other != slot && ((other - slot) & (kRingSlots - 1)) == 0; }),
-                 taken_.end());
-  }
   // Takes arrive almost in cycle order: the place is found in a step or two from the back.
   auto position = taken_.end();
   const auto live = taken_.begin() + static_cast<std::ptrdiff_t>(head_);

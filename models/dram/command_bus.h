@@ -4,9 +4,9 @@
 //
 // The taken cycles are kept as a short sorted list, not as one slot per cycle: a decision asks about a few cycles
 // near its own, and 160 HBM3 pseudo-channels with a 32 KB ring each evicted one another from the cache (a lookup
-// was a cache miss; the list's live part is one or two cache lines). Its answers are those of the ring of
-// kRingSlots slots it replaced, where a take at cycle c frees c +- k x kRingSlots: a take that far from another
-// still frees it, so that every answer stays the same (the simulator keeps its commands much closer together).
+// was a cache miss; the list's live part is one or two cache lines). Unlike that ring, it keeps every cycle taken: a
+// take 4096 cycles from a taken cycle freed it (a DDR5 stream, whose row and column commands share the bus, reached
+// that).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -16,7 +16,6 @@ namespace roofsim::dram {
 class CommandBus {
  public:
   using Cycle = std::int64_t;
-  static constexpr Cycle kRingSlots = 4096;
 
   // The first cycle t >= from such that cycles [t, t + length) are all free.
   [[nodiscard]] Cycle first_free(Cycle from, Cycle length) const;

@@ -241,11 +241,11 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
     ++counters_.acts;
     ++counters_.acts_per_bank[bank];
   }
-  // Each run's bursts go out as one progression at tCCD_L (one bank allows no closer), placed at once where the
-  // recorded commands leave room; a run that meets an obstacle part way is cut there and its rest placed after it.
-  // The runs of other bank groups fall into the gaps between each other's bursts (tCCD_S apart).
-  // The period fits the runs of other bank groups into a run's gaps; with no other run a period longer than tCCD_L
-  // would only leave the bus idle, so a run alone then places its bursts one by one (each at tCCD_L after the last).
+  // Each run's bursts go out as one progression a column period apart, placed at once where the recorded commands
+  // leave room; a run that meets an obstacle part way is cut there and its rest placed after it. The runs of other
+  // bank groups fall into the gaps between each other's bursts (tCCD_S apart). The period is a whole number of those
+  // slots so that they fill the gaps; with no other run a period longer than tCCD_L would only leave the bus idle, so
+  // a run alone then places its bursts one by one (each at tCCD_L after the last).
   const auto& timing = checker_.timing();
   const bool one_by_one = runs.size() == 1 && checker_.column_period() > checker_.same_group_gap();
   for (auto& run : runs) {

@@ -8,8 +8,10 @@
 // The next decision is due when that request's first command issues (decision_cycle()): requests arriving until then
 // still compete, and the timing checker lets the next request's commands interleave with the committed ones. A part
 // of several bursts takes the readiest request of each other bank group along. A part's bursts are placed as one
-// progression tCCD_L apart (DramTimingChecker::place_columns, O(1) per part, not per burst); those of parts in other
-// bank groups fall into its gaps, tCCD_S apart, as an interleaving controller would issue them.
+// progression a column period apart (tCCD_L rounded up to whole tCCD_S slots; DramTimingChecker::place_columns, O(1)
+// per part, not per burst); those of parts in other bank groups fall into its gaps, tCCD_S apart, as an interleaving
+// controller would issue them. A part alone in its decision goes burst by burst, tCCD_L apart, where the period is
+// longer than that.
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -67,8 +67,8 @@ DramTimingChecker::DramTimingChecker(const CheckerTiming& timing, std::uint32_t 
   // A run's bursts go out one period apart and the runs of the other bank groups fill the gaps, tCCD_S apart: the
   // period is a whole number of those slots, else a gap narrower than two slots idles the bus (tCCD_L of 3 cycles
   // against 2-cycle bursts kept HBM2 at 2/3 of its pin rate; a controller alternating bank groups fills the bus).
-  // Traffic confined to fewer bank groups than the period has slots is placed that much more sparsely (HBM2e at
-  // 3.2 Gb/s: 1/3 of the bus for one group, not the 2/5 tCCD_L allows).
+  // Runs of fewer bank groups than the period has slots are placed that much more sparsely (HBM2e at 3.2 Gb/s: two
+  // groups take 4/6 of the bus, not the 4/5 tCCD_L allows); DramChannel places a run alone burst by burst instead.
   column_period_ = std::max(timing_.tCCD_L, timing_.burst);
   if (bank_groups > 1) {
     const Cycle slot = std::max(timing_.tCCD_S, timing_.burst);

@@ -142,7 +142,7 @@ class DramTimingChecker {
   std::vector<ColumnRun> column_runs_;
   std::size_t column_head_ = 0;
   Cycle column_span_ = 0;    // the longest last - start of a run recorded (issue_columns), and of any kept run
-  Cycle column_period_ = 1;  // max(tCCD_L, burst)
+  Cycle column_period_ = 1;  // max(tCCD_L, burst), rounded up to whole tCCD_S slots (see the constructor)
   int period_shift_ = -1;    // log2(column_period_) when it is a power of two (divisions become shifts)
   // floor(a / column_period_), and a modulo column_period_ in [0, column_period_).
   [[nodiscard]] Cycle period_floor(Cycle a) const;
