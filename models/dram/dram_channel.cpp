@@ -108,16 +108,34 @@ Cycle DramChannel::first_command_cycle(DramCommand first, std::uint32_t bank, Cy
 
 const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   const Cycle decision = std::max(now, clock_);
+  const RefreshCharge refresh = refresh_before_decision(decision);
+  const bool is_write = choose_direction();
+  auto& queues = is_write ? writes_ : reads_;
+  const DramCommand column = is_write ? DramCommand::wr : DramCommand::rd;
+  pick_runs(queues, column, decision);
+  const Cycle row_command = open_rows_for_runs(decision);
+  const Cycle first_command = std::min(row_command, place_bursts(column));
+  const auto& done_parts = report_parts(is_write, refresh);
+  clock_ = std::max(decision, first_command);
+  return done_parts;
+}
+
+DramChannel::RefreshCharge DramChannel::refresh_before_decision(Cycle decision) {
   const Cycle refresh_before = counters_.refresh_bank_cycles;
-  const std::uint64_t pres_before = counters_.pres, refs_all_before = counters_.refs_all_bank,
-                      refs_per_bank_before = counters_.refs_per_bank;
+  const std::uint64_t pres_before = counters_.pres;
+  RefreshCharge charge;
+  charge.refs_all_before = counters_.refs_all_bank;
+  charge.refs_per_bank_before = counters_.refs_per_bank;
   refresh_until(decision);
   // After the refreshes: those due before the decision (an idle channel's) ask about the bus from their due cycles.
   checker_.forget_before(decision);
-  const auto refresh_pres = static_cast<std::uint32_t>(counters_.pres - pres_before);
+  charge.pres = static_cast<std::uint32_t>(counters_.pres - pres_before);
   // Channel cycles the refreshes just issued block (bank-cycles over the banks), charged to this decision.
-  const Cycle refresh_cycles = (counters_.refresh_bank_cycles - refresh_before) / static_cast<Cycle>(checker_.banks());
+  charge.cycles = (counters_.refresh_bank_cycles - refresh_before) / static_cast<Cycle>(checker_.banks());
+  return charge;
+}
 
+bool DramChannel::choose_direction() {
   // Write drain with watermarks: writes wait until write_high of them are queued (or no read is waiting), then drain
   // down to write_low.
   const std::uint32_t queued_writes = writes_.size(), queued_reads = reads_.size();
@@ -126,11 +144,11 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   } else if (queued_writes == 0 || (queued_writes <= policy_.write_low && queued_reads > 0)) {
     draining_writes_ = false;
   }
-  auto& queues = draining_writes_ ? writes_ : reads_;
-  const bool is_write = draining_writes_;
-  const DramCommand column = is_write ? DramCommand::wr : DramCommand::rd;
-  const std::uint64_t nonempty = queues.nonempty();
+  return draining_writes_;
+}
 
+void DramChannel::pick_runs(BankQueues& queues, DramCommand column, Cycle decision) {
+  const std::uint64_t nonempty = queues.nonempty();
   // The oldest queued request (each bank's queue is in arrival order).
   std::uint32_t oldest_bank = 0;
   std::uint64_t oldest_order = ~std::uint64_t{0};
@@ -196,6 +214,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   } else {
     runs.push_back(Run{chosen, {}, 0});
   }
+  const bool is_write = column == DramCommand::wr;
   bool oldest_served = false;
   for (auto& run : runs) {
     oldest_served = oldest_served || run.pick.order == oldest_order;
@@ -203,9 +222,12 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
     run.segment = Segment{entry.parent, entry.row, 0, run.pick.bank, entry.bursts, is_write};
   }
   if (!oldest_served) ++queues.front(oldest_bank).bypassed;
+}
 
-  // The command sequences, each command at its earliest legal cycle: PRE and ACT where the row is not open, then the
-  // bursts of all runs in turn. The scheduler already knows when the first command of the chosen run may issue.
+Cycle DramChannel::open_rows_for_runs(Cycle decision) {
+  // PRE and ACT where a run's row is not open, each at its earliest legal cycle. The scheduler already knows when
+  // the first command of the chosen run may issue.
+  auto& runs = scratch_->runs;
   Cycle first_command = kNever;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     auto& run = runs[r];
@@ -241,12 +263,17 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
     ++counters_.acts;
     ++counters_.acts_per_bank[bank];
   }
+  return first_command;
+}
+
+Cycle DramChannel::place_bursts(DramCommand column) {
   // Each run's bursts go out as one progression a column period apart, placed at once where the recorded commands
   // leave room; a run that meets an obstacle part way is cut there and its rest placed after it. The runs of other
   // bank groups fall into the gaps between each other's bursts (tCCD_S apart). The period is a whole number of those
   // slots so that they fill the gaps; with no other run a period longer than tCCD_L would only leave the bus idle, so
   // a run alone then places its bursts one by one (each at tCCD_L after the last).
-  const auto& timing = checker_.timing();
+  auto& runs = scratch_->runs;
+  Cycle first_command = kNever;
   const bool one_by_one = runs.size() == 1 && checker_.column_period() > checker_.same_group_gap();
   for (auto& run : runs) {
     Cycle from = run.known_first >= 0 ? run.known_first : run.at;
@@ -259,11 +286,16 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       from = run.at;
     }
   }
+  return first_command;
+}
 
+const std::vector<SegmentDone>& DramChannel::report_parts(bool is_write, const RefreshCharge& refresh) {
+  const auto& timing = checker_.timing();
   const bool turnaround = served_any_ && last_was_write_ != is_write;
   counters_.turnarounds += turnaround ? 1 : 0;
   served_any_ = true;
   last_was_write_ = is_write;
+  auto& runs = scratch_->runs;
   auto& done_parts = scratch_->done;
   done_parts.clear();
   for (std::size_t r = 0; r < runs.size(); ++r) {
@@ -285,14 +317,14 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
       ++counters_.pres;
       ++run.precharges;
     }
+    // The refreshes issued just before the decision are charged to its first part.
     const bool first = r == 0;
     done_parts.push_back(
         SegmentDone{segment.parent, done, is_write, segment.bursts, run.opened_row, first && turnaround,
-                    first ? refresh_cycles : 0, run.precharges + (first ? refresh_pres : 0),
-                    first ? static_cast<std::uint32_t>(counters_.refs_all_bank - refs_all_before) : 0,
-                    first ? static_cast<std::uint32_t>(counters_.refs_per_bank - refs_per_bank_before) : 0});
+                    first ? refresh.cycles : 0, run.precharges + (first ? refresh.pres : 0),
+                    first ? static_cast<std::uint32_t>(counters_.refs_all_bank - refresh.refs_all_before) : 0,
+                    first ? static_cast<std::uint32_t>(counters_.refs_per_bank - refresh.refs_per_bank_before) : 0});
   }
-  clock_ = std::max(decision, first_command);
   return done_parts;
 }
 

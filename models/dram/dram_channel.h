@@ -118,6 +118,21 @@ class DramChannel {
  private:
   static constexpr std::uint64_t kClosed = ~std::uint64_t{0};
 
+  // What the refreshes issued before a decision cost, charged to the decision's first part.
+  struct RefreshCharge {
+    Cycle cycles = 0;        // channel cycles they block
+    std::uint32_t pres = 0;  // banks they closed
+    std::uint64_t refs_all_before = 0, refs_per_bank_before = 0;
+  };
+
+  // The phases of a decision, in order.
+  [[nodiscard]] RefreshCharge refresh_before_decision(Cycle decision);
+  [[nodiscard]] bool choose_direction();  // true: drain writes
+  void pick_runs(BankQueues& queues, DramCommand column, Cycle decision);
+  [[nodiscard]] Cycle open_rows_for_runs(Cycle decision);  // returns the first PRE/ACT cycle (kNever: none)
+  [[nodiscard]] Cycle place_bursts(DramCommand column);    // returns the first burst's cycle
+  [[nodiscard]] const std::vector<SegmentDone>& report_parts(bool is_write, const RefreshCharge& refresh);
+
   void refresh_until(Cycle cycle);
   [[nodiscard]] bool queued_hit(std::uint32_t bank, std::uint64_t row) const;
 

@@ -391,50 +391,60 @@ Bytes align_up(Bytes value, Bytes alignment) {
   return checked_mul((checked_add(value, alignment - 1)) / alignment, alignment);
 }
 
-Workload assemble(std::string name, std::string file, std::uint64_t devices, std::vector<OpDraft> drafts,
-                  const std::vector<TensorDraft>& declared_list, const std::set<std::string>& implicit_inputs,
-                  Bytes alignment_bytes) {
+// Where each name of the graph points: ops by name, declared tensors, and the op that writes each tensor. Names
+// are unique, so each map has one entry per name; building them finds the duplicates.
+struct GraphNames {
   std::map<std::string, std::size_t> op_index;
+  std::map<std::string, const TensorDraft*> declared;
+  std::map<std::string, std::size_t> producer;
+};
+
+GraphNames index_names(const std::vector<OpDraft>& drafts, const std::vector<TensorDraft>& declared_list) {
+  GraphNames names;
   for (std::size_t i = 0; i < drafts.size(); ++i) {
     const auto& op = drafts[i].op;
-    const auto [it, fresh] = op_index.emplace(op.name, i);
+    const auto [it, fresh] = names.op_index.emplace(op.name, i);
     if (!fresh) {
       throw InputError(op.pos, "op '" + op.name + "': the name is already used by the op at " +
                                    drafts[it->second].op.pos.to_string() + " (op names must be unique)");
     }
   }
-  std::map<std::string, const TensorDraft*> declared;
   for (const auto& tensor : declared_list) {
-    const auto [it, fresh] = declared.emplace(tensor.name, &tensor);
+    const auto [it, fresh] = names.declared.emplace(tensor.name, &tensor);
     if (!fresh) {
       throw InputError(tensor.pos,
                        "tensor '" + tensor.name + "': declared twice (also at " + it->second->pos.to_string() + ")");
     }
   }
-  std::map<std::string, std::size_t> producer;
   for (std::size_t i = 0; i < drafts.size(); ++i) {
     for (const auto& output : drafts[i].outputs) {
-      const auto [it, fresh] = producer.emplace(output, i);
+      const auto [it, fresh] = names.producer.emplace(output, i);
       if (!fresh) {
         fail_op(drafts[i].op, "output tensor '" + output + "' is already written by op '" + drafts[it->second].op.name +
                                   "' (a tensor has one producer; name the new value)");
       }
     }
   }
+  return names;
+}
 
+// The ops in a stable topological order of their data and `after` dependencies; a dangling input or `after`, or a
+// cycle, is an error naming the ops.
+std::vector<std::size_t> dependency_order(const std::vector<OpDraft>& drafts, const GraphNames& names,
+                                          const std::set<std::string>& implicit_inputs) {
   std::vector<DependencyEdge> edges;
   for (std::size_t i = 0; i < drafts.size(); ++i) {
     for (const auto& input : drafts[i].inputs) {
-      if (const auto found = producer.find(input); found != producer.end()) {
+      if (const auto found = names.producer.find(input); found != names.producer.end()) {
         edges.emplace_back(found->second, i);
-      } else if (declared.count(input) == 0 && implicit_inputs.count(input) == 0) {
+      } else if (names.declared.count(input) == 0 && implicit_inputs.count(input) == 0) {
         fail_op(drafts[i].op,
                 "input tensor '" + input + "' is unknown: no op produces it and no [[tensor]] declares it");
       }
     }
     for (const auto& before : drafts[i].after) {
-      const auto found = op_index.find(before);
-      if (found == op_index.end()) fail_op(drafts[i].op, "after = '" + before + "': no op has that name");
+      const auto found = names.op_index.find(before);
+      if (found == names.op_index.end()) fail_op(drafts[i].op, "after = '" + before + "': no op has that name");
       edges.emplace_back(found->second, i);
     }
   }
@@ -443,7 +453,126 @@ Workload assemble(std::string name, std::string file, std::uint64_t devices, std
     throw InputError(first.pos, "the workload graph has a cycle: " + cycle_text(*cycle, drafts) +
                                     " (each op waits for the one before it)");
   }
-  const auto order = stable_topological_order(drafts.size(), edges);
+  return stable_topological_order(drafts.size(), edges);
+}
+
+// Creates the workload's tensors as ops first use them. A tensor's shape and type come from its declaration, else
+// from what its producer implies, else from its first consumer.
+class TensorTable {
+ public:
+  TensorTable(Workload& workload, const std::vector<OpDraft>& drafts, const GraphNames& names)
+      : workload_(workload), drafts_(drafts), names_(names) {}
+
+  // The index of the tensor `name` that op `user` reads (or writes, `output`) in operand `slot` of `count`.
+  std::size_t index(const std::string& name, const Op& user, bool output, std::size_t slot, std::size_t count) {
+    if (const auto found = index_.find(name); found != index_.end()) return found->second;
+    Tensor tensor;
+    tensor.name = name;
+    std::optional<DataType> dtype;
+    if (const auto found = names_.declared.find(name); found != names_.declared.end()) {
+      tensor.shape = found->second->shape;
+      dtype = found->second->dtype;
+      tensor.resident = found->second->resident;
+    }
+    if (const auto from_producer = names_.producer.find(name); from_producer != names_.producer.end()) {
+      const auto& draft = drafts_[from_producer->second];
+      if (!dtype) dtype = draft.op.dtype;
+      if (tensor.shape.empty()) {
+        const auto it = std::find(draft.outputs.begin(), draft.outputs.end(), name);
+        tensor.shape =
+            implied_shape(draft.op, true, static_cast<std::size_t>(it - draft.outputs.begin()), draft.outputs.size());
+      }
+    }
+    if (!dtype) dtype = user.dtype;
+    if (tensor.shape.empty()) tensor.shape = implied_shape(user, output, slot, count);
+    if (tensor.shape.empty()) {
+      fail_op(user, "the shape of tensor '" + name +
+                        "' cannot be inferred: declare it in a [[tensor]] with a shape (or give message_bytes)");
+    }
+    tensor.dtype = *dtype;
+    tensor.bytes = checked_mul(elements_of(tensor.shape), element_bytes(tensor.dtype));
+    return add(std::move(tensor));
+  }
+
+  // The scores matrix a non-flash attention writes and reads back: a tensor of its own, named after the op.
+  std::size_t add_scores(const Op& op) {
+    Tensor scores;
+    scores.name = op.name + ".scores";
+    scores.shape = {op.shape.batch, op.shape.heads, op.shape.seq_q, op.shape.seq_kv};
+    scores.dtype = op.dtype;
+    scores.bytes = checked_mul(elements_of(scores.shape), element_bytes(op.dtype));
+    if (index_.count(scores.name) != 0) fail_op(op, "tensor '" + scores.name + "' is reserved for its scores");
+    return add(std::move(scores));
+  }
+
+ private:
+  std::size_t add(Tensor tensor) {
+    const std::string name = tensor.name;
+    workload_.tensors.push_back(std::move(tensor));
+    index_.emplace(name, workload_.tensors.size() - 1);
+    return workload_.tensors.size() - 1;
+  }
+
+  Workload& workload_;
+  const std::vector<OpDraft>& drafts_;
+  const GraphNames& names_;
+  std::map<std::string, std::size_t> index_;
+};
+
+// One op of the workload: its operands resolved to tensors, its dependencies as positions in `order`, its sizes
+// checked and its FLOPs and bytes counted.
+Op resolve_op(const OpDraft& draft, const GraphNames& names, const std::vector<std::size_t>& position,
+              TensorTable& tensors, const Workload& workload) {
+  Op op = draft.op;  // a copy: later consumers still read the producer's shape from its draft
+  try {
+    for (std::size_t slot = 0; slot < draft.inputs.size(); ++slot) {
+      op.inputs.push_back(tensors.index(draft.inputs[slot], op, false, slot, draft.inputs.size()));
+    }
+    for (std::size_t slot = 0; slot < draft.outputs.size(); ++slot) {
+      op.outputs.push_back(tensors.index(draft.outputs[slot], op, true, slot, draft.outputs.size()));
+    }
+    if (op.kind == OpKind::attention && !op.shape.flash) op.scratch.push_back(tensors.add_scores(op));
+    for (const auto& input : draft.inputs) {
+      if (const auto found = names.producer.find(input); found != names.producer.end())
+        op.after.push_back(position[found->second]);
+    }
+    for (const auto& before : draft.after) op.after.push_back(position[names.op_index.at(before)]);
+    std::sort(op.after.begin(), op.after.end());
+    op.after.erase(std::unique(op.after.begin(), op.after.end()), op.after.end());
+
+    check_operand_sizes(op, workload.tensors);
+    if (is_collective(op.kind) && op.shape.message_bytes == 0) {
+      const auto& buffer =
+          op.kind == OpKind::allgather ? workload.tensors[op.outputs.front()] : workload.tensors[op.inputs.front()];
+      op.shape.message_bytes = buffer.bytes;
+    }
+    count_op(op, workload.tensors);
+  } catch (const std::overflow_error&) {
+    fail_op(op, "a count overflows 64 bits (check the shapes)");
+  }
+  return op;
+}
+
+// One aligned range per tensor in order of first use, from 0 upward, so that they never overlap and the same file
+// always gives the same addresses.
+void assign_addresses(Workload& workload, Bytes alignment_bytes) {
+  Bytes next = 0;
+  try {
+    for (auto& tensor : workload.tensors) {
+      tensor.address = next;
+      next = align_up(checked_add(next, std::max<Bytes>(tensor.bytes, 1)), alignment_bytes);
+    }
+  } catch (const std::overflow_error&) {
+    throw InputError(SourcePos{workload.file}, "the tensors of the workload do not fit a 64-bit address space");
+  }
+  workload.footprint_bytes = next;
+}
+
+Workload assemble(std::string name, std::string file, std::uint64_t devices, std::vector<OpDraft> drafts,
+                  const std::vector<TensorDraft>& declared_list, const std::set<std::string>& implicit_inputs,
+                  Bytes alignment_bytes) {
+  const GraphNames names = index_names(drafts, declared_list);
+  const auto order = dependency_order(drafts, names, implicit_inputs);
   std::vector<std::size_t> position(drafts.size());
   for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
 
@@ -456,100 +585,10 @@ Workload assemble(std::string name, std::string file, std::uint64_t devices, std
   for (auto& draft : drafts) {
     if (is_collective(draft.op.kind) && draft.op.shape.group == 0) draft.op.shape.group = devices;
   }
-
-  std::map<std::string, std::size_t> tensor_index;
-  // Shape and type of a tensor: its declaration, else what its producer implies, else its first consumer.
-  const auto tensor_for = [&](const std::string& tensor_name, const Op& user, bool output, std::size_t slot,
-                              std::size_t count) -> std::size_t {
-    if (const auto found = tensor_index.find(tensor_name); found != tensor_index.end()) return found->second;
-    Tensor tensor;
-    tensor.name = tensor_name;
-    std::optional<DataType> dtype;
-    if (const auto found = declared.find(tensor_name); found != declared.end()) {
-      tensor.shape = found->second->shape;
-      dtype = found->second->dtype;
-      tensor.resident = found->second->resident;
-    }
-    const auto from_producer = producer.find(tensor_name);
-    if (from_producer != producer.end()) {
-      const auto& draft = drafts[from_producer->second];
-      if (!dtype) dtype = draft.op.dtype;
-      if (tensor.shape.empty()) {
-        const auto it = std::find(draft.outputs.begin(), draft.outputs.end(), tensor_name);
-        tensor.shape =
-            implied_shape(draft.op, true, static_cast<std::size_t>(it - draft.outputs.begin()), draft.outputs.size());
-      }
-    }
-    if (!dtype) dtype = user.dtype;
-    if (tensor.shape.empty()) tensor.shape = implied_shape(user, output, slot, count);
-    if (tensor.shape.empty()) {
-      fail_op(user, "the shape of tensor '" + tensor_name +
-                        "' cannot be inferred: declare it in a [[tensor]] with a shape (or give message_bytes)");
-    }
-    tensor.dtype = *dtype;
-    tensor.bytes = checked_mul(elements_of(tensor.shape), element_bytes(tensor.dtype));
-    workload.tensors.push_back(std::move(tensor));
-    tensor_index.emplace(tensor_name, workload.tensors.size() - 1);
-    return workload.tensors.size() - 1;
-  };
-
-  for (const auto original : order) {
-    auto& draft = drafts[original];
-    Op op = draft.op;  // a copy: later consumers still read the producer's shape from its draft
-    try {
-      for (std::size_t slot = 0; slot < draft.inputs.size(); ++slot) {
-        op.inputs.push_back(tensor_for(draft.inputs[slot], op, false, slot, draft.inputs.size()));
-      }
-      for (std::size_t slot = 0; slot < draft.outputs.size(); ++slot) {
-        op.outputs.push_back(tensor_for(draft.outputs[slot], op, true, slot, draft.outputs.size()));
-      }
-      if (op.kind == OpKind::attention && !op.shape.flash) {
-        Tensor scores;
-        scores.name = op.name + ".scores";
-        scores.shape = {op.shape.batch, op.shape.heads, op.shape.seq_q, op.shape.seq_kv};
-        scores.dtype = op.dtype;
-        scores.bytes = checked_mul(elements_of(scores.shape), element_bytes(op.dtype));
-        if (tensor_index.count(scores.name) != 0)
-          fail_op(op, "tensor '" + scores.name + "' is reserved for its scores");
-        workload.tensors.push_back(std::move(scores));
-        tensor_index.emplace(op.name + ".scores", workload.tensors.size() - 1);
-        op.scratch.push_back(workload.tensors.size() - 1);
-      }
-      for (const auto& input : draft.inputs) {
-        if (const auto found = producer.find(input); found != producer.end())
-          op.after.push_back(position[found->second]);
-      }
-      for (const auto& before : draft.after) op.after.push_back(position[op_index.at(before)]);
-      std::sort(op.after.begin(), op.after.end());
-      op.after.erase(std::unique(op.after.begin(), op.after.end()), op.after.end());
-
-      check_operand_sizes(op, workload.tensors);
-      if (is_collective(op.kind)) {
-        if (op.shape.message_bytes == 0) {
-          const auto& buffer =
-              op.kind == OpKind::allgather ? workload.tensors[op.outputs.front()] : workload.tensors[op.inputs.front()];
-          op.shape.message_bytes = buffer.bytes;
-        }
-      }
-      count_op(op, workload.tensors);
-    } catch (const std::overflow_error&) {
-      fail_op(op, "a count overflows 64 bits (check the shapes)");
-    }
-    workload.ops.push_back(std::move(op));
-  }
-
-  // Addresses: one aligned range per tensor in order of first use, from 0 upward, so they never overlap and the
-  // same file always gives the same addresses.
-  Bytes next = 0;
-  try {
-    for (auto& tensor : workload.tensors) {
-      tensor.address = next;
-      next = align_up(checked_add(next, std::max<Bytes>(tensor.bytes, 1)), alignment_bytes);
-    }
-  } catch (const std::overflow_error&) {
-    throw InputError(SourcePos{workload.file}, "the tensors of the workload do not fit a 64-bit address space");
-  }
-  workload.footprint_bytes = next;
+  TensorTable tensors(workload, drafts, names);
+  for (const auto original : order)
+    workload.ops.push_back(resolve_op(drafts[original], names, position, tensors, workload));
+  assign_addresses(workload, alignment_bytes);
   return workload;
 }
 
