@@ -1,5 +1,5 @@
 #pragma once
-// Records when each tile ran on which unit and slot, as data for the timeline trace (issue 5 item 4). The dispatcher
+// Records when each tile ran on which unit and slot, as data for the timeline trace. The dispatcher
 // calls start() when it gives a unit a tile and finish() when the unit reports it done; nothing is written here.
 // A unit with occupancy k runs up to k tiles at once; each gets the lowest free slot, so the spans of one
 // (unit, slot) never overlap and a trace can draw them on one track.

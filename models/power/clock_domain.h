@@ -1,5 +1,5 @@
 #pragma once
-// The compute power domain's clock (issue 8 item 2): the DVFS state it runs at, the clock the compute units should
+// The compute power domain's clock: the DVFS state it runs at, the clock the compute units should
 // use now, and a callback for the units when it changes so that steps in flight are re-timed (the cycles still to
 // do stay; their duration follows the new clock). Plain C++: the governor module sets the state, the units read
 // the clock. It also keeps the state timeline (when each state began) for the energy ledger and the reports.
@@ -74,7 +74,7 @@ class ClockDomain {
 // Work already finished (finish <= now) is unchanged.
 [[nodiscard]] TimeFs retime_fs(TimeFs finish_fs, TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz);
 
-// Time lost to throttling (issue 8 item 5, gap attribution): engine work of `busy_at_state_fs[s]` at state s took
+// Time lost to throttling: engine work of `busy_at_state_fs[s]` at state s took
 // f_nominal / f_s times as long as at the nominal clock, so it lost busy x (1 - f_s / f_nominal). States at or
 // above the nominal clock lose nothing. Summed over states; 0 for an empty vector.
 [[nodiscard]] Seconds throttling_loss_s(const std::vector<TimeFs>& busy_at_state_fs,

@@ -1,5 +1,5 @@
 #pragma once
-// Energy per op and in total (issue 8 item 1): each op's activity is kept per DVFS state as integer counts, and the
+// Energy per op and in total: each op's activity is kept per DVFS state as integer counts, and the
 // static energy is shared out by time: every femtosecond of the run belongs to the ops running then, split evenly
 // between them (time before an op, when nothing runs, belongs to the next op to start: it waits for its launch).
 // Counting is integer throughout; energies are formed once at the end, so results do not depend on event order,

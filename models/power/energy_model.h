@@ -1,5 +1,5 @@
 #pragma once
-// Energy accounting (issue 8 item 1): what a device spends, from integer counts of what it did. Dynamic energy is
+// Energy accounting: what a device spends, from integer counts of what it did. Dynamic energy is
 // counted as events (FLOPs per engine and data type, bytes per memory level, DRAM commands, bytes sent) and
 // multiplied by the per-event energies only when a result is asked for, so totals do not depend on the order in
 // which events were counted. Static power is per domain: the compute domain's leakage follows its voltage

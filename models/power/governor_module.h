@@ -1,5 +1,5 @@
 #pragma once
-// The power domain's SystemC shell (issue 8 item 3): a thin module that wakes once per governor window (and when a
+// The power domain's SystemC shell: a thin module that wakes once per governor window (and when a
 // decided clock change takes effect), never per cycle. At each wake it reads the device's cumulative activity per
 // op, charges the difference since the last wake to each op at the DVFS state in force (EnergyLedger), records a
 // power and clock sample for the trace, and hands the window's average power to the GovernorPolicy; when the policy's

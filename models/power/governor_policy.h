@@ -1,5 +1,5 @@
 #pragma once
-// The power-cap governor's policy (issue 8 item 3), plain C++: it measures average power over a window and, after a
+// The power-cap governor's policy, plain C++: it measures average power over a window and, after a
 // reaction delay, moves the compute domain one DVFS state down while the window was over the cap, and one state up
 // only when the power predicted at the next state stays under the cap. Predicting before stepping up is what makes
 // it settle: on a steady load it stops at the highest state that fits instead of hunting between two.
@@ -14,7 +14,7 @@
 // change takes effect (reaction delay later); the next window starts then, so every judged window ran at one state.
 // The thin SystemC module (governor_module.h) wakes at next_wake_fs() and nowhere else.
 //
-// Prediction (issue 8): the compute domain's dynamic power scales with (f'/f) (V'/V)^2 (CMOS, C V^2 f; Rabaey et
+// Prediction: the compute domain's dynamic power scales with (f'/f) (V'/V)^2 (CMOS, C V^2 f; Rabaey et
 // al. 2003, ch. 5) and its leakage with V'/V (power_laws.h). The DRAM's and links' dynamic power is taken to follow
 // the clock (f'/f) at their own fixed voltage, since their traffic at most keeps pace with the compute; their static
 // power stays. Every part is thus an upper bound for a load whose work follows the clock, so a step up that the

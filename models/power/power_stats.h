@@ -1,5 +1,5 @@
 #pragma once
-// What the power domain reports after a run (issue 8 item 5): per op and in total, plus the power and clock trace.
+// What the power domain reports after a run: per op and in total, plus the power and clock trace.
 // Plain data without SystemC, so that run results and report writers can carry it.
 #include <cstdint>
 #include <vector>
@@ -22,7 +22,7 @@ struct PowerSample {
   Joules energy_j = 0;
 };
 
-// Per-op power statistics (issue 8 item 5).
+// Per-op power statistics.
 struct OpPowerStats {
   Joules energy_j = 0;
   Joules dynamic_j = 0;

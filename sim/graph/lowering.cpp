@@ -95,7 +95,7 @@ Bytes partial_sum_element_bytes(DataType dtype) {
 // layout of pre-packed weights and of the tensor-memory-accelerator's boxes as the memory system sees them. A k-step's
 // operand block is then a few contiguous chunks (DESIGN.md section 1.5) rather than one strided row per cache line:
 // the blocks still cover each tensor exactly once, so reuse across tiles and ops is unchanged, and the engine's work
-// per step no longer grows with the tile's rows (bench (b), the GPT-3 block, ran 2.3x faster).
+// per step does not grow with the tile's rows.
 // Tiles are rasterized as CUTLASS's Hopper tile scheduler does by default: along m (tile rows fastest) when the
 // output has more tile columns than tile rows, else along n. A wave of tiles then shares the long dimension's operand
 // panels in the L2 instead of streaming all of them once per few tile rows: the GPT-3 block's qkv GEMM (16 x 144

@@ -1,4 +1,4 @@
-// Attention lowering (issue 5 item 1). Tiles are blocks of query rows of one KV head group: a tile's rows are the
+// Attention lowering. Tiles are blocks of query rows of one KV head group: a tile's rows are the
 // (head, query position) pairs of the group's heads, head-major, so grouped-query heads that share a KV head read
 // its K and V once per block (as FlashAttention-2's GQA kernels do) and a decode step (one query per sequence) puts
 // all heads of a group in one tile.

@@ -1,4 +1,4 @@
-// Embedding lowering (issue 5 item 1): each output row is a gather of one table row at its token's id. Token ids are
+// Embedding lowering: each output row is a gather of one table row at its token's id. Token ids are
 // not part of a workload file, so they come from a seeded generator (token_id): uniformly spread rows, deterministic
 // across runs, so that the table reads land on scattered DRAM rows as real token streams do (a hot token repeats
 // and may hit in the L2, as it would). A tile is a run of tokens; a step gathers one token: its id (with the tile's

@@ -1,4 +1,4 @@
-// Bad input, one test per error class of issue 2: `roofsim validate FILE` exits with 2 and its message names the file,
+// Bad input, one test per error class: `roofsim validate FILE` exits with 2 and its message names the file,
 // the line and column of the offending text, and the key.
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
-// `roofsim run` on the bundled files (issue 5, Tests): the decode step at batch 1 is bound by memory and the prefill
-// GEMMs by compute or the L2; every op's gap causes add up to its gap, with a power cap too (issue 8: throttling);
+// `roofsim run` on the bundled files: the decode step at batch 1 is bound by memory and the prefill
+// GEMMs by compute or the L2; every op's gap causes add up to its gap, with a power cap too (throttling);
 // trace.json is well-formed and, under a cap, carries power and clock counter tracks.
 #include <doctest/doctest.h>
 

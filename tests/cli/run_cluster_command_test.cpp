@@ -1,4 +1,4 @@
-// `roofsim run --hw CLUSTER` as a user runs it (issue 10, Done when): the table, chart, report and trace show
+// `roofsim run --hw CLUSTER` as a user runs it: the table, chart, report and trace show
 // compute, exposed communication and the communication-aware ceiling.
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // The DramDevice module between a stub source and the statistics: exact unloaded timing through the module, and the
-// bandwidth, row locality and policy effects issue 6 asks for, against closed forms from the standards' timing.
+// bandwidth, row locality and policy effects a DRAM model must show, against closed forms from the standards' timing.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Any memory level may be absent (issue 4, item 1): an SRAM-only device (one shared scratchpad, no DRAM) and a
+// Any memory level may be absent: an SRAM-only device (one shared scratchpad, no DRAM) and a
 // device with DRAM but no on-chip level both run, and bytes are counted at the levels that exist.
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // A streaming op on an ideal DRAM reaches its bandwidth line; a large GEMM on memories that do not bind reaches
-// its compute line (issue 4, Tests). The ceilings are computed here from the device's parameters and the measured
+// its compute line. The ceilings are computed here from the device's parameters and the measured
 // bytes, never from the simulator's outputs.
 #include <doctest/doctest.h>
 

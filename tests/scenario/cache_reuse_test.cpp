@@ -1,4 +1,4 @@
-// Reuse emerges from real addresses, tile order and the L2's capacity (issue 4, Tests). One unit, occupancy 1. Tiles
+// Reuse emerges from real addresses, tile order and the L2's capacity. One unit, occupancy 1. Tiles
 // are rasterized along n when the output has at least as many tile rows as tile columns: each row of tiles reads its
 // A panel once while all of B streams past; along m otherwise: each column of tiles reads its B panel once while all
 // of A streams past.

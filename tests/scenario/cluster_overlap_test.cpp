@@ -1,4 +1,4 @@
-// SPMD cluster runs against closed forms (issue 10, Tests): a data-parallel step's bucketed gradient AllReduces
+// SPMD cluster runs against closed forms: a data-parallel step's bucketed gradient AllReduces
 // finish at finish_i = max(ready_i, finish_{i-1}) + allreduce_i, and the step ends at max(backward end, last finish);
 // a tensor-parallel block costs its sharded compute plus two activation AllReduces per block; a GPipe pipeline of S
 // stages and m micro-batches idles (S - 1) / (m + S - 1) of the step, forward only and for a training step.

@@ -1,4 +1,4 @@
-// Scale by symmetry (issue 10 item 2): simulating one representative of 16 symmetric ranks gives the times of
+// Scale by symmetry: simulating one representative of 16 symmetric ranks gives the times of
 // simulating all 16, to the femtosecond, with the bundled cluster and device files (detailed DRAM). What made them
 // differ before was SystemC's order among timed events of equal time (a heap compared on time only, whose ties
 // depend on every event pending in the kernel): a device's units that woke at the same femtosecond reached the

@@ -1,4 +1,4 @@
-// The detailed DRAM model under the engine (issue 7, Tests): a stream barely changes from the channel model (by its
+// The detailed DRAM model under the engine: a stream barely changes from the channel model (by its
 // refresh, turnaround and row-miss shares), an access whose every burst opens a row runs at the bandwidth its
 // measured row-hit rate predicts, each op's DRAM-aware ceiling is B(h) at its measured h between the all-miss and
 // all-hit lines, and the bytes the engine asked of DRAM are the bursts the controller served. The closed forms

@@ -1,4 +1,4 @@
-// Latency-bound memory (issue 5 item 2): with units x outstanding x request_bytes / latency below the DRAM's
+// Latency-bound memory: with units x outstanding x request_bytes / latency below the DRAM's
 // bandwidth, a streaming op draws that bound (Little's law: bytes in flight = bandwidth x latency) and the
 // latency-aware ceiling is the binding one. The bound is computed here from the device's parameters.
 #include <doctest/doctest.h>

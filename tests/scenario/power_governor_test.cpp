@@ -1,4 +1,4 @@
-// Power caps in whole simulated runs (issue 8, Tests): without a cap, a compute-bound GEMM and a streaming op draw the
+// Power caps in whole simulated runs: without a cap, a compute-bound GEMM and a streaming op draw the
 // closed-form power of their energies; under a cap the governor throttles the clock, a compute-bound GEMM settles at
 // the highest DVFS state whose power fits and slows by the frequency ratio, a memory-bound stream slows far less;
 // energies add up and equal the integral of the power trace. Figures: tests/scenario/power_test_device.h.
@@ -86,7 +86,7 @@ TEST_CASE("power: without a cap a compute-bound GEMM draws peak x energy per FLO
   const double peak =
       static_cast<double>(device.spec.units) * device.spec.matrix_flops_per_cycle * device.spec.clock_hz;
   const double flops = static_cast<double>(op.executed_flops);
-  // Closed form at the peak rate with the measured bytes per FLOP; the op runs at >= 90% of the peak (issue 4).
+  // Closed form at the peak rate with the measured bytes per FLOP; the op runs at >= 90% of the peak.
   const Watts at_peak = device.power_w(peak, flops, op.bytes, 2);
   const Watts measured = result.power.ops.at(0).average_power_w;
   const double efficiency = flops / op.sim_time_s / peak;

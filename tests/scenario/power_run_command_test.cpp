@@ -1,4 +1,4 @@
-// `roofsim run --set power.cap=...` just works (issue 8): the power table gains throttled and per-clock columns when
+// `roofsim run --set power.cap=...` just works: the power table gains throttled and per-clock columns when
 // the cap binds, report.json carries each op's power figures, and energy.svg plots the simulated FLOP/J.
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// `roofsim run` and `roofsim` alone as a user runs them (issue 4, Tests and "Done when"), and the engine on the
+// `roofsim run` and `roofsim` alone as a user runs them, and the engine on the
 // bundled H100 file against the ceilings the roofline functions compute from the measured bytes.
 #include <doctest/doctest.h>
 

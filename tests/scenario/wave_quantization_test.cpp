@@ -1,4 +1,4 @@
-// Waves and tails emerge from the dispatcher and the tile counts (issue 4, Tests): two independent GEMMs run one
+// Waves and tails emerge from the dispatcher and the tile counts: two independent GEMMs run one
 // after the other on one stream, so one process measures both.
 #include <doctest/doctest.h>
 

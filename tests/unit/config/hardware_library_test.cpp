@@ -24,7 +24,7 @@ using namespace roofsim;
 
 namespace {
 
-constexpr double kTolerance = 0.01;  // issue 2: within 1 % of the cited figure
+constexpr double kTolerance = 0.01;  // within 1 % of the cited figure
 
 std::vector<std::filesystem::path> bundled_device_files() {
   std::vector<std::filesystem::path> files;
@@ -66,7 +66,7 @@ double relative_error(double derived, double cited) {
 
 }  // namespace
 
-TEST_CASE("the hardware library holds every device issue 2 names") {
+TEST_CASE("the hardware library holds every bundled device") {
   std::set<std::string> names;
   for (const auto& file : bundled_device_files()) names.insert(file.stem().string());
   for (const char* expected :
