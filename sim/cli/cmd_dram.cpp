@@ -5,39 +5,32 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <optional>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
-#include <nlohmann/json.hpp>
-#include <systemc>
 
-#include "models/dram/address_mapping.h"
-#include "models/dram/dram_device.h"
-#include "models/dram/dram_stats.h"
 #include "sim/cli/app.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
 #include "sim/config/key_spec.h"
 #include "sim/config/quantity.h"
 #include "sim/core/input_error.h"
+#include "sim/engine/dram_run.h"
+#include "sim/engine/dram_trace_reader.h"
+#include "sim/report/dram_run_writers.h"
 
 namespace roofsim::cli {
 
 namespace {
-
-using dram::SourcedRequest;
 
 struct DramOptions {
   std::string hw;
@@ -55,21 +48,6 @@ struct DramOptions {
   bool quiet = false;
 };
 
-// A source over requests held in memory.
-class VectorSource final : public dram::DramRequestSource {
- public:
-  explicit VectorSource(std::vector<SourcedRequest> requests) : requests_(std::move(requests)) {}
-  [[nodiscard]] std::optional<SourcedRequest> peek() const override {
-    if (next_ >= requests_.size()) return std::nullopt;
-    return requests_[next_];
-  }
-  void pop() override { ++next_; }
-
- private:
-  std::vector<SourcedRequest> requests_;
-  std::size_t next_ = 0;
-};
-
 std::string registry_default(const std::string& key) {
   std::vector<std::string> segments;
   std::stringstream stream(key);
@@ -80,6 +58,19 @@ std::string registry_default(const std::string& key) {
 
 std::uint32_t registry_count(const std::string& key) {
   return static_cast<std::uint32_t>(std::stoul(registry_default(key)));
+}
+
+// The spellings of --page-policy, --scheduler and --refresh, which the registry's defaults use too.
+PagePolicy page_policy_from(const std::string& policy) {
+  return policy == "closed" ? PagePolicy::closed : policy == "adaptive" ? PagePolicy::adaptive : PagePolicy::open;
+}
+
+DramScheduler scheduler_from(const std::string& scheduler) {
+  return scheduler == "fcfs" ? DramScheduler::fcfs : DramScheduler::frfcfs;
+}
+
+RefreshMode refresh_from(const std::string& refresh) {
+  return refresh == "per_bank" ? RefreshMode::per_bank : refresh == "none" ? RefreshMode::none : RefreshMode::all_bank;
 }
 
 // --hw takes a device file (its [dram] section) or a DRAM standard file (with the device-file defaults for the
@@ -108,15 +99,9 @@ DramParams load_dram(const std::string& hw) {
   dram.stacks = 1;
   dram.model = DramModel::detailed;
   dram.mapping = registry_default("dram.mapping");
-  const auto policy = registry_default("dram.page_policy");
-  dram.page_policy = policy == "closed"     ? PagePolicy::closed
-                     : policy == "adaptive" ? PagePolicy::adaptive
-                                            : PagePolicy::open;
-  dram.scheduler = registry_default("dram.scheduler") == "fcfs" ? DramScheduler::fcfs : DramScheduler::frfcfs;
-  const auto refresh = registry_default("dram.refresh");
-  dram.refresh = refresh == "per_bank" ? RefreshMode::per_bank
-                 : refresh == "none"   ? RefreshMode::none
-                                       : RefreshMode::all_bank;
+  dram.page_policy = page_policy_from(registry_default("dram.page_policy"));
+  dram.scheduler = scheduler_from(registry_default("dram.scheduler"));
+  dram.refresh = refresh_from(registry_default("dram.refresh"));
   dram.read_queue = registry_count("dram.read_queue");
   dram.write_queue = registry_count("dram.write_queue");
   dram.write_high = registry_count("dram.write_high");
@@ -127,18 +112,10 @@ DramParams load_dram(const std::string& hw) {
 
 void apply_overrides(const DramOptions& options, DramParams& dram) {
   if (!options.mapping.empty()) dram.mapping = options.mapping;
-  if (!options.page_policy.empty()) {
-    dram.page_policy = options.page_policy == "closed"     ? PagePolicy::closed
-                       : options.page_policy == "adaptive" ? PagePolicy::adaptive
-                                                           : PagePolicy::open;
-  }
-  if (!options.scheduler.empty()) {
-    dram.scheduler = options.scheduler == "fcfs" ? DramScheduler::fcfs : DramScheduler::frfcfs;
-  }
+  if (!options.page_policy.empty()) dram.page_policy = page_policy_from(options.page_policy);
+  if (!options.scheduler.empty()) dram.scheduler = scheduler_from(options.scheduler);
   if (!options.refresh.empty()) {
-    dram.refresh = options.refresh == "per_bank" ? RefreshMode::per_bank
-                   : options.refresh == "none"   ? RefreshMode::none
-                                                 : RefreshMode::all_bank;
+    dram.refresh = refresh_from(options.refresh);
     if (dram.refresh == RefreshMode::per_bank && !dram.standard.per_bank_refresh) {
       throw InputError(SourcePos{"--refresh"}, "--refresh", options.refresh,
                        "all_bank or none (" + dram.standard.name + " has no per-bank refresh)");
@@ -157,192 +134,25 @@ Bytes parse_size(const std::string& option, const std::string& text) {
   return value;
 }
 
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
-
-// Trace lines: `<time_ns> <R|W> <hex address> [bytes]`; blank lines and `#` comments are skipped.
-std::vector<SourcedRequest> read_trace(const std::string& path, Bytes default_bytes) {
-  std::ifstream in(path);
-  if (!in) throw InputError(SourcePos{path}, "file not found");
-  std::vector<SourcedRequest> requests;
-  std::string line;
-  std::uint32_t number = 0;
-  const std::string expected = "a line '<time_ns> <R|W> <hex address> [bytes]', times not decreasing";
-  while (std::getline(in, line)) {
-    ++number;
-    const auto comment = line.find('#');
-    if (comment != std::string::npos) line.resize(comment);
-    line = trim(line);
-    if (line.empty()) continue;
-    std::istringstream fields(line);
-    std::string time_text, kind, address_text, bytes_text, extra;
-    fields >> time_text >> kind >> address_text >> bytes_text >> extra;
-    const auto fail = [&]() {
-      throw InputError(SourcePos{path, number, 0}, "line " + std::to_string(number), line, expected);
-    };
-    if (address_text.empty() || !extra.empty()) fail();
-    SourcedRequest request;
-    double time_ns = 0;
-    {
-      const auto* end = time_text.data() + time_text.size();
-      const auto [ptr, error] = std::from_chars(time_text.data(), end, time_ns);
-      if (error != std::errc() || ptr != end || !(time_ns >= 0) || !std::isfinite(time_ns)) fail();
-    }
-    if (kind == "R" || kind == "r") {
-      request.is_write = false;
-    } else if (kind == "W" || kind == "w") {
-      request.is_write = true;
-    } else {
-      fail();
-    }
-    std::string hex = address_text;
-    if (hex.size() > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex = hex.substr(2);
-    {
-      const auto* end = hex.data() + hex.size();
-      const auto [ptr, error] = std::from_chars(hex.data(), end, request.address, 16);
-      if (hex.empty() || error != std::errc() || ptr != end) fail();
-    }
-    request.bytes = default_bytes;
-    if (!bytes_text.empty()) {
-      const auto* end = bytes_text.data() + bytes_text.size();
-      const auto [ptr, error] = std::from_chars(bytes_text.data(), end, request.bytes);
-      if (error != std::errc() || ptr != end || request.bytes == 0) fail();
-    }
-    request.at_s = time_ns * 1e-9;
-    if (!requests.empty() && request.at_s < requests.back().at_s) fail();
-    requests.push_back(request);
+// The pattern the options ask for; a size that does not parse, a request of 0 bytes or a read ratio outside [0, 1] is
+// an InputError naming its option.
+DramPattern pattern_of(const DramOptions& options) {
+  DramPattern pattern;
+  pattern.kind = options.pattern;
+  pattern.total_bytes = parse_size("--bytes", options.bytes);
+  pattern.request_bytes = parse_size("--request-bytes", options.request_bytes);
+  if (pattern.request_bytes == 0) {
+    throw InputError(SourcePos{"--request-bytes"}, "--request-bytes", "0", "at least 1 byte");
   }
-  return requests;
-}
-
-// Deterministic patterns: every request offered at time 0, so they issue as fast as the controller accepts them.
-std::vector<SourcedRequest> make_pattern(const DramOptions& options) {
-  const Bytes total = parse_size("--bytes", options.bytes);
-  const Bytes request_bytes = parse_size("--request-bytes", options.request_bytes);
-  if (request_bytes == 0) throw InputError(SourcePos{"--request-bytes"}, "--request-bytes", "0", "at least 1 byte");
-  const Bytes stride = options.stride.empty() ? request_bytes : parse_size("--stride", options.stride);
-  const Bytes footprint = parse_size("--footprint", options.footprint);
+  pattern.stride_bytes = options.stride.empty() ? pattern.request_bytes : parse_size("--stride", options.stride);
+  pattern.footprint_bytes = parse_size("--footprint", options.footprint);
   if (!(options.read_ratio >= 0.0 && options.read_ratio <= 1.0)) {
     throw InputError(SourcePos{"--read-ratio"}, "--read-ratio", std::to_string(options.read_ratio),
                      "a fraction in [0, 1]");
   }
-  const Bytes count = (total + request_bytes - 1) / request_bytes;
-  const Bytes slots = std::max<Bytes>(1, footprint / request_bytes);
-  std::mt19937_64 random(options.seed);
-  std::vector<SourcedRequest> requests;
-  requests.reserve(count);
-  for (Bytes i = 0; i < count; ++i) {
-    SourcedRequest request;
-    request.bytes = request_bytes;
-    if (options.pattern == "stream") {
-      request.address = i * request_bytes;
-    } else if (options.pattern == "strided") {
-      request.address = i * stride;
-    } else {
-      request.address = (random() % slots) * request_bytes;
-    }
-    // 53 random bits as a fraction in [0, 1): the same on every platform, unlike std::uniform_real_distribution.
-    const double draw = static_cast<double>(random() >> 11) * 0x1.0p-53;
-    request.is_write = options.read_ratio < 1.0 && draw >= options.read_ratio;
-    requests.push_back(request);
-  }
-  return requests;
-}
-
-std::string page_policy_name(PagePolicy policy) {
-  return policy == PagePolicy::closed ? "closed" : policy == PagePolicy::adaptive ? "adaptive" : "open";
-}
-std::string refresh_name(RefreshMode mode) {
-  return mode == RefreshMode::per_bank ? "per_bank" : mode == RefreshMode::none ? "none" : "all_bank";
-}
-
-nlohmann::ordered_json to_json(const dram::DramSummary& summary, const dram::DramRunStats& stats,
-                               const DramParams& dram, const std::string& workload) {
-  nlohmann::ordered_json json;
-  json["standard"] = dram.standard.name;
-  json["workload"] = workload;
-  json["channels"] = summary.channels;
-  json["mapping"] = dram.mapping;
-  json["page_policy"] = page_policy_name(dram.page_policy);
-  json["scheduler"] = dram.scheduler == DramScheduler::fcfs ? "fcfs" : "frfcfs";
-  json["refresh"] = refresh_name(dram.refresh);
-  json["read_requests"] = stats.read_requests;
-  json["write_requests"] = stats.write_requests;
-  json["bytes_read"] = stats.bytes_read;
-  json["bytes_written"] = stats.bytes_written;
-  json["sim_time_s"] = summary.duration_s;
-  json["bandwidth_bytes_per_s"] = summary.bandwidth_bytes_per_s;
-  json["peak_bandwidth_bytes_per_s"] = summary.peak_bytes_per_s;
-  json["bandwidth_percent_of_peak"] = 100.0 * summary.bandwidth_fraction_of_peak;
-  json["row_hit_rate"] = summary.row_hit_rate;
-  json["row_hits"] = summary.row_hits;
-  json["row_misses"] = summary.row_misses;
-  json["row_conflicts"] = summary.row_conflicts;
-  json["read_latency_s"] = {{"avg", summary.read_latency.avg_s},
-                            {"p50", summary.read_latency.p50_s},
-                            {"p99", summary.read_latency.p99_s},
-                            {"max", summary.read_latency.max_s}};
-  json["acts"] = summary.acts;
-  json["acts_per_bank"] = summary.acts_per_bank;
-  json["refreshes"] = summary.refreshes;
-  json["refresh_time_share"] = summary.refresh_time_share;
-  json["energy_j"] = {{"act", summary.energy.act_j},      {"pre", summary.energy.pre_j},
-                      {"rd", summary.energy.rd_j},        {"wr", summary.energy.wr_j},
-                      {"ref", summary.energy.ref_j},      {"background", summary.energy.background_j},
-                      {"total", summary.energy.total_j()}};
-  const double bits = 8.0 * static_cast<double>(stats.bytes_read + stats.bytes_written);
-  json["energy_pj_per_bit"] = bits > 0 ? summary.energy.total_j() / bits * 1e12 : 0.0;
-  return json;
-}
-
-void print_summary(const dram::DramSummary& summary, const dram::DramRunStats& stats, const DramParams& dram,
-                   const std::string& workload) {
-  const auto ns = [](double seconds) { return fmt::format("{:.1f} ns", seconds * 1e9); };
-  std::cout << fmt::format("DRAM {} x {} channel(s), mapping {}, {} page, {}, {} refresh: {}\n", dram.standard.name,
-                           summary.channels, dram.mapping, page_policy_name(dram.page_policy),
-                           dram.scheduler == DramScheduler::fcfs ? "FCFS" : "FR-FCFS", refresh_name(dram.refresh),
-                           workload);
-  std::cout << fmt::format("  requests        {} reads, {} writes, {} moved in {}\n", stats.read_requests,
-                           stats.write_requests, format_bytes(stats.bytes_read + stats.bytes_written),
-                           format_si(summary.duration_s, "s"));
-  std::cout << fmt::format("  bandwidth       {} = {:.1f}% of pin peak {}\n",
-                           format_si(summary.bandwidth_bytes_per_s, "B/s"), 100.0 * summary.bandwidth_fraction_of_peak,
-                           format_si(summary.peak_bytes_per_s, "B/s"));
-  std::cout << fmt::format("  row hit rate    {:.1f}% ({} hits, {} misses, {} conflicts, {} ACTs)\n",
-                           100.0 * summary.row_hit_rate, summary.row_hits, summary.row_misses, summary.row_conflicts,
-                           summary.acts);
-  std::cout << fmt::format("  read latency    avg {}, p50 {}, p99 {}, max {}\n", ns(summary.read_latency.avg_s),
-                           ns(summary.read_latency.p50_s), ns(summary.read_latency.p99_s),
-                           ns(summary.read_latency.max_s));
-  std::cout << fmt::format("  refresh         {} commands, {:.2f}% of bank time\n", summary.refreshes,
-                           100.0 * summary.refresh_time_share);
-  const auto& energy = summary.energy;
-  const double bits = 8.0 * static_cast<double>(stats.bytes_read + stats.bytes_written);
-  std::cout << fmt::format(
-      "  energy          {} = {:.2f} pJ/bit (ACT {}, PRE {}, RD {}, WR {}, REF {}, background {})\n",
-      format_si(energy.total_j(), "J"), bits > 0 ? energy.total_j() / bits * 1e12 : 0.0, format_si(energy.act_j, "J"),
-      format_si(energy.pre_j, "J"), format_si(energy.rd_j, "J"), format_si(energy.wr_j, "J"),
-      format_si(energy.ref_j, "J"), format_si(energy.background_j, "J"));
-}
-
-struct RunResult {
-  dram::DramRunStats stats;
-  dram::DramSummary summary;
-};
-
-// One elaboration per process (SystemC): builds the device, runs the requests to completion.
-RunResult simulate(const DramParams& dram, std::uint32_t channels, std::vector<SourcedRequest> requests) {
-  VectorSource source(std::move(requests));
-  dram::DramDevice device("dram", dram, channels);
-  device.attach_source(source);
-  sc_core::sc_start();
-  RunResult result;
-  result.stats = device.collect();
-  result.summary = dram::summarize(result.stats, dram.standard);
-  return result;
+  pattern.read_ratio = options.read_ratio;
+  pattern.seed = options.seed;
+  return pattern;
 }
 
 int run_dram(const DramOptions& options) {
@@ -358,20 +168,20 @@ int run_dram(const DramOptions& options) {
     throw InputError(SourcePos{"roofsim dram"}, "a trace file or --pattern (one of them)");
   }
   std::string workload;
-  std::vector<SourcedRequest> requests;
+  DramRequests requests;
   if (!options.trace.empty()) {
-    requests = read_trace(options.trace, parse_size("--request-bytes", options.request_bytes));
+    requests = read_dram_trace(options.trace, parse_size("--request-bytes", options.request_bytes));
     workload = "trace " + options.trace;
   } else {
-    requests = make_pattern(options);
+    requests = make_pattern_requests(pattern_of(options));
     workload = options.pattern + " " + format_bytes(parse_size("--bytes", options.bytes));
   }
-  const auto result = simulate(dram, channels, std::move(requests));
-  if (!options.quiet) print_summary(result.summary, result.stats, dram, workload);
+  const auto result = run_dram_requests(dram, channels, std::move(requests));
+  if (!options.quiet) write_dram_summary(result, dram, workload, std::cout);
   std::filesystem::create_directories(options.out);
   const auto path = std::filesystem::path(options.out) / "dram.json";
   std::ofstream out(path);
-  out << to_json(result.summary, result.stats, dram, workload).dump(2) << "\n";
+  out << dram_run_json(result, dram, workload).dump(2) << "\n";
   if (!out) throw std::runtime_error("cannot write " + path.string());
   if (!options.quiet) std::cout << "  wrote " << path.string() << "\n";
   return 0;
@@ -407,7 +217,7 @@ void add_dram_command(CLI::App& app, int& exit_code) {
   command->add_option("--channels", options->channels,
                       "Simulate this many channels (pseudo-channels for HBM) instead of all of the device's");
   command->add_option("--mapping", options->mapping,
-                      "Address mapping: " + dram::AddressMapping::grammar() +
+                      "Address mapping: " + dram_mapping_grammar() +
                           "; e.g. RoBaCoBgCh interleaves consecutive bursts over channels and bank groups");
   command->add_option("--page-policy", options->page_policy, "Row policy")
       ->check(CLI::IsMember({"open", "closed", "adaptive"}));
@@ -437,10 +247,10 @@ int run_dram_bench() {
         options.bytes = std::to_string(kRequests * 64);
         auto dram = load_dram(options.hw);
         const auto start_generate = std::chrono::steady_clock::now();
-        auto requests = make_pattern(options);
+        auto requests = make_pattern_requests(pattern_of(options));
         const auto start = std::chrono::steady_clock::now();
         const std::clock_t start_cpu = std::clock();
-        const auto result = simulate(dram, 1, std::move(requests));
+        const auto result = run_dram_requests(dram, 1, std::move(requests));
         const std::clock_t end_cpu = std::clock();
         const auto end = std::chrono::steady_clock::now();
         const double generate_s = std::chrono::duration<double>(start - start_generate).count();

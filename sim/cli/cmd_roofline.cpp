@@ -7,7 +7,8 @@
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
 #include "sim/graph/workload.h"
-#include "sim/report/report.h"
+#include "sim/report/report_writers.h"
+#include "sim/results/roofline_report.h"
 #include "sim/roofline/roofline.h"
 
 namespace roofsim::cli {

@@ -16,13 +16,15 @@
 #include "sim/cli/app.h"
 #include "sim/cli/run_cluster.h"
 #include "sim/config/data_paths.h"
-#include "sim/engine/dram_op_stats.h"
 #include "sim/engine/empty_model.h"
 #include "sim/engine/engine.h"
-#include "sim/engine/power_report.h"
-#include "sim/engine/run_report.h"
-#include "sim/engine/run_trace.h"
-#include "sim/report/report.h"
+#include "sim/report/dram_table.h"
+#include "sim/report/engine_table.h"
+#include "sim/report/power_table.h"
+#include "sim/report/report_writers.h"
+#include "sim/report/trace_writer.h"
+#include "sim/results/run_report.h"
+#include "sim/results/run_trace.h"
 #include "sim/roofline/roofline.h"
 
 namespace roofsim::cli {
@@ -224,8 +226,8 @@ BenchFigures figures_of(const RunResult& r) {
   return BenchFigures{r.processes, r.events, r.wall_s, process_cpu_s()};
 }
 
-// What a scenario's figures are held to: the ratio to the empty model (Engine II: with the simple DRAM, the engine
-// alone) and a CPU time (DRAM II: scenario (b) with the detailed DRAM under 10 s), when they apply.
+// What a scenario's figures are held to: the ratio to the empty model (the engine's target, with the simple DRAM: the
+// engine alone) and a CPU time (the detailed DRAM's target: scenario (b) under 10 s), when they apply.
 struct BenchTargets {
   bool ratio = true;
   double cpu_s = 0;  // 0: none
@@ -261,9 +263,9 @@ int bench_scenario(const std::function<RunResult()>& scenario, const BenchTarget
 
 }  // namespace
 
-// The engine's benchmark (issue 5): (a) GEMM 8192^3 bf16, (b) the GPT-3 175B block prefill of 2048 tokens, and
+// The engine's benchmark: (a) GEMM 8192^3 bf16, (b) the GPT-3 175B block prefill of 2048 tokens, and
 // (c) an element-wise add of 1 GiB operands, each on the H100 file, each beside the empty model of its size. With
-// `dram_model` "both" (the default, issue 7 item 4) each scenario runs with the simple and then the detailed DRAM, so
+// `dram_model` "both" (the default) each scenario runs with the simple and then the detailed DRAM, so
 // that their figures print side by side; "simple" or "detailed" runs one (the detailed controller schedules every
 // request's row runs against the JEDEC timing, several times the channel model's work on these DRAM-heavy runs).
 int run_engine_bench(const std::string& dram_model) {
@@ -271,8 +273,8 @@ int run_engine_bench(const std::string& dram_model) {
   const std::vector<std::string> models =
       dram_model == "both" ? std::vector<std::string>{"simple", "detailed"} : std::vector<std::string>{dram_model};
   int code = 0;
-  // The ratio target is the engine's (Engine II), so it applies with the simple DRAM; the detailed controller's work
-  // is model work the empty model does not have. Scenario (b) with the detailed DRAM has a CPU-time target (DRAM II).
+  // The ratio target is the engine's, so it applies with the simple DRAM; the detailed controller's work is model
+  // work the empty model does not have. Scenario (b) with the detailed DRAM has a CPU-time target of its own.
   const auto each_model = [&](const std::function<RunResult(const std::string& model_set)>& scenario,
                               double detailed_cpu_target_s) {
     for (const auto& model : models) {

@@ -12,10 +12,12 @@
 #include "sim/config/cluster_params.h"
 #include "sim/config/data_paths.h"
 #include "sim/core/input_error.h"
-#include "sim/engine/cluster_report.h"
 #include "sim/engine/cluster_run.h"
-#include "sim/engine/cluster_trace.h"
-#include "sim/engine/run_report.h"
+#include "sim/report/cluster_trace_writer.h"
+#include "sim/report/cluster_writers.h"
+#include "sim/report/engine_table.h"
+#include "sim/report/report_writers.h"
+#include "sim/results/cluster_report.h"
 
 namespace roofsim::cli {
 

@@ -15,6 +15,7 @@
 
 #include "models/net/network_module.h"
 #include "models/net/reduction_model.h"
+#include "models/net/topology.h"
 #include "sim/core/input_error.h"
 #include "sim/engine/collective_sync.h"
 #include "sim/engine/device.h"
@@ -266,6 +267,15 @@ class ClusterShell : public sc_core::sc_module {
 };
 
 }  // namespace
+
+BytesPerSecond injection_bandwidth_bytes_per_s(const ClusterParams& cluster) {
+  const net::Topology topology(cluster);
+  BytesPerSecond injection = 0;
+  for (net::LinkId l = 0; l < topology.link_count(); ++l) {
+    if (topology.link(l).from == 0) injection += topology.link(l).params.bandwidth_bytes_per_s;
+  }
+  return injection;
+}
 
 Seconds union_length(std::vector<std::pair<Seconds, Seconds>> intervals) {
   std::sort(intervals.begin(), intervals.end());

@@ -1,5 +1,5 @@
 #pragma once
-// SPMD runs over a cluster (issue 10 item 1): every rank runs the workload's graph on the cluster's device; a
+// SPMD runs over a cluster: every rank runs the workload's graph on the cluster's device; a
 // collective op waits until all ranks of its group reached it, is issued on the network model (models/net) over the
 // group's devices, and ends on every member when the network finishes it. Compute is simulated for one
 // representative per class of symmetric ranks (rank_symmetry.h), the network for all ranks. Call once per process
@@ -34,7 +34,7 @@ struct GroupCollectiveStats {
   Seconds finish_s = 0;
 };
 
-// Per-rank step figures of a simulated rank (issue 10 item 4).
+// Per-rank step figures of a simulated rank.
 struct StepStats {
   Seconds step_s = 0;
   Seconds compute_s = 0;                // union of the compute ops' [launch, end]
@@ -74,6 +74,10 @@ struct ClusterRunResult {
 // Throws InputError when the workload does not fit the cluster (group sizes that do not divide the ranks).
 [[nodiscard]] ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workload,
                                            const ClusterRunOptions& options = {});
+
+// A device's injection bandwidth in the cluster's topology: the sum of its links' bandwidth per direction (every
+// device of the bundled topologies has the same, so device 0's).
+[[nodiscard]] BytesPerSecond injection_bandwidth_bytes_per_s(const ClusterParams& cluster);
 
 // Measure of a union of intervals (the step figures' building block).
 [[nodiscard]] Seconds union_length(std::vector<std::pair<Seconds, Seconds>> intervals);

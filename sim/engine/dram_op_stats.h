@@ -1,9 +1,7 @@
 #pragma once
-// The DRAM-aware roofline as a measurement (issue 7): per op, what the detailed DRAM model measured for the requests
+// The DRAM-aware roofline as a measurement: per op, what the detailed DRAM model measured for the requests
 // the op issued (row-hit rate, refresh share, efficiency), the DRAM-aware bandwidth B(h) at that row-hit rate
 // (sim/roofline/dram_bandwidth.h), and the time the op lost to row misses, refresh and bus turnarounds.
-#include <iosfwd>
-
 #include "models/dram/engine_dram_adapter.h"
 #include "sim/config/dram_params.h"
 #include "sim/engine/run_result.h"
@@ -13,8 +11,5 @@ namespace roofsim {
 // Fills OpRunStats::dram of every op with DRAM bytes, and the run's conservation and device-wide figures. Throws
 // std::logic_error when the bursts the controller served differ from the engine's requests rounded to bursts.
 void fill_dram_op_stats(EngineDramAdapter& dram, const DramParams& params, RunResult& result);
-
-// The per-op DRAM table of `roofsim run` with the detailed model (nothing with the simple one).
-void write_dram_table(const RunResult& result, std::ostream& out);
 
 }  // namespace roofsim

@@ -1,5 +1,5 @@
 #pragma once
-// The benchmark's reference (issue 5 item 5): an empty SystemC model of `processes` self-retriggering SC_METHODs
+// The benchmark's reference: an empty SystemC model of `processes` self-retriggering SC_METHODs
 // that together run `activations` times. Its activation rate is what the kernel alone can do with that many
 // processes, so a scenario's rate over it says how much of the simulator's time the models themselves take.
 // Elaborates SystemC, so it must run in a process of its own (one elaboration per process).

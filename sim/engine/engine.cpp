@@ -20,7 +20,7 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return b == 0 ? 0 : (a + b - 1) / b;
 }
 
-// Unit-time accounting of one op over its span (issue 4 item 7): what each unit did between the op's queueing and
+// Unit-time accounting of one op over its span: what each unit did between the op's queueing and
 // its end. Built from integer femtoseconds so that the parts add up exactly; the split of memory waiting into
 // latency and queueing follows the measured sums over the op's chunks.
 void account_time(const Op& op, const DispatchPolicy::OpTimes& t, const OpExecution& execution, std::uint64_t units,

@@ -1,5 +1,5 @@
 #pragma once
-// Scale by symmetry (issue 10 item 2). In an SPMD run every rank runs the same graph on the same device type, so
+// Scale by symmetry. In an SPMD run every rank runs the same graph on the same device type, so
 // ranks differ only through the network: when their collectives finish. The network is simulated for all ranks;
 // compute needs one simulated device per class of ranks that see the same finish times. `collapsed` puts all ranks
 // in one class whose representative (rank 0) waits, at each collective, for the last of its members' groups; the

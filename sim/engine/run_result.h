@@ -1,5 +1,5 @@
 #pragma once
-// What a simulated run measured, per op and per memory level (issue 4 item 7). Reports and the roofline read this;
+// What a simulated run measured, per op and per memory level. Reports and the roofline read this;
 // no model writes a file.
 #include <cstdint>
 #include <string>

@@ -1,10 +1,10 @@
 #pragma once
-// ops.csv columns for the gap attribution of `roofsim run` (issue 5 item 3): read from each op's "gap" extra field,
-// so the CSV writer needs no knowledge of the engine. No columns when no op has a gap (`roofsim roofline`).
+// ops.csv columns for the gap attribution of `roofsim run`: read from each op's "gap" extra field, so the CSV writer
+// needs no knowledge of the engine. No columns when no op has a gap (`roofsim roofline`).
 #include <string>
 #include <vector>
 
-#include "sim/report/report.h"
+#include "sim/results/report_model.h"
 
 namespace roofsim {
 

@@ -1,10 +1,10 @@
 #pragma once
-// How the charts name an op that a power cap slowed (issue 8, done-when: the slowdowns show op by op in the charts):
-// its name and the mean clock its engines ran at over their busy time, "block.qkv @1.25 GHz". Read from the "power"
-// object `roofsim run` adds to each op (sim/engine/power_report.cpp); other reports leave the name alone.
+// How the charts name an op that a power cap slowed, so that the slowdowns show op by op in the charts: its name and
+// the mean clock its engines ran at over their busy time, "block.qkv @1.25 GHz". Read from the "power" object
+// `roofsim run` adds to each op (sim/results/power_report.cpp); other reports leave the name alone.
 #include <string>
 
-#include "sim/report/report.h"
+#include "sim/results/report_model.h"
 
 namespace roofsim {
 

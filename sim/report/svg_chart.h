@@ -4,7 +4,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "sim/report/report.h"
+#include "sim/results/report_model.h"
 #include "sim/roofline/roofline.h"
 
 namespace roofsim {

@@ -15,9 +15,9 @@
 #include "sim/config/quantity.h"
 #include "sim/core/input_error.h"
 #include "sim/report/label_placer.h"
-#include "sim/report/report.h"
 #include "sim/report/svg_chart.h"
 #include "sim/report/svg_primitives.h"
+#include "sim/results/report_model.h"
 #include "sim/roofline/roofline.h"
 
 namespace roofsim {

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/engine/engine.h"
-#include "sim/engine/run_report.h"
+#include "sim/results/run_report.h"
 #include "tests/scenario/test_device.h"
 #include "tests/support/relative.h"
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/engine.h"
-#include "sim/engine/run_report.h"
+#include "sim/results/run_report.h"
 #include "sim/roofline/roofline.h"
 #include "tests/scenario/test_device.h"
 #include "tests/support/test_paths.h"

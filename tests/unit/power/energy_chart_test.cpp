@@ -9,7 +9,7 @@
 #include "sim/config/hardware_params.h"
 #include "sim/graph/workload.h"
 #include "sim/report/energy_chart.h"
-#include "sim/report/report.h"
+#include "sim/results/roofline_report.h"
 #include "tests/support/relative.h"
 #include "tests/support/test_paths.h"
 

@@ -3,7 +3,7 @@
 // character (compute-bound GEMMs, streams, a gather, a collective, a tiny launch-bound op).
 #include <string>
 
-#include "sim/report/report.h"
+#include "sim/results/report_model.h"
 #include "sim/roofline/roofline.h"
 
 namespace roofsim::test {

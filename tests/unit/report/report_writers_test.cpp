@@ -7,7 +7,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "sim/report/report.h"
+#include "sim/report/report_writers.h"
 #include "tests/unit/report/report_fixture.h"
 
 using namespace roofsim;

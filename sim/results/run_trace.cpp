@@ -1,4 +1,4 @@
-#include "sim/engine/run_trace.h"
+#include "sim/results/run_trace.h"
 
 #include <algorithm>
 #include <string>

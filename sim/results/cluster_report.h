@@ -1,17 +1,17 @@
 #pragma once
-// The report of a cluster run (issue 10 items 3 and 4): the roofline report of each simulated rank with the network
-// bytes the simulation sent (so OI_net and the communication-aware ceiling come from simulated bytes), one more row
-// per rank for the whole step, the per-step table (compute, communication, exposed communication, ceiling) and
-// cluster.json with the collectives' ready, issue and finish times.
-#include <filesystem>
-#include <iosfwd>
-
-#include <nlohmann/json.hpp>
+// The report model of a cluster run: the roofline report of each simulated rank with the network bytes the
+// simulation sent (so OI_net and the communication-aware ceiling come from simulated bytes), one more row per rank
+// for the whole step, and the gaps of the step and of each collective by cause. sim/report/cluster_writers.h writes
+// the per-step table and cluster.json from it.
+#include <utility>
+#include <vector>
 
 #include "sim/config/cluster_params.h"
 #include "sim/engine/cluster_run.h"
-#include "sim/engine/gap_attribution.h"
-#include "sim/report/report.h"
+#include "sim/graph/workload.h"
+#include "sim/results/gap_attribution.h"
+#include "sim/results/report_model.h"
+#include "sim/roofline/roofline.h"
 
 namespace roofsim {
 
@@ -34,9 +34,5 @@ namespace roofsim {
 // the time its bytes take at the device's network bandwidth.
 [[nodiscard]] GapAttribution collective_gap(const OpReport& row, const OpRunStats& op, const DeviceRoof& device,
                                             const std::vector<std::pair<Seconds, Seconds>>& compute_merged);
-
-void write_cluster_table(const ClusterRunResult& result, const std::vector<Report>& rank_reports, std::ostream& out);
-[[nodiscard]] nlohmann::ordered_json cluster_json(const ClusterRunResult& result,
-                                                  const std::vector<Report>& rank_reports);
 
 }  // namespace roofsim

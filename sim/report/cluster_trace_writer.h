@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/engine/cluster_run.h"
-#include "sim/report/report.h"
+#include "sim/results/report_model.h"
 
 namespace roofsim {
 

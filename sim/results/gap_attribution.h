@@ -1,22 +1,21 @@
 #pragma once
-// Gap attribution (issue 5 item 3): for one op, the binding ceiling's time against the simulated time, and the
-// difference split into measured causes that add up to it.
+// Gap attribution: for one op, the binding ceiling's time against the simulated time, and the difference split into
+// measured causes that add up to it.
 //
-// The engine measures, for the op's window [launch, end], how its units spent their time (run_result.h: busy,
-// memory latency, bandwidth queueing, launch, dispatch, tail; their sum is units x window). Divided by the unit
+// The engine measures, for the op's window [launch, end], how its units spent their time (sim/engine/run_result.h:
+// busy, memory latency, bandwidth queueing, launch, dispatch, tail; their sum is units x window). Divided by the unit
 // count, each is a share of the simulated time, so the shares add up to the simulated time. The ceiling's time is
 // the part of the share of the resource that binds (compute: busy; a memory level or DRAM rows: bandwidth queueing;
 // latency: memory latency; launch: launch; power: busy, then throttling) that the roofline promises; the gap is
-// everything else. When the ceiling
-// time exceeds its resource's share (a unit overlaps loads with compute, so the shares of a bound op sit in
-// several causes), the excess is taken from the other resident causes in a fixed order, and what is left (the op
-// ran faster than the ceiling, e.g. the simple DRAM model above the row-aware line) is a negative "ahead" cause.
-// So the causes add up to the gap exactly, by construction; what is measured is how the time splits.
+// everything else. When the ceiling time exceeds its resource's share (a unit overlaps loads with compute, so the
+// shares of a bound op sit in several causes), the excess is taken from the other resident causes in a fixed order,
+// and what is left (the op ran faster than the ceiling, e.g. the simple DRAM model above the row-aware line) is a
+// negative "ahead" cause. So the causes add up to the gap exactly, by construction; what is measured is how the time
+// splits.
 //
-// Extension point: later models add causes (DRAM row misses, power throttling, network) by appending measured
-// shares to GapInput::causes (carving them out of the share they were counted in, e.g. row misses out of bandwidth
-// queueing, throttling out of busy) and, where such a cause is what a ceiling promises, naming it in
-// ceiling_cause_for().
+// Causes beyond the units' shares (DRAM row misses, refresh and turnarounds, throttling, exposed communication) are
+// appended to GapInput::causes, carved out of the share they were counted in (row misses out of bandwidth queueing,
+// throttling out of busy); where such a cause is what a ceiling promises, ceiling_cause_for() names it.
 #include <string>
 #include <vector>
 

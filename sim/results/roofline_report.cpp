@@ -1,9 +1,6 @@
-// Builds the analytic report of `roofsim roofline` from a workload (kept apart from the writers, which need no graph).
-#include "sim/config/hardware_params.h"
-#include "sim/graph/hardware_check.h"
-#include "sim/graph/workload.h"
+#include "sim/results/roofline_report.h"
 
-#include "sim/report/report.h"
+#include "sim/graph/hardware_check.h"
 
 namespace roofsim {
 

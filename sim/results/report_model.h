@@ -1,11 +1,9 @@
 #pragma once
 // The report data model shared by `roofsim roofline` and `roofsim run`: per op its counts, intensities, the six
-// ceilings with binding and bound_by, and (in `run`) the simulated time. The writers (console table, report.json,
-// ops.csv, roofline.svg) read only this model; no model or command formats numbers itself.
+// ceilings with binding and bound_by, and (in `run`) the simulated time. The writers of sim/report (console table,
+// report.json, ops.csv, roofline.svg) read only this model; no model or command formats numbers itself.
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
-#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,9 +13,6 @@
 #include "sim/roofline/roofline.h"
 
 namespace roofsim {
-
-struct HardwareParams;
-struct Workload;
 
 struct OpReport {
   std::string name;
@@ -33,7 +28,8 @@ struct OpReport {
   std::optional<Seconds> sim_time_s;                   // null in `roofline` output
   std::optional<FlopsPerSecond> achieved_flops_per_s;  // null in `roofline` output
   std::optional<Joules> energy_j;                      // simulated energy (`run`); energy.svg models it otherwise
-  // Fields a later producer (the engine) adds to the op's JSON object, after the contract's keys.
+  // Fields a later producer (the run's figures, sim/results/run_report.h) adds to the op's JSON object, after the
+  // contract's keys.
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
 
   [[nodiscard]] Bytes bytes_at(std::string_view level) const;
@@ -64,23 +60,5 @@ struct Report {
 
   [[nodiscard]] Flops total_useful_flops() const;
 };
-
-// The analytic report of a workload: compulsory bytes at every level, the device's row-hit expectations.
-[[nodiscard]] Report make_roofline_report(const Workload& workload, const HardwareParams& hardware,
-                                          const DeviceRoof& device);
-
-// report.json, exactly the shape of DESIGN.md section 6 plus the names of hardware and workload and the units.
-[[nodiscard]] nlohmann::ordered_json report_json(const Report& report);
-void write_report_json(const Report& report, std::ostream& out);
-
-// ops.csv: one row per op, units in the column names, empty cells for null.
-void write_ops_csv(const Report& report, std::ostream& out);
-
-// The console table: one row per op, units in the column headers.
-void write_console_table(const Report& report, std::ostream& out);
-
-// Writes report.json, ops.csv, roofline.svg and energy.svg into `dir` (created if missing). Throws InputError when the
-// folder cannot be written.
-void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir);
 
 }  // namespace roofsim

@@ -1,14 +1,12 @@
 #pragma once
-// `roofsim run`'s report: the roofline report model (sim/report) filled with the simulated bytes, times and
-// achieved rates, so that each op's six ceilings come from the bytes the simulation measured at each level; plus the
-// engine's own per-op figures (tiles, waves, efficiency, unit-time by cause) as extra report fields and a console
-// table.
-#include <iosfwd>
-
-#include "sim/engine/gap_attribution.h"
+// `roofsim run`'s report: the report model filled with the simulated bytes, times and achieved rates, so that each
+// op's six ceilings come from the bytes the simulation measured at each level; plus the engine's own per-op figures
+// (tiles, waves, efficiency, unit-time by cause, the gap by cause) as extra report fields.
+#include "sim/config/hardware_params.h"
 #include "sim/engine/run_result.h"
 #include "sim/graph/workload.h"
-#include "sim/report/report.h"
+#include "sim/results/gap_attribution.h"
+#include "sim/results/report_model.h"
 #include "sim/roofline/roofline.h"
 
 namespace roofsim {
@@ -27,8 +25,5 @@ namespace roofsim {
 // (gap_attribution.h); report.json carries it as the op's "gap" object.
 [[nodiscard]] GapAttribution op_gap(const OpReport& op, const DeviceRoof& device, const OpRunStats& stats,
                                     std::uint64_t units);
-
-// The engine's table: per op its tiling, tiles, waves, efficiency and where the units' time went.
-void write_engine_table(const Report& report, const DeviceRoof& device, const RunResult& result, std::ostream& out);
 
 }  // namespace roofsim

@@ -1,4 +1,4 @@
-#include "sim/report/report.h"
+#include "sim/report/report_writers.h"
 
 #include <algorithm>
 
@@ -59,23 +59,6 @@ bool same_bytes_at_every_level(const Report& report) {
 }
 
 }  // namespace
-
-Bytes OpReport::bytes_at(std::string_view level) const {
-  for (const auto& entry : bytes) {
-    if (entry.level == level) return entry.bytes;
-  }
-  return 0;
-}
-
-FlopsPerByte OpReport::oi_at(std::string_view level) const {
-  return operational_intensity(useful_flops, bytes_at(level));
-}
-
-Flops Report::total_useful_flops() const {
-  Flops total = 0;
-  for (const auto& op : ops) total += op.useful_flops;
-  return total;
-}
 
 Json report_json(const Report& report) {
   Json root;

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "sim/engine/gap_attribution.h"
+#include "sim/results/gap_attribution.h"
 #include "tests/support/relative.h"
 
 using namespace roofsim;

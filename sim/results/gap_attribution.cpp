@@ -1,4 +1,4 @@
-#include "sim/engine/gap_attribution.h"
+#include "sim/results/gap_attribution.h"
 
 #include <algorithm>
 #include <array>

@@ -1,9 +1,9 @@
-#include "sim/engine/cluster_trace.h"
+#include "sim/report/cluster_trace_writer.h"
 
 #include <fmt/format.h>
 
-#include "sim/engine/cluster_report.h"
 #include "sim/report/trace_writer.h"
+#include "sim/results/cluster_report.h"
 
 namespace roofsim {
 
@@ -39,7 +39,7 @@ void write_cluster_trace_json(const ClusterRunResult& result, const std::vector<
       events.push_back(slice(op.name, pid, op.simulated ? 0 : 1, op.launch_s, op.end_s));
     }
     for (const auto& [begin, end] : rank.step.exposed_periods) events.push_back(slice("exposed", pid, 2, begin, end));
-    // The step's figures on one slice over the whole step (issue 10 item 4).
+    // The step's figures on one slice over the whole step.
     auto step = slice("step", pid, 3, 0.0, rank.step.step_s);
     step["args"] = {{"step_us", rank.step.step_s * 1e6},
                     {"compute_us", rank.step.compute_s * 1e6},

@@ -1,0 +1,76 @@
+#include "sim/engine/dram_trace_reader.h"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "sim/core/input_error.h"
+
+namespace roofsim {
+
+namespace {
+
+std::string trim(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+}  // namespace
+
+DramRequests read_dram_trace(const std::string& path, Bytes default_bytes) {
+  std::ifstream in(path);
+  if (!in) throw InputError(SourcePos{path}, "file not found");
+  DramRequests requests;
+  std::string line;
+  std::uint32_t number = 0;
+  const std::string expected = "a line '<time_ns> <R|W> <hex address> [bytes]', times not decreasing";
+  while (std::getline(in, line)) {
+    ++number;
+    const auto comment = line.find('#');
+    if (comment != std::string::npos) line.resize(comment);
+    line = trim(line);
+    if (line.empty()) continue;
+    std::istringstream fields(line);
+    std::string time_text, kind, address_text, bytes_text, extra;
+    fields >> time_text >> kind >> address_text >> bytes_text >> extra;
+    const auto fail = [&]() {
+      throw InputError(SourcePos{path, number, 0}, "line " + std::to_string(number), line, expected);
+    };
+    if (address_text.empty() || !extra.empty()) fail();
+    dram::SourcedRequest request;
+    double time_ns = 0;
+    {
+      const auto* end = time_text.data() + time_text.size();
+      const auto [ptr, error] = std::from_chars(time_text.data(), end, time_ns);
+      if (error != std::errc() || ptr != end || !(time_ns >= 0) || !std::isfinite(time_ns)) fail();
+    }
+    if (kind == "R" || kind == "r") {
+      request.is_write = false;
+    } else if (kind == "W" || kind == "w") {
+      request.is_write = true;
+    } else {
+      fail();
+    }
+    std::string hex = address_text;
+    if (hex.size() > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex = hex.substr(2);
+    {
+      const auto* end = hex.data() + hex.size();
+      const auto [ptr, error] = std::from_chars(hex.data(), end, request.address, 16);
+      if (hex.empty() || error != std::errc() || ptr != end) fail();
+    }
+    request.bytes = default_bytes;
+    if (!bytes_text.empty()) {
+      const auto* end = bytes_text.data() + bytes_text.size();
+      const auto [ptr, error] = std::from_chars(bytes_text.data(), end, request.bytes);
+      if (error != std::errc() || ptr != end || request.bytes == 0) fail();
+    }
+    request.at_s = time_ns * 1e-9;
+    if (!requests.empty() && request.at_s < requests.back().at_s) fail();
+    requests.push_back(request);
+  }
+  return requests;
+}
+
+}  // namespace roofsim
