@@ -210,4 +210,11 @@ HardwareParams load_hardware(const std::filesystem::path& file, const std::vecto
   return hw;
 }
 
+DramParams default_dram_params() {
+  const ConfigDocument document(std::string_view(), "(defaults)", hardware_registry());
+  DramParams dram;
+  document.root().child_or_defaults("dram").read_fields(dram);
+  return dram;
+}
+
 }  // namespace roofsim
