@@ -12,22 +12,18 @@ namespace roofsim {
 namespace {
 using namespace schema;
 
-// The three keys of every link section, spelled once per section so `list --keys` shows each.
-#define ROOFSIM_LINK_KEYS(PATH, WHAT)                                                                                  \
-  {PATH, K::section, Q::bytes, opt, "", WHAT},                                                                         \
-      {PATH ".bandwidth",                                                                                              \
-       K::quantity,                                                                                                    \
-       Q::bandwidth,                                                                                                   \
-       req,                                                                                                            \
-       "",                                                                                                             \
-       "Bandwidth per direction of one link",                                                                          \
-       &LinkParams::bandwidth_bytes_per_s},                                                                            \
-      {PATH ".latency",       K::quantity, Q::time, opt, "0ns", "Latency of one traversal (wire, SerDes, switch hop)", \
-       &LinkParams::latency_s},                                                                                        \
-  {                                                                                                                    \
-    PATH ".overhead", K::quantity, Q::time, opt, "0ns",                                                                \
-        "Per-message cost: the link is occupied this long before a message's first packet", &LinkParams::overhead_s    \
-  }
+// The three keys of every link section, spelled once per section so `list --keys` shows each. (clang-format would
+// break the rows of a macro apart.)
+// clang-format off
+#define ROOFSIM_LINK_KEYS(PATH, WHAT)                                                                            \
+  {PATH, K::section, Q::bytes, opt, "", WHAT},                                                                   \
+  {PATH ".bandwidth", K::quantity, Q::bandwidth, req, "", "Bandwidth per direction of one link",                 \
+   &LinkParams::bandwidth_bytes_per_s},                                                                          \
+  {PATH ".latency", K::quantity, Q::time, opt, "0ns", "Latency of one traversal (wire, SerDes, switch hop)",     \
+   &LinkParams::latency_s},                                                                                      \
+  {PATH ".overhead", K::quantity, Q::time, opt, "0ns",                                                           \
+   "Per-message cost: the link is occupied this long before a message's first packet", &LinkParams::overhead_s}
+// clang-format on
 
 }  // namespace
 

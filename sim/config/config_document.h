@@ -1,7 +1,8 @@
 #pragma once
 // Stage 1 of configuration: a TOML file parsed and checked against its KeyRegistry (unknown keys, missing required
 // keys, types and units), with --set overrides applied. Nodes are moved, never copied, so every value keeps its
-// source position for error messages. Stage 2 (the *_params.cpp files) reads typed values through ConfigSection.
+// source position for error messages. Stage 2 (the *_params.cpp files) fills parameter structs through
+// ConfigSection::read_fields (the members the schema rows bind) and reads the remaining keys by hand.
 #include <cstdint>
 #include <filesystem>
 #include <map>

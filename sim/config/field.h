@@ -54,7 +54,7 @@ class Field {
   // Binds `member`: a std::string (text, choice), a bool (flag), an enum with a spelling table (choice), an unsigned
   // integer (count, integer, byte quantity) or a double (any other quantity, real).
   template <class Params, class Value>
-  Field(Value Params::*member);  // NOLINT(google-explicit-constructor): a schema row ends in `&Params::member}`
+  Field(Value Params::*member);  // implicit, so that a schema row ends in `&Params::member}`
   // A time that may be given in cycles of the clock in `cycles_clock`, which an earlier row of the section fills.
   template <class Params>
   Field(Seconds Params::*member, Hertz Params::*cycles_clock);

@@ -38,10 +38,7 @@ bool path_matches(const std::vector<std::string>& pattern, const std::vector<std
   return true;
 }
 
-}  // namespace
-
-namespace {
-
+// Whether a member of this type can hold the values of the row's kind (and unit).
 bool field_holds(FieldType type, const KeySpec& spec) {
   switch (type) {
     case FieldType::none: return true;
