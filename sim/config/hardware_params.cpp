@@ -97,6 +97,8 @@ MemoryLevelParams read_level(const ConfigSection& section, std::uint64_t units) 
   }
   if (level.bytes_per_cycle <= 0) section.fail("bytes_per_cycle", "a number greater than 0");
   if (level.clock_hz <= 0) section.fail("clock", "a clock above 0 Hz");
+  // Read by hand: a latency in cycles needs the clock, checked first.
+  level.latency_s = section.time("latency", level.clock_hz);
   if (level.tracking_bytes < level.line_bytes || level.tracking_bytes % level.line_bytes != 0) {
     section.fail("tracking_granularity", "a multiple of the line size (" + format_bytes(level.line_bytes) + ")");
   }
