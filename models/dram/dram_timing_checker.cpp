@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace roofsim::dram {
@@ -9,26 +10,11 @@ namespace roofsim::dram {
 CheckerTiming CheckerTiming::from(const DramStandardParams& standard) {
   const auto& t = standard.timing;
   CheckerTiming c;
+  const auto& source = dram_timing_fields<std::uint32_t>();
+  const auto& target = dram_timing_fields<Cycle>();
+  for (std::size_t i = 0; i < std::size(source); ++i) c.*target[i].member = t.*source[i].member;
+  c.burst_length = t.burst_length;
   c.burst = std::max<Cycle>(1, std::llround(standard.burst_cycles()));
-  c.tRCD = t.tRCD;
-  c.tRCDWR = t.tRCDWR;
-  c.tRP = t.tRP;
-  c.tRAS = t.tRAS;
-  c.tRC = t.tRC;
-  c.tCL = t.tCL;
-  c.tWL = t.tWL;
-  c.tCCD_S = t.tCCD_S;
-  c.tCCD_L = t.tCCD_L;
-  c.tRRD_S = t.tRRD_S;
-  c.tRRD_L = t.tRRD_L;
-  c.tFAW = t.tFAW;
-  c.tWR = t.tWR;
-  c.tWTR_S = t.tWTR_S;
-  c.tWTR_L = t.tWTR_L;
-  c.tRTP = t.tRTP;
-  c.tRTW = t.tRTW;
-  c.tRFC = t.tRFC;
-  c.tRFCsb = t.tRFCsb;
   c.act_cycles = std::max<Cycle>(1, t.act_cycles);
   c.pre_cycles = std::max<Cycle>(1, t.pre_cycles);
   c.cas_cycles = std::max<Cycle>(1, t.cas_cycles);

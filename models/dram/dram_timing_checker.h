@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/dram/command_bus.h"
+#include "models/dram/dram_timing.h"
 #include "sim/config/dram_params.h"
 
 namespace roofsim::dram {
@@ -23,14 +24,10 @@ using Cycle = std::int64_t;  // cycles of tCK since time 0
 
 enum class DramCommand : std::uint8_t { act, pre, rd, wr, ref_all, ref_bank };
 
-// Cycle counts of the standard that the checker uses, with the burst duration derived from BL and the pin rate.
-struct CheckerTiming {
+// The standard's timing in 64-bit cycles (copied row by row from dram_timing_fields()), with the burst duration
+// derived from BL and the pin rate and the command-bus occupancies at least one cycle.
+struct CheckerTiming : DramTimingOf<Cycle> {
   Cycle burst = 0;  // data-bus cycles of one burst
-  Cycle tRCD = 0, tRCDWR = 0, tRP = 0, tRAS = 0, tRC = 0, tCL = 0, tWL = 0;
-  Cycle tCCD_S = 0, tCCD_L = 0, tRRD_S = 0, tRRD_L = 0, tFAW = 0;
-  Cycle tWR = 0, tWTR_S = 0, tWTR_L = 0, tRTP = 0, tRTW = 0;
-  Cycle tRFC = 0, tRFCsb = 0;
-  Cycle act_cycles = 1, pre_cycles = 1, cas_cycles = 1;
   bool separate_row_bus = false;
 
   [[nodiscard]] static CheckerTiming from(const DramStandardParams& standard);

@@ -4,6 +4,7 @@
 
 #include "sim/config/config_document.h"
 #include "sim/config/data_paths.h"
+#include "sim/config/enum_spellings.h"
 #include "sim/config/key_spec.h"
 
 namespace roofsim {
@@ -11,26 +12,23 @@ namespace roofsim {
 namespace {
 using namespace schema;
 
-// The three keys of every link section, spelled once per section so `list --keys` shows each.
-#define ROOFSIM_LINK_KEYS(PATH, WHAT)                                                                               \
-  {PATH, K::section, Q::bytes, opt, "", WHAT},                                                                      \
-      {PATH ".bandwidth", K::quantity, Q::bandwidth, req, "", "Bandwidth per direction of one link"},               \
-      {PATH ".latency", K::quantity, Q::time, opt, "0ns", "Latency of one traversal (wire, SerDes, switch hop)"}, { \
-    PATH ".overhead", K::quantity, Q::time, opt, "0ns",                                                             \
-        "Per-message cost: the link is occupied this long before a message's first packet"                          \
-  }
+// The three keys of every link section, spelled once per section so `list --keys` shows each. (clang-format would
+// break the rows of a macro apart.)
+// clang-format off
+#define ROOFSIM_LINK_KEYS(PATH, WHAT)                                                                            \
+  {PATH, K::section, Q::bytes, opt, "", WHAT},                                                                   \
+  {PATH ".bandwidth", K::quantity, Q::bandwidth, req, "", "Bandwidth per direction of one link",                 \
+   &LinkParams::bandwidth_bytes_per_s},                                                                          \
+  {PATH ".latency", K::quantity, Q::time, opt, "0ns", "Latency of one traversal (wire, SerDes, switch hop)",     \
+   &LinkParams::latency_s},                                                                                      \
+  {PATH ".overhead", K::quantity, Q::time, opt, "0ns",                                                           \
+   "Per-message cost: the link is occupied this long before a message's first packet", &LinkParams::overhead_s}
+// clang-format on
 
 }  // namespace
 
 std::string_view to_string(TopologyKind kind) {
-  switch (kind) {
-    case TopologyKind::ring: return "ring";
-    case TopologyKind::fully_connected: return "fully_connected";
-    case TopologyKind::switch_star: return "switch";
-    case TopologyKind::torus: return "torus";
-    case TopologyKind::two_level: return "two_level";
-  }
-  return "ring";
+  return to_string<TopologyKind>(kind);
 }
 
 const KeyRegistry& cluster_registry() {
@@ -38,26 +36,30 @@ const KeyRegistry& cluster_registry() {
       "cluster",
       {
           {"cluster", K::section, Q::bytes, req, "", "The cluster as a whole"},
-          {"cluster.name", K::text, Q::bytes, req, "", "Name shown in reports"},
+          {"cluster.name", K::text, Q::bytes, req, "", "Name shown in reports", &ClusterParams::name},
           {"cluster.source", K::text, Q::bytes, opt, "", "Where the link figures of this file come from"},
           {"cluster.device", K::text, Q::bytes, req, "",
-           "The device file of every rank, by name (\"H100-SXM5\") or path"},
-          {"cluster.devices", K::count, Q::bytes, req, "", "Number of devices (ranks)"},
+           "The device file of every rank, by name (\"H100-SXM5\") or path", by_hand},
+          {"cluster.devices", K::count, Q::bytes, req, "", "Number of devices (ranks)", &ClusterParams::devices},
 
           {"topology", K::section, Q::bytes, req, "", "How devices are joined"},
           {"topology.kind", K::choice, Q::bytes, req, "",
            "ring, fully_connected, switch (one NVSwitch-like crossbar), torus, or two_level (nodes of devices on a "
            "switch, nodes joined through NICs and a fat tree)",
-           "ring|fully_connected|switch|torus|two_level"},
+           &ClusterParams::topology},
           {"topology.dims", K::integer_list, Q::bytes, opt, "",
-           "torus: devices along each of 2 or 3 dimensions (product = devices), first dimension fastest"},
+           "torus: devices along each of 2 or 3 dimensions (product = devices), first dimension fastest", by_hand},
           {"topology.in_switch_reduction", K::flag, Q::bytes, opt, "false",
-           "switch: the switch reduces and multicasts (NVLink SHARP), enabling the `switch` algorithm"},
-          {"topology.devices_per_node", K::count, Q::bytes, opt, "", "two_level: devices per node (on one switch)"},
+           "switch: the switch reduces and multicasts (NVLink SHARP), enabling the `switch` algorithm",
+           &ClusterParams::in_switch_reduction},
+          {"topology.devices_per_node", K::count, Q::bytes, opt, "", "two_level: devices per node (on one switch)",
+           &ClusterParams::devices_per_node},
           {"topology.nics_per_node", K::count, Q::bytes, opt, "",
-           "two_level: NICs per node; device d uses NIC d mod nics (divides devices_per_node)"},
+           "two_level: NICs per node; device d uses NIC d mod nics (divides devices_per_node)",
+           &ClusterParams::nics_per_node},
           {"topology.leaf_ports", K::count, Q::bytes, opt, "32",
-           "two_level: down ports of a fat-tree leaf switch (as many up ports, one to each spine: full bisection)"},
+           "two_level: down ports of a fat-tree leaf switch (as many up ports, one to each spine: full bisection)",
+           &ClusterParams::leaf_ports},
 
           ROOFSIM_LINK_KEYS("link", "Device links: ring, torus and fully connected neighbours; device-switch links"),
           ROOFSIM_LINK_KEYS("host_link", "two_level: device to its NIC (PCIe)"),
@@ -66,13 +68,16 @@ const KeyRegistry& cluster_registry() {
 
           {"collective", K::section, Q::bytes, opt, "", "Defaults of `roofsim collective`"},
           {"collective.packet_size", K::quantity, Q::bytes, opt, "64KiB",
-           "Messages move in packets of this size (one calculation per message and link, never per byte)"},
+           "Messages move in packets of this size (one calculation per message and link, never per byte)",
+           &CollectiveDefaults::packet_bytes},
           {"collective.chunk_size", K::quantity, Q::bytes, opt, "1MiB",
-           "Pipelining unit: a schedule splits each message larger than this into chunks"},
+           "Pipelining unit: a schedule splits each message larger than this into chunks",
+           &CollectiveDefaults::chunk_bytes},
           {"collective.data_type", K::choice, Q::bytes, opt, "fp32", "Element type of the buffers (reductions)",
-           "fp64|fp32|tf32|bf16|fp16|fp8|int8"},
+           &CollectiveDefaults::data_type},
           {"collective.reduce_cost", K::choice, Q::bytes, opt, "device",
-           "device: reductions take time on the vector engine and memory; free: they take none", "device|free"},
+           "device: reductions take time on the vector engine and memory; free: they take none",
+           &CollectiveDefaults::reduce_cost},
       });
   return registry;
 }
@@ -83,10 +88,8 @@ namespace {
 
 LinkParams read_link(const ConfigSection& section) {
   LinkParams link;
-  link.bandwidth_bytes_per_s = section.quantity("bandwidth", QuantityKind::bandwidth);
+  section.read_fields(link);
   if (link.bandwidth_bytes_per_s <= 0) section.fail("bandwidth", "a bandwidth greater than 0");
-  link.latency_s = section.time("latency", 0);
-  link.overhead_s = section.time("overhead", 0);
   return link;
 }
 
@@ -125,8 +128,7 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
   ClusterParams cluster;
   cluster.file = document.file_name();
   const auto head = *root.child("cluster");
-  cluster.name = head.text("name");
-  cluster.devices = head.count("devices");
+  head.read_fields(cluster);
   const auto device_name = head.text("device");
   const auto device_file = find_device_file(device_name, base_dir);
   if (!std::filesystem::exists(device_file)) {
@@ -136,13 +138,7 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
   cluster.device = load_hardware(device_file, device_overrides);
 
   const auto topology = *root.child("topology");
-  const auto kind = topology.text("kind");
-  if (kind == "ring") cluster.topology = TopologyKind::ring;
-  if (kind == "fully_connected") cluster.topology = TopologyKind::fully_connected;
-  if (kind == "switch") cluster.topology = TopologyKind::switch_star;
-  if (kind == "torus") cluster.topology = TopologyKind::torus;
-  if (kind == "two_level") cluster.topology = TopologyKind::two_level;
-  cluster.in_switch_reduction = topology.flag("in_switch_reduction");
+  topology.read_fields(cluster);
   if (cluster.in_switch_reduction && cluster.topology != TopologyKind::switch_star) {
     topology.fail("in_switch_reduction", "false unless kind = \"switch\"");
   }
@@ -171,9 +167,6 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
   if (cluster.topology == TopologyKind::two_level) {
     if (!topology.has("devices_per_node")) topology.fail("devices_per_node", "devices per node for two_level");
     if (!topology.has("nics_per_node")) topology.fail("nics_per_node", "NICs per node for two_level");
-    cluster.devices_per_node = topology.count("devices_per_node");
-    cluster.nics_per_node = topology.count("nics_per_node");
-    cluster.leaf_ports = topology.count("leaf_ports");
     if (cluster.devices % cluster.devices_per_node != 0 || cluster.devices / cluster.devices_per_node < 2) {
       topology.fail("devices_per_node", "a divisor of cluster.devices = " + std::to_string(cluster.devices) +
                                             " that leaves at least 2 nodes");
@@ -193,22 +186,10 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
     }
   }
 
-  const auto collective = root.child("collective");
-  if (collective) {
-    cluster.collective.packet_bytes = collective->bytes("packet_size");
-    cluster.collective.chunk_bytes = collective->bytes("chunk_size");
-    cluster.collective.data_type = *parse_data_type(collective->text("data_type"));
-    cluster.collective.reduce_cost = collective->text("reduce_cost") == "free" ? ReduceCost::free : ReduceCost::device;
-    if (cluster.collective.packet_bytes == 0) collective->fail("packet_size", "a packet size greater than 0 B");
-    if (cluster.collective.chunk_bytes == 0) collective->fail("chunk_size", "a chunk size greater than 0 B");
-  } else {
-    // Without a [collective] section the registry's defaults apply, read from the one place they are written.
-    const auto default_bytes = [](const char* key) {
-      return *parse_bytes(cluster_registry().find({"collective", key})->default_value);
-    };
-    cluster.collective.packet_bytes = default_bytes("packet_size");
-    cluster.collective.chunk_bytes = default_bytes("chunk_size");
-  }
+  const auto collective = root.child_or_defaults("collective");
+  collective.read_fields(cluster.collective);
+  if (cluster.collective.packet_bytes == 0) collective.fail("packet_size", "a packet size greater than 0 B");
+  if (cluster.collective.chunk_bytes == 0) collective.fail("chunk_size", "a chunk size greater than 0 B");
   return cluster;
 }
 

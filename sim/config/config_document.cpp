@@ -328,6 +328,12 @@ std::optional<ConfigSection> ConfigSection::child(std::string_view key) const {
   return ConfigSection(*document_, *found->as_table(), key_path(key));
 }
 
+ConfigSection ConfigSection::child_or_defaults(std::string_view key) const {
+  static const toml::table kEmpty;
+  if (auto found = child(key)) return *found;
+  return ConfigSection(*document_, kEmpty, key_path(key));
+}
+
 std::vector<ConfigSection> ConfigSection::children() const {
   std::vector<ConfigSection> result;
   for (const auto& key : keys()) {
@@ -357,10 +363,13 @@ SourcePos ConfigSection::pos(std::string_view key) const {
   return document_->pos_of(*table_);
 }
 
-const KeySpec* ConfigSection::spec(std::string_view key) const {
-  // Array indices "ops[3]" become "[]" segments for the registry.
+namespace {
+
+// Array indices "ops[3]" become "[]" segments for the registry.
+std::vector<std::string> registry_segments(const std::string& path) {
   std::vector<std::string> segments;
-  for (auto segment : split_key_path(key_path(key))) {
+  if (path.empty()) return segments;
+  for (auto segment : split_key_path(path)) {
     const auto bracket = segment.find('[');
     if (bracket != std::string::npos) {
       segments.push_back(segment.substr(0, bracket));
@@ -369,7 +378,17 @@ const KeySpec* ConfigSection::spec(std::string_view key) const {
       segments.push_back(std::move(segment));
     }
   }
-  return document_->registry().find(segments);
+  return segments;
+}
+
+}  // namespace
+
+const KeySpec* ConfigSection::spec(std::string_view key) const {
+  return document_->registry().find(registry_segments(key_path(key)));
+}
+
+std::vector<std::string> ConfigSection::segments() const {
+  return registry_segments(path_);
 }
 
 std::optional<std::string> ConfigSection::raw_text(std::string_view key) const {

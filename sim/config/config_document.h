@@ -1,7 +1,8 @@
 #pragma once
 // Stage 1 of configuration: a TOML file parsed and checked against its KeyRegistry (unknown keys, missing required
 // keys, types and units), with --set overrides applied. Nodes are moved, never copied, so every value keeps its
-// source position for error messages. Stage 2 (the *_params.cpp files) reads typed values through ConfigSection.
+// source position for error messages. Stage 2 (the *_params.cpp files) fills parameter structs through
+// ConfigSection::read_fields (the members the schema rows bind) and reads the remaining keys by hand.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -64,6 +65,8 @@ class ConfigSection {
   [[nodiscard]] bool has(std::string_view key) const;
   [[nodiscard]] std::vector<std::string> keys() const;  // keys present, in source order
   [[nodiscard]] std::optional<ConfigSection> child(std::string_view key) const;
+  // The child table, or an empty one when the file has none (every key then takes its schema default).
+  [[nodiscard]] ConfigSection child_or_defaults(std::string_view key) const;
   [[nodiscard]] std::vector<ConfigSection> children() const;                      // sub-tables present, in source order
   [[nodiscard]] std::vector<ConfigSection> elements(std::string_view key) const;  // an array of tables
   [[nodiscard]] SourcePos pos(std::string_view key = {}) const;  // of the key's value, else of this table
@@ -86,12 +89,21 @@ class ConfigSection {
   [[nodiscard]] std::vector<std::string> text_list(std::string_view key) const;
   [[nodiscard]] const toml::node* node(std::string_view key) const;  // nullptr when absent
 
+  // Fills every member of `params` that a row of this section's schema binds (KeySpec::field), in schema order; an
+  // absent key takes its row's default, and one without a default leaves its member as it is.
+  template <class Params>
+  void read_fields(Params& params) const {
+    for (const KeySpec* spec : document_->registry().children_of(segments())) spec->field.read(*this, *spec, params);
+  }
+
   // Throws InputError at the key's position (or this table's when the key is absent).
   [[noreturn]] void fail(std::string_view key, const std::string& expected) const;
   [[noreturn]] void fail_message(const std::string& message) const;
 
  private:
   [[nodiscard]] const KeySpec* spec(std::string_view key) const;
+  // This table's path as registry segments: array indices "dvfs[0]" become "dvfs", "[]".
+  [[nodiscard]] std::vector<std::string> segments() const;
   [[nodiscard]] std::optional<std::string> raw_text(std::string_view key) const;  // value or default, as text
 
   const ConfigDocument* document_;

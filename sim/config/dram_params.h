@@ -6,21 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "models/dram/dram_timing.h"
 #include "sim/core/units.h"
 
 namespace roofsim {
-
-struct DramTiming {
-  // All in cycles of tCK. Where a standard has no distinction (one tRCD, one tCCD), both fields hold the same value.
-  std::uint32_t burst_length = 0;  // BL, in beats (data transfers); a burst occupies BL / 2 cycles on a DDR bus
-  std::uint32_t tRCD = 0, tRCDWR = 0, tRP = 0, tRAS = 0, tRC = 0;
-  std::uint32_t tCL = 0, tWL = 0;
-  std::uint32_t tCCD_S = 0, tCCD_L = 0, tRRD_S = 0, tRRD_L = 0, tFAW = 0;
-  std::uint32_t tWR = 0, tWTR_S = 0, tWTR_L = 0, tRTP = 0, tRTW = 0;
-  std::uint32_t tRFC = 0, tRFCsb = 0, tREFI = 0, tREFIsb = 0;
-  std::uint32_t act_cycles = 1, pre_cycles = 1;  // command-bus occupancy of ACT and PRE
-  std::uint32_t cas_cycles = 1;                  // command-bus occupancy of RD and WR (DDR5: 2)
-};
 
 struct DramEnergy {
   Joules act_j = 0, pre_j = 0, rd_j = 0, wr_j = 0, ref_j = 0;  // per command (RD/WR: per burst)

@@ -60,7 +60,7 @@ namespace {
 EngineParams read_engine(const ConfigSection& section) {
   EngineParams engine;
   engine.name = section.name();
-  engine.clock_hz = section.quantity("clock", QuantityKind::frequency);
+  section.read_fields(engine);
   if (engine.clock_hz <= 0) section.fail("clock", "a clock above 0 Hz");
   if (const auto flops = section.child("flops_per_cycle")) {
     for (const auto& key : flops->keys()) {
@@ -83,33 +83,25 @@ EngineParams read_engine(const ConfigSection& section) {
 MemoryLevelParams read_level(const ConfigSection& section, std::uint64_t units) {
   MemoryLevelParams level;
   level.name = section.name();
-  level.scope = section.text("scope") == "unit" ? LevelScope::unit : LevelScope::device;
-  level.kind = section.text("kind") == "scratchpad" ? LevelKind::scratchpad : LevelKind::cache;
-  level.capacity_bytes = section.bytes("capacity");
+  section.read_fields(level);
   if (level.capacity_bytes == 0) section.fail("capacity", "a capacity greater than 0 B");
-  level.line_bytes = section.bytes("line_size");
   if (level.line_bytes == 0) section.fail("line_size", "a line size greater than 0 B");
   if (level.capacity_bytes % level.line_bytes != 0) {
     section.fail("line_size", "a line size that divides " + section.key_path("capacity") + " (" +
                                   std::to_string(level.capacity_bytes) + " B = " + format_bytes(level.capacity_bytes) +
                                   ")");
   }
-  level.associativity = section.count("associativity");
   if (level.kind == LevelKind::cache && (level.capacity_bytes / level.line_bytes) % level.associativity != 0) {
     section.fail("associativity", "a way count that divides the number of lines (" +
                                       std::to_string(level.capacity_bytes / level.line_bytes) + ")");
   }
-  level.banks = section.count("banks");
-  level.bytes_per_cycle = section.real("bytes_per_cycle");
   if (level.bytes_per_cycle <= 0) section.fail("bytes_per_cycle", "a number greater than 0");
-  level.clock_hz = section.quantity("clock", QuantityKind::frequency);
   if (level.clock_hz <= 0) section.fail("clock", "a clock above 0 Hz");
+  // Read by hand: a latency in cycles needs the clock, checked first.
   level.latency_s = section.time("latency", level.clock_hz);
-  level.tracking_bytes = section.bytes("tracking_granularity");
   if (level.tracking_bytes < level.line_bytes || level.tracking_bytes % level.line_bytes != 0) {
     section.fail("tracking_granularity", "a multiple of the line size (" + format_bytes(level.line_bytes) + ")");
   }
-  level.energy_per_byte_j = section.quantity("energy_per_byte", QuantityKind::energy);
   level.bandwidth_bytes_per_s =
       level.bytes_per_cycle * level.clock_hz * (level.scope == LevelScope::unit ? static_cast<double>(units) : 1.0);
   return level;
@@ -144,32 +136,13 @@ DramParams read_dram(const ConfigSection& section, const std::filesystem::path& 
   }
   const double data_rate = section.optional_quantity("data_rate", QuantityKind::bandwidth).value_or(0.0) * 8.0;
   dram.standard = load_dram_standard(standard_file, data_rate);
-  dram.stacks = static_cast<std::uint32_t>(section.count("stacks"));
-  dram.capacity_bytes = section.bytes("capacity");
+  section.read_fields(dram);
   if (dram.capacity_bytes == 0) section.fail("capacity", "a capacity greater than 0 B");
-  dram.latency_s = section.time("latency", 0);
-  dram.model = section.text("model") == "detailed" ? DramModel::detailed : DramModel::simple;
-  dram.mapping = section.text("mapping");
-  const auto policy = section.text("page_policy");
-  dram.page_policy = policy == "closed"     ? PagePolicy::closed
-                     : policy == "adaptive" ? PagePolicy::adaptive
-                                            : PagePolicy::open;
-  dram.scheduler = section.text("scheduler") == "fcfs" ? DramScheduler::fcfs : DramScheduler::frfcfs;
-  const auto refresh = section.text("refresh");
-  dram.refresh = refresh == "per_bank" ? RefreshMode::per_bank
-                 : refresh == "none"   ? RefreshMode::none
-                                       : RefreshMode::all_bank;
   if (dram.refresh == RefreshMode::per_bank && !dram.standard.per_bank_refresh) {
     section.fail("refresh", "all_bank or none (" + dram.standard.name + " has no per-bank refresh)");
   }
-  dram.read_queue = static_cast<std::uint32_t>(section.count("read_queue"));
-  dram.write_queue = static_cast<std::uint32_t>(section.count("write_queue"));
-  dram.write_high = static_cast<std::uint32_t>(section.count("write_high"));
-  dram.write_low = static_cast<std::uint32_t>(section.integer("write_low"));
   if (dram.write_high > dram.write_queue) section.fail("write_high", "at most write_queue entries");
   if (dram.write_low >= dram.write_high) section.fail("write_low", "fewer entries than write_high");
-  dram.frfcfs_cap = static_cast<std::uint32_t>(section.count("frfcfs_cap"));
-  dram.energy_per_byte_j = section.quantity("energy_per_byte", QuantityKind::energy);
   return dram;
 }
 
@@ -178,18 +151,13 @@ PowerParams read_power(const std::optional<ConfigSection>& section, Hertz nomina
   power.nominal_clock_hz = nominal_clock_hz;
   power.nominal_voltage_v = 1.0;
   if (section) {
-    power.tdp_w = section->quantity("tdp", QuantityKind::power);
+    section->read_fields(power);
     power.cap_w = section->optional_quantity("cap", QuantityKind::power).value_or(power.tdp_w);
-    power.static_w = section->quantity("static", QuantityKind::power);
-    power.nominal_voltage_v = section->quantity("nominal_voltage", QuantityKind::voltage);
-    power.window_s = section->time("window", nominal_clock_hz);
-    power.reaction_delay_s = section->time("reaction_delay", nominal_clock_hz);
-    power.up_hold_s = section->time("up_hold", nominal_clock_hz);
     if (power.up_hold_s < 0) section->fail("up_hold", "a time of at least 0 s");
     if (power.window_s <= 0) section->fail("window", "a window longer than 0 s");
     for (const auto& state : section->elements("dvfs")) {
-      const DvfsState parsed{state.quantity("clock", QuantityKind::frequency),
-                             state.quantity("voltage", QuantityKind::voltage)};
+      DvfsState parsed;
+      state.read_fields(parsed);
       // Engine figures are given at the nominal (fastest) clock; a state above it would invent performance.
       if (parsed.clock_hz <= 0 || parsed.clock_hz > nominal_clock_hz * (1 + 1e-9)) {
         state.fail("clock",
@@ -217,20 +185,12 @@ HardwareParams load_hardware(const std::filesystem::path& file, const std::vecto
 
   HardwareParams hw;
   hw.file = file.string();
-  const auto device = *root.child("device");
-  hw.name = device.text("name");
-  hw.launch_latency_s = device.time("launch_latency", 0);
-  hw.streams = device.count("streams");
+  root.child("device")->read_fields(hw);
 
   const auto compute = *root.child("compute");
-  hw.compute.units = compute.count("units");
-  hw.compute.occupancy = compute.count("occupancy");
-  hw.compute.outstanding_requests = compute.count("outstanding_requests");
-  hw.compute.request_bytes = compute.bytes("request_bytes");
+  compute.read_fields(hw.compute);
   if (hw.compute.request_bytes == 0) compute.fail("request_bytes", "a request size greater than 0 B");
-  if (const auto tile = compute.child("default_tile")) {
-    hw.compute.default_tile = TileShape{tile->count("m"), tile->count("n"), tile->count("k")};
-  }
+  if (const auto tile = compute.child("default_tile")) tile->read_fields(hw.compute.default_tile.emplace());
   for (const auto& engine : compute.child("engines")->children()) hw.compute.engines.push_back(read_engine(engine));
   if (hw.compute.engines.empty()) compute.fail("engines", "at least one engine ([compute.engines.matrix], ...)");
 
@@ -248,13 +208,15 @@ HardwareParams load_hardware(const std::filesystem::path& file, const std::vecto
   for (const auto& engine : hw.compute.engines) nominal_clock = std::max(nominal_clock, engine.clock_hz);
   hw.power = read_power(root.child("power"), nominal_clock);
 
-  if (const auto link = root.child("interconnect")) {
-    hw.interconnect.links = static_cast<std::uint64_t>(link->integer("links"));
-    hw.interconnect.link_bandwidth_bytes_per_s = link->quantity("link_bandwidth", QuantityKind::bandwidth);
-    hw.interconnect.link_latency_s = link->time("link_latency", 0);
-    hw.interconnect.energy_per_byte_j = link->quantity("energy_per_byte", QuantityKind::energy);
-  }
+  if (const auto link = root.child("interconnect")) link->read_fields(hw.interconnect);
   return hw;
+}
+
+DramParams default_dram_params() {
+  const ConfigDocument document(std::string_view(), "(defaults)", hardware_registry());
+  DramParams dram;
+  document.root().child_or_defaults("dram").read_fields(dram);
+  return dram;
 }
 
 }  // namespace roofsim

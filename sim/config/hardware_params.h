@@ -119,4 +119,8 @@ class KeyRegistry;
 [[nodiscard]] HardwareParams load_hardware(const std::filesystem::path& file,
                                            const std::vector<Override>& overrides = {});
 
+// The controller keys of a [dram] section at their schema defaults (model, mapping, policies, queues); the standard,
+// stacks, capacity and latency, which have no default, are left empty. For a DRAM run of a standard file alone.
+[[nodiscard]] DramParams default_dram_params();
+
 }  // namespace roofsim

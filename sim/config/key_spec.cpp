@@ -1,5 +1,6 @@
 #include "sim/config/key_spec.h"
 
+#include <stdexcept>
 #include <utility>
 
 #include "sim/core/data_type.h"
@@ -37,10 +38,37 @@ bool path_matches(const std::vector<std::string>& pattern, const std::vector<std
   return true;
 }
 
+// Whether a member of this type can hold the values of the row's kind (and unit).
+bool field_holds(FieldType type, const KeySpec& spec) {
+  switch (type) {
+    case FieldType::none: return true;
+    case FieldType::text: return spec.kind == ValueKind::text || spec.kind == ValueKind::choice;
+    case FieldType::flag: return spec.kind == ValueKind::flag;
+    case FieldType::enumeration: return spec.kind == ValueKind::choice;
+    case FieldType::unsigned_integer:
+      return spec.kind == ValueKind::count || spec.kind == ValueKind::integer ||
+             (spec.kind == ValueKind::quantity && spec.quantity == QuantityKind::bytes);
+    case FieldType::real:
+      return spec.kind == ValueKind::real || (spec.kind == ValueKind::quantity && spec.quantity != QuantityKind::bytes);
+  }
+  return false;
+}
+
 }  // namespace
 
 KeyRegistry::KeyRegistry(std::string file_kind, std::vector<KeySpec> specs)
-    : file_kind_(std::move(file_kind)), specs_(std::move(specs)) {}
+    : file_kind_(std::move(file_kind)), specs_(std::move(specs)) {
+  for (auto& spec : specs_) {
+    const std::string row = file_kind_ + " schema row '" + std::string(spec.path) + "': ";
+    if (!field_holds(spec.field.type(), spec)) throw std::logic_error(row + "its member cannot hold its kind of value");
+    if (spec.field.type() != FieldType::enumeration) continue;
+    if (!spec.choices.empty() && spec.choices != spec.field.choices()) {
+      throw std::logic_error(row + "choices '" + std::string(spec.choices) + "' differ from its enum's spellings '" +
+                             std::string(spec.field.choices()) + "'");
+    }
+    spec.choices = spec.field.choices();
+  }
+}
 
 const KeySpec* KeyRegistry::find(const std::vector<std::string>& segments) const {
   // Exact names win over wildcards, so `memory.<name>` cannot shadow a fixed key such as `memory.order`.

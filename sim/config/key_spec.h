@@ -1,11 +1,14 @@
 #pragma once
-// The schema of a configuration file: one KeySpec per key, with its kind, unit, default and a one-line description.
-// The same table checks files (unknown keys, types, units), supplies defaults, validates --set overrides and prints
-// `roofsim list --keys`, so the documentation cannot drift from what the parser accepts.
+// The schema of a configuration file: one KeySpec per key, with its kind, unit, default, a one-line description and
+// the member it fills. The same table checks files (unknown keys, types, units), supplies defaults, validates --set
+// overrides, fills the parameter structs and prints `roofsim list --keys`, so the documentation cannot drift from
+// what the parser accepts.
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "sim/config/field.h"
 #include "sim/config/quantity.h"
 
 namespace roofsim {
@@ -29,6 +32,21 @@ enum class ValueKind {
 enum class Presence { required, optional };
 
 struct KeySpec {
+  KeySpec(std::string_view path_pattern, ValueKind value_kind, QuantityKind quantity_kind, Presence key_presence,
+          std::string_view default_text, std::string_view one_line, std::string_view accepted = {}, Field bound = {})
+      : path(path_pattern),
+        kind(value_kind),
+        quantity(quantity_kind),
+        presence(key_presence),
+        default_value(default_text),
+        description(one_line),
+        choices(accepted),
+        field(std::move(bound)) {}
+  // A row that fills a member: `{..., "Read queue entries per channel", &DramParams::read_queue}`.
+  KeySpec(std::string_view path_pattern, ValueKind value_kind, QuantityKind quantity_kind, Presence key_presence,
+          std::string_view default_text, std::string_view one_line, Field bound)
+      : KeySpec(path_pattern, value_kind, quantity_kind, key_presence, default_text, one_line, {}, std::move(bound)) {}
+
   // Dotted path. A segment "<name>" matches any key (a named memory level, engine or parameter), "<dtype>" a data
   // type name (fp64, fp32, tf32, bf16, fp16, fp8, int8), and "[]" an element of an array of tables.
   std::string_view path;
@@ -37,11 +55,16 @@ struct KeySpec {
   Presence presence = Presence::optional;
   std::string_view default_value;  // text as it would appear in the file; empty = none
   std::string_view description;
-  std::string_view choices;  // for ValueKind::choice: "open|closed|adaptive"
+  std::string_view choices;  // for ValueKind::choice: "open|closed|adaptive"; empty when `field` is an enum (its table)
+  // The member the key fills, or Field::by_hand() when stage 2 reads the key itself. A row with a default has one of
+  // the two (a test checks it), so no default is written where nothing reads it.
+  Field field;
 };
 
 class KeyRegistry {
  public:
+  // Takes an enum field's spellings as the row's choices. Throws std::logic_error for a row whose field cannot hold
+  // the row's kind of value, or whose choices differ from its enum's spellings (a schema bug, found by any test).
   KeyRegistry(std::string file_kind, std::vector<KeySpec> specs);
 
   // The spec for a concrete path given as segments (array indices already replaced by "[]"); nullptr if unknown.
@@ -63,6 +86,7 @@ using K = ValueKind;
 using Q = QuantityKind;
 inline constexpr Presence req = Presence::required;
 inline constexpr Presence opt = Presence::optional;
+inline const Field by_hand = Field::by_hand();
 }  // namespace schema
 
 [[nodiscard]] std::vector<std::string> split_key_path(std::string_view path);
