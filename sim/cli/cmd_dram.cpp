@@ -20,6 +20,7 @@
 
 #include "sim/cli/app.h"
 #include "sim/config/data_paths.h"
+#include "sim/config/enum_spellings.h"
 #include "sim/config/hardware_params.h"
 #include "sim/config/key_spec.h"
 #include "sim/config/quantity.h"
@@ -48,31 +49,6 @@ struct DramOptions {
   bool quiet = false;
 };
 
-std::string registry_default(const std::string& key) {
-  std::vector<std::string> segments;
-  std::stringstream stream(key);
-  for (std::string segment; std::getline(stream, segment, '.');) segments.push_back(segment);
-  const auto* spec = hardware_registry().find(segments);
-  return spec != nullptr ? std::string(spec->default_value) : std::string();
-}
-
-std::uint32_t registry_count(const std::string& key) {
-  return static_cast<std::uint32_t>(std::stoul(registry_default(key)));
-}
-
-// The spellings of --page-policy, --scheduler and --refresh, which the registry's defaults use too.
-PagePolicy page_policy_from(const std::string& policy) {
-  return policy == "closed" ? PagePolicy::closed : policy == "adaptive" ? PagePolicy::adaptive : PagePolicy::open;
-}
-
-DramScheduler scheduler_from(const std::string& scheduler) {
-  return scheduler == "fcfs" ? DramScheduler::fcfs : DramScheduler::frfcfs;
-}
-
-RefreshMode refresh_from(const std::string& refresh) {
-  return refresh == "per_bank" ? RefreshMode::per_bank : refresh == "none" ? RefreshMode::none : RefreshMode::all_bank;
-}
-
 // --hw takes a device file (its [dram] section) or a DRAM standard file (with the device-file defaults for the
 // controller: one stack, the default mapping, page policy, scheduler, refresh and queues).
 DramParams load_dram(const std::string& hw) {
@@ -94,28 +70,20 @@ DramParams load_dram(const std::string& hw) {
       throw InputError(SourcePos{file.string()}, "a device with a [dram] section (or a DRAM standard file)");
     return *hardware.dram;
   }
-  DramParams dram;
+  DramParams dram = default_dram_params();
   dram.standard = load_dram_standard(file);
   dram.stacks = 1;
   dram.model = DramModel::detailed;
-  dram.mapping = registry_default("dram.mapping");
-  dram.page_policy = page_policy_from(registry_default("dram.page_policy"));
-  dram.scheduler = scheduler_from(registry_default("dram.scheduler"));
-  dram.refresh = refresh_from(registry_default("dram.refresh"));
-  dram.read_queue = registry_count("dram.read_queue");
-  dram.write_queue = registry_count("dram.write_queue");
-  dram.write_high = registry_count("dram.write_high");
-  dram.write_low = registry_count("dram.write_low");
-  dram.frfcfs_cap = registry_count("dram.frfcfs_cap");
   return dram;
 }
 
 void apply_overrides(const DramOptions& options, DramParams& dram) {
   if (!options.mapping.empty()) dram.mapping = options.mapping;
-  if (!options.page_policy.empty()) dram.page_policy = page_policy_from(options.page_policy);
-  if (!options.scheduler.empty()) dram.scheduler = scheduler_from(options.scheduler);
+  if (!options.page_policy.empty())
+    dram.page_policy = parse_enum_option<PagePolicy>("--page-policy", options.page_policy);
+  if (!options.scheduler.empty()) dram.scheduler = parse_enum_option<DramScheduler>("--scheduler", options.scheduler);
   if (!options.refresh.empty()) {
-    dram.refresh = refresh_from(options.refresh);
+    dram.refresh = parse_enum_option<RefreshMode>("--refresh", options.refresh);
     if (dram.refresh == RefreshMode::per_bank && !dram.standard.per_bank_refresh) {
       throw InputError(SourcePos{"--refresh"}, "--refresh", options.refresh,
                        "all_bank or none (" + dram.standard.name + " has no per-bank refresh)");
@@ -219,11 +187,9 @@ void add_dram_command(CLI::App& app, int& exit_code) {
   command->add_option("--mapping", options->mapping,
                       "Address mapping: " + dram_mapping_grammar() +
                           "; e.g. RoBaCoBgCh interleaves consecutive bursts over channels and bank groups");
-  command->add_option("--page-policy", options->page_policy, "Row policy")
-      ->check(CLI::IsMember({"open", "closed", "adaptive"}));
-  command->add_option("--scheduler", options->scheduler, "Request scheduler")->check(CLI::IsMember({"frfcfs", "fcfs"}));
-  command->add_option("--refresh", options->refresh, "Refresh mode")
-      ->check(CLI::IsMember({"all_bank", "per_bank", "none"}));
+  command->add_option("--page-policy", options->page_policy, "Row policy: " + enum_choices<PagePolicy>());
+  command->add_option("--scheduler", options->scheduler, "Request scheduler: " + enum_choices<DramScheduler>());
+  command->add_option("--refresh", options->refresh, "Refresh mode: " + enum_choices<RefreshMode>());
   command->add_option("--out", options->out, "Output directory (default results/)");
   command->add_flag("--quiet", options->quiet, "Write the JSON only");
   command->callback([options, &exit_code]() { exit_code = run_dram(*options); });

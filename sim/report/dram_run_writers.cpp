@@ -4,20 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "sim/config/enum_spellings.h"
 #include "sim/config/quantity.h"
 
 namespace roofsim {
-
-namespace {
-
-std::string page_policy_name(PagePolicy policy) {
-  return policy == PagePolicy::closed ? "closed" : policy == PagePolicy::adaptive ? "adaptive" : "open";
-}
-std::string refresh_name(RefreshMode mode) {
-  return mode == RefreshMode::per_bank ? "per_bank" : mode == RefreshMode::none ? "none" : "all_bank";
-}
-
-}  // namespace
 
 nlohmann::ordered_json dram_run_json(const DramRunResult& result, const DramParams& dram, const std::string& workload) {
   const auto& summary = result.summary;
@@ -27,9 +17,9 @@ nlohmann::ordered_json dram_run_json(const DramRunResult& result, const DramPara
   json["workload"] = workload;
   json["channels"] = summary.channels;
   json["mapping"] = dram.mapping;
-  json["page_policy"] = page_policy_name(dram.page_policy);
-  json["scheduler"] = dram.scheduler == DramScheduler::fcfs ? "fcfs" : "frfcfs";
-  json["refresh"] = refresh_name(dram.refresh);
+  json["page_policy"] = std::string(to_string(dram.page_policy));
+  json["scheduler"] = std::string(to_string(dram.scheduler));
+  json["refresh"] = std::string(to_string(dram.refresh));
   json["read_requests"] = stats.read_requests;
   json["write_requests"] = stats.write_requests;
   json["bytes_read"] = stats.bytes_read;
@@ -65,8 +55,9 @@ void write_dram_summary(const DramRunResult& result, const DramParams& dram, con
   const auto& stats = result.stats;
   const auto ns = [](double seconds) { return fmt::format("{:.1f} ns", seconds * 1e9); };
   out << fmt::format("DRAM {} x {} channel(s), mapping {}, {} page, {}, {} refresh: {}\n", dram.standard.name,
-                     summary.channels, dram.mapping, page_policy_name(dram.page_policy),
-                     dram.scheduler == DramScheduler::fcfs ? "FCFS" : "FR-FCFS", refresh_name(dram.refresh), workload);
+                     summary.channels, dram.mapping, std::string(to_string(dram.page_policy)),
+                     dram.scheduler == DramScheduler::fcfs ? "FCFS" : "FR-FCFS", std::string(to_string(dram.refresh)),
+                     workload);
   out << fmt::format("  requests        {} reads, {} writes, {} moved in {}\n", stats.read_requests,
                      stats.write_requests, format_bytes(stats.bytes_read + stats.bytes_written),
                      format_si(summary.duration_s, "s"));
