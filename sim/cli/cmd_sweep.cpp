@@ -155,7 +155,7 @@ int run_sweep(const SweepOptions& options) {
     // missing ones, and the same command resumes with the rest.
     if (whole) (void)write_collected(spec, {out}, out);
     std::cerr << "roofsim sweep: " << summary.interrupted.size()
-              << " points not run or stopped; run the same command again to resume\n";
+              << " points stopped or not started; run the same command again to resume\n";
     return work_exit_code(selected - summary.interrupted.size(), selected, "points");
   }
   if (whole) {
