@@ -15,12 +15,15 @@ void check_input_file(const std::filesystem::path& path, const std::string& kind
   if (error && error != std::errc::no_such_file_or_directory) {
     throw InputError(where, fmt::format("cannot read this {} file: {}", kind, error.message()));
   }
-  if (!std::filesystem::exists(status)) throw InputError(where, fmt::format("file not found (expected a {} file)", kind));
+  if (!std::filesystem::exists(status)) {
+    throw InputError(where, fmt::format("file not found (expected a {} file)", kind));
+  }
   if (std::filesystem::is_directory(status)) {
     throw InputError(where, fmt::format("is a folder (expected a {} file)", kind));
   }
   if (!std::filesystem::is_regular_file(status)) {
-    throw InputError(where, fmt::format("is not a regular file but a device, FIFO or socket (expected a {} file)", kind));
+    throw InputError(where,
+                     fmt::format("is not a regular file but a device, FIFO or socket (expected a {} file)", kind));
   }
   const auto bytes = std::filesystem::file_size(path, error);
   if (error) throw InputError(where, fmt::format("cannot read this {} file: {}", kind, error.message()));

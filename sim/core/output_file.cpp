@@ -20,8 +20,8 @@ std::string describe(const std::filesystem::path& path, const std::string& reaso
 // Unique among this process's writers and, through the pid, among processes writing into the same folder.
 std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   static unsigned long long counter = 0;
-  const auto name = "." + path.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
-                    std::to_string(counter++);
+  const auto name =
+      "." + path.filename().string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
   return path.parent_path() / name;
 }
 

@@ -7,14 +7,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <csignal>
 #include <fstream>
-#include <system_error>
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <system_error>
 #include <thread>
-
-#include <csignal>
 
 #include <fcntl.h>
 #include <sched.h>

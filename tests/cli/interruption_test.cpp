@@ -57,10 +57,9 @@ TEST_CASE("SIGINT stops a run: exit 130, report.json of the finished ops marked 
   std::filesystem::create_directories(out);
   // A trace.json of an earlier complete run must not stay beside the interrupted run's report.
   test::write_file(out / "trace.json", "{}\n");
-  const auto ending =
-      interrupt_after_one_second({"run", "--hw", "H100-SXM5", "--workload", "gpt3_175b_block_prefill", "--out",
-                                  out.string()},
-                                 out / ".roofsim.lock", dir, SIGINT);
+  const auto ending = interrupt_after_one_second(
+      {"run", "--hw", "H100-SXM5", "--workload", "gpt3_175b_block_prefill", "--out", out.string()},
+      out / ".roofsim.lock", dir, SIGINT);
   CHECK(ending.code == 130);
   CHECK(ending.after_s < 10.0);
   const auto err = test::read_file(dir / "interrupted.stderr");

@@ -64,8 +64,8 @@ TEST_CASE("--out naming an existing file is exit 2 before any simulation, for ev
   // The GPT-3 block would simulate for many seconds: the check comes first, so nothing is printed.
   for (const std::string& command : std::vector<std::string>{
            "run --hw H100-SXM5 --workload gpt3_175b_block_prefill", "run --hw 8xH100-NVSwitch --workload tp_decode",
-        "roofline --hw H100-SXM5 --workload gemm", "dram --hw HBM2-2000 --pattern random --bytes 512MiB",
-        "collective --hw 8xH100-NVSwitch", "sweep " + test::quoted(sweep)}) {
+           "roofline --hw H100-SXM5 --workload gemm", "dram --hw HBM2-2000 --pattern random --bytes 512MiB",
+           "collective --hw 8xH100-NVSwitch", "sweep " + test::quoted(sweep)}) {
     const auto result = test::run_roofsim(command + out);
     INFO(command << "\nstderr: " << result.err);
     CHECK(result.exit_code == 2);
@@ -182,11 +182,11 @@ TEST_CASE("input files: a folder, /dev/zero, a FIFO or a name over 255 bytes is 
     std::string path;
     std::string says;
   };
-  for (const auto& [path, says] : {Case{dir.string(), "is a folder"}, Case{"/dev/zero", "is not a regular file"},
-                                   Case{fifo.string(), "is not a regular file"},
-                                   Case{long_name, "File name too long"}}) {
-    const auto result = test::run_roofsim("dram --hw HBM2-2000 " + test::quoted(path) + " --out " +
-                                          test::quoted(dir / "out"));
+  for (const auto& [path, says] :
+       {Case{dir.string(), "is a folder"}, Case{"/dev/zero", "is not a regular file"},
+        Case{fifo.string(), "is not a regular file"}, Case{long_name, "File name too long"}}) {
+    const auto result =
+        test::run_roofsim("dram --hw HBM2-2000 " + test::quoted(path) + " --out " + test::quoted(dir / "out"));
     INFO(path << "\nstderr: " << result.err);
     CHECK(result.exit_code == 2);
     CHECK(contains(result.err, path + ": "));
