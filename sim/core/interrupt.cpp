@@ -25,8 +25,10 @@ Slot g_slots[kSlots];
 static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler reads the slots' flags");
 
 extern "C" void on_interrupt(int signal) {
-  if (g_signal == 0) g_signal = signal;
-  if (g_defer_depth > 0) return;
+  const int first = g_signal;
+  if (first == 0) g_signal = signal;
+  // Deferred work stops at its next check; the same signal a second time (Ctrl-C pressed again) does not wait for it.
+  if (g_defer_depth > 0 && first != signal) return;
   for (auto& slot : g_slots) {
     if (slot.used.load()) ::unlink(slot.path);
   }

@@ -3,7 +3,8 @@
 // scope: there a signal is only recorded, the work checks interrupt_signal() at its safe points, writes what is
 // complete and the command exits with interrupted_exit_code(). Outside such a scope a signal ends the process at once
 // (exit 128 + signal) after removing the paths registered with RemoveOnSignal (the output folder's lock, a
-// half-written temporary), since nothing is worth saving there. The handler does only async-signal-safe work.
+// half-written temporary), since nothing is worth saving there; so does the same signal arriving a second time, for
+// a user who will not wait. The handler does only async-signal-safe work.
 #include <filesystem>
 
 namespace roofsim {
@@ -20,7 +21,7 @@ void install_interrupt_handlers();
 // "SIGINT", "SIGTERM".
 [[nodiscard]] const char* interrupt_signal_name();
 
-// While one exists, SIGINT and SIGTERM are recorded for the work to notice instead of ending the process.
+// While one exists, a first SIGINT or SIGTERM is recorded for the work to notice instead of ending the process.
 class DeferInterrupts {
  public:
   DeferInterrupts();

@@ -258,10 +258,12 @@ RunSummary run_point_jobs(const std::vector<PointJob>& jobs, std::size_t paralle
     settle(job, status);
   }
   if (interrupt_signal() != 0) {
-    // The points still running get the same signal, write what they finished and are reaped; a point that completes
-    // meanwhile counts as done. The others are neither done nor failed: a rerun of the sweep runs them.
+    // The points still running get SIGTERM, write what they finished and are reaped; a point that completes
+    // meanwhile counts as done. The others are neither done nor failed: a rerun of the sweep runs them. (SIGTERM, not
+    // the sweep's own signal: after a Ctrl-C on a terminal the points have SIGINT already, and a second one would end
+    // them without their partial reports.)
     std::vector<std::pair<const PointJob*, int>> ended;
-    stop_and_reap(running, interrupt_signal(), &ended);
+    stop_and_reap(running, SIGTERM, &ended);
     for (const auto& [job, status] : ended) {
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(job->folder / "report.json")) {
         settle(*job, status);

@@ -36,8 +36,8 @@ struct RunSummary {
                                         std::size_t run_total, double elapsed_s);
 
 // Runs the jobs `parallel` at a time; progress is redrawn in place on a terminal, else one line per finished point.
-// On SIGINT or SIGTERM (sim/core/interrupt.h) it starts no more points, passes the signal on to the running ones and
-// reaps them before it returns; no point's process outlives the call, whatever ends it.
+// On SIGINT or SIGTERM (sim/core/interrupt.h) it starts no more points, sends SIGTERM to the running ones and reaps
+// them before it returns; no point's process outlives the call, whatever ends it.
 [[nodiscard]] RunSummary run_point_jobs(const std::vector<PointJob>& jobs, std::size_t parallel,
                                         std::size_t already_done, std::ostream& progress, bool terminal);
 

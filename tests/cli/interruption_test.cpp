@@ -104,7 +104,7 @@ TEST_CASE("SIGINT stops a collective sweep between two sizes: exit 130 and colle
   CHECK(test::hidden_files(out).empty());
 }
 
-TEST_CASE("SIGINT stops a sweep: its points get the signal and are reaped, done points stay, exit 130") {
+TEST_CASE("SIGINT stops a sweep: its points are stopped and reaped, done points stay, exit 130") {
   const auto dir = test::scratch_dir("interrupt-sweep");
   const auto out = dir / "out";
   const auto file = test::write_file(dir / "long.toml", R"([sweep]
