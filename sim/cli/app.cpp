@@ -1,8 +1,11 @@
 #include "sim/cli/app.h"
 
+#include <filesystem>
 #include <iostream>
 
 #include "sim/core/input_error.h"
+#include "sim/core/interrupt.h"
+#include "sim/core/output_file.h"
 #include "sim/core/systemc_setup.h"
 
 namespace roofsim::cli {
@@ -26,8 +29,16 @@ SplitOverrides split_overrides(const std::vector<std::string>& sets) {
   return split;
 }
 
+int work_exit_code(std::size_t done, std::size_t total, const std::string& items) {
+  if (interrupt_signal() == 0) return 0;
+  std::cerr << "roofsim: interrupted by " << interrupt_signal_name() << ": " << done << " of " << total << " " << items
+            << " finished\n";
+  return interrupted_exit_code();
+}
+
 int run_main(int argc, char* argv[]) {
   prepare_systemc_process();
+  install_interrupt_handlers();
   CLI::App app{"roofsim: roofline analysis and SystemC simulation of AI hardware, op by op"};
   app.require_subcommand(0, 1);
   int exit_code = 0;
@@ -47,6 +58,14 @@ int run_main(int argc, char* argv[]) {
     return code == 0 ? 0 : 2;
   } catch (const InputError& error) {
     std::cerr << "roofsim: error: " << error.what() << "\n";
+    return 2;
+  } catch (const OutputError& error) {
+    std::cerr << "roofsim: error: " << error.what() << "\n";
+    return 1;
+  } catch (const std::filesystem::filesystem_error& error) {
+    // Outputs report their errors as OutputError, so what reaches here is a path given as input (a name too long, a
+    // folder that cannot be searched): bad input, named by its path.
+    std::cerr << "roofsim: error: " << error.path1().string() << ": " << error.code().message() << "\n";
     return 2;
   } catch (const std::exception& error) {
     std::cerr << "roofsim: internal error: " << error.what() << "\n";

@@ -9,7 +9,8 @@
 
 namespace roofsim::cli {
 
-// Runs the CLI; returns the process exit code: 0 success, 2 bad input, 1 internal error.
+// Runs the CLI; returns the process exit code: 0 success, 2 bad input (a busy or unusable output folder too), 1 an
+// output that could not be written or an internal error, 130 / 143 when SIGINT / SIGTERM stopped the work.
 int run_main(int argc, char* argv[]);
 
 // Splits repeated `--set KEY=VALUE` options; keys starting with "workload." go to the workload, the rest to the
@@ -19,6 +20,10 @@ struct SplitOverrides {
   std::vector<Override> workload;  // with the "workload." prefix removed
 };
 [[nodiscard]] SplitOverrides split_overrides(const std::vector<std::string>& sets);
+
+// A command's exit code once its work is done: 0, or 130 / 143 when SIGINT / SIGTERM stopped it, after saying on
+// stderr how much of the work (`done` of `total` `items`) finished.
+[[nodiscard]] int work_exit_code(std::size_t done, std::size_t total, const std::string& items);
 
 // Each command adds its subcommand; the callback runs the command and returns its exit code through `exit_code`.
 void add_validate_command(CLI::App& app, int& exit_code);    // cmd_validate.cpp

@@ -1,7 +1,6 @@
 // `roofsim collective`: an nccl-tests-style sweep of one collective over a cluster, simulated on the network model
 // beside its alpha-beta(-gamma) prediction; and `roofsim bench net`.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -15,6 +14,9 @@
 #include "sim/config/data_paths.h"
 #include "sim/config/quantity.h"
 #include "sim/core/input_error.h"
+#include "sim/core/interrupt.h"
+#include "sim/core/output_file.h"
+#include "sim/core/output_folder.h"
 #include "sim/engine/collective_sweep.h"
 #include "sim/report/collective_writers.h"
 
@@ -77,20 +79,22 @@ int run_collective_command(const CollectiveOptions& options) {
   params.factor = options.factor;
   if (!options.chunk.empty()) params.chunk_bytes = option_bytes("--chunk", options.chunk);
   if (!options.packet.empty()) params.packet_bytes = option_bytes("--packet", options.packet);
+  std::optional<OutputFolder> folder;
+  if (!options.out.empty()) folder.emplace(options.out);
+  const DeferInterrupts defer;
   const auto sweep = run_collective_sweep(cluster, params);
   if (!sweep.unsupported.empty()) {
     throw InputError(SourcePos{"--algo " + options.algorithm}, "--algo", options.algorithm, sweep.unsupported);
   }
   write_collective_table(sweep, cluster, options.op, options.algorithm, std::cout);
 
-  if (!options.out.empty()) {
-    std::filesystem::create_directories(options.out);
-    const auto path = std::filesystem::path(options.out) / "collective.csv";
-    std::ofstream csv(path);
-    write_collective_csv(sweep, cluster, options.op, csv);
-    std::cout << "# wrote " << path.string() << "\n";
+  if (folder) {
+    const auto path = folder->path() / "collective.csv";
+    write_output_file(path, [&](std::ostream& csv) { write_collective_csv(sweep, cluster, options.op, csv); });
+    std::cout << "# wrote " << path.string() << (sweep.complete ? "" : " (the sizes done before the interruption)")
+              << "\n";
   }
-  return 0;
+  return work_exit_code(sweep.rows.size(), sweep.planned_rows, "sizes");
 }
 
 }  // namespace

@@ -25,6 +25,10 @@
 #include "sim/config/key_spec.h"
 #include "sim/config/quantity.h"
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
+#include "sim/core/interrupt.h"
+#include "sim/core/output_file.h"
+#include "sim/core/output_folder.h"
 #include "sim/engine/dram_run.h"
 #include "sim/engine/dram_trace_reader.h"
 #include "sim/report/dram_run_writers.h"
@@ -60,7 +64,9 @@ DramParams load_dram(const std::string& hw) {
   }
   bool is_standard = false;
   try {
-    is_standard = toml::parse_file(file.string()).contains("standard");
+    // Peek only into a file the loaders would read; the device loader reports what is wrong with any other.
+    is_standard = is_acceptable_input_file(file, kMaxConfigFileBytes) &&
+                  toml::parse_file(file.string()).contains("standard");
   } catch (const toml::parse_error&) {
     is_standard = false;  // the device loader reports the syntax error with its position
   }
@@ -144,15 +150,17 @@ int run_dram(const DramOptions& options) {
     requests = make_pattern_requests(pattern_of(options));
     workload = options.pattern + " " + format_bytes(parse_size("--bytes", options.bytes));
   }
+  const std::size_t request_count = requests.size();
+  const OutputFolder folder(options.out);
+  const DeferInterrupts defer;
   const auto result = run_dram_requests(dram, channels, std::move(requests));
   if (!options.quiet) write_dram_summary(result, dram, workload, std::cout);
-  std::filesystem::create_directories(options.out);
   const auto path = std::filesystem::path(options.out) / "dram.json";
-  std::ofstream out(path);
-  out << dram_run_json(result, dram, workload).dump(2) << "\n";
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-  if (!options.quiet) std::cout << "  wrote " << path.string() << "\n";
-  return 0;
+  write_output_file(path, [&](std::ostream& out) { out << dram_run_json(result, dram, workload).dump(2) << "\n"; });
+  if (!options.quiet) {
+    std::cout << "  wrote " << path.string() << (result.complete ? "" : " (\"complete\": false)") << "\n";
+  }
+  return work_exit_code(result.stats.read_requests + result.stats.write_requests, request_count, "requests");
 }
 
 }  // namespace

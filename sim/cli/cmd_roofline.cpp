@@ -6,6 +6,7 @@
 #include "sim/cli/app.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
+#include "sim/core/output_folder.h"
 #include "sim/graph/workload.h"
 #include "sim/report/report_writers.h"
 #include "sim/results/roofline_report.h"
@@ -26,6 +27,7 @@ int run_roofline(const RooflineOptions& options) {
   const auto overrides = split_overrides(options.sets);
   const auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
   const auto workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload, hardware);
+  const OutputFolder folder(options.out);
   const auto device = make_device_roof(hardware);
   const auto report = make_roofline_report(workload, hardware, device);
   write_console_table(report, std::cout);

@@ -6,16 +6,19 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
 #include "sim/cli/run_cluster.h"
 #include "sim/config/data_paths.h"
+#include "sim/core/interrupt.h"
+#include "sim/core/output_file.h"
+#include "sim/core/output_folder.h"
 #include "sim/engine/empty_model.h"
 #include "sim/engine/engine.h"
 #include "sim/report/dram_table.h"
@@ -48,12 +51,17 @@ struct Scenario {
   RunResult result;
 };
 
-Scenario simulate(const RunOptions& options) {
+Scenario load_scenario(const RunOptions& options) {
   const auto overrides = split_overrides(options.sets);
   Scenario scenario;
   scenario.hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
   scenario.workload =
       load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload, scenario.hardware);
+  return scenario;
+}
+
+Scenario simulate(const RunOptions& options) {
+  Scenario scenario = load_scenario(options);
   scenario.result = run_workload(scenario.hardware, scenario.workload);
   return scenario;
 }
@@ -71,7 +79,12 @@ int run_scenario(const RunOptions& options) {
     return run_cluster_scenario(ClusterRunArgs{hardware_file, options.workload, options.sets, options.out_dir,
                                                options.write_files, options.full, options.algorithm});
   }
-  const auto scenario = simulate(options);
+  Scenario scenario = load_scenario(options);
+  std::optional<OutputFolder> folder;
+  if (options.write_files) folder.emplace(options.out_dir);
+  const DeferInterrupts defer;
+  scenario.result = run_workload(scenario.hardware, scenario.workload);
+  const bool complete = scenario.result.complete;
   const auto device = make_device_roof(scenario.hardware);
   const auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
   write_console_table(report, std::cout);
@@ -79,19 +92,24 @@ int run_scenario(const RunOptions& options) {
   write_power_table(report, scenario.result, std::cout);
   write_dram_table(scenario.result, std::cout);
   if (options.write_files) {
-    write_report_files(report, device, options.out_dir);
     const std::filesystem::path out(options.out_dir);
-    {
-      std::ofstream trace(out / "trace.json");
-      if (!trace) throw InputError(SourcePos{}, "cannot write " + (out / "trace.json").string());
-      write_trace_json(make_trace_data(scenario.workload, scenario.hardware, scenario.result),
-                       TraceOptions{options.trace_tiles}, trace);
+    write_report_files(report, device, out);
+    if (complete) {
+      write_output_file(out / "trace.json", [&](std::ostream& trace) {
+        write_trace_json(make_trace_data(scenario.workload, scenario.hardware, scenario.result),
+                         TraceOptions{options.trace_tiles}, trace);
+      });
+      std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
+                << (out / "roofline.svg").string() << ", " << (out / "energy.svg").string() << ", "
+                << (out / "trace.json").string() << "\n";
+    } else {
+      remove_stale_output(out / "trace.json");
+      std::cout << "\nwrote " << (out / "report.json").string() << " (\"complete\": false), "
+                << (out / "ops.csv").string() << ", " << (out / "roofline.svg").string() << ", "
+                << (out / "energy.svg").string() << " of the finished ops; no trace.json\n";
     }
-    std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
-              << (out / "roofline.svg").string() << ", " << (out / "energy.svg").string() << ", "
-              << (out / "trace.json").string() << "\n";
   }
-  return 0;
+  return work_exit_code(scenario.result.ops.size(), scenario.workload.ops.size(), "ops");
 }
 
 }  // namespace
@@ -126,6 +144,7 @@ int run_default_scenario() {
   options.workload = "transformer_prefill_small";
   options.write_files = false;
   const int code = run_scenario(options);
+  if (code != 0) return code;
   // The default run only prints; say how to get the same run's charts, report and trace.
   std::cout << "\nfor roofline.svg, energy.svg, report.json, ops.csv and trace.json (Perfetto): roofsim run --hw "
             << options.hardware << " --workload " << options.workload << " --out results\n";

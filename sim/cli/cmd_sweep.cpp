@@ -1,7 +1,6 @@
 // `roofsim sweep FILE`: runs every point of a sweep file as its own roofsim process, N at a time, with progress,
 // resume and failure isolation, and collects sweep.csv, sweep.svg and sweep_roofline.svg. `--list` and `--shard`
 // hand the points to an existing engine (GNU parallel, a Slurm job array); `roofsim sweep merge` joins the shards.
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -10,6 +9,9 @@
 #include "sim/cli/app.h"
 #include "sim/config/data_paths.h"
 #include "sim/core/input_error.h"
+#include "sim/core/interrupt.h"
+#include "sim/core/output_file.h"
+#include "sim/core/output_folder.h"
 #include "sim/sweep/sweep_chart.h"
 #include "sim/sweep/sweep_results.h"
 #include "sim/sweep/sweep_runner.h"
@@ -84,12 +86,7 @@ std::size_t write_collected(const SweepSpec& spec, const std::vector<std::filesy
     results.push_back(collect_point(spec, point, dirs));
     if (results.back().status != PointStatus::ok) ++bad;
   }
-  std::filesystem::create_directories(out);
-  {
-    std::ofstream csv(out / "sweep.csv", std::ios::binary);
-    if (!csv) throw InputError(SourcePos{(out / "sweep.csv").string()}, "cannot write the file");
-    write_sweep_csv(spec, points, results, csv);
-  }
+  write_output_file(out / "sweep.csv", [&](std::ostream& csv) { write_sweep_csv(spec, points, results, csv); });
   write_sweep_charts(spec, points, results, out);
   std::cout << "wrote " << (out / "sweep.csv").string() << ", " << (out / "sweep.svg").string() << ", "
             << (out / "sweep_roofline.svg").string() << "\n";
@@ -129,6 +126,10 @@ int run_sweep(const SweepOptions& options) {
     return 0;
   }
 
+  // A whole sweep owns its folder; the shards of one sweep (a job array, GNU parallel over --list) share it.
+  const bool whole = !options.point && options.shard.empty();
+  const OutputFolder out_folder(out, whole ? OutputFolder::Access::exclusive : OutputFolder::Access::shared);
+  const DeferInterrupts defer;
   write_or_check_manifest(spec, out);
   std::vector<PointJob> jobs;
   std::size_t selected = 0;
@@ -142,13 +143,20 @@ int run_sweep(const SweepOptions& options) {
     jobs.push_back(PointJob{point.index, point_command(spec, point, folder), folder, definition});
   }
   const std::size_t skipped = selected - jobs.size();
-  const bool whole = !options.point && options.shard.empty();
   if (skipped > 0) std::cerr << "roofsim sweep: " << skipped << " of " << selected << " points already done\n";
   const std::size_t parallel = options.jobs > 0 ? options.jobs : available_cores();
   const auto summary = run_point_jobs(jobs, parallel, skipped, std::cerr, ::isatty(STDERR_FILENO) != 0);
   for (const auto& failure : summary.failures) {
     std::cerr << "roofsim sweep: point " << failure.index << " ("
               << point_dir(out, failure.index, points.size()).string() << ") failed: " << failure.error << "\n";
+  }
+  if (!summary.interrupted.empty() || interrupt_signal() != 0) {
+    // What is complete stays: the points done so far keep their `done` marker, sweep.csv shows them beside the
+    // missing ones, and the same command resumes with the rest.
+    if (whole) (void)write_collected(spec, {out}, out);
+    std::cerr << "roofsim sweep: " << summary.interrupted.size()
+              << " points stopped or not started; run the same command again to resume\n";
+    return work_exit_code(selected - summary.interrupted.size(), selected, "points");
   }
   if (whole) {
     const auto bad = write_collected(spec, {out}, out);
@@ -172,6 +180,7 @@ int run_merge(const MergeOptions& options) {
   }
   const SweepSpec spec = spec_from_manifest(first);
   const std::filesystem::path out = options.out.empty() ? dirs.front() : std::filesystem::path(options.out);
+  const OutputFolder out_folder(out);
   const auto bad = write_collected(spec, dirs, out);
   if (bad > 0) std::cerr << "roofsim sweep merge: " << bad << " points failed or missing (see sweep.csv)\n";
   return bad == 0 ? 0 : 1;

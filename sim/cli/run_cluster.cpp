@@ -3,8 +3,8 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -12,16 +12,23 @@
 #include "sim/config/cluster_params.h"
 #include "sim/config/data_paths.h"
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
+#include "sim/core/interrupt.h"
+#include "sim/core/output_file.h"
+#include "sim/core/output_folder.h"
 #include "sim/engine/cluster_run.h"
 #include "sim/report/cluster_trace_writer.h"
 #include "sim/report/cluster_writers.h"
 #include "sim/report/engine_table.h"
 #include "sim/report/report_writers.h"
 #include "sim/results/cluster_report.h"
+#include "sim/results/run_report.h"
 
 namespace roofsim::cli {
 
 bool is_cluster_file(const std::filesystem::path& file) {
+  // Peek only into a file the loader would read; it reports what is wrong with any other.
+  if (!is_acceptable_input_file(file, kMaxConfigFileBytes)) return false;
   try {
     const auto table = toml::parse_file(file.string());
     return table.contains("cluster");
@@ -64,6 +71,26 @@ Workload load_for_cluster(const std::filesystem::path& file, std::vector<Overrid
   return workload;
 }
 
+// A cluster run a signal stopped: rank 0's finished ops as a single-device report, without the figures that need the
+// whole step (cluster.json, the trace).
+int write_interrupted_cluster_run(const Workload& workload, const ClusterParams& cluster, const DeviceRoof& device,
+                                  const ClusterRunResult& result, const ClusterRunArgs& args) {
+  const auto& rank = result.simulated.front();
+  const Report report = make_run_report(workload, cluster.device, device, rank.result);
+  write_console_table(report, std::cout);
+  if (args.write_files) {
+    const std::filesystem::path out(args.out_dir);
+    write_report_files(report, device, out);
+    remove_stale_output(out / "cluster.json");
+    remove_stale_output(out / "trace.json");
+    std::cout << "\nwrote " << (out / "report.json").string() << " (\"complete\": false), "
+              << (out / "ops.csv").string() << ", " << (out / "roofline.svg").string() << ", "
+              << (out / "energy.svg").string() << " of rank " << rank.rank
+              << "'s finished ops; no cluster.json or trace.json\n";
+  }
+  return work_exit_code(rank.result.ops.size(), workload.ops.size(), "ops of rank " + std::to_string(rank.rank));
+}
+
 }  // namespace
 
 int run_cluster_scenario(const ClusterRunArgs& args) {
@@ -78,8 +105,13 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
     if (!algorithm) throw InputError(SourcePos{"--algo"}, fmt::format("unknown algorithm '{}'", args.algorithm));
     options.algorithm = *algorithm;
   }
+  std::optional<OutputFolder> folder;
+  if (args.write_files) folder.emplace(args.out_dir);
+  const DeferInterrupts defer;
   const ClusterRunResult result = run_cluster(cluster, workload, options);
   const DeviceRoof device = cluster_device_roof(cluster);
+  const std::filesystem::path out(args.out_dir);
+  if (!result.complete) return write_interrupted_cluster_run(workload, cluster, device, result, args);
   std::vector<Report> reports;
   for (const auto& rank : result.simulated)
     reports.push_back(make_rank_report(workload, cluster, device, rank, result));
@@ -91,19 +123,16 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   write_engine_table(ops_only, device, result.simulated.front().result, std::cout);
   write_cluster_table(result, reports, std::cout);
   if (args.write_files) {
-    write_report_files(reports.front(), device, args.out_dir);
-    const std::filesystem::path out(args.out_dir);
-    std::ofstream json(out / "cluster.json");
-    if (!json) throw InputError(SourcePos{(out / "cluster.json").string()}, "cannot write the file");
-    json << cluster_json(result, reports).dump(2) << "\n";
-    std::ofstream trace(out / "trace.json");
-    if (!trace) throw InputError(SourcePos{(out / "trace.json").string()}, "cannot write the file");
-    write_cluster_trace_json(result, reports, trace);
+    write_report_files(reports.front(), device, out);
+    write_output_file(out / "cluster.json",
+                      [&](std::ostream& json) { json << cluster_json(result, reports).dump(2) << "\n"; });
+    write_output_file(out / "trace.json",
+                      [&](std::ostream& trace) { write_cluster_trace_json(result, reports, trace); });
     std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
               << (out / "roofline.svg").string() << " (rank " << result.simulated.front().rank << "), "
               << (out / "cluster.json").string() << ", " << (out / "trace.json").string() << "\n";
   }
-  return 0;
+  return work_exit_code(workload.ops.size(), workload.ops.size(), "ops");
 }
 
 }  // namespace roofsim::cli

@@ -20,6 +20,7 @@
 #include "sim/engine/collective_sync.h"
 #include "sim/engine/device.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/simulation_loop.h"
 
 namespace roofsim {
 
@@ -347,12 +348,28 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
   auto classes = rank_classes(cluster.devices, options.collapse_symmetric && !pipeline);
   // Owned by the SystemC kernel's hierarchy until exit, as the single-device engine's Device.
   auto* shell = new ClusterShell("cluster", cluster, topology, workload, classes, options, group_sizes);
-  sc_core::sc_start();
-  if (!shell->idle()) throw std::logic_error("the cluster run ended with collectives unfinished (a deadlock)");
+  const bool complete = simulate_until_idle_or_interrupted();
+  if (complete && !shell->idle()) {
+    throw std::logic_error("the cluster run ended with collectives unfinished (a deadlock)");
+  }
 
   ClusterRunResult result;
   result.cluster = cluster.name;
   result.ranks = cluster.devices;
+  if (!complete) {
+    // Stopped by a signal: each simulated rank's finished ops, without the figures that need the whole step.
+    result.complete = false;
+    const Seconds wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    for (std::size_t c = 0; c < classes.count(); ++c) {
+      SimulatedRank rank;
+      rank.rank = classes.members[c][0];
+      rank.represents = classes.members[c].size();
+      rank.result = collect_run_result(cluster.device, workload, *shell->devices()[c], wall_s, false);
+      result.simulated.push_back(std::move(rank));
+    }
+    result.wall_s = wall_s;
+    return result;
+  }
   result.collectives = shell->collectives();
   result.network_events = shell->network().core().events();
   const auto vertex_name = [&](net::NodeId node) {

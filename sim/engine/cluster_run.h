@@ -61,6 +61,9 @@ struct LinkBusy {
 struct ClusterRunResult {
   std::string cluster;
   std::uint64_t ranks = 0;
+  // False when a signal stopped the run (sim/core/interrupt.h): `simulated` then holds each rank's finished ops
+  // (RunResult::complete false) and nothing else is filled.
+  bool complete = true;
   std::string symmetry;   // what was collapsed, and whether the run confirmed the symmetry
   bool symmetric = true;  // every collective's groups finished together
   std::vector<SimulatedRank> simulated;

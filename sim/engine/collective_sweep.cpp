@@ -6,6 +6,7 @@
 #include "models/net/algorithm_choice.h"
 #include "models/net/reduction_model.h"
 #include "models/net/topology.h"
+#include "sim/core/interrupt.h"
 
 namespace roofsim {
 
@@ -37,10 +38,19 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
   sweep.ranks = base.ranks.size();
   sweep.bus_factor = net::bus_bandwidth_factor(params.op, sweep.ranks);
 
+  std::vector<Bytes> sizes;
   for (double size = static_cast<double>(params.min_bytes); size <= static_cast<double>(params.max_bytes) * (1 + 1e-12);
        size *= params.factor) {
+    sizes.push_back(static_cast<Bytes>(size));
+  }
+  sweep.planned_rows = sizes.size();
+  for (const Bytes bytes : sizes) {
+    if (interrupt_signal() != 0) {
+      sweep.complete = false;
+      break;
+    }
     net::CollectiveRequest request = base;
-    request.bytes = static_cast<Bytes>(size);
+    request.bytes = bytes;
     CollectiveSweepRow row;
     row.bytes = request.bytes;
     if (fixed) {

@@ -42,6 +42,10 @@ struct CollectiveSweep {
   Bytes chunk_bytes = 0;
   Bytes packet_bytes = 0;
   std::vector<CollectiveSweepRow> rows;  // min_bytes, then x factor up to max_bytes
+  // False when a SIGINT or SIGTERM inside a DeferInterrupts scope (sim/core/interrupt.h) stopped the sweep between
+  // two sizes: `rows` holds the sizes done.
+  bool complete = true;
+  std::size_t planned_rows = 0;  // the sizes from min_bytes to max_bytes
 };
 
 [[nodiscard]] CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const CollectiveSweepParams& params);

@@ -9,7 +9,8 @@
 namespace roofsim {
 
 // Fills OpRunStats::dram of every op with DRAM bytes, and the run's conservation and device-wide figures. Throws
-// std::logic_error when the bursts the controller served differ from the engine's requests rounded to bursts.
+// std::logic_error when, in a complete run, the bursts the controller served differ from the engine's requests rounded
+// to bursts.
 void fill_dram_op_stats(EngineDramAdapter& dram, const DramParams& params, RunResult& result);
 
 }  // namespace roofsim

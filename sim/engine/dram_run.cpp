@@ -9,6 +9,7 @@
 
 #include "models/dram/address_mapping.h"
 #include "models/dram/dram_device.h"
+#include "sim/engine/simulation_loop.h"
 
 namespace roofsim {
 
@@ -59,8 +60,8 @@ DramRunResult run_dram_requests(const DramParams& dram, std::uint32_t channels, 
   VectorSource source(std::move(requests));
   dram::DramDevice device("dram", dram, channels);
   device.attach_source(source);
-  sc_core::sc_start();
   DramRunResult result;
+  result.complete = simulate_until_idle_or_interrupted();
   result.stats = device.collect();
   result.summary = dram::summarize(result.stats, dram.standard);
   return result;

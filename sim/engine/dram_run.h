@@ -30,11 +30,13 @@ struct DramPattern {
 [[nodiscard]] DramRequests make_pattern_requests(const DramPattern& pattern);
 
 struct DramRunResult {
+  bool complete = true;  // false: a signal stopped the run; the figures cover the requests served until then
   dram::DramRunStats stats;
   dram::DramSummary summary;
 };
 
-// Builds a device of `channels` channels on `dram` and runs the requests to completion.
+// Builds a device of `channels` channels on `dram` and runs the requests to completion (or until a SIGINT or
+// SIGTERM inside a DeferInterrupts scope, sim/core/interrupt.h, stops it).
 [[nodiscard]] DramRunResult run_dram_requests(const DramParams& dram, std::uint32_t channels, DramRequests requests);
 
 // The address mapping's grammar, for --help and error messages.

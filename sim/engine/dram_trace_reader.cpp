@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
 
 namespace roofsim {
 
@@ -20,8 +21,9 @@ std::string trim(const std::string& text) {
 }  // namespace
 
 DramRequests read_dram_trace(const std::string& path, Bytes default_bytes) {
+  check_input_file(path, "DRAM trace", kMaxDramTraceBytes);
   std::ifstream in(path);
-  if (!in) throw InputError(SourcePos{path}, "file not found");
+  if (!in) throw InputError(SourcePos{path}, "cannot open this DRAM trace file");
   DramRequests requests;
   std::string line;
   std::uint32_t number = 0;

@@ -11,6 +11,7 @@
 
 #include "sim/engine/device.h"
 #include "sim/engine/dram_op_stats.h"
+#include "sim/engine/simulation_loop.h"
 
 namespace roofsim {
 
@@ -67,19 +68,34 @@ void account_time(const Op& op, const DispatchPolicy::OpTimes& t, const OpExecut
   }
 }
 
+// Drops the ops an interrupted run did not finish from the per-op results, noting where the rest sit in the workload.
+void keep_finished_ops(const std::vector<bool>& finished, RunResult& result) {
+  std::vector<OpRunStats> ops;
+  std::vector<OpPowerStats> power_ops;
+  for (std::size_t i = 0; i < finished.size(); ++i) {
+    if (!finished[i]) continue;
+    result.finished_op_indices.push_back(i);
+    ops.push_back(std::move(result.ops[i]));
+    if (i < result.power.ops.size()) power_ops.push_back(std::move(result.power.ops[i]));
+  }
+  result.ops = std::move(ops);
+  result.power.ops = std::move(power_ops);
+}
+
 }  // namespace
 
 RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
   const auto wall_start = std::chrono::steady_clock::now();
   // Lives until the process exits: SystemC cannot tear an elaborated hierarchy down and elaborate another.
   auto* device = new Device("device", hw, workload);
-  sc_core::sc_start();
+  const bool complete = simulate_until_idle_or_interrupted();
   return collect_run_result(hw, workload, *device,
-                            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(),
+                            complete);
 }
 
 RunResult collect_run_result(const HardwareParams& hw, const Workload& workload, const Device& device_ref,
-                             Seconds wall_s) {
+                             Seconds wall_s, bool complete) {
   const Device* device = &device_ref;
   RunResult result;
   result.device = hw.name;
@@ -88,8 +104,13 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
   if (hw.dram) result.dram_model = device->detailed_dram() != nullptr ? "detailed" : "simple";
   const auto& policy = device->policy();
   const auto& memory = device->memory();
-  if (!policy.all_done()) throw std::logic_error("the simulation ended with ops unfinished (a dependency deadlock)");
-  memory.check_conservation();
+  result.complete = complete;
+  if (complete) {
+    if (!policy.all_done()) throw std::logic_error("the simulation ended with ops unfinished (a dependency deadlock)");
+    memory.check_conservation();
+  }
+  // An interrupted run keeps the ops that finished; the others hold only their name until they are dropped below.
+  std::vector<bool> finished(workload.ops.size(), true);
 
   const auto& names = memory.level_names();
   TimeFs last_end = 0;
@@ -100,6 +121,11 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
     OpRunStats stats;
     stats.name = op.name;
     stats.kind = std::string(to_string(op.kind));
+    if (!complete && times.end_fs == kNever) {
+      finished[i] = false;
+      result.ops.push_back(std::move(stats));
+      continue;
+    }
     stats.launch_s = fs_to_seconds(times.launch_fs);
     stats.start_s = fs_to_seconds(times.start_fs);
     stats.end_s = fs_to_seconds(times.end_fs);
@@ -163,6 +189,7 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
   result.processes = hw.compute.units + 1 + (device->detailed_dram() != nullptr ? 2 : 0);  // + the DRAM's two
   result.tile_spans = device->tile_spans();
   result.wall_s = wall_s;
+  if (!complete) keep_finished_ops(finished, result);
   return result;
 }
 

@@ -9,13 +9,16 @@
 
 namespace roofsim {
 
-// Throws InputError for ops the hardware cannot run, std::logic_error when an invariant fails.
+// Throws InputError for ops the hardware cannot run, std::logic_error when an invariant fails. A SIGINT or SIGTERM
+// inside a DeferInterrupts scope (sim/core/interrupt.h) stops the simulation: the result is then not `complete` and
+// holds the ops that finished.
 [[nodiscard]] RunResult run_workload(const HardwareParams& hw, const Workload& workload);
 
 class Device;
 // The statistics of a device whose simulation has ended (run_workload's second half; cluster runs call it per
-// simulated rank). `wall_s` is the wall time the caller measured.
+// simulated rank). `wall_s` is the wall time the caller measured; `complete` is false when the simulation was
+// stopped with work left, and then the end-of-run invariants are not checked and only finished ops are kept.
 [[nodiscard]] RunResult collect_run_result(const HardwareParams& hw, const Workload& workload, const Device& device,
-                                           Seconds wall_s);
+                                           Seconds wall_s, bool complete = true);
 
 }  // namespace roofsim

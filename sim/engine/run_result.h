@@ -75,6 +75,10 @@ struct LevelRunStats {
 struct RunResult {
   std::string device;
   std::string workload;
+  // False when a signal stopped the simulation: `ops` (and power.ops) then hold only the ops that finished, and
+  // finished_op_indices says where each sits in the workload.
+  bool complete = true;
+  std::vector<std::size_t> finished_op_indices;
   std::uint64_t units = 0;
   std::string dram_model;  // "simple", "detailed", or "" without DRAM
   Seconds sim_time_s = 0;

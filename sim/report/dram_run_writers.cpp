@@ -13,6 +13,7 @@ nlohmann::ordered_json dram_run_json(const DramRunResult& result, const DramPara
   const auto& summary = result.summary;
   const auto& stats = result.stats;
   nlohmann::ordered_json json;
+  if (!result.complete) json["complete"] = false;
   json["standard"] = dram.standard.name;
   json["workload"] = workload;
   json["channels"] = summary.channels;

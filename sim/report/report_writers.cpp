@@ -5,10 +5,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
 #include <ostream>
 
-#include "sim/core/input_error.h"
+#include "sim/core/output_file.h"
 #include "sim/report/energy_chart.h"
 #include "sim/report/gap_columns.h"
 #include "sim/report/svg_chart.h"
@@ -63,6 +62,7 @@ bool same_bytes_at_every_level(const Report& report) {
 Json report_json(const Report& report) {
   Json root;
   root["command"] = report.command;
+  if (!report.complete) root["complete"] = false;
   root["hardware"] = {{"name", report.hardware_name}, {"file", report.hardware_file}};
   root["workload"] = {{"name", report.workload_name}, {"file", report.workload_file}};
   root["bytes_basis"] = report.bytes_basis;
@@ -249,30 +249,10 @@ void write_console_table(const Report& report, std::ostream& out) {
 }
 
 void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) throw InputError(SourcePos{dir.string()}, "cannot create the output folder: " + error.message());
-  const auto open = [&](const std::string& name) {
-    std::ofstream file(dir / name, std::ios::binary);
-    if (!file) throw InputError(SourcePos{(dir / name).string()}, "cannot write this file");
-    return file;
-  };
-  {
-    auto file = open("report.json");
-    write_report_json(report, file);
-  }
-  {
-    auto file = open("ops.csv");
-    write_ops_csv(report, file);
-  }
-  {
-    auto file = open("roofline.svg");
-    write_roofline_svg(report, device, file);
-  }
-  {
-    auto file = open("energy.svg");
-    write_energy_svg(report, device, file);
-  }
+  write_output_file(dir / "report.json", [&](std::ostream& out) { write_report_json(report, out); });
+  write_output_file(dir / "ops.csv", [&](std::ostream& out) { write_ops_csv(report, out); });
+  write_output_file(dir / "roofline.svg", [&](std::ostream& out) { write_roofline_svg(report, device, out); });
+  write_output_file(dir / "energy.svg", [&](std::ostream& out) { write_energy_svg(report, device, out); });
 }
 
 }  // namespace roofsim

@@ -21,8 +21,8 @@ void write_ops_csv(const Report& report, std::ostream& out);
 // The console table: one row per op, units in the column headers.
 void write_console_table(const Report& report, std::ostream& out);
 
-// Writes report.json, ops.csv, roofline.svg and energy.svg into `dir` (created if missing). Throws InputError when the
-// folder cannot be written.
+// Writes report.json, ops.csv, roofline.svg and energy.svg into `dir`, each whole or not at all (output_file.h).
+// Throws OutputError when a file cannot be written.
 void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir);
 
 }  // namespace roofsim

@@ -45,6 +45,9 @@ struct OpReport {
 
 struct Report {
   std::string command = "roofline";        // "roofline" or "run"
+  // False for a run a signal stopped: `ops` holds the ops that finished (report.json says "complete": false; a
+  // complete report leaves the key out).
+  bool complete = true;
   std::string bytes_basis = "compulsory";  // "compulsory" (roofline) or "simulated" (run)
   std::string hardware_name;
   std::string hardware_file;

@@ -68,6 +68,17 @@ GapAttribution op_gap(const OpReport& op, const DeviceRoof& device, const OpRunS
 
 Report make_run_report(const Workload& workload, const HardwareParams& hardware, const DeviceRoof& device,
                        const RunResult& result) {
+  if (!result.complete) {
+    // The report of an interrupted run is that of the finished ops alone.
+    Workload finished = workload;
+    finished.ops.clear();
+    for (const auto i : result.finished_op_indices) finished.ops.push_back(workload.ops.at(i));
+    RunResult finished_result = result;
+    finished_result.complete = true;
+    Report report = make_run_report(finished, hardware, device, finished_result);
+    report.complete = false;
+    return report;
+  }
   Report report;
   report.command = "run";
   report.bytes_basis = "simulated";

@@ -18,6 +18,7 @@ namespace roofsim {
 // The binding ceiling's time for an op (the numerator of run_efficiency).
 [[nodiscard]] Seconds ceiling_time_s(const OpReport& op, const DeviceRoof& device);
 
+// A result that is not complete (a signal stopped the run) gives the report of its finished ops, not `complete`.
 [[nodiscard]] Report make_run_report(const Workload& workload, const HardwareParams& hardware, const DeviceRoof& device,
                                      const RunResult& result);
 

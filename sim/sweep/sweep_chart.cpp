@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <ostream>
 
@@ -13,7 +12,7 @@
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
 #include "sim/config/quantity.h"
-#include "sim/core/input_error.h"
+#include "sim/core/output_file.h"
 #include "sim/report/label_placer.h"
 #include "sim/report/svg_chart.h"
 #include "sim/report/svg_primitives.h"
@@ -385,13 +384,12 @@ void write_sweep_charts(const SweepSpec& spec, const std::vector<SweepPoint>& po
         }
       }
     }
-    std::ofstream out(dir / "sweep.svg", std::ios::binary);
-    if (!out) throw InputError(SourcePos{(dir / "sweep.svg").string()}, "cannot write the file");
-    write_sweep_svg(charted, sweep_panels(charted, points, results), out);
+    write_output_file(dir / "sweep.svg", [&](std::ostream& out) {
+      write_sweep_svg(charted, sweep_panels(charted, points, results), out);
+    });
   }
-  std::ofstream out(dir / "sweep_roofline.svg", std::ios::binary);
-  if (!out) throw InputError(SourcePos{(dir / "sweep_roofline.svg").string()}, "cannot write the file");
-  write_points_roofline(spec, points, results, out);
+  write_output_file(dir / "sweep_roofline.svg",
+                    [&](std::ostream& out) { write_points_roofline(spec, points, results, out); });
 }
 
 }  // namespace roofsim

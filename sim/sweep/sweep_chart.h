@@ -42,7 +42,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
 // Linear ticks at 1, 2 or 5 x 10^k covering [lo, hi], about `target` of them.
 [[nodiscard]] std::vector<double> nice_ticks(double lo, double hi, int target);
 
-// Writes sweep.svg and sweep_roofline.svg into `dir`.
+// Writes sweep.svg and sweep_roofline.svg into `dir`, each whole or not at all; throws OutputError.
 void write_sweep_charts(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                         const std::vector<PointResult>& results, const std::filesystem::path& dir);
 

@@ -6,15 +6,17 @@
 #include <ostream>
 #include <sstream>
 
-#include <unistd.h>
-
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
+#include "sim/core/output_file.h"
 
 namespace roofsim {
 
 namespace {
 
 constexpr const char* kManifestFile = "sweep.json";
+// A point's report.json grows with its ops; this is far above a real one.
+constexpr std::uintmax_t kMaxPointReportBytes = std::uintmax_t{1} << 30;
 
 std::string scale_name(AxisScale scale) {
   switch (scale) {
@@ -36,17 +38,6 @@ std::string read_text(const std::filesystem::path& file) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-void write_text_atomically(const std::filesystem::path& file, const std::string& text) {
-  // A unique temporary name per process, then rename: readers and concurrent writers see a whole file.
-  const auto temporary = file.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    if (!out) throw InputError(SourcePos{file.string()}, "cannot write the file");
-    out << text;
-  }
-  std::filesystem::rename(temporary, file);
 }
 
 // Numbers as report.json holds them, in the shortest text that reads back to the same double.
@@ -145,6 +136,7 @@ nlohmann::ordered_json read_manifest(const std::filesystem::path& dir) {
   if (!std::filesystem::exists(file)) {
     throw InputError(SourcePos{dir.string()}, "no sweep.json here: not the output folder of `roofsim sweep`");
   }
+  check_input_file(file, "sweep manifest", kMaxConfigFileBytes);
   try {
     return nlohmann::ordered_json::parse(read_text(file));
   } catch (const nlohmann::json::exception& error) {
@@ -163,8 +155,8 @@ void write_or_check_manifest(const SweepSpec& spec, const std::filesystem::path&
     }
     if (existing == manifest) return;
   }
-  std::filesystem::create_directories(dir);
-  write_text_atomically(dir / kManifestFile, manifest.dump(2) + "\n");
+  // Written whole under its name (output_file.h), so that shards writing it at once leave one complete copy.
+  write_output_file(dir / kManifestFile, [&](std::ostream& out) { out << manifest.dump(2) << "\n"; });
 }
 
 std::string point_dir_name(std::size_t index, std::size_t point_count) {
@@ -263,25 +255,33 @@ PointResult collect_point(const SweepSpec& spec, const SweepPoint& point,
   for (const auto& dir : dirs) {
     const auto folder = point_dir(dir, point.index, count);
     if (std::filesystem::exists(folder / "done")) {
+      const auto report_file = folder / "report.json";
+      if (!is_acceptable_input_file(report_file, kMaxPointReportBytes)) {
+        result.status = PointStatus::failed;
+        result.error = "report.json is missing or not a regular file";
+        return result;
+      }
       try {
-        result.report = nlohmann::json::parse(read_text(folder / "report.json"));
+        result.report = nlohmann::json::parse(read_text(report_file));
+        for (const auto& op : result.report.at("ops")) {
+          OpRow row;
+          row.op = op.value("name", std::string());
+          for (const auto& metric : spec.metrics) {
+            const auto value = op_metric(op, metric);
+            row.cells.push_back(cell_text(value));
+            row.numbers.push_back(cell_number(value));
+          }
+          result.rows.push_back(std::move(row));
+        }
+        result.rows.push_back(total_row(result.report, spec.metrics));
       } catch (const nlohmann::json::exception& error) {
+        // Not JSON, or JSON of another shape than report.json's: the point failed, the others are still collected.
+        result.rows.clear();
         result.status = PointStatus::failed;
         result.error = std::string("unreadable report.json: ") + error.what();
         return result;
       }
       result.status = PointStatus::ok;
-      for (const auto& op : result.report.at("ops")) {
-        OpRow row;
-        row.op = op.value("name", std::string());
-        for (const auto& metric : spec.metrics) {
-          const auto value = op_metric(op, metric);
-          row.cells.push_back(cell_text(value));
-          row.numbers.push_back(cell_number(value));
-        }
-        result.rows.push_back(std::move(row));
-      }
-      result.rows.push_back(total_row(result.report, spec.metrics));
       return result;
     }
     if (!failed_folder && std::filesystem::exists(folder / "error.txt")) failed_folder = folder;

@@ -7,10 +7,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <csignal>
 #include <fstream>
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include <fcntl.h>
@@ -18,6 +20,9 @@
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "sim/core/interrupt.h"
+#include "sim/core/output_file.h"
 
 extern char** environ;
 
@@ -41,8 +46,7 @@ std::string read_text(const std::filesystem::path& file) {
 }
 
 void write_text(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream out(file, std::ios::binary);
-  out << text;
+  write_output_file(file, [&](std::ostream& out) { out << text; });
 }
 
 // The line that says what went wrong: roofsim prints "roofsim: error: ..." (bad input) or "roofsim: internal error".
@@ -62,26 +66,98 @@ std::string describe_status(int status) {
   return "stopped";
 }
 
-pid_t spawn(const PointJob& job, std::string& error) {
-  std::filesystem::create_directories(job.folder);
-  for (const char* stale : {"done", "error.txt", "report.json"}) std::filesystem::remove(job.folder / stale);
+// While the runner decides what to do next, SIGCHLD, SIGINT and SIGTERM are blocked; it waits for any of them with
+// sigsuspend, which unblocks them atomically, so a signal that arrives between a check and the wait is never missed.
+class ChildSignals {
+ public:
+  ChildSignals() {
+    struct sigaction action {};
+    action.sa_handler = on_child_exit;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    ::sigaction(SIGCHLD, &action, &previous_child_action_);
+    sigset_t blocked;
+    sigemptyset(&blocked);
+    sigaddset(&blocked, SIGCHLD);
+    sigaddset(&blocked, SIGINT);
+    sigaddset(&blocked, SIGTERM);
+    ::sigprocmask(SIG_BLOCK, &blocked, &unblocked_);
+  }
+  ~ChildSignals() {
+    ::sigprocmask(SIG_SETMASK, &unblocked_, nullptr);
+    ::sigaction(SIGCHLD, &previous_child_action_, nullptr);
+  }
+  ChildSignals(const ChildSignals&) = delete;
+  ChildSignals& operator=(const ChildSignals&) = delete;
+
+  // Returns once a handler ran: a child exited, or SIGINT/SIGTERM was recorded (sim/core/interrupt.h).
+  void wait() const { ::sigsuspend(&unblocked_); }
+  // The mask a point's process starts with: the one the runner had, not the blocked one.
+  [[nodiscard]] const sigset_t& child_mask() const { return unblocked_; }
+
+ private:
+  static void on_child_exit(int /*signal*/) {}
+  sigset_t unblocked_{};
+  struct sigaction previous_child_action_ {};
+};
+
+pid_t spawn(const PointJob& job, const ChildSignals& signals, std::string& error) {
+  std::error_code folder_error;
+  std::filesystem::create_directories(job.folder, folder_error);
+  if (folder_error) throw OutputError(job.folder, folder_error.message());
+  for (const char* stale : {"done", "error.txt", "report.json"}) {
+    std::filesystem::remove(job.folder / stale, folder_error);
+    if (folder_error) throw OutputError(job.folder / stale, folder_error.message());
+  }
   const auto out_file = (job.folder / "stdout.txt").string();
   const auto err_file = (job.folder / "stderr.txt").string();
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setsigmask(&attributes, &signals.child_mask());
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   std::vector<char*> argv;
   for (const auto& word : job.argv) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);
   pid_t pid = 0;
-  const int code = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int code = posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (code != 0) {
     error = std::string("cannot start ") + argv[0] + ": " + std::strerror(code);
     return -1;
   }
   return pid;
+}
+
+// Sends `signal` to every running point, reaps them all (SIGKILL for one still there after kStopGraceS) and notes how
+// each ended in `ended` when given.
+void stop_and_reap(std::map<pid_t, const PointJob*>& running, int signal,
+                   std::vector<std::pair<const PointJob*, int>>* ended) {
+  constexpr double kStopGraceS = 10.0;
+  for (const auto& [pid, job] : running) ::kill(pid, signal);
+  const auto start = std::chrono::steady_clock::now();
+  bool killed = false;
+  while (!running.empty()) {
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid > 0) {
+      const auto found = running.find(pid);
+      if (found == running.end()) continue;
+      if (ended != nullptr) ended->emplace_back(found->second, status);
+      running.erase(found);
+      continue;
+    }
+    if (pid < 0 && errno != EINTR) break;
+    if (!killed && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(kStopGraceS)) {
+      for (const auto& [child, job] : running) ::kill(child, SIGKILL);
+      killed = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
 }
 
 }  // namespace
@@ -103,10 +179,18 @@ std::string progress_line(std::size_t done, std::size_t total, std::size_t faile
 
 RunSummary run_point_jobs(const std::vector<PointJob>& jobs, std::size_t parallel, std::size_t already_done,
                           std::ostream& progress, bool terminal) {
+  // Declared in this order so that signals unblocked at the end are still only recorded.
+  const DeferInterrupts defer;
+  const ChildSignals signals;
   RunSummary summary;
   const auto start = std::chrono::steady_clock::now();
   const std::size_t total = already_done + jobs.size();
   std::map<pid_t, const PointJob*> running;
+  // Whatever ends the loop (an interruption, an output that cannot be written), no point's process outlives it.
+  struct StopRunning {
+    std::map<pid_t, const PointJob*>& running;
+    ~StopRunning() { stop_and_reap(running, SIGTERM, nullptr); }
+  } stop_running{running};
   std::size_t next = 0, finished = 0;
   auto report = [&](const PointJob* job, bool ok) {
     const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -122,32 +206,7 @@ RunSummary run_point_jobs(const std::vector<PointJob>& jobs, std::size_t paralle
     write_text(job.folder / "error.txt", error + "\n");
     summary.failures.push_back({job.index, error});
   };
-  if (terminal && !jobs.empty()) report(nullptr, true);
-  parallel = std::max<std::size_t>(parallel, 1);
-  while (next < jobs.size() || !running.empty()) {
-    while (next < jobs.size() && running.size() < parallel) {
-      const auto& job = jobs[next++];
-      std::string spawn_error;
-      const pid_t pid = spawn(job, spawn_error);
-      if (pid < 0) {
-        fail(job, spawn_error);
-        ++finished;
-        report(&job, false);
-        continue;
-      }
-      running.emplace(pid, &job);
-    }
-    if (running.empty()) continue;
-    int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    const auto found = running.find(pid);
-    if (found == running.end()) continue;
-    const PointJob& job = *found->second;
-    running.erase(found);
+  auto settle = [&](const PointJob& job, int status) {
     ++finished;
     const bool ok =
         WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(job.folder / "report.json");
@@ -165,6 +224,56 @@ RunSummary run_point_jobs(const std::vector<PointJob>& jobs, std::size_t paralle
       fail(job, error);
     }
     report(&job, ok);
+  };
+  if (terminal && !jobs.empty()) report(nullptr, true);
+  parallel = std::max<std::size_t>(parallel, 1);
+  while ((next < jobs.size() || !running.empty()) && interrupt_signal() == 0) {
+    while (next < jobs.size() && running.size() < parallel) {
+      const auto& job = jobs[next++];
+      std::string spawn_error;
+      const pid_t pid = spawn(job, signals, spawn_error);
+      if (pid < 0) {
+        fail(job, spawn_error);
+        ++finished;
+        report(&job, false);
+        continue;
+      }
+      running.emplace(pid, &job);
+    }
+    if (running.empty()) continue;
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid == 0) {
+      signals.wait();
+      continue;
+    }
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    const auto found = running.find(pid);
+    if (found == running.end()) continue;
+    const PointJob& job = *found->second;
+    running.erase(found);
+    settle(job, status);
+  }
+  if (interrupt_signal() != 0) {
+    // The points still running get SIGTERM, write what they finished and are reaped; a point that completes
+    // meanwhile counts as done. The others are neither done nor failed: a rerun of the sweep runs them. (SIGTERM, not
+    // the sweep's own signal: after a Ctrl-C on a terminal the points have SIGINT already, and a second one would end
+    // them without their partial reports.)
+    std::vector<std::pair<const PointJob*, int>> ended;
+    stop_and_reap(running, SIGTERM, &ended);
+    for (const auto& [job, status] : ended) {
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(job->folder / "report.json")) {
+        settle(*job, status);
+      } else {
+        summary.interrupted.push_back(job->index);
+      }
+    }
+    for (std::size_t i = next; i < jobs.size(); ++i) summary.interrupted.push_back(jobs[i].index);
+    std::sort(summary.interrupted.begin(), summary.interrupted.end());
+    if (terminal) progress << "\n" << std::flush;
   }
   std::sort(summary.failures.begin(), summary.failures.end(),
             [](const PointFailure& a, const PointFailure& b) { return a.index < b.index; });

@@ -25,6 +25,9 @@ struct PointFailure {
 struct RunSummary {
   std::size_t succeeded = 0;
   std::vector<PointFailure> failures;  // in point order
+  // Points a SIGINT or SIGTERM stopped or kept from starting, in point order: neither done nor failed, so that a
+  // rerun of the sweep runs them.
+  std::vector<std::size_t> interrupted;
 };
 
 // The progress line: "[#####.....] 12/40 points, 1 failed, 0:42 left". `done` and `total` count every point of the
@@ -33,6 +36,8 @@ struct RunSummary {
                                         std::size_t run_total, double elapsed_s);
 
 // Runs the jobs `parallel` at a time; progress is redrawn in place on a terminal, else one line per finished point.
+// On SIGINT or SIGTERM (sim/core/interrupt.h) it starts no more points, sends SIGTERM to the running ones and reaps
+// them before it returns; no point's process outlives the call, whatever ends it.
 [[nodiscard]] RunSummary run_point_jobs(const std::vector<PointJob>& jobs, std::size_t parallel,
                                         std::size_t already_done, std::ostream& progress, bool terminal);
 
