@@ -37,8 +37,6 @@ namespace roofsim::cli {
 
 namespace {
 
-using dram::SourcedRequest;
-
 struct DramOptions {
   std::string hw;
   std::string trace;
@@ -58,15 +56,15 @@ struct DramOptions {
 // A source over requests held in memory.
 class VectorSource final : public dram::DramRequestSource {
  public:
-  explicit VectorSource(std::vector<SourcedRequest> requests) : requests_(std::move(requests)) {}
-  [[nodiscard]] std::optional<SourcedRequest> peek() const override {
+  explicit VectorSource(std::vector<DramRequest> requests) : requests_(std::move(requests)) {}
+  [[nodiscard]] std::optional<DramRequest> peek() const override {
     if (next_ >= requests_.size()) return std::nullopt;
     return requests_[next_];
   }
   void pop() override { ++next_; }
 
  private:
-  std::vector<SourcedRequest> requests_;
+  std::vector<DramRequest> requests_;
   std::size_t next_ = 0;
 };
 
@@ -164,12 +162,13 @@ std::string trim(const std::string& text) {
 }
 
 // Trace lines: `<time_ns> <R|W> <hex address> [bytes]`; blank lines and `#` comments are skipped.
-std::vector<SourcedRequest> read_trace(const std::string& path, Bytes default_bytes) {
+std::vector<DramRequest> read_trace(const std::string& path, Bytes default_bytes) {
   std::ifstream in(path);
   if (!in) throw InputError(SourcePos{path}, "file not found");
-  std::vector<SourcedRequest> requests;
+  std::vector<DramRequest> requests;
   std::string line;
   std::uint32_t number = 0;
+  Seconds previous_s = 0;
   const std::string expected = "a line '<time_ns> <R|W> <hex address> [bytes]', times not decreasing";
   while (std::getline(in, line)) {
     ++number;
@@ -184,7 +183,7 @@ std::vector<SourcedRequest> read_trace(const std::string& path, Bytes default_by
       throw InputError(SourcePos{path, number, 0}, "line " + std::to_string(number), line, expected);
     };
     if (address_text.empty() || !extra.empty()) fail();
-    SourcedRequest request;
+    DramRequest request;
     double time_ns = 0;
     {
       const auto* end = time_text.data() + time_text.size();
@@ -192,9 +191,9 @@ std::vector<SourcedRequest> read_trace(const std::string& path, Bytes default_by
       if (error != std::errc() || ptr != end || !(time_ns >= 0) || !std::isfinite(time_ns)) fail();
     }
     if (kind == "R" || kind == "r") {
-      request.is_write = false;
+      request.write = false;
     } else if (kind == "W" || kind == "w") {
-      request.is_write = true;
+      request.write = true;
     } else {
       fail();
     }
@@ -211,15 +210,17 @@ std::vector<SourcedRequest> read_trace(const std::string& path, Bytes default_by
       const auto [ptr, error] = std::from_chars(bytes_text.data(), end, request.bytes);
       if (error != std::errc() || ptr != end || request.bytes == 0) fail();
     }
-    request.at_s = time_ns * 1e-9;
-    if (!requests.empty() && request.at_s < requests.back().at_s) fail();
+    const Seconds at_s = time_ns * 1e-9;
+    if (at_s < previous_s) fail();
+    previous_s = at_s;
+    request.arrival_fs = seconds_to_fs(at_s);  // as sc_time(at_s, SC_SEC) rounds at the kernel's resolution, 1 fs
     requests.push_back(request);
   }
   return requests;
 }
 
 // Deterministic patterns: every request offered at time 0, so they issue as fast as the controller accepts them.
-std::vector<SourcedRequest> make_pattern(const DramOptions& options) {
+std::vector<DramRequest> make_pattern(const DramOptions& options) {
   const Bytes total = parse_size("--bytes", options.bytes);
   const Bytes request_bytes = parse_size("--request-bytes", options.request_bytes);
   if (request_bytes == 0) throw InputError(SourcePos{"--request-bytes"}, "--request-bytes", "0", "at least 1 byte");
@@ -232,10 +233,10 @@ std::vector<SourcedRequest> make_pattern(const DramOptions& options) {
   const Bytes count = (total + request_bytes - 1) / request_bytes;
   const Bytes slots = std::max<Bytes>(1, footprint / request_bytes);
   std::mt19937_64 random(options.seed);
-  std::vector<SourcedRequest> requests;
+  std::vector<DramRequest> requests;
   requests.reserve(count);
   for (Bytes i = 0; i < count; ++i) {
-    SourcedRequest request;
+    DramRequest request;
     request.bytes = request_bytes;
     if (options.pattern == "stream") {
       request.address = i * request_bytes;
@@ -246,7 +247,7 @@ std::vector<SourcedRequest> make_pattern(const DramOptions& options) {
     }
     // 53 random bits as a fraction in [0, 1): the same on every platform, unlike std::uniform_real_distribution.
     const double draw = static_cast<double>(random() >> 11) * 0x1.0p-53;
-    request.is_write = options.read_ratio < 1.0 && draw >= options.read_ratio;
+    request.write = options.read_ratio < 1.0 && draw >= options.read_ratio;
     requests.push_back(request);
   }
   return requests;
@@ -334,7 +335,7 @@ struct RunResult {
 };
 
 // One elaboration per process (SystemC): builds the device, runs the requests to completion.
-RunResult simulate(const DramParams& dram, std::uint32_t channels, std::vector<SourcedRequest> requests) {
+RunResult simulate(const DramParams& dram, std::uint32_t channels, std::vector<DramRequest> requests) {
   VectorSource source(std::move(requests));
   dram::DramDevice device("dram", dram, channels);
   device.attach_source(source);
@@ -358,7 +359,7 @@ int run_dram(const DramOptions& options) {
     throw InputError(SourcePos{"roofsim dram"}, "a trace file or --pattern (one of them)");
   }
   std::string workload;
-  std::vector<SourcedRequest> requests;
+  std::vector<DramRequest> requests;
   if (!options.trace.empty()) {
     requests = read_trace(options.trace, parse_size("--request-bytes", options.request_bytes));
     workload = "trace " + options.trace;
