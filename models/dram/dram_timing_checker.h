@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "models/dram/command_bus.h"
-#include "sim/config/dram_params.h"
+#include "models/dram/dram_params.h"
 
 namespace roofsim::dram {
 

@@ -17,6 +17,7 @@
 #include "sim/cli/app.h"
 #include "sim/config/cluster_params.h"
 #include "sim/config/data_paths.h"
+#include "sim/config/model_params.h"
 #include "sim/config/quantity.h"
 #include "sim/core/input_error.h"
 
@@ -86,7 +87,7 @@ int run_collective_command(const CollectiveOptions& options) {
   net::NetworkOptions network;
   network.packet_bytes = packet_bytes;
   if (cluster.collective.reduce_cost == ReduceCost::device) {
-    network.reduction = net::ReductionModel(cluster.device, cluster.collective.data_type);
+    network.reduction = net::ReductionModel(reduction_params(cluster.device, cluster.collective.data_type));
   }
   const Seconds gamma = network.reduction.gamma_s_per_byte();
   const Bytes element = element_bytes(cluster.collective.data_type);
@@ -215,7 +216,7 @@ int run_net_bench() {
   network.packet_bytes = 64 * 1024;
   const auto device_file = resolve_data_file("H100-SXM5", "configs");
   if (std::filesystem::exists(device_file)) {
-    network.reduction = net::ReductionModel(load_hardware(device_file), DataType::fp32);
+    network.reduction = net::ReductionModel(reduction_params(load_hardware(device_file), DataType::fp32));
   }
   const Bytes bytes = 1000000000;
   std::cout << fmt::format("{:>8} {:>12} {:>12} {:>12} {:>12} {:>14} {:>12}\n", "ranks", "messages", "events", "wall_s",
