@@ -16,7 +16,7 @@ void add_busy_at_state(std::vector<TimeFs>& busy_at_state_fs, std::size_t state,
 
 }  // namespace
 
-ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, MemorySystem& memory,
+ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, ChunkMemory& memory,
                          std::vector<OpExecution>& ops, TileListener& listener)
     : sc_core::sc_module(name),
       slots_(params.occupancy),
@@ -241,7 +241,7 @@ void ComputeUnit::wake() {
   reschedule(now);
 }
 
-void ComputeUnit::attach_clock(ClockDomain& clock) {
+void ComputeUnit::attach_clock(ComputeClock& clock) {
   clock_ = &clock;
   clock_state_ = clock.state();
   clock.add_listener(*this);

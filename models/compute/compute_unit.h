@@ -7,10 +7,10 @@
 // (a thread block retires once its stores are issued), so a tile leaves its slot after its last step, and its op
 // ends when the writes are acknowledged.
 //
-// Parameters: index, occupancy, outstanding limit, engine count. Connects to: the memory system (requests), the
-// ops' shared counters, the dispatcher (tile finished) and, optionally, the power domain's clock (engine rates follow
-// it; steps in flight are re-timed when it changes). Statistics: events (chunk arrivals, step ends, write
-// acknowledgements), and per op the counters of OpExecution.
+// Parameters: index, occupancy, outstanding limit, engine count. Connects to: the chunk memory (requests,
+// models/kernel/chunk_memory.h), the ops' shared counters, the dispatcher (tile finished) and, optionally, the compute
+// clock (models/kernel/compute_clock.h: engine rates follow it; steps in flight are re-timed when it changes).
+// Statistics: events (chunk arrivals, step ends, write acknowledgements), and per op the counters of OpExecution.
 #include <systemc>
 
 #include <cstdint>
@@ -20,9 +20,9 @@
 #include "models/compute/op_execution.h"
 #include "models/compute/quad_heap.h"
 #include "models/compute/ring_queue.h"
-#include "models/memory/device_scheduler.h"
-#include "models/memory/memory_system.h"
-#include "models/power/clock_domain.h"
+#include "models/kernel/chunk_memory.h"
+#include "models/kernel/compute_clock.h"
+#include "models/kernel/device_scheduler.h"
 
 namespace roofsim {
 
@@ -47,11 +47,11 @@ struct ComputeUnitParams {
 
 class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, private ClockListener, private Wakeable {
  public:
-  ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, MemorySystem& memory,
+  ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitParams& params, ChunkMemory& memory,
               std::vector<OpExecution>& ops, TileListener& listener);
 
   // Engine rates follow `clock` from now on (rates in OpExecution are at its nominal clock).
-  void attach_clock(ClockDomain& clock);
+  void attach_clock(ComputeClock& clock);
   // The device's scheduler calls the unit's wake-ups (device_scheduler.h); without it the unit's own process does.
   void attach_scheduler(DeviceScheduler& scheduler) { wake_.attach(scheduler, *this); }
 
@@ -149,12 +149,12 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   std::vector<std::uint32_t> free_issued_;
   std::vector<Slot> slots_;
   std::vector<OpExecution>& ops_;
-  MemorySystem& memory_;
+  ChunkMemory& memory_;
   TileListener& listener_;
   ComputeUnitParams params_;
   std::vector<EngineShare> engines_;
   std::uint64_t events_ = 0;
-  const ClockDomain* clock_ = nullptr;
+  const ComputeClock* clock_ = nullptr;
   std::size_t clock_state_ = 0;  // the clock's state as this unit last saw it (the state before a change)
 };
 

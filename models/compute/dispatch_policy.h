@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "models/memory/time_fs.h"
+#include "models/kernel/time_fs.h"
 
 namespace roofsim {
 

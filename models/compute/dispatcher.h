@@ -12,7 +12,7 @@
 #include "models/compute/compute_unit.h"
 #include "models/compute/dispatch_policy.h"
 #include "models/compute/tile_spans.h"
-#include "models/memory/device_scheduler.h"
+#include "models/kernel/device_scheduler.h"
 
 namespace roofsim {
 

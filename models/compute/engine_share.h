@@ -4,7 +4,7 @@
 // peak on average and the unit never exceeds its peak, while a lone tile runs at the full rate.
 #include <cmath>
 
-#include "models/memory/busy_until.h"
+#include "models/kernel/busy_until.h"
 #include "sim/core/units.h"
 
 namespace roofsim {

@@ -1,11 +1,11 @@
 #pragma once
-// What the compute units share about one op while it runs: its lowering, the rate of its engine, and the counters
+// What the compute units share about one op while it runs: its tiles, the rate of its engine, and the counters
 // they add to. Plain data; the engine (sim/engine) turns it into per-op statistics at the end of the run.
 #include <cstdint>
 #include <vector>
 
-#include "models/memory/time_fs.h"
-#include "sim/graph/lowering.h"
+#include "models/kernel/tile_source.h"
+#include "models/kernel/time_fs.h"
 
 namespace roofsim {
 
@@ -20,7 +20,7 @@ struct UnitResidency {
 };
 
 struct OpExecution {
-  const OpLowering* lowering = nullptr;  // null: not simulated
+  const TileSource* lowering = nullptr;  // the op's lowering into tiles; null: not simulated
   FlopsPerSecond unit_rate = 0;          // FLOP/s of the op's engine on one unit for its data type
   std::size_t engine = 0;                // index of that engine in a unit
   std::uint32_t stages = 2;              // k-steps a tile may have loaded or loading at once (>= 2)
@@ -31,7 +31,7 @@ struct OpExecution {
   std::vector<Bytes> bytes;  // per memory level (MemorySystem::level_names order)
   TimeFs latency_fs = 0;     // summed over read chunks: unloaded time and time held by the request limit
   TimeFs queueing_fs = 0;    // summed over read chunks: time beyond unloaded, waiting for ports/channels
-  // Engine time on the op's steps at each DVFS state of the compute clock (ClockDomain::states order), summed over
+  // Engine time on the op's steps at each DVFS state of the compute clock (ComputeClock::state), summed over
   // units; a step re-timed by a clock change moves its remaining time to the new state. Empty without a clock.
   std::vector<TimeFs> busy_at_state_fs;
   std::vector<UnitResidency> units;

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/memory/time_fs.h"
+#include "models/kernel/time_fs.h"
 
 namespace roofsim {
 

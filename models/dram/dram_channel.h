@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "models/dram/bank_queues.h"
+#include "models/dram/dram_params.h"
 #include "models/dram/dram_policies.h"
 #include "models/dram/dram_timing_checker.h"
-#include "sim/config/dram_params.h"
 
 namespace roofsim::dram {
 

@@ -54,7 +54,10 @@ sc_core::sc_time DramDevice::time_of(Cycle cycle) const {
   return sc_core::sc_time(static_cast<double>(cycle) * dram_.standard.tck_s, sc_core::SC_SEC);
 }
 
-bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write, DramRequest* request) {
+bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_sink, sc_core::sc_event* done_event) {
+  const std::uint64_t address = request.address;
+  const Bytes bytes = request.bytes;
+  const bool is_write = request.write;
   const auto& shape = mapping_.shape();
   const std::uint32_t banks_per_group = shape.banks_per_group;
   // A request refused for lack of room is offered again after the next decision: keep its parts.
@@ -119,15 +122,9 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write, Dram
   flight.remaining = static_cast<std::uint32_t>(parts_.size());
   flight.bytes = bytes;
   flight.is_write = is_write;
-  if (request != nullptr) {
-    flight.done_event = request->done_event;
-    flight.done_sink = request->done_sink;
-    flight.tag = request->tag;
-  } else {
-    flight.done_event = nullptr;
-    flight.done_sink = nullptr;
-    flight.tag = 0;
-  }
+  flight.done_event = done_event;
+  flight.done_sink = done_sink;
+  flight.tag = request.tag;
   if (!any_request_) {
     any_request_ = true;
     stats_.first_arrival_s = now.to_seconds();
@@ -144,8 +141,8 @@ bool DramDevice::enqueue(std::uint64_t address, Bytes bytes, bool is_write, Dram
   return true;
 }
 
-bool DramDevice::try_submit(DramRequest request) {
-  if (!enqueue(request.address, request.bytes, request.is_write, &request)) {
+bool DramDevice::try_submit(const DramRequest& request, DramCompletionSink* sink, sc_core::sc_event* done_event) {
+  if (!enqueue(request, sink, done_event)) {
     waiting_for_space_ = true;
     return false;
   }
@@ -162,11 +159,11 @@ void DramDevice::attach_source(DramRequestSource& source) {
 void DramDevice::pull_source(const sc_core::sc_time& now) {
   if (source_ == nullptr) return;
   for (auto next = source_->peek(); next; next = source_->peek()) {
-    if (sc_core::sc_time(next->at_s, sc_core::SC_SEC) > now) {
+    if (next->arrival_fs > now.value()) {
       source_blocked_ = false;
       return;
     }
-    if (!enqueue(next->address, next->bytes, next->is_write, nullptr)) {
+    if (!enqueue(*next, nullptr, nullptr)) {
       source_blocked_ = true;
       return;
     }
@@ -194,7 +191,8 @@ void DramDevice::complete_part(const SegmentDone& part) {
   auto* const done_sink = request.done_sink;
   auto* const done_event = request.done_event;
   const std::uint64_t tag = request.tag;
-  if (done_sink != nullptr) done_sink->request_done(tag, done);
+  // sc_time's value is in the kernel's resolution, femtoseconds (DESIGN.md section 1.8), as TimeFs.
+  if (done_sink != nullptr) done_sink->dram_done(tag, done.value());
   if (done_event != nullptr) done_event->notify(done - sc_core::sc_time_stamp());
   free_slots_.push_back(part.parent);
 }
@@ -242,7 +240,7 @@ void DramDevice::wake() {
   auto next = has_next ? time_of(next_cycle) : sc_core::SC_ZERO_TIME;
   if (source_ != nullptr && !source_blocked_) {
     if (const auto request = source_->peek()) {
-      const auto at = sc_core::sc_time(request->at_s, sc_core::SC_SEC);
+      const auto at = sc_core::sc_time::from_value(request->arrival_fs);
       next = has_next ? std::min(next, at) : at;
       has_next = true;
     }

@@ -2,9 +2,18 @@
 // The DRAM of one device as a SystemC module: the channels (pseudo-channels for HBM) of its stacks, each a plain
 // DramChannel controller, behind one address mapping. The module only owns time: it wakes when a request arrives or
 // when a channel's next decision is due, lets the channels decide up to the current cycle, reports completions and
-// sleeps until the next due decision. Request interface: dram_request.h.
+// sleeps until the next due decision.
 //
-// Parameters: DramParams (sim/config/dram_params.h: standard, mapping, page policy, scheduler, refresh, queues) and
+// Requests (models/kernel/dram_interface.h) of any size are accepted: the device splits each into the parts that fall
+// in one channel, bank and row (by the address mapping) and queues them, so the engine's chunks (at most a row)
+// become a few parts each, one decision each. try_submit() returns false, taking nothing, when a channel the request
+// touches has a full queue: wait for space_event() and try again. A request completes when its last data beat has
+// transferred (reads: the data is back; writes: the data is in the DRAM). Completion is reported in two optional
+// ways: the sink's dram_done(tag, done), called from the device's process as soon as the completion time is known,
+// which is when the request's last part is scheduled, at or before `done` (callers that must act at `done` notify
+// their own event); and an event, notified by the device at `done`.
+//
+// Parameters: DramParams (models/dram/dram_params.h: standard, mapping, page policy, scheduler, refresh, queues) and
 // the number of channels to simulate (default: all of the device's).
 // Wakes on: try_submit() (a delta later), a channel's decision cycle, the next request of an attached source.
 // Statistics: collect() after the run (DramRunStats, dram_stats.h).
@@ -17,10 +26,10 @@
 
 #include "models/dram/address_mapping.h"
 #include "models/dram/dram_channel.h"
-#include "models/dram/dram_request.h"
+#include "models/dram/dram_params.h"
+#include "models/dram/dram_request_source.h"
 #include "models/dram/dram_stats.h"
-#include "models/memory/device_scheduler.h"
-#include "sim/config/dram_params.h"
+#include "models/kernel/device_scheduler.h"
 
 namespace roofsim::dram {
 
@@ -40,8 +49,10 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   // Throws InputError when the mapping does not parse. `channels` = 0 simulates all of the device's channels.
   DramDevice(const sc_core::sc_module_name& name, const DramParams& dram, std::uint32_t channels = 0);
 
-  // Queues a request; false (and nothing queued) when a channel it touches is full: wait for space_event().
-  [[nodiscard]] bool try_submit(DramRequest request);
+  // Queues a request arriving now (its arrival_fs is not read); false (and nothing queued) when a channel it
+  // touches is full: wait for space_event(). `sink` (with the request's tag) and `done_event` hear of its completion.
+  [[nodiscard]] bool try_submit(const DramRequest& request, DramCompletionSink* sink = nullptr,
+                                sc_core::sc_event* done_event = nullptr);
   [[nodiscard]] const sc_core::sc_event& space_event() const { return space_event_; }
   // Pulls requests from `source` as their times come and the queues have room (trace mode).
   void attach_source(DramRequestSource& source);
@@ -69,15 +80,15 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
     Bytes bytes = 0;
     bool is_write = false;
     sc_core::sc_event* done_event = nullptr;
-    DramDoneSink* done_sink = nullptr;
+    DramCompletionSink* done_sink = nullptr;
     std::uint64_t tag = 0;
   };
 
   void wake();
   void wake_now() override { wake(); }
-  // Splits into per-channel parts and queues them; false when a channel lacks room. `request` (null for a source's
-  // request) gives the completion's receivers.
-  bool enqueue(std::uint64_t address, Bytes bytes, bool is_write, DramRequest* request);
+  // Splits into per-channel parts and queues them; false when a channel lacks room. `done_sink` and `done_event`
+  // (null for a source's request) receive the completion.
+  bool enqueue(const DramRequest& request, DramCompletionSink* done_sink, sc_core::sc_event* done_event);
   void pull_source(const sc_core::sc_time& now);
   void complete_part(const SegmentDone& part);
   [[nodiscard]] Cycle cycle_at_or_after(const sc_core::sc_time& time) const;

@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "models/dram/dram_params.h"
 #include "models/dram/dram_timing_checker.h"
-#include "sim/config/dram_params.h"
 
 namespace roofsim::dram {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "models/dram/dram_channel.h"
-#include "sim/config/dram_params.h"
+#include "models/dram/dram_params.h"
 #include "sim/core/units.h"
 
 namespace roofsim::dram {

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "models/dram/command_bus.h"
+#include "models/dram/dram_params.h"
 #include "models/dram/dram_timing.h"
-#include "sim/config/dram_params.h"
 
 namespace roofsim::dram {
 

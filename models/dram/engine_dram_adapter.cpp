@@ -42,7 +42,7 @@ void EngineDramAdapter::submit(const DramRequest& request, DramCompletionSink& s
     slot = free_slots_.back();
     free_slots_.pop_back();
   }
-  slots_[slot] = Slot{&sink, request.id, request.op};
+  slots_[slot] = Slot{&sink, request.tag, request.op};
   if (request.op >= ops_.size()) ops_.resize(request.op + 1);
   ops_[request.op].bytes += request.bytes;
   (request.write ? bytes_written_ : bytes_read_) += request.bytes;
@@ -51,24 +51,15 @@ void EngineDramAdapter::submit(const DramRequest& request, DramCompletionSink& s
     const Bytes last = (request.address + request.bytes - 1) / burst_bytes_;
     asked_burst_bytes_ += (last - first + 1) * burst_bytes_;
   }
+  DramRequest tagged = request;
+  tagged.tag = slot;
   // Requests wait in arrival order: a later one never overtakes one refused for a full queue.
-  if (!waiting_.empty() || !offer(slot, request)) waiting_.emplace_back(slot, request);
-}
-
-bool EngineDramAdapter::offer(std::uint32_t slot, const DramRequest& request) {
-  dram::DramRequest part;
-  part.address = request.address;
-  part.bytes = request.bytes;
-  part.is_write = request.write;
-  part.tag = slot;
-  part.done_sink = this;
-  return device_.try_submit(std::move(part));
+  if (!waiting_.empty() || !device_.try_submit(tagged, this)) waiting_.push_back(tagged);
 }
 
 void EngineDramAdapter::retry() {
   while (!waiting_.empty()) {
-    const auto& [slot, request] = waiting_.front();
-    if (!offer(slot, request)) return;
+    if (!device_.try_submit(waiting_.front(), this)) return;
     waiting_.pop_front();
   }
 }
@@ -87,11 +78,11 @@ void EngineDramAdapter::part_done(std::uint64_t tag, const dram::SegmentDone& pa
   served_bursts_ += part.bursts;
 }
 
-void EngineDramAdapter::finish(std::uint32_t slot, const sc_core::sc_time& done) {
+void EngineDramAdapter::dram_done(std::uint64_t tag, TimeFs done_fs) {
+  const auto slot = static_cast<std::uint32_t>(tag);
   const Slot record = slots_[slot];
   free_slots_.push_back(slot);
-  // sc_time's value is in the kernel's resolution, femtoseconds (DESIGN.md section 1.8), as TimeFs.
-  record.sink->dram_done(record.id, done.value() + path_latency_fs_);
+  record.sink->dram_done(record.tag, done_fs + path_latency_fs_);
 }
 
 }  // namespace roofsim

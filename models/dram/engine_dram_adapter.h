@@ -1,5 +1,5 @@
 #pragma once
-// The detailed DRAM model under the engine (issue 7): DramInterface (models/memory/dram_interface.h) served by the
+// The detailed DRAM model under the engine (issue 7): DramInterface (models/kernel/dram_interface.h) served by the
 // controller of every channel of the device (DramDevice). A chunk goes to the device as one request; the device
 // splits it by the configured address mapping into the parts that fall in one channel, bank and row, and each
 // channel schedules a part's bursts in one decision, so the events per chunk do not grow with its bursts.
@@ -19,9 +19,9 @@
 #include <systemc>
 
 #include "models/dram/dram_device.h"
-#include "models/memory/dram_interface.h"
-#include "models/memory/simple_dram.h"
-#include "sim/config/dram_params.h"
+#include "models/dram/dram_params.h"
+#include "models/dram/simple_dram.h"
+#include "models/kernel/dram_interface.h"
 
 namespace roofsim {
 
@@ -40,7 +40,7 @@ struct OpDramCounters {
 class EngineDramAdapter final : public sc_core::sc_module,
                                 public DramInterface,
                                 private dram::DramPartObserver,
-                                private dram::DramDoneSink {
+                                private DramCompletionSink {
  public:
   SC_HAS_PROCESS(EngineDramAdapter);
   // Throws InputError when the mapping does not parse.
@@ -65,18 +65,15 @@ class EngineDramAdapter final : public sc_core::sc_module,
   void attach_scheduler(DeviceScheduler& scheduler) { device_.attach_scheduler(scheduler); }
 
  private:
+  // A request in the controller: its requester's sink and tag (the controller carries the slot's index as its tag).
   struct Slot {
     DramCompletionSink* sink = nullptr;
-    std::uint64_t id = 0;
+    std::uint64_t tag = 0;
     std::uint32_t op = 0;
   };
 
   void part_done(std::uint64_t tag, const dram::SegmentDone& part) override;
-  void request_done(std::uint64_t tag, const sc_core::sc_time& done) override {
-    finish(static_cast<std::uint32_t>(tag), done);
-  }
-  bool offer(std::uint32_t slot, const DramRequest& request);
-  void finish(std::uint32_t slot, const sc_core::sc_time& done);
+  void dram_done(std::uint64_t tag, TimeFs done_fs) override;
   void retry();  // on the device's space event: offers the waiting requests in order
 
   dram::DramDevice device_;
@@ -85,7 +82,7 @@ class EngineDramAdapter final : public sc_core::sc_module,
   TimeFs path_latency_fs_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
-  std::deque<std::pair<std::uint32_t, DramRequest>> waiting_;
+  std::deque<DramRequest> waiting_;  // refused for a full queue, tagged with their slots
   std::vector<OpDramCounters> ops_;
   Bytes bytes_read_ = 0, bytes_written_ = 0, asked_burst_bytes_ = 0;
   std::uint64_t served_bursts_ = 0;

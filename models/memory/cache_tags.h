@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/memory/fast_index.h"
-#include "models/memory/time_fs.h"
-#include "sim/graph/tile.h"
+#include "models/kernel/fast_index.h"
+#include "models/kernel/tile.h"
+#include "models/kernel/time_fs.h"
 
 namespace roofsim {
 

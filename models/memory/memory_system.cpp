@@ -14,36 +14,18 @@ namespace {
 std::uint64_t run_start_bank(std::uint64_t run, std::uint64_t banks) {
   return hash_bucket(run ^ 0x5bd1e995ULL, banks);
 }
-
-// Reserves `n` consecutive banks for `transfer` each, all arriving at `now`; returns the latest finish (at least
-// `done`). Times are below 2^63 fs (2.5 hours), so the signed arithmetic the vector units offer is exact; the AVX2
-// clone does four banks per instruction where the CPU has it, with the same integer results.
-__attribute__((target_clones("avx2", "default"))) std::int64_t reserve_segment(std::int64_t* free_at, std::uint64_t n,
-                                                                               std::int64_t now, std::int64_t transfer,
-                                                                               std::int64_t done) {
-  for (std::uint64_t b = 0; b < n; ++b) {
-    const std::int64_t finish = std::max(now, free_at[b]) + transfer;
-    free_at[b] = finish;
-    done = std::max(done, finish);
-  }
-  return done;
-}
 }  // namespace
 
-MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram_(dram) {
-  const std::uint64_t units = std::max<std::uint64_t>(hw.compute.units, 1);
-  for (const auto& params : hw.levels) {
+MemorySystem::MemorySystem(const MemorySystemParams& system, DramInterface* dram) : dram_(dram) {
+  const std::uint64_t units = std::max<std::uint64_t>(system.units, 1);
+  for (const auto& params : system.levels) {
     Level level;
     level.params = params;
     level.unit_scope = params.scope == LevelScope::unit;
     level.cache = params.kind == LevelKind::cache;
     const std::uint64_t ports = level.unit_scope ? units : std::max<std::uint64_t>(params.banks, 1);
     level.banks = level.unit_scope ? 1 : ports;
-    if (level.banks > 1) {
-      level.bank_free_fs.assign(ports, 0);
-    } else {
-      level.ports.resize(ports);
-    }
+    level.ports = PortArray(ports);
     // Unit scope: bytes_per_cycle is per unit; device scope: for the whole level, shared equally by its banks.
     level.port_bandwidth =
         params.bytes_per_cycle * params.clock_hz / (level.unit_scope ? 1.0 : static_cast<double>(ports));
@@ -67,28 +49,23 @@ MemorySystem::MemorySystem(const HardwareParams& hw, DramInterface* dram) : dram
 
 std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit, const AddressRange* ranges,
                                                std::size_t count, Bytes bytes, TimeFs now) {
-  if (level.unit_scope) {
+  if (level.banks == 1) {
+    // A unit's own port, or the one port of an unbanked device level: the chunk's bytes in one transfer.
     const TimeFs transfer = level.port_rate.time_fs(bytes);
-    return {level.ports[unit].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
-  }
-  const std::uint64_t banks = level.banks;
-  if (banks == 1) {
-    const TimeFs transfer = level.port_rate.time_fs(bytes);
-    return {level.ports[0].reserve(now, transfer) + level.latency_fs, transfer + level.latency_fs};
+    return {level.ports.reserve(level.unit_scope ? unit : 0, now, transfer) + level.latency_fs,
+            transfer + level.latency_fs};
   }
   // A range's whole lines lie on consecutive banks (a run of `banks` lines covers every bank once), so they are
-  // reserved segment by segment over the banks' free times, a loop the compiler vectorizes; partial first and last
-  // lines take their own time. Reservations of one chunk on one bank all arrive at `now` and end where one reservation
-  // of their sum would. The unloaded time is a bank's share of one range (its passes over the banks); two ranges of a
-  // strided chunk that meet on a bank queue behind each other.
-  std::int64_t* free_at = level.bank_free_fs.data();
+  // reserved segment by segment over the banks' free times (PortArray::reserve_run, a loop the compiler vectorizes);
+  // partial first and last lines take their own time. Reservations of one chunk on one bank all arrive at `now` and
+  // end where one reservation of their sum would. The unloaded time is a bank's share of one range (its passes over the
+  // banks); two ranges of a strided chunk that meet on a bank queue behind each other.
+  const std::uint64_t banks = level.banks;
   const Bytes line = level.line.value();
   TimeFs done = now, unloaded = 0;
   // Reserves `n` banks from `bank` for `transfer` each (n = 1 for a partial line).
   const auto reserve = [&](std::uint64_t bank, std::uint64_t n, TimeFs transfer) {
-    done = static_cast<TimeFs>(reserve_segment(free_at + bank, n, static_cast<std::int64_t>(now),
-                                               static_cast<std::int64_t>(transfer), static_cast<std::int64_t>(done)));
-    level.bank_busy_fs += static_cast<TimeFs>(n) * transfer;
+    done = std::max(done, level.ports.reserve_run(bank, n, now, transfer));
   };
   for (std::size_t i = 0; i < count; ++i) {
     Bytes at = ranges[i].address;
@@ -138,16 +115,6 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
     unloaded = std::max(unloaded, range_share);
   }
   return {done + level.latency_fs, unloaded + level.latency_fs};
-}
-
-void MemorySystem::read(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes,
-                        ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op) {
-  access(unit, chunk, false, now, op_bytes, sink, tag, op);
-}
-
-void MemorySystem::write(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes,
-                         ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op) {
-  access(unit, chunk, true, now, op_bytes, sink, tag, op);
 }
 
 void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
@@ -251,10 +218,10 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
   release(index);
 }
 
-void MemorySystem::dram_done(std::uint64_t id, TimeFs done_fs) {
-  Pending& record = pending_[id];
+void MemorySystem::dram_done(std::uint64_t tag, TimeFs done_fs) {
+  Pending& record = pending_[tag];
   record.done_fs = std::max(record.done_fs, done_fs);
-  release(static_cast<std::uint32_t>(id));
+  release(static_cast<std::uint32_t>(tag));
 }
 
 void MemorySystem::release(std::uint32_t index) {
@@ -277,9 +244,7 @@ std::vector<LevelCounters> MemorySystem::counters() const {
   std::vector<LevelCounters> out;
   for (const auto& level : levels_) {
     LevelCounters c = level.counters;
-    c.port_busy_fs = 0;
-    for (const auto& port : level.ports) c.port_busy_fs += port.busy_fs();
-    c.port_busy_fs += level.bank_busy_fs;
+    c.port_busy_fs = level.ports.busy_fs();
     out.push_back(c);
   }
   return out;

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "models/memory/busy_until.h"
+#include "models/kernel/chunk_memory.h"
+#include "models/kernel/dram_interface.h"
+#include "models/kernel/fast_index.h"
+#include "models/kernel/port_array.h"
 #include "models/memory/cache_tags.h"
-#include "models/memory/dram_interface.h"
-#include "models/memory/fast_index.h"
-#include "sim/config/hardware_params.h"
-#include "sim/graph/tile.h"
+#include "models/memory/memory_params.h"
 
 namespace roofsim {
 
@@ -33,29 +33,15 @@ struct LevelCounters {
   TimeFs port_busy_fs = 0;      // summed over ports, at the end of the run
 };
 
-class ChunkCompletionSink {
- public:
-  // Chunk `tag` is complete at `done_fs`; `unloaded_fs` is what it would have taken on an idle device.
-  virtual void chunk_done(std::uint64_t tag, TimeFs done_fs, TimeFs unloaded_fs) = 0;
-
- protected:
-  ~ChunkCompletionSink() = default;
-};
-
-class MemorySystem final : private DramCompletionSink {
+class MemorySystem final : public ChunkMemory, private DramCompletionSink {
  public:
   // `dram` may be null (SRAM-only designs); it must outlive the memory system.
-  MemorySystem(const HardwareParams& hw, DramInterface* dram);
+  MemorySystem(const MemorySystemParams& params, DramInterface* dram);
 
   // Level names from the units outward, with "dram" last when there is one; per-op byte counters use this order.
   [[nodiscard]] const std::vector<std::string>& level_names() const { return names_; }
-  // A unit's read or write of a chunk issued at `now`; adds the bytes each level moved to `op_bytes`
-  // (level_names().size() entries) and reports completion to `sink` (possibly before returning). `op` (the issuing
-  // op's index) rides on the DRAM requests for per-op DRAM statistics.
-  void read(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
-            std::uint64_t tag, std::uint32_t op = 0);
-  void write(std::uint64_t unit, const ChunkView& chunk, TimeFs now, Bytes* op_bytes, ChunkCompletionSink& sink,
-             std::uint64_t tag, std::uint32_t op = 0);
+  // Chunks are read and written through ChunkMemory::read and write (models/kernel/chunk_memory.h); op_bytes has
+  // level_names().size() entries.
 
   // Counters of the SRAM levels (in level_names() order, without DRAM).
   [[nodiscard]] std::vector<LevelCounters> counters() const;
@@ -69,11 +55,9 @@ class MemorySystem final : private DramCompletionSink {
     MemoryLevelParams params;
     bool unit_scope = false;
     bool cache = false;
-    std::vector<CacheTags> tags;             // per unit (unit scope) or one (device scope); empty for scratchpads
-    std::vector<BusyUntil> ports;            // per unit (unit scope), or the one port of an unbanked device level
-    std::uint64_t banks = 1;                 // of a device level
-    std::vector<std::int64_t> bank_free_fs;  // per bank of a banked device level: when it is free
-    TimeFs bank_busy_fs = 0;                 // summed over its banks
+    std::vector<CacheTags> tags;  // per unit (unit scope) or one (device scope); empty for scratchpads
+    PortArray ports;              // per unit (unit scope) or per bank (device scope)
+    std::uint64_t banks = 1;      // of a device level; 1 for a unit-scope level (a unit's port serves it alone)
     BytesPerSecond port_bandwidth = 0;
     TransferRate port_rate;
     TimeFs latency_fs = 0;
@@ -95,9 +79,9 @@ class MemorySystem final : private DramCompletionSink {
     AddressRange fill;        // the first of them
   };
 
-  void dram_done(std::uint64_t id, TimeFs done_fs) override;
+  void dram_done(std::uint64_t tag, TimeFs done_fs) override;
   void access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
-              ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op);
+              ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op) override;
   // Reserves the level's ports for `ranges`; returns {finish + latency, unloaded}.
   std::pair<TimeFs, TimeFs> occupy(Level& level, std::uint64_t unit, const AddressRange* ranges, std::size_t count,
                                    Bytes bytes, TimeFs now);

@@ -2,8 +2,7 @@
 // The time a device takes to reduce a received buffer into its own: the roofline of the reduction on that device.
 // Reducing n bytes of elements of b bytes is n / b additions on the vector engine and 3 n bytes of memory traffic
 // (read both operands, write the result); the slower of the two is the time. Plain C++.
-#include "sim/config/hardware_params.h"
-#include "sim/core/data_type.h"
+#include "models/net/net_params.h"
 #include "sim/core/units.h"
 
 namespace roofsim::net {
@@ -12,9 +11,8 @@ class ReductionModel {
  public:
   // No cost at all (gamma = 0).
   ReductionModel() = default;
-  // The cost on a device for one element type: its vector engine (else the fastest engine that supports the type)
-  // and its DRAM bandwidth (else its outermost on-chip level's).
-  ReductionModel(const HardwareParams& device, DataType type);
+  // The cost on a device for one element type, from the peak of the engine that adds and its memory bandwidth.
+  explicit ReductionModel(const ReductionParams& params);
   // A given cost per byte (tests).
   static ReductionModel per_byte(Seconds gamma_s_per_byte);
 

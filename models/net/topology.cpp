@@ -11,7 +11,7 @@ namespace {
 constexpr std::uint32_t kUnreached = std::numeric_limits<std::uint32_t>::max();
 }
 
-Topology::Topology(const ClusterParams& cluster)
+Topology::Topology(const TopologyParams& cluster)
     : kind_(cluster.topology), devices_(static_cast<std::uint32_t>(cluster.devices)) {
   for (std::uint32_t d = 0; d < devices_; ++d) add_node(NodeKind::device);
   const auto& link = cluster.link;

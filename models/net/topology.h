@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/config/cluster_params.h"
+#include "models/net/net_params.h"
 
 namespace roofsim::net {
 
@@ -32,7 +32,7 @@ class Topology {
   using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
                                       boost::property<boost::edge_index_t, LinkId>>;
 
-  explicit Topology(const ClusterParams& cluster);
+  explicit Topology(const TopologyParams& cluster);
 
   // Devices are vertices 0..devices-1, in the cluster's natural order (torus: first dimension fastest; two_level:
   // device d of node n is n * devices_per_node + d).

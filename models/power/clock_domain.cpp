@@ -7,21 +7,19 @@
 namespace roofsim {
 
 ClockDomain::ClockDomain(std::vector<DvfsState> states, Hertz nominal_clock_hz)
-    : states_(std::move(states)), nominal_clock_hz_(nominal_clock_hz) {
+    : ComputeClock(nominal_clock_hz), states_(std::move(states)) {
   if (states_.empty()) states_.push_back({nominal_clock_hz, 1.0});
-  state_ = states_.size() - 1;
+  change(top_state(), states_.back().clock_hz, 0);  // no listener yet: this is where it starts, not a change
 }
 
 void ClockDomain::set_state(std::size_t state, TimeFs now_fs) {
   if (state >= states_.size()) throw std::out_of_range("ClockDomain::set_state: no such DVFS state");
-  if (state == state_) return;
+  if (state == this->state()) return;
   if (!changes_.empty() && now_fs < changes_.back().at_fs) {
     throw std::logic_error("ClockDomain::set_state: a change before the previous one");
   }
-  const Hertz old_clock = clock_hz();
-  state_ = state;
   changes_.push_back({now_fs, state});
-  for (auto* listener : listeners_) listener->clock_changed(now_fs, old_clock, clock_hz());
+  change(state, states_[state].clock_hz, now_fs);
 }
 
 std::vector<StateInterval> ClockDomain::timeline(TimeFs end_fs) const {
@@ -35,12 +33,6 @@ std::vector<StateInterval> ClockDomain::timeline(TimeFs end_fs) const {
   }
   if (end_fs > start) intervals.push_back({start, end_fs, state});
   return intervals;
-}
-
-TimeFs retime_fs(TimeFs finish_fs, TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz) {
-  if (finish_fs <= now_fs || old_clock_hz == new_clock_hz || new_clock_hz <= 0) return finish_fs;
-  const double remaining_fs = static_cast<double>(finish_fs - now_fs) * (old_clock_hz / new_clock_hz);
-  return now_fs + static_cast<TimeFs>(std::llround(remaining_fs));
 }
 
 Seconds throttling_loss_s(const std::vector<TimeFs>& busy_at_state_fs, const std::vector<DvfsState>& states,

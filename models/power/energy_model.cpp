@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "models/power/power_laws.h"
+#include "sim/core/power_laws.h"
 
 namespace roofsim {
 
@@ -77,32 +77,32 @@ Joules EnergyBreakdown::dynamic_j() const {
   return sum;
 }
 
-EnergyModel::EnergyModel(const HardwareParams& hw, DramEnergyBasis basis) {
-  for (const auto& engine : hw.compute.engines) {
+EnergyModel::EnergyModel(const PowerDomainParams& params, DramEnergyBasis basis) {
+  for (const auto& engine : params.engines) {
     for (const DataType dtype : kAllDataTypes) {
       const auto found = engine.energy_per_flop_j.find(dtype);
       flop_energy_j_.push_back(found == engine.energy_per_flop_j.end() ? 0.0 : found->second);
     }
   }
-  for (const auto& level : hw.levels) {
+  for (const auto& level : params.levels) {
     level_names_.push_back(level.name);
     level_energy_j_.push_back(level.energy_per_byte_j);
   }
   dram_index_ = level_names_.size();
-  if (hw.dram) {
+  if (params.dram) {
     level_names_.push_back("dram");
-    level_energy_j_.push_back(hw.dram->energy_per_byte_j);
+    level_energy_j_.push_back(params.dram->energy_per_byte_j);
     dram_basis_ = basis;
-    dram_commands_j_ = hw.dram->standard.energy;
+    dram_commands_j_ = *params.dram;
     // The standard's background power per channel (pseudo-channel for HBM) is drawn whether or not the channel is
     // busy, as DRAMPower counts it; it is static power of the memory with either basis (a per-byte or per-command
     // figure is the energy of moving data on top of it), and the power-aware roofline counts it the same way
     // (sim/roofline/roofline.cpp, make_device_roof).
-    memory_static_w_ = hw.dram->standard.energy.background_w * static_cast<double>(hw.dram->channels());
+    memory_static_w_ = params.dram->background_w * static_cast<double>(params.dram->channels);
   }
-  network_energy_per_byte_j_ = hw.interconnect.energy_per_byte_j;
-  static_nominal_w_ = hw.power.static_w;
-  nominal_voltage_v_ = hw.power.nominal_voltage_v > 0 ? hw.power.nominal_voltage_v : 1.0;
+  network_energy_per_byte_j_ = params.network_energy_per_byte_j;
+  static_nominal_w_ = params.power.static_w;
+  nominal_voltage_v_ = params.power.nominal_voltage_v > 0 ? params.power.nominal_voltage_v : 1.0;
 }
 
 std::size_t EnergyModel::flop_slot(std::size_t engine, DataType dtype) const {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/config/hardware_params.h"
+#include "models/power/power_params.h"
 #include "sim/core/data_type.h"
 #include "sim/core/units.h"
 
@@ -60,9 +60,9 @@ enum class DramEnergyBasis { per_byte, per_command };
 
 class EnergyModel {
  public:
-  EnergyModel(const HardwareParams& hw, DramEnergyBasis basis);
+  EnergyModel(const PowerDomainParams& params, DramEnergyBasis basis);
 
-  // Index of (engine, data type) in Activity::flops; engines in ComputeParams::engines order.
+  // Index of (engine, data type) in Activity::flops; engines in PowerDomainParams::engines order.
   [[nodiscard]] std::size_t flop_slot(std::size_t engine, DataType dtype) const;
   [[nodiscard]] std::size_t flop_slots() const { return flop_energy_j_.size(); }
   [[nodiscard]] const std::vector<std::string>& level_names() const { return level_names_; }
@@ -89,7 +89,7 @@ class EnergyModel {
   std::vector<Joules> level_energy_j_;  // per byte; DRAM: per byte of the simple model
   std::size_t dram_index_ = 0;
   DramEnergyBasis dram_basis_ = DramEnergyBasis::per_byte;
-  DramEnergy dram_commands_j_;
+  DramEnergyParams dram_commands_j_;
   Joules network_energy_per_byte_j_ = 0;
   Watts static_nominal_w_ = 0;
   Watts memory_static_w_ = 0;

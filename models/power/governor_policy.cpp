@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "models/power/power_laws.h"
+#include "sim/core/power_laws.h"
 
 namespace roofsim {
 

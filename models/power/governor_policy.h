@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "models/power/clock_domain.h"
-#include "sim/config/hardware_params.h"
+#include "models/power/power_params.h"
 #include "sim/core/units.h"
 
 namespace roofsim {

@@ -16,32 +16,32 @@ Seconds fs_seconds(TimeFs fs) {
   return static_cast<double>(fs) * 1e-15;
 }
 
-Hertz nominal_clock(const HardwareParams& hw) {
-  if (hw.power.nominal_clock_hz > 0) return hw.power.nominal_clock_hz;
+Hertz nominal_clock(const PowerDomainParams& params) {
+  if (params.power.nominal_clock_hz > 0) return params.power.nominal_clock_hz;
   Hertz fastest = 0;
-  for (const auto& engine : hw.compute.engines) fastest = std::max(fastest, engine.clock_hz);
+  for (const auto& engine : params.engines) fastest = std::max(fastest, engine.clock_hz);
   return fastest;
 }
 
 }  // namespace
 
-GovernorParams governor_params(const HardwareParams& hw) {
+GovernorParams governor_params(const PowerDomainParams& domain) {
   GovernorParams params;
-  params.cap_w = hw.power.cap_w;
+  params.cap_w = domain.power.cap_w;
   // A window of 0 would make the module spin; the schema refuses it, a hand-built device gets the schema default.
-  params.window_fs = hw.power.window_s > 0 ? seconds_fs(hw.power.window_s) : seconds_fs(10e-6);
-  params.reaction_delay_fs = seconds_fs(hw.power.reaction_delay_s);
+  params.window_fs = domain.power.window_s > 0 ? seconds_fs(domain.power.window_s) : seconds_fs(10e-6);
+  params.reaction_delay_fs = seconds_fs(domain.power.reaction_delay_s);
   // The up-step hysteresis in whole windows (at least one); a hand-built device gets the schema default, 80 us.
-  const TimeFs up_hold_fs = seconds_fs(hw.power.up_hold_s > 0 ? hw.power.up_hold_s : 80e-6);
+  const TimeFs up_hold_fs = seconds_fs(domain.power.up_hold_s > 0 ? domain.power.up_hold_s : 80e-6);
   params.up_windows =
       std::max<std::size_t>(1, static_cast<std::size_t>((up_hold_fs + params.window_fs - 1) / params.window_fs));
-  params.states = hw.power.dvfs;
+  params.states = domain.power.dvfs;
   if (params.states.empty()) {
     // A device built in code may leave the power section empty: one state at its fastest engine clock.
-    const Volts nominal = hw.power.nominal_voltage_v > 0 ? hw.power.nominal_voltage_v : 1.0;
-    params.states.push_back({nominal_clock(hw), nominal});
+    const Volts nominal = domain.power.nominal_voltage_v > 0 ? domain.power.nominal_voltage_v : 1.0;
+    params.states.push_back({nominal_clock(domain), nominal});
   }
-  params.nominal_voltage_v = hw.power.nominal_voltage_v > 0 ? hw.power.nominal_voltage_v : 1.0;
+  params.nominal_voltage_v = domain.power.nominal_voltage_v > 0 ? domain.power.nominal_voltage_v : 1.0;
   return params;
 }
 
@@ -52,11 +52,11 @@ bool PowerRunStats::throttled() const {
   return false;
 }
 
-PowerDomain::PowerDomain(const HardwareParams& hw, DramEnergyBasis dram_basis)
-    : params_(governor_params(hw)),
-      model_(hw, dram_basis),
+PowerDomain::PowerDomain(const PowerDomainParams& params, DramEnergyBasis dram_basis)
+    : params_(governor_params(params)),
+      model_(params, dram_basis),
       clock_(params_.states,
-             hw.power.nominal_clock_hz > 0 ? hw.power.nominal_clock_hz : params_.states.back().clock_hz) {}
+             params.power.nominal_clock_hz > 0 ? params.power.nominal_clock_hz : params_.states.back().clock_hz) {}
 
 void PowerDomain::elaborate(const DeviceActivity& device) {
   if (governor_) throw std::logic_error("PowerDomain::elaborate: called twice");

@@ -1,5 +1,5 @@
 #pragma once
-// Everything power a device needs, built from its hardware parameters in one call: the energy model, the compute
+// Everything power a device needs, built from its power parameters in one call: the energy model, the compute
 // clock domain with its DVFS states, and (at elaboration) the governor module. The device gives it a view of its
 // activity counters; the compute units read the clock domain and register with it for re-timing. After the run it
 // turns the ledger into the statistics the reports read (PowerRunStats).
@@ -12,17 +12,17 @@
 #include "models/power/energy_model.h"
 #include "models/power/governor_module.h"
 #include "models/power/governor_policy.h"
+#include "models/power/power_params.h"
 #include "models/power/power_stats.h"
-#include "sim/config/hardware_params.h"
 
 namespace roofsim {
 
 // The governor's parameters from the config's power section (window and reaction delay rounded to the fs).
-[[nodiscard]] GovernorParams governor_params(const HardwareParams& hw);
+[[nodiscard]] GovernorParams governor_params(const PowerDomainParams& params);
 
 class PowerDomain {
  public:
-  PowerDomain(const HardwareParams& hw, DramEnergyBasis dram_basis);
+  PowerDomain(const PowerDomainParams& params, DramEnergyBasis dram_basis);
 
   [[nodiscard]] const EnergyModel& model() const { return model_; }
   [[nodiscard]] ClockDomain& clock() { return clock_; }

@@ -6,7 +6,7 @@
 
 #include "models/power/clock_domain.h"
 #include "models/power/governor_policy.h"
-#include "sim/config/hardware_params.h"
+#include "models/power/power_params.h"
 #include "sim/core/units.h"
 
 namespace roofsim {

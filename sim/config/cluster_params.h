@@ -7,22 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "models/net/net_params.h"
 #include "sim/config/hardware_params.h"
 #include "sim/core/data_type.h"
 #include "sim/core/units.h"
 
 namespace roofsim {
 
-enum class TopologyKind { ring, fully_connected, switch_star, torus, two_level };
-
 [[nodiscard]] std::string_view to_string(TopologyKind kind);
-
-// One kind of link. Each link has two directions; each direction is its own resource with this bandwidth.
-struct LinkParams {
-  BytesPerSecond bandwidth_bytes_per_s = 0;  // per direction
-  Seconds latency_s = 0;                     // first bit in to first bit out (wire, SerDes, switch hop)
-  Seconds overhead_s = 0;                    // per message: the link is occupied this long before the first packet
-};
 
 // Cost of a reduction in a collective: which data type is reduced and whether it costs device time at all.
 enum class ReduceCost { device, free };
@@ -34,28 +26,14 @@ struct CollectiveDefaults {
   ReduceCost reduce_cost = ReduceCost::device;
 };
 
-struct ClusterParams {
+// The topology's fields (devices, topology, links, ...) are the network model's parameters (models/net/net_params.h),
+// so that the network is built from the cluster as it is.
+struct ClusterParams : TopologyParams {
   std::string name;
   std::string file;
   std::string device_file;  // the resolved path of the device file
   HardwareParams device;
-  std::uint64_t devices = 0;
-  TopologyKind topology = TopologyKind::ring;
-  std::vector<std::uint64_t> dims;   // torus: devices along each dimension, first dimension fastest
-  bool in_switch_reduction = false;  // switch: the switch can reduce (NVLink SHARP) and multicast
-  LinkParams link;                   // ring, fully connected and torus neighbour links; device-switch links
-  // two_level only
-  std::uint64_t devices_per_node = 0;
-  std::uint64_t nics_per_node = 0;
-  LinkParams host_link;          // device to its NIC (PCIe)
-  LinkParams nic_link;           // NIC to the first fat-tree switch
-  LinkParams fabric_link;        // between fat-tree switches
-  std::uint64_t leaf_ports = 0;  // down ports of a fat-tree leaf switch; as many up ports (full bisection)
   CollectiveDefaults collective;
-
-  [[nodiscard]] std::uint64_t nodes() const {
-    return topology == TopologyKind::two_level ? devices / devices_per_node : 1;
-  }
 };
 
 class KeyRegistry;

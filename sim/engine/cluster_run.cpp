@@ -16,6 +16,7 @@
 #include "models/net/network_module.h"
 #include "models/net/reduction_model.h"
 #include "models/net/topology.h"
+#include "sim/config/model_params.h"
 #include "sim/core/input_error.h"
 #include "sim/engine/collective_sync.h"
 #include "sim/engine/device.h"
@@ -96,7 +97,7 @@ class ClusterShell : public sc_core::sc_module {
     net::NetworkOptions options;
     options.packet_bytes = cluster.collective.packet_bytes;
     if (cluster.collective.reduce_cost == ReduceCost::device) {
-      options.reduction = net::ReductionModel(cluster.device, cluster.collective.data_type);
+      options.reduction = net::ReductionModel(reduction_params(cluster.device, cluster.collective.data_type));
     }
     return options;
   }

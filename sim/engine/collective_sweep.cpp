@@ -6,6 +6,7 @@
 #include "models/net/algorithm_choice.h"
 #include "models/net/reduction_model.h"
 #include "models/net/topology.h"
+#include "sim/config/model_params.h"
 #include "sim/core/interrupt.h"
 
 namespace roofsim {
@@ -19,7 +20,7 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
   net::NetworkOptions network;
   network.packet_bytes = sweep.packet_bytes;
   if (cluster.collective.reduce_cost == ReduceCost::device) {
-    network.reduction = net::ReductionModel(cluster.device, cluster.collective.data_type);
+    network.reduction = net::ReductionModel(reduction_params(cluster.device, cluster.collective.data_type));
   }
   sweep.gamma_s_per_byte = network.reduction.gamma_s_per_byte();
 
@@ -72,7 +73,7 @@ TimedCollective time_ring_allreduce(const ClusterParams& cluster, Bytes bytes, B
                                     const HardwareParams* reduction_device) {
   net::NetworkOptions network;
   network.packet_bytes = packet_bytes;
-  if (reduction_device != nullptr) network.reduction = net::ReductionModel(*reduction_device, DataType::fp32);
+  if (reduction_device != nullptr) network.reduction = net::ReductionModel(reduction_params(*reduction_device, DataType::fp32));
   const net::Topology topology(cluster);
   net::CollectiveRequest request;
   request.op = net::CollectiveOp::allreduce;

@@ -4,12 +4,14 @@
 
 #include <fmt/format.h>
 
+#include "sim/config/model_params.h"
+
 namespace roofsim {
 
 // How many k-steps a tile keeps loaded or loading (CUTLASS's "stages"): as many as the unit's outstanding requests
 // and its slot's share of the local SRAM hold, at least 2 (double buffering) and at most 64. A unit with few
 // tiles (a TPU core) then keeps its request limit busy, while a GPU SM's two resident GEMM tiles stay at 2 stages.
-std::uint32_t pipeline_stages(const OpLowering& lowering, const HardwareParams& hw) {
+std::uint32_t pipeline_stages(const TileSource& lowering, const HardwareParams& hw) {
   constexpr std::uint32_t kMinStages = 2, kMaxStages = 64;
   if (lowering.tiles() == 0 || lowering.steps(0) == 0) return kMinStages;
   TileStep step;
@@ -38,7 +40,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   } else if (hw.dram) {
     dram_ = std::make_unique<SimpleDram>(SimpleDramParams::from(*hw.dram));
   }
-  memory_ = std::make_unique<MemorySystem>(hw, dram_.get());
+  memory_ = std::make_unique<MemorySystem>(memory_system_params(hw), dram_.get());
 
   std::vector<DispatchOp> dispatch;
   executions_.resize(workload.ops.size());
@@ -76,7 +78,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   }
   dispatcher_->attach(std::move(unit_pointers));
   // One scheduler calls the units, the dispatcher and the DRAM, same-instant wake-ups in this fixed order, so that a
-  // device's times do not depend on the other devices in the kernel (models/memory/device_scheduler.h).
+  // device's times do not depend on the other devices in the kernel (models/kernel/device_scheduler.h).
   scheduler_ = std::make_unique<DeviceScheduler>("scheduler");
   for (auto& unit : units_) unit->attach_scheduler(*scheduler_);
   dispatcher_->attach_scheduler(*scheduler_);
@@ -85,7 +87,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   // The power domain: energy counted from the ops' counters, the compute clock the units follow, and the governor.
   // The channel model counts bytes, not DRAM commands, so DRAM energy is per byte; the detailed model counts commands.
   power_ = std::make_unique<PowerDomain>(
-      hw, detailed_ != nullptr ? DramEnergyBasis::per_command : DramEnergyBasis::per_byte);
+      power_domain_params(hw), detailed_ != nullptr ? DramEnergyBasis::per_command : DramEnergyBasis::per_byte);
   for (auto& unit : units_) unit->attach_clock(power_->clock());
   activity_ =
       std::make_unique<OpActivity>(executions_, *policy_, workload, power_->model(), memory_->level_names(), detailed_);

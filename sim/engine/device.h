@@ -11,12 +11,13 @@
 #include "models/compute/compute_unit.h"
 #include "models/compute/dispatcher.h"
 #include "models/dram/engine_dram_adapter.h"
-#include "models/memory/device_scheduler.h"
+#include "models/dram/simple_dram.h"
+#include "models/kernel/device_scheduler.h"
 #include "models/memory/memory_system.h"
-#include "models/memory/simple_dram.h"
 #include "models/power/power_domain.h"
 #include "sim/config/hardware_params.h"
 #include "sim/engine/op_activity.h"
+#include "sim/graph/lowering.h"
 #include "sim/graph/workload.h"
 
 namespace roofsim {

@@ -19,7 +19,7 @@ namespace {
 class VectorSource final : public dram::DramRequestSource {
  public:
   explicit VectorSource(DramRequests requests) : requests_(std::move(requests)) {}
-  [[nodiscard]] std::optional<dram::SourcedRequest> peek() const override {
+  [[nodiscard]] std::optional<DramRequest> peek() const override {
     if (next_ >= requests_.size()) return std::nullopt;
     return requests_[next_];
   }
@@ -39,7 +39,7 @@ DramRequests make_pattern_requests(const DramPattern& pattern) {
   DramRequests requests;
   requests.reserve(count);
   for (Bytes i = 0; i < count; ++i) {
-    dram::SourcedRequest request;
+    DramRequest request;
     request.bytes = pattern.request_bytes;
     if (pattern.kind == "stream") {
       request.address = i * pattern.request_bytes;
@@ -50,7 +50,7 @@ DramRequests make_pattern_requests(const DramPattern& pattern) {
     }
     // 53 random bits as a fraction in [0, 1): the same on every platform, unlike std::uniform_real_distribution.
     const double draw = static_cast<double>(random() >> 11) * 0x1.0p-53;
-    request.is_write = pattern.read_ratio < 1.0 && draw >= pattern.read_ratio;
+    request.write = pattern.read_ratio < 1.0 && draw >= pattern.read_ratio;
     requests.push_back(request);
   }
   return requests;

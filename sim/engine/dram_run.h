@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "models/dram/dram_request.h"
+#include "models/dram/dram_request_source.h"
 #include "models/dram/dram_stats.h"
 #include "sim/config/dram_params.h"
 #include "sim/core/units.h"
@@ -14,7 +14,7 @@
 namespace roofsim {
 
 // Requests in the order the device is offered them (non-decreasing times).
-using DramRequests = std::vector<dram::SourcedRequest>;
+using DramRequests = std::vector<DramRequest>;
 
 struct DramPattern {
   std::string kind;  // "stream", "random" or "strided"

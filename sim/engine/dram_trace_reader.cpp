@@ -28,6 +28,7 @@ DramRequests read_dram_trace(const std::string& path, Bytes default_bytes) {
   std::string line;
   std::uint32_t number = 0;
   const std::string expected = "a line '<time_ns> <R|W> <hex address> [bytes]', times not decreasing";
+  Seconds previous_s = 0;
   while (std::getline(in, line)) {
     ++number;
     const auto comment = line.find('#');
@@ -41,7 +42,7 @@ DramRequests read_dram_trace(const std::string& path, Bytes default_bytes) {
       throw InputError(SourcePos{path, number, 0}, "line " + std::to_string(number), line, expected);
     };
     if (address_text.empty() || !extra.empty()) fail();
-    dram::SourcedRequest request;
+    DramRequest request;
     double time_ns = 0;
     {
       const auto* end = time_text.data() + time_text.size();
@@ -49,9 +50,9 @@ DramRequests read_dram_trace(const std::string& path, Bytes default_bytes) {
       if (error != std::errc() || ptr != end || !(time_ns >= 0) || !std::isfinite(time_ns)) fail();
     }
     if (kind == "R" || kind == "r") {
-      request.is_write = false;
+      request.write = false;
     } else if (kind == "W" || kind == "w") {
-      request.is_write = true;
+      request.write = true;
     } else {
       fail();
     }
@@ -68,8 +69,10 @@ DramRequests read_dram_trace(const std::string& path, Bytes default_bytes) {
       const auto [ptr, error] = std::from_chars(bytes_text.data(), end, request.bytes);
       if (error != std::errc() || ptr != end || request.bytes == 0) fail();
     }
-    request.at_s = time_ns * 1e-9;
-    if (!requests.empty() && request.at_s < requests.back().at_s) fail();
+    const Seconds at_s = time_ns * 1e-9;
+    if (at_s < previous_s) fail();
+    previous_s = at_s;
+    request.arrival_fs = seconds_to_fs(at_s);  // as sc_time(at_s, SC_SEC) rounds at the kernel's resolution, 1 fs
     requests.push_back(request);
   }
   return requests;

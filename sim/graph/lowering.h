@@ -15,29 +15,24 @@
 #include <string>
 #include <vector>
 
+#include "models/kernel/tile.h"
+#include "models/kernel/tile_source.h"
 #include "sim/config/hardware_params.h"
 #include "sim/graph/hardware_check.h"
 #include "sim/graph/op.h"
-#include "sim/graph/tile.h"
 
 namespace roofsim {
 
-class OpLowering {
+// The lowering of one op is the tile source its compute units run (models/kernel/tile_source.h); the lowerings of
+// each op kind derive from it and fill its totals.
+class OpLowering : public TileSource {
  public:
-  virtual ~OpLowering() = default;
-
-  [[nodiscard]] std::uint64_t tiles() const { return tiles_; }
-  [[nodiscard]] virtual std::uint32_t steps(std::uint64_t tile) const = 0;
-  // Fills `out` (cleared first) with step `index` of `tile`; chunks hold at most request_bytes each.
-  virtual void step(std::uint64_t tile, std::uint32_t index, TileStep& out) const = 0;
-
-  // Closed-form totals, against which the engine checks what it executed.
-  [[nodiscard]] Flops executed_flops() const { return executed_flops_; }
-  [[nodiscard]] Flops useful_flops() const { return useful_flops_; }
-  [[nodiscard]] const TileShape& tile_shape() const { return tile_shape_; }
-  // Bytes of partial sums a stream-K GEMM writes to its workspace (and reads back as much), else 0.
-  [[nodiscard]] Bytes partial_sum_bytes() const { return partial_sum_bytes_; }
-  [[nodiscard]] const std::string& description() const { return description_; }  // "gemm tile 128x128x64"
+  [[nodiscard]] std::uint64_t tiles() const final { return tiles_; }
+  [[nodiscard]] Flops executed_flops() const final { return executed_flops_; }
+  [[nodiscard]] Flops useful_flops() const final { return useful_flops_; }
+  [[nodiscard]] const TileShape& tile_shape() const final { return tile_shape_; }
+  [[nodiscard]] Bytes partial_sum_bytes() const final { return partial_sum_bytes_; }
+  [[nodiscard]] const std::string& description() const final { return description_; }
 
  protected:
   std::uint64_t tiles_ = 0;

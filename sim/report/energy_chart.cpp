@@ -8,8 +8,8 @@
 #include <ostream>
 #include <sstream>
 
-#include "models/power/power_laws.h"
 #include "sim/config/quantity.h"
+#include "sim/core/power_laws.h"
 #include "sim/report/label_placer.h"
 #include "sim/report/power_labels.h"
 #include "sim/report/svg_chart.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "models/power/power_laws.h"
+#include "sim/core/power_laws.h"
 #include "sim/graph/hardware_check.h"
 #include "sim/graph/op.h"
 
@@ -215,7 +215,7 @@ Ceiling power_ceiling(const DeviceRoof& device, const RooflineInput& input) {
     // Choi et al. 2013, eq. (5)-(7): with static power pi0 and per-operation energies, a power cap bounds the rate of
     // work at (Pcap - pi0) / (energy per FLOP); leakage scales ~ V, dynamic energy ~ V^2 (Rabaey, Digital
     // Integrated Circuits, 2003, ch. 5).
-    // The scaling laws are those of the simulated power domain (models/power/power_laws.h).
+    // The scaling laws are those of the simulated power domain (sim/core/power_laws.h).
     const Watts available = device.power_cap_w - device_static_power_w(device, state.voltage_v);
     const Joules per_flop = flop_nominal * dynamic_energy_scale(state.voltage_v, device.nominal_voltage_v) +
                             data_energy_per_flop_j(device, input, state.voltage_v);

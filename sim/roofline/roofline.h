@@ -81,7 +81,7 @@ struct DeviceRoof {
 [[nodiscard]] DeviceRoof make_device_roof(const HardwareParams& hardware);
 
 // The device's static power with the compute domain at `voltage_v`: leakage scaled by V / V_nominal
-// (models/power/power_laws.h) plus the DRAM background, which has its own supply.
+// (sim/core/power_laws.h) plus the DRAM background, which has its own supply.
 [[nodiscard]] Watts device_static_power_w(const DeviceRoof& device, Volts voltage_v);
 
 // The compulsory input of an op: its FLOPs and its compulsory bytes (each input read once, each output written once)

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "models/memory/device_scheduler.h"
+#include "models/kernel/device_scheduler.h"
 
 using namespace roofsim;
 

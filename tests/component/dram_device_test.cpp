@@ -14,6 +14,7 @@
 #include "models/dram/dram_device.h"
 #include "models/dram/dram_stats.h"
 #include "models/dram/dram_timing_checker.h"
+#include "sim/config/dram_params.h"
 #include "tests/support/test_paths.h"
 
 namespace roofsim::dram {
@@ -37,22 +38,22 @@ DramParams params_of(const std::string& standard, const std::string& mapping, Pa
 
 class ListSource final : public DramRequestSource {
  public:
-  explicit ListSource(std::vector<SourcedRequest> requests) : requests_(std::move(requests)) {}
-  [[nodiscard]] std::optional<SourcedRequest> peek() const override {
+  explicit ListSource(std::vector<DramRequest> requests) : requests_(std::move(requests)) {}
+  [[nodiscard]] std::optional<DramRequest> peek() const override {
     if (next_ >= requests_.size()) return std::nullopt;
     return requests_[next_];
   }
   void pop() override { ++next_; }
 
  private:
-  std::vector<SourcedRequest> requests_;
+  std::vector<DramRequest> requests_;
   std::size_t next_ = 0;
 };
 
 struct Setup {
   DramParams dram;
   std::uint32_t channels = 1;
-  std::vector<SourcedRequest> requests;
+  std::vector<DramRequest> requests;
 };
 
 // Several devices in one elaboration (SystemC allows one per process), each on its own requests.
@@ -72,27 +73,27 @@ std::vector<DramSummary> run_all(std::vector<Setup> setups) {
   return summaries;
 }
 
-DramSummary run(const DramParams& dram, std::uint32_t channels, std::vector<SourcedRequest> requests) {
+DramSummary run(const DramParams& dram, std::uint32_t channels, std::vector<DramRequest> requests) {
   return run_all({Setup{dram, channels, std::move(requests)}}).front();
 }
 
-std::vector<SourcedRequest> stream(Bytes total, Bytes size = 64, Bytes stride = 64) {
-  std::vector<SourcedRequest> requests;
-  for (Bytes i = 0; i < total / size; ++i) requests.push_back(SourcedRequest{0, i * stride, size, false});
+std::vector<DramRequest> stream(Bytes total, Bytes size = 64, Bytes stride = 64) {
+  std::vector<DramRequest> requests;
+  for (Bytes i = 0; i < total / size; ++i) requests.push_back(DramRequest{i * stride, size, false});
   return requests;
 }
 
-std::vector<SourcedRequest> random_reads(std::size_t count, double spacing_s = 0) {
+std::vector<DramRequest> random_reads(std::size_t count, double spacing_s = 0) {
   std::mt19937_64 random(3);
-  std::vector<SourcedRequest> requests;
+  std::vector<DramRequest> requests;
   for (std::size_t i = 0; i < count; ++i) {
     requests.push_back(
-        SourcedRequest{spacing_s * static_cast<double>(i), (random() % (Bytes{1} << 24)) * 64, 64, false});
+        DramRequest{(random() % (Bytes{1} << 24)) * 64, 64, false, seconds_to_fs(spacing_s * static_cast<double>(i))});
   }
   return requests;
 }
 
-struct Driver : sc_core::sc_module, DramDoneSink {
+struct Driver : sc_core::sc_module, DramCompletionSink {
   SC_HAS_PROCESS(Driver);
   Driver(const sc_core::sc_module_name& name, DramDevice& device) : sc_core::sc_module(name), device_(device) {
     SC_THREAD(drive);
@@ -102,13 +103,11 @@ struct Driver : sc_core::sc_module, DramDoneSink {
     DramRequest request;
     request.address = 0x12340;
     request.bytes = 32;
-    request.done_sink = this;
-    request.done_event = &done_event;
-    REQUIRE(device_.try_submit(request));
+    REQUIRE(device_.try_submit(request, this, &done_event));
     wait(done_event);
     woke = sc_core::sc_time_stamp();
   }
-  void request_done(std::uint64_t, const sc_core::sc_time& done) override { reported = done; }
+  void dram_done(std::uint64_t, TimeFs done_fs) override { reported = sc_core::sc_time::from_value(done_fs); }
   DramDevice& device_;
   sc_core::sc_event done_event;
   sc_core::sc_time reported, woke;
@@ -130,7 +129,7 @@ TEST_CASE("an unloaded read through the module completes after (tRCD + tCL + bur
 TEST_CASE("a request over two channels completes when both parts have, and counts once") {
   auto dram = params_of("HBM2-2000", "RoBaBgCoCh", PagePolicy::open, RefreshMode::none);
   // With the channel digit lowest, two consecutive bursts fall in two channels.
-  const auto summaries = run_all({Setup{dram, 2, {SourcedRequest{0, 0, 64, false}}}});
+  const auto summaries = run_all({Setup{dram, 2, {DramRequest{0, 64, false}}}});
   const auto t = CheckerTiming::from(dram.standard);
   CHECK(summaries[0].row_misses == 2);
   // In cycles of tCK, so that the comparison is exact to a fraction of a cycle.
@@ -236,8 +235,8 @@ TEST_CASE("address mapping: a stride that stays in one bank under RoBaBgCoCh spr
 }
 
 TEST_CASE("writes and reads mixed: every request completes and the write queue drains") {
-  std::vector<SourcedRequest> requests = random_reads(4000);
-  for (std::size_t i = 0; i < requests.size(); i += 3) requests[i].is_write = true;
+  std::vector<DramRequest> requests = random_reads(4000);
+  for (std::size_t i = 0; i < requests.size(); i += 3) requests[i].write = true;
   const auto summary = run(params_of("DDR5-4800", "RoBaBgCoCh"), 2, requests);
   CHECK(summary.channels == 2);
   CHECK(summary.row_hits + summary.row_misses + summary.row_conflicts == 4000);

@@ -8,6 +8,7 @@
 
 #include "models/net/collectives.h"
 #include "models/net/network_module.h"
+#include "sim/config/cluster_params.h"
 
 using namespace roofsim;
 using namespace roofsim::net;

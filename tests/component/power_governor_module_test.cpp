@@ -11,6 +11,7 @@
 
 #include "models/power/governor_module.h"
 #include "sim/config/hardware_params.h"
+#include "sim/config/model_params.h"
 #include "tests/support/relative.h"
 #include "tests/support/test_paths.h"
 
@@ -106,7 +107,7 @@ struct Run {
 };
 
 Run simulate(const Bench& bench, Watts cap_w) {
-  const EnergyModel model(bench.hw, DramEnergyBasis::per_byte);
+  const EnergyModel model(power_domain_params(bench.hw), DramEnergyBasis::per_byte);
   ClockDomain clock(bench.hw.power.dvfs, bench.hw.power.nominal_clock_hz);
   REQUIRE(bench.hw.compute.engines[0].name == "matrix");
   StubOp op("op", model, clock, model.flop_slot(0, DataType::bf16), bench.flops, bench.rate, bench.oi);
@@ -127,7 +128,7 @@ TEST_CASE("power governor module: without a cap the trace shows the closed-form 
   Bench bench;
   bench.rate = 132.0 * 4096 * 1.83e9;  // the H100's bf16 peak
   bench.flops = bench.rate * 2e-3;     // 2 ms at the nominal clock
-  const EnergyModel model(bench.hw, DramEnergyBasis::per_byte);
+  const EnergyModel model(power_domain_params(bench.hw), DramEnergyBasis::per_byte);
   const auto run = simulate(bench, 0);
   CHECK(run.final_state == bench.hw.power.dvfs.size() - 1);
   CHECK(test::within(static_cast<double>(run.end_fs) * 1e-15, 2e-3, 1e-9));
@@ -152,7 +153,7 @@ TEST_CASE(
   Bench bench;
   bench.rate = 132.0 * 4096 * 1.83e9;
   bench.flops = bench.rate * 5e-3;
-  const EnergyModel model(bench.hw, DramEnergyBasis::per_byte);
+  const EnergyModel model(power_domain_params(bench.hw), DramEnergyBasis::per_byte);
   const Watts cap = 450;
   std::size_t fitting = 0;
   for (std::size_t s = 0; s < bench.hw.power.dvfs.size(); ++s) {

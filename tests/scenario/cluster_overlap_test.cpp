@@ -12,6 +12,7 @@
 #include "models/net/reduction_model.h"
 #include "models/net/topology.h"
 #include "sim/config/cluster_params.h"
+#include "sim/config/model_params.h"
 #include "sim/engine/cluster_run.h"
 #include "tests/support/relative.h"
 #include "tests/support/test_paths.h"
@@ -48,7 +49,7 @@ Seconds standalone_s(const ClusterParams& cluster, const GroupCollectiveStats& c
   request.chunk_bytes = cluster.collective.chunk_bytes;
   net::NetworkOptions options;
   options.packet_bytes = cluster.collective.packet_bytes;
-  options.reduction = net::ReductionModel(cluster.device, cluster.collective.data_type);
+  options.reduction = net::ReductionModel(reduction_params(cluster.device, cluster.collective.data_type));
   return net::run_collective(topology, request, options).time_s;
 }
 

@@ -3,7 +3,7 @@
 // differ before was SystemC's order among timed events of equal time (a heap compared on time only, whose ties
 // depend on every event pending in the kernel): a device's units that woke at the same femtosecond reached the
 // shared L2 and DRAM in an order that changed with the number of devices. Devices now release their same-instant
-// wake-ups in a fixed order (models/memory/device_scheduler.h), so a rank's compute does not depend on its neighbours.
+// wake-ups in a fixed order (models/kernel/device_scheduler.h), so a rank's compute does not depend on its neighbours.
 #include <doctest/doctest.h>
 
 #include <fstream>

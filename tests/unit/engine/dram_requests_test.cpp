@@ -19,13 +19,13 @@ TEST_CASE("a DRAM trace: times in ns, R/W in either case, hex addresses with or 
                                      "10 r 0XFFC0\n");
   const auto requests = read_dram_trace(file.string(), 64);
   REQUIRE(requests.size() == 3);
-  CHECK(requests[0].at_s == 0.0);
+  CHECK(requests[0].arrival_fs == 0);
   CHECK(requests[0].address == 0);
-  CHECK(!requests[0].is_write);
+  CHECK(!requests[0].write);
   CHECK(requests[0].bytes == 64);
-  CHECK(requests[1].at_s == doctest::Approx(2.5e-9));
+  CHECK(requests[1].arrival_fs == 2500000);  // 2.5 ns
   CHECK(requests[1].address == 0x40);
-  CHECK(requests[1].is_write);
+  CHECK(requests[1].write);
   CHECK(requests[1].bytes == 128);
   CHECK(requests[2].address == 0xFFC0);
 }
@@ -52,8 +52,8 @@ TEST_CASE("DRAM patterns: stream and strided addresses, one request per request 
   REQUIRE(stream.size() == 16);
   for (std::size_t i = 0; i < stream.size(); ++i) {
     CHECK(stream[i].address == i * 64);
-    CHECK(stream[i].at_s == 0.0);
-    CHECK(!stream[i].is_write);
+    CHECK(stream[i].arrival_fs == 0);
+    CHECK(!stream[i].write);
   }
 
   pattern.kind = "strided";
@@ -70,7 +70,7 @@ TEST_CASE("DRAM patterns: stream and strided addresses, one request per request 
   for (const auto& request : random) {
     CHECK(request.address < pattern.footprint_bytes);
     CHECK(request.address % 64 == 0);
-    if (request.is_write) ++writes;
+    if (request.write) ++writes;
   }
   CHECK(static_cast<double>(writes) / static_cast<double>(random.size()) == doctest::Approx(0.25).epsilon(0.05));
   // The same seed gives the same requests.

@@ -1,6 +1,6 @@
 // The GEMM lowering emits each operand block of a step as one contiguous range of the tile-blocked layout. That must
 // equal, range for range and chunk for chunk, the chunks of adding the block's rows one by one to a ChunkBuilder (the
-// definition of a step's chunks in sim/graph/tile.h), and the blocks of a tensor must cover it exactly once.
+// definition of a step's chunks in models/kernel/tile.h), and the blocks of a tensor must cover it exactly once.
 #include <doctest/doctest.h>
 
 #include <algorithm>

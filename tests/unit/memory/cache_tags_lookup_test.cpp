@@ -8,8 +8,8 @@
 #include <deque>
 #include <vector>
 
+#include "models/kernel/fast_index.h"
 #include "models/memory/cache_tags.h"
-#include "models/memory/fast_index.h"
 
 using namespace roofsim;
 

@@ -1,7 +1,8 @@
 #include <doctest/doctest.h>
 
+#include "models/dram/simple_dram.h"
 #include "models/memory/memory_system.h"
-#include "models/memory/simple_dram.h"
+#include "sim/config/model_params.h"
 #include "tests/scenario/test_device.h"
 
 using namespace roofsim;
@@ -32,7 +33,7 @@ TEST_CASE("a read misses the L2, comes from DRAM, and hits the second time at th
   spec.dram_latency_s = 600e-9;
   const auto hw = spec.build();
   SimpleDram dram(SimpleDramParams::from(*hw.dram));
-  MemorySystem memory(hw, &dram);
+  MemorySystem memory(memory_system_params(hw), &dram);
   REQUIRE(memory.level_names() == std::vector<std::string>{"smem", "l2", "dram"});
   std::vector<Bytes> op_bytes(3, 0);
   Recorder sink;
@@ -55,7 +56,7 @@ TEST_CASE("writes go through to DRAM and make later reads of the data hit") {
   test::TestDevice spec;
   const auto hw = spec.build();
   SimpleDram dram(SimpleDramParams::from(*hw.dram));
-  MemorySystem memory(hw, &dram);
+  MemorySystem memory(memory_system_params(hw), &dram);
   std::vector<Bytes> op_bytes(3, 0);
   Recorder sink;
   memory.write(0, chunk_at(0, 4096), 0, op_bytes.data(), sink, 1);
@@ -70,7 +71,7 @@ TEST_CASE("an SRAM-only device serves everything from its outermost level") {
   spec.dram = false;
   spec.l2 = false;
   auto hw = spec.build();
-  MemorySystem memory(hw, nullptr);
+  MemorySystem memory(memory_system_params(hw), nullptr);
   REQUIRE(memory.level_names() == std::vector<std::string>{"smem"});
   std::vector<Bytes> op_bytes(1, 0);
   Recorder sink;
@@ -87,7 +88,7 @@ TEST_CASE("L2 banks serve in parallel: a bank's bandwidth is the level's share")
   spec.l2_banks = 4;
   spec.l2_bytes_per_cycle = 64;  // 16 B/cycle per bank at 1 GHz: 16 GB/s
   const auto hw = spec.build();
-  MemorySystem memory(hw, nullptr);
+  MemorySystem memory(memory_system_params(hw), nullptr);
   std::vector<Bytes> op_bytes(1, 0);
   Recorder sink;
   // 64 KiB over 512 lines hashed onto 4 banks: the busiest bank takes about a quarter, not all of it.

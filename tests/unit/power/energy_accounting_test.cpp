@@ -8,6 +8,7 @@
 #include "models/power/energy_ledger.h"
 #include "models/power/energy_model.h"
 #include "sim/config/hardware_params.h"
+#include "sim/config/model_params.h"
 #include "sim/roofline/roofline.h"
 #include "tests/support/relative.h"
 #include "tests/support/test_paths.h"
@@ -40,7 +41,7 @@ std::size_t level_index(const EnergyModel& model, const std::string& name) {
 
 TEST_CASE("dynamic energy: FLOPs, SRAM bytes, DRAM bytes and link bytes times the file's energies") {
   const auto hw = h100();
-  const EnergyModel model(hw, DramEnergyBasis::per_byte);
+  const EnergyModel model(power_domain_params(hw), DramEnergyBasis::per_byte);
   auto activity = model.activity();
   activity.flops[model.flop_slot(engine_index(hw, "matrix"), DataType::bf16)] = 1'000'000'000;
   activity.flops[model.flop_slot(engine_index(hw, "vector"), DataType::fp32)] = 2'000'000;
@@ -60,7 +61,7 @@ TEST_CASE("dynamic energy: FLOPs, SRAM bytes, DRAM bytes and link bytes times th
 
 TEST_CASE("at a lower voltage FLOP and SRAM energies scale with (V/V0)^2 and DRAM and link energies do not") {
   const auto hw = h100();
-  const EnergyModel model(hw, DramEnergyBasis::per_byte);
+  const EnergyModel model(power_domain_params(hw), DramEnergyBasis::per_byte);
   auto activity = model.activity();
   activity.flops[model.flop_slot(engine_index(hw, "matrix"), DataType::fp16)] = 1'000'000;
   activity.level_bytes[level_index(model, "l2")] = 1000;
@@ -83,7 +84,7 @@ TEST_CASE("at a lower voltage FLOP and SRAM energies scale with (V/V0)^2 and DRA
 
 TEST_CASE("DRAM per command: ACT, PRE, RD, WR and REF energies of the standard and its background per channel") {
   const auto hw = h100();
-  const EnergyModel model(hw, DramEnergyBasis::per_command);
+  const EnergyModel model(power_domain_params(hw), DramEnergyBasis::per_command);
   auto activity = model.activity();
   activity.level_bytes[level_index(model, "dram")] = 1 << 20;  // not charged per byte in this basis
   activity.dram_commands = {10, 9, 100, 50, 2};
@@ -102,7 +103,7 @@ TEST_CASE("the power-aware roofline and the accounting use one law: a one-state 
   hw.power.dvfs = {{1.2e9, 0.75}};
   hw.power.cap_w = 250;
   const auto device = make_device_roof(hw);
-  const EnergyModel model(hw, DramEnergyBasis::per_byte);
+  const EnergyModel model(power_domain_params(hw), DramEnergyBasis::per_byte);
   RooflineInput input;
   input.flops = 1ULL << 40;
   input.dtype = DataType::bf16;
@@ -130,7 +131,7 @@ TEST_CASE("the power-aware roofline and the accounting use one law: a one-state 
 TEST_CASE("per-op energies add up to the total and static time is shared between the ops running") {
   auto hw = h100();
   hw.power.dvfs = {{1.0e9, 0.7}, {1.98e9, 0.95}};
-  const EnergyModel model(hw, DramEnergyBasis::per_byte);
+  const EnergyModel model(power_domain_params(hw), DramEnergyBasis::per_byte);
   const std::size_t slot = model.flop_slot(engine_index(hw, "matrix"), DataType::bf16);
   EnergyLedger ledger(model, hw.power.dvfs, 3);
   auto a = model.activity();
@@ -170,7 +171,7 @@ TEST_CASE("per-op energies add up to the total and static time is shared between
 
 TEST_CASE("the result does not depend on the order or grouping in which activity was counted") {
   const auto hw = h100();
-  const EnergyModel model(hw, DramEnergyBasis::per_byte);
+  const EnergyModel model(power_domain_params(hw), DramEnergyBasis::per_byte);
   const std::size_t slot = model.flop_slot(engine_index(hw, "matrix"), DataType::bf16);
   const std::size_t l2 = level_index(model, "l2");
   std::vector<Activity> pieces;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "models/memory/simple_dram.h"
+#include "models/dram/simple_dram.h"
 #include "tests/support/relative.h"
 
 using namespace roofsim;

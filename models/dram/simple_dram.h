@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "models/memory/busy_until.h"
-#include "models/memory/dram_interface.h"
-#include "models/memory/fast_index.h"
-#include "sim/config/dram_params.h"
+#include "models/dram/dram_params.h"
+#include "models/kernel/busy_until.h"
+#include "models/kernel/dram_interface.h"
+#include "models/kernel/fast_index.h"
 
 namespace roofsim {
 

@@ -1,7 +1,8 @@
 #pragma once
-// What one tile of an op does, step by step, over real address ranges. The lowering (sim/graph/lowering.h)
-// produces these on demand, one step at a time, so that a GEMM of 4096 tiles x 128 k-steps never holds its whole
-// access list in memory. The engine turns each chunk into one memory request (DESIGN.md section 1.5).
+// What one tile of an op does, step by step, over real address ranges: the contract between the workload's lowering,
+// which produces the steps on demand (tile_source.h), and the models, which run them. One step at a time, so that a
+// GEMM of 4096 tiles x 128 k-steps never holds its whole access list in memory. A compute unit turns each chunk into
+// one memory request (DESIGN.md section 1.5).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -9,6 +10,11 @@
 #include "sim/core/units.h"
 
 namespace roofsim {
+
+// The output block of a GEMM tile (m x n) and its k-step depth.
+struct TileShape {
+  std::uint64_t m = 0, n = 0, k = 0;
+};
 
 // A contiguous byte range of a tensor in device memory.
 struct AddressRange {

@@ -5,28 +5,25 @@
 // Why an order of our own: SystemC runs the processes whose timed notifications fall on the same instant in the
 // order its event queue pops them; that queue is a binary heap compared on time only (sc_ppq in sc_simcontext), so
 // the order among equal times depends on every event pending in the kernel. Two compute units of a device that wake
-// at the same femtosecond and reserve the same L2 bank or DRAM channel were therefore served in an order that changed
-// when other devices shared the kernel, and a rank's compute time depended on how many ranks a cluster run simulated
-// (issue 10: 2.3e-3 apart at 16 ranks with the detailed DRAM).
+// at the same femtosecond and reserve the same L2 bank or DRAM channel would then be served in an order that changes
+// when other devices share the kernel, and a rank's compute time would depend on how many ranks a cluster run
+// simulates.
 //
-// Why direct calls: a wake-up used to cost a heap entry, a timed kernel event, a release process, a delta
-// notification of the client's own event and the client's process activation (issue 5 item 5). Here a client is a
-// Wakeable with a fixed index (its order of registration at elaboration); the scheduler keeps one pending time per
-// client in a winner tree (a fixed-size tournament over the clients, compared on time and then index), and at each
-// instant calls the due clients' wake_now() directly. That is one kernel event and one activation per instant,
-// however many clients are due.
+// Why direct calls: a client is a Wakeable with a fixed index (its order of registration at elaboration); the
+// scheduler keeps one pending time per client (wake_tree.h) and at each instant calls the due clients' wake_now()
+// directly. That is one kernel event and one activation per instant, however many clients are due, where an event
+// per client would cost a timed kernel event, a delta notification and a process activation per wake-up.
 //
-// The order is the one the clients' own processes ran in when a release process delta-notified their events in
+// The order is the one the clients' own processes would run in if a release process delta-notified their events in
 // index order, because SystemC triggers a delta cycle's notifications last first (sc_simcontext::crunch): due
-// clients run in descending index order (the DRAM, the dispatcher, then the units from the last), and results are
-// those of the event-per-client scheduling. The rounds keep its delta cycles too: a client asked for "now" while a
-// round runs (the dispatcher when a tile ends, the DRAM when a unit submits) runs in the next round, one delta cycle
-// later, the last asked first, even if it also runs in this round, as its own event's delta notification ran it.
-// A request from outside a round (the network, the DRAM's retry process, the dispatcher's first activation) starts
-// a round one delta later. Round 0 of an instant runs in the delta its timed notification fires if nothing else is
-// pending at that instant; otherwise (the power governor, the network or another device woke at the same
-// femtosecond) it runs one delta later, after those, as the clients' processes did behind the release process: the
-// clients never see another process's same-instant work in an order the kernel's heap chose.
+// clients run in descending index order (the DRAM, the dispatcher, then the units from the last). The rounds keep
+// those delta cycles too: a client asked for "now" while a round runs (the dispatcher when a tile ends, the DRAM when
+// a unit submits) runs in the next round, one delta cycle later, the last asked first, even if it also runs in this
+// round, as its own event's delta notification would run it. A request from outside a round (the network, the DRAM's
+// retry process, the dispatcher's first activation) starts a round one delta later. Round 0 of an instant runs in the
+// delta its timed notification fires if nothing else is pending at that instant; otherwise (the power governor, the
+// network or another device woke at the same femtosecond) it runs one delta later, after those: the clients never
+// see another process's same-instant work in an order the kernel's heap chose.
 //
 // WakeHandle is what a client owns: without a scheduler attached (a module used alone: `roofsim dram`, component
 // tests) it notifies the client's own event, whose process calls the same function.
@@ -36,7 +33,8 @@
 #include <utility>
 #include <vector>
 
-#include "models/memory/time_fs.h"
+#include "models/kernel/time_fs.h"
+#include "models/kernel/wake_tree.h"
 
 namespace roofsim {
 
@@ -65,16 +63,7 @@ class DeviceScheduler : public sc_core::sc_module {
   [[nodiscard]] std::uint32_t add(Wakeable& client) {
     clients_.push_back(&client);
     asked_flag_.push_back(false);
-    std::size_t leaves = 1;
-    while (leaves < clients_.size()) leaves *= 2;
-    std::vector<Key> tree(2 * leaves, Key{kNever, 0});
-    for (std::uint32_t c = 0; c < leaves; ++c) {
-      tree[leaves + c] = Key{c < leaves_ && !tree_.empty() ? pending(c) : kNever, c};
-    }
-    tree_ = std::move(tree);
-    leaves_ = leaves;
-    for (std::size_t node = leaves - 1; node >= 1; --node) tree_[node] = first_of(tree_[2 * node], tree_[2 * node + 1]);
-    return static_cast<std::uint32_t>(clients_.size() - 1);
+    return pending_.add();
   }
 
   // Wakes `client` at `at_fs` unless it is due no later already (as sc_event::notify does); at or before now: in the
@@ -82,8 +71,8 @@ class DeviceScheduler : public sc_core::sc_module {
   void notify_at(std::uint32_t client, TimeFs at_fs) {
     const TimeFs now = in_run_ ? now_ : now_fs();
     if (at_fs > now) {
-      if (pending(client) <= at_fs) return;
-      set_pending(client, at_fs);
+      if (pending_.pending(client) <= at_fs) return;
+      pending_.set(client, at_fs);
       if (!in_run_ && !delta_armed_ && at_fs < armed_fs_) {
         tick_.cancel();
         tick_.notify(sc_core::sc_time::from_value(at_fs - now));
@@ -91,8 +80,8 @@ class DeviceScheduler : public sc_core::sc_module {
       }
       return;
     }
-    if (asked_flag_[client]) return;                             // asked for the next round already
-    if (pending(client) != kNever) set_pending(client, kNever);  // a delta notification replaces a timed one
+    if (asked_flag_[client]) return;                                       // asked for the next round already
+    if (pending_.pending(client) != kNever) pending_.set(client, kNever);  // a delta notification replaces a timed one
     asked_flag_[client] = true;
     asked_.push_back(client);
     if (!in_run_ && !delta_armed_) {
@@ -110,59 +99,12 @@ class DeviceScheduler : public sc_core::sc_module {
   // Drops the client's pending wake-up, timed or for the next round (not a run in the current round: a triggered
   // process ran too).
   void cancel(std::uint32_t client) {
-    if (pending(client) != kNever) set_pending(client, kNever);
+    if (pending_.pending(client) != kNever) pending_.set(client, kNever);
     asked_flag_[client] = false;
   }
 
  private:
   [[nodiscard]] static TimeFs now_fs() { return sc_core::sc_time_stamp().value(); }
-
-  // A pending wake-up; the tree's nodes hold their winner's, so that a match reads its two entrants side by side
-  // and replaying a path does not chase a winner's index to its time at every level.
-  struct Key {
-    TimeFs at = kNever;
-    std::uint32_t client = 0;
-  };
-  // The winner of a match: the earlier time, ties to the higher client index. A total order (clients differ), so it
-  // does not matter which entrant is the left one; branch-free, as the outcome of a match is unpredictable.
-  [[nodiscard]] static Key first_of(const Key& a, const Key& b) {
-    // Bitwise, not ||/&&: short-circuit operators compile to branches here.
-    const bool b_first = (b.at < a.at) | ((b.at == a.at) & (b.client > a.client));
-    return Key{b_first ? b.at : a.at, b_first ? b.client : a.client};
-  }
-  [[nodiscard]] TimeFs pending(std::uint32_t client) const { return tree_[leaves_ + client].at; }
-
-  // Moves `client` to `at_fs` and replays the matches on its path to the root, each against the sibling's winner.
-  // An earlier time stops where it loses (the winners above do not change); a later one where the client had not won.
-  void set_pending(std::uint32_t client, TimeFs at_fs) {
-    std::size_t node = leaves_ + client;
-    const bool sooner = at_fs < tree_[node].at;
-    Key key{at_fs, client};
-    tree_[node] = key;
-    if (sooner) {
-      for (node /= 2; node >= 1; node /= 2) {
-        const Key& held = tree_[node];
-        if (held.client != client && (held.at < at_fs || (held.at == at_fs && held.client > client))) return;
-        tree_[node] = key;
-      }
-      return;
-    }
-    for (; node > 1 && tree_[node / 2].client == client; node /= 2) {
-      key = first_of(key, tree_[node ^ 1]);
-      tree_[node / 2] = key;
-    }
-  }
-
-  // The overall winner won every match on its path: with it gone, each of them goes to the winner of the rest.
-  void pop_winner() {
-    std::size_t node = leaves_ + tree_[1].client;
-    Key key{kNever, tree_[1].client};
-    tree_[node] = key;
-    for (; node > 1; node /= 2) {
-      key = first_of(key, tree_[node ^ 1]);
-      tree_[node / 2] = key;
-    }
-  }
 
   void run() {
     ++activations_;
@@ -188,27 +130,24 @@ class DeviceScheduler : public sc_core::sc_module {
       round_.push_back(*it);
     }
     asked_.clear();
-    while (tree_[1].at <= now) {
-      round_.push_back(tree_[1].client);
-      pop_winner();
+    while (pending_.first_fs() <= now) {
+      round_.push_back(pending_.first_client());
+      pending_.pop_first();
     }
     for (const std::uint32_t client : round_) clients_[client]->wake_now();
     in_run_ = false;
     if (!asked_.empty()) {
       tick_.notify(sc_core::SC_ZERO_TIME);
       delta_armed_ = true;
-    } else if (tree_[1].at != kNever) {
-      armed_fs_ = tree_[1].at;
+    } else if (pending_.first_fs() != kNever) {
+      armed_fs_ = pending_.first_fs();
       tick_.notify(sc_core::sc_time::from_value(armed_fs_ - now));
     }
   }
 
   std::vector<Wakeable*> clients_;
-  std::vector<bool> asked_flag_;  // per client: in asked_
-  // The tournament: node n holds the winner of its subtree (node 1 the overall one); client c's leaf is
-  // leaves_ + c with its pending time (kNever when none); leaves are padded to a power of two.
-  std::vector<Key> tree_;
-  std::size_t leaves_ = 1;
+  std::vector<bool> asked_flag_;      // per client: in asked_
+  WakeTree pending_;                  // per client: its timed wake-up
   std::vector<std::uint32_t> round_;  // the round being run
   std::vector<std::uint32_t> asked_;  // asked for now: the next round, in the order asked
   sc_core::sc_event tick_;

@@ -1,4 +1,4 @@
-#include "models/memory/simple_dram.h"
+#include "models/dram/simple_dram.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -100,7 +100,7 @@ TimeFs SimpleDram::access(Bytes address, Bytes bytes, bool write, TimeFs arrival
 }
 
 void SimpleDram::submit(const DramRequest& request, DramCompletionSink& sink) {
-  sink.dram_done(request.id, access(request.address, request.bytes, request.write, request.arrival_fs));
+  sink.dram_done(request.tag, access(request.address, request.bytes, request.write, request.arrival_fs));
 }
 
 TimeFs SimpleDram::unloaded_fs(Bytes, Bytes bytes) const {

@@ -1,0 +1,50 @@
+#pragma once
+// The parameters of the network model as the configuration describes them (sim/config produces them from a cluster
+// file, in base units): the topology and its links, and what a device's reductions cost.
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/data_type.h"
+#include "sim/core/units.h"
+
+namespace roofsim {
+
+enum class TopologyKind { ring, fully_connected, switch_star, torus, two_level };
+
+// One kind of link. Each link has two directions; each direction is its own resource with this bandwidth.
+struct LinkParams {
+  BytesPerSecond bandwidth_bytes_per_s = 0;  // per direction
+  Seconds latency_s = 0;                     // first bit in to first bit out (wire, SerDes, switch hop)
+  Seconds overhead_s = 0;                    // per message: the link is occupied this long before the first packet
+};
+
+// The devices and how they are joined: what the network's graph (models/net/topology.h) is built from.
+struct TopologyParams {
+  std::uint64_t devices = 0;
+  TopologyKind topology = TopologyKind::ring;
+  std::vector<std::uint64_t> dims;   // torus: devices along each dimension, first dimension fastest
+  bool in_switch_reduction = false;  // switch: the switch can reduce (NVLink SHARP) and multicast
+  LinkParams link;                   // ring, fully connected and torus neighbour links; device-switch links
+  // two_level only
+  std::uint64_t devices_per_node = 0;
+  std::uint64_t nics_per_node = 0;
+  LinkParams host_link;          // device to its NIC (PCIe)
+  LinkParams nic_link;           // NIC to the first fat-tree switch
+  LinkParams fabric_link;        // between fat-tree switches
+  std::uint64_t leaf_ports = 0;  // down ports of a fat-tree leaf switch; as many up ports (full bisection)
+
+  [[nodiscard]] std::uint64_t nodes() const {
+    return topology == TopologyKind::two_level ? devices / devices_per_node : 1;
+  }
+};
+
+// What a reduction of received data into a device's own costs (models/net/reduction_model.h): the element type, the
+// peak of the engine that adds (the device's vector engine, else its fastest engine for the type) and the bandwidth of
+// the memory the operands stream through (its DRAM, else its outermost on-chip level; 0 when it has neither).
+struct ReductionParams {
+  DataType type = DataType::fp32;
+  FlopsPerSecond flops_per_s = 0;
+  BytesPerSecond memory_bytes_per_s = 0;
+};
+
+}  // namespace roofsim
