@@ -1,5 +1,5 @@
 #pragma once
-// The detailed DRAM model under the engine (issue 7): DramInterface (models/kernel/dram_interface.h) served by the
+// The detailed DRAM model under the engine: DramInterface (models/kernel/dram_interface.h) served by the
 // controller of every channel of the device (DramDevice). A chunk goes to the device as one request; the device
 // splits it by the configured address mapping into the parts that fall in one channel, bank and row, and each
 // channel schedules a part's bursts in one decision, so the events per chunk do not grow with its bursts.

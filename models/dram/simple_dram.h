@@ -1,5 +1,5 @@
 #pragma once
-// The DRAM channel model (issue 4): independent channels, each a FIFO with a bandwidth and a fixed latency;
+// The DRAM channel model: independent channels, each a FIFO with a bandwidth and a fixed latency;
 // addresses interleave over the channels at `interleave_bytes`. A request's bytes are split over the channels it
 // touches; it completes when its last channel has moved its share, plus the latency.
 #include <cstdint>

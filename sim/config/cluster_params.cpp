@@ -122,13 +122,20 @@ bool is_cluster_key(const std::string& key) {
   return false;
 }
 
+// A row binds a member of the struct that declares it: the network's topology members are TopologyParams', the rest
+// ClusterParams', so a section of the cluster file fills both.
+void read_cluster_fields(const ConfigSection& section, ClusterParams& cluster) {
+  section.read_fields(cluster);
+  section.read_fields(static_cast<TopologyParams&>(cluster));
+}
+
 ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem::path& base_dir,
                            const std::vector<Override>& device_overrides) {
   const auto root = document.root();
   ClusterParams cluster;
   cluster.file = document.file_name();
   const auto head = *root.child("cluster");
-  head.read_fields(cluster);
+  read_cluster_fields(head, cluster);
   const auto device_name = head.text("device");
   const auto device_file = find_device_file(device_name, base_dir);
   if (!std::filesystem::exists(device_file)) {
@@ -138,7 +145,7 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
   cluster.device = load_hardware(device_file, device_overrides);
 
   const auto topology = *root.child("topology");
-  topology.read_fields(cluster);
+  read_cluster_fields(topology, cluster);
   if (cluster.in_switch_reduction && cluster.topology != TopologyKind::switch_star) {
     topology.fail("in_switch_reduction", "false unless kind = \"switch\"");
   }
