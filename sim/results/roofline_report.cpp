@@ -4,10 +4,11 @@
 
 namespace roofsim {
 
-Report make_roofline_report(const Workload& workload, const HardwareParams& hardware, const DeviceRoof& device) {
+Report report_head(const std::string& command, const std::string& bytes_basis, const Workload& workload,
+                   const HardwareParams& hardware, const DeviceRoof& device) {
   Report report;
-  report.command = "roofline";
-  report.bytes_basis = "compulsory";
+  report.command = command;
+  report.bytes_basis = bytes_basis;
   report.hardware_name = hardware.name;
   report.hardware_file = hardware.file;
   report.workload_name = workload.name;
@@ -15,6 +16,11 @@ Report make_roofline_report(const Workload& workload, const HardwareParams& hard
   for (const auto& level : device.levels) report.levels.push_back(level.name);
   report.main_memory = device.main_memory;
   report.roofs = device_lines(device);
+  return report;
+}
+
+Report make_roofline_report(const Workload& workload, const HardwareParams& hardware, const DeviceRoof& device) {
+  Report report = report_head("roofline", "compulsory", workload, hardware, device);
   for (const auto& op : workload.ops) {
     const auto input = compulsory_input(op, device);
     OpReport row;

@@ -5,6 +5,7 @@
 #include "sim/graph/lowering.h"
 #include "sim/results/gap_attribution.h"
 #include "sim/results/power_report.h"
+#include "sim/results/roofline_report.h"
 
 namespace roofsim {
 
@@ -79,16 +80,7 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
     report.complete = false;
     return report;
   }
-  Report report;
-  report.command = "run";
-  report.bytes_basis = "simulated";
-  report.hardware_name = hardware.name;
-  report.hardware_file = hardware.file;
-  report.workload_name = workload.name;
-  report.workload_file = workload.file;
-  for (const auto& level : device.levels) report.levels.push_back(level.name);
-  report.main_memory = device.main_memory;
-  report.roofs = device_lines(device);
+  Report report = report_head("run", "simulated", workload, hardware, device);
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
     const OpRunStats& stats = result.ops.at(i);
