@@ -5,9 +5,10 @@
 // rasterized along the shorter side of the tile grid; each tile runs ceil(k / tk) k-steps reading an A block
 // (tm x tk) and a B block (tk x tn), each contiguous in the operands' tile-blocked layout, and writes its C block after
 // the last step. Edge tiles read and write only in-bounds addresses but
-// execute a whole tile's FLOPs, so executed_flops >= useful_flops (tile quantization emerges). When the output tiles
-// are fewer than the units (decode GEMMs), stream-K deals the k-steps evenly to the units and the partial sums go
-// through an fp32 workspace; their traffic is counted like any other.
+// execute a whole tile's FLOPs, so executed_flops >= useful_flops (tile quantization emerges). The k-steps are dealt
+// to tiles data-parallel, split-K, stream-K or as a hybrid, whichever a small cost model predicts fastest
+// (gemm_decomposition.h); split tiles' partial sums go through an fp32 workspace and their traffic is counted like
+// any other.
 // Element-wise ops stream blocks of elements; row ops (reduction, softmax, norms) stream blocks of whole rows.
 // Attention (lowering_attention.cpp) and the embedding gather (lowering_gather.cpp) have their own files.
 #include <cstdint>
@@ -35,7 +36,7 @@ class OpLowering {
   [[nodiscard]] Flops executed_flops() const { return executed_flops_; }
   [[nodiscard]] Flops useful_flops() const { return useful_flops_; }
   [[nodiscard]] const TileShape& tile_shape() const { return tile_shape_; }
-  // Bytes of partial sums a stream-K GEMM writes to its workspace (and reads back as much), else 0.
+  // Bytes of partial sums a split GEMM writes to its workspace (and reads back as much), else 0.
   [[nodiscard]] Bytes partial_sum_bytes() const { return partial_sum_bytes_; }
   [[nodiscard]] const std::string& description() const { return description_; }  // "gemm tile 128x128x64"
 
