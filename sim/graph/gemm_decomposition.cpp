@@ -124,10 +124,16 @@ GemmCost predict_gemm_cost(const GemmDecomposition& decomposition, const GemmWor
   const bool partials_cached = machine.shared_sram_bytes_per_s > 0 && region.iterations >= region.tiles * k_steps;
 
   BytesPerSecond memory_rate = machine.memory_bytes_per_s;
-  if (machine.memory_latency_s > 0 && machine.unit_bytes_in_flight > 0) {
-    const double busy_units = static_cast<double>(std::min(units, decomposition.tiles()));
-    memory_rate = std::min(memory_rate,
-                           busy_units * static_cast<double>(machine.unit_bytes_in_flight) / machine.memory_latency_s);
+  if (machine.memory_latency_s > 0) {
+    // A busy unit's resident tiles each keep the k-steps after the one computing in flight.
+    const std::uint64_t tiles = decomposition.tiles();
+    const std::uint64_t resident = std::min(ceil_div(tiles, units), std::max<std::uint64_t>(machine.occupancy, 1));
+    double unit_in_flight = static_cast<double>(resident * (std::max<std::uint32_t>(work.stages, 2) - 1)) * step_bytes;
+    if (machine.unit_bytes_in_flight > 0) {
+      unit_in_flight = std::min(unit_in_flight, static_cast<double>(machine.unit_bytes_in_flight));
+    }
+    const double busy_units = static_cast<double>(std::min(units, tiles));
+    if (unit_in_flight > 0) memory_rate = std::min(memory_rate, busy_units * unit_in_flight / machine.memory_latency_s);
   }
   cost.memory_s =
       time_s(static_cast<double>(work.operand_bytes) + (partials_cached ? 1 : 2) * partial_bytes, memory_rate);

@@ -20,7 +20,8 @@
 //   on chip    every k-step's A and B blocks, C, and the partial sums written and read back through the shared SRAM
 //              levels at their bandwidth, and the busiest unit's blocks through its own levels
 //   memory     the operands once plus the partial sums (written through, and read back when they are not cached) at
-//              the memory bandwidth, or at what the busy units keep in flight over the memory latency (Little's law)
+//              the memory bandwidth, or at what the busy units keep in flight over the memory latency (Little's law):
+//              each resident tile the k-steps its pipeline loads ahead, up to the unit's outstanding requests
 //   reduction  the fix-up with the most peers reads their partials after its own k-steps, at what one unit keeps in
 //              flight over the latency of the level holding them
 //   predicted = max(compute, on chip, memory) + reduction: the first three overlap, the fix-up's reads follow the
@@ -64,6 +65,7 @@ struct GemmWork {
   Bytes operand_bytes = 0;       // A, B and C once: what memory moves at least
   Bytes output_bytes = 0;        // C
   Bytes partial_tile_bytes = 0;  // the partial sums of one output tile (fp32)
+  std::uint32_t stages = 2;      // k-steps a tile keeps loaded or loading (pipeline_stages in lowering.h)
 };
 
 // The device figures the prediction uses; a rate of 0 is a resource that does not bind.

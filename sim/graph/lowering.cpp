@@ -242,6 +242,12 @@ class GemmLowering : public OpLowering {
     work.output_bytes = batch_ * m_ * n_ * element_bytes(c_->dtype);
     work.operand_bytes = a_bytes + (b_batched_ ? batch_ : 1) * b_bytes + work.output_bytes;
     work.partial_tile_bytes = std::min(m_, tile_shape_.m) * std::min(n_, tile_shape_.n) * partial_bytes_;
+    // A k-step of the first output tile: its A and B blocks, each contiguous, in chunks of request_bytes.
+    const std::uint64_t depth = std::min(k_, tile_shape_.k);
+    const Bytes a_block = std::min(m_, tile_shape_.m) * depth * element_bytes(a_->dtype);
+    const Bytes b_block = depth * std::min(n_, tile_shape_.n) * element_bytes(b_->dtype);
+    work.stages =
+        pipeline_stages(ceil_div(a_block, request_bytes_) + ceil_div(b_block, request_bytes_), a_block + b_block, hw);
     return choose_gemm_decomposition(work, GemmMachine::of(hw, op_engine(op, hw.compute), op.dtype), op.decomposition);
   }
 
@@ -441,6 +447,17 @@ Bytes local_sram_bytes(const HardwareParams& hw) {
   if (const auto* local = hw.local_level()) return local->capacity_bytes;
   if (!hw.levels.empty()) return hw.levels.front().capacity_bytes / std::max<std::uint64_t>(hw.compute.units, 1);
   return 0;
+}
+
+std::uint32_t pipeline_stages(std::size_t step_reads, Bytes step_bytes, const HardwareParams& hw) {
+  const std::uint64_t occupancy = std::max<std::uint64_t>(hw.compute.occupancy, 1);
+  std::uint64_t stages = kMaxPipelineStages;
+  // The request limit is the unit's, shared by its slots as they need it (one slot ramping down lets another use
+  // more); the SRAM is split between the resident tiles.
+  if (step_reads > 0) stages = std::min<std::uint64_t>(stages, hw.compute.outstanding_requests / step_reads);
+  const Bytes local = local_sram_bytes(hw);
+  if (local > 0 && step_bytes > 0) stages = std::min<std::uint64_t>(stages, local / occupancy / step_bytes);
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(stages, kMinPipelineStages, kMaxPipelineStages));
 }
 
 TileShape choose_gemm_tile(const Op& op, const HardwareParams& hw) {

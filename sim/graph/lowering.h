@@ -59,6 +59,13 @@ class OpLowering {
 // else 0 (no limit).
 [[nodiscard]] Bytes local_sram_bytes(const HardwareParams& hw);
 
+// How many k-steps a tile keeps loaded or loading (CUTLASS's "stages") when a step reads `step_reads` chunks of
+// `step_bytes` in all: as many as the unit's outstanding requests and its slot's share of the local SRAM hold, at
+// least 2 (double buffering) and at most 64. A unit with few tiles (a TPU core) then keeps its request limit busy,
+// while a GPU SM's two resident GEMM tiles stay at 2 stages.
+inline constexpr std::uint32_t kMinPipelineStages = 2, kMaxPipelineStages = 64;
+[[nodiscard]] std::uint32_t pipeline_stages(std::size_t step_reads, Bytes step_bytes, const HardwareParams& hw);
+
 // The lowering of one op; nullptr for collectives (not simulated on a single device). Throws InputError when the
 // op's tensors do not match its shape.
 [[nodiscard]] std::unique_ptr<OpLowering> lower_op(const Op& op, const std::vector<Tensor>& tensors,

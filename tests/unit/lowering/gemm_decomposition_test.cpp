@@ -88,6 +88,7 @@ TEST_CASE("decomposition: memory moves the operands and partials at the bandwidt
   auto work = work_of(2, 10);
   work.step_flops = 1'000'000;  // 1 us a k-step: memory binds
   work.operand_bytes = 1'000'000;
+  work.streamed_bytes = 20 * 1000;  // 1000 B a k-step: a tile's pipeline alone would keep more than 100 B in flight
   // Data-parallel: 2 busy units keep 200 B in flight over 1 us, 2e8 B/s.
   const auto dp = predict_gemm_cost({Kind::data_parallel, 0, 0, 2}, work, machine);
   CHECK(test::within(dp.memory_s, 1e6 / 2e8, 1e-12));
@@ -98,6 +99,26 @@ TEST_CASE("decomposition: memory moves the operands and partials at the bandwidt
   CHECK(test::within(split.memory_s, (1e6 + 2 * 2000.0) / 4e8, 1e-12));
   CHECK(test::within(split.reduction_s, 1000 / 1e8, 1e-12));
   CHECK(test::within(split.predicted_s, split.memory_s + split.reduction_s, 1e-12));
+}
+
+TEST_CASE("decomposition: a unit keeps in flight the k-steps its resident tiles' pipelines load ahead") {
+  auto machine = compute_only(8, 2);
+  machine.memory_bytes_per_s = 1e10;
+  machine.memory_latency_s = 1e-6;
+  machine.unit_bytes_in_flight = 1'000'000;
+  auto work = work_of(2, 64);
+  work.step_flops = 1000;
+  work.operand_bytes = 1'000'000;
+  work.streamed_bytes = 2 * 64 * 1000;  // 1000 B a k-step
+  work.stages = 3;                      // two k-steps loading ahead of the one computing: 2000 B a tile
+  // Data-parallel: 2 units with one tile each, 2 x 2000 B over 1 us: 4e9 B/s.
+  const auto dp = predict_gemm_cost({Kind::data_parallel, 0, 0, 2}, work, machine);
+  CHECK(test::within(dp.memory_s, 1e6 / 4e9, 1e-12));
+  // Stream-K over 16 tiles: 8 units with two tiles each, 3.2e10 B/s, above the line.
+  const auto sk = predict_gemm_cost({Kind::stream_k, 16, 2, 0}, work, machine);
+  // Tiles of 8 k-steps run beside their peers: 14 partials of 1000 B, written and read back from memory.
+  CHECK(sk.partial_tiles == 14);
+  CHECK(test::within(sk.memory_s, (1e6 + 2 * 14 * 1000.0) / 1e10, 1e-12));
 }
 
 TEST_CASE("decomposition: partials of tiles that span an output tile are read back from the shared SRAM level") {
@@ -146,6 +167,7 @@ TEST_CASE("decomposition: a memory-bound GEMM whose tiles keep the memory busy s
   machine.unit_bytes_in_flight = 1'000'000;  // one unit alone could keep the memory busy
   auto work = work_of(2, 64);
   work.operand_bytes = 1'000'000'000;  // 1 s at the line, against 64 ms of compute
+  work.streamed_bytes = 2 * 64 * 1'000'000;
   CHECK(same(choose_gemm_decomposition(work, machine), {Kind::data_parallel, 0, 0, 2}));
   // With 100 B in flight per unit, 2 units reach 2e8 B/s and 8 units 8e8 B/s: stream-K over the units comes closer
   // to the line.
