@@ -8,25 +8,14 @@
 
 namespace roofsim {
 
-// How many k-steps a tile keeps loaded or loading (CUTLASS's "stages"): as many as the unit's outstanding requests
-// and its slot's share of the local SRAM hold, at least 2 (double buffering) and at most 64. A unit with few
-// tiles (a TPU core) then keeps its request limit busy, while a GPU SM's two resident GEMM tiles stay at 2 stages.
+// The stages of an op's tiles (pipeline_stages in sim/graph/lowering.h), from the reads of its first step.
 std::uint32_t pipeline_stages(const TileSource& lowering, const HardwareParams& hw) {
-  constexpr std::uint32_t kMinStages = 2, kMaxStages = 64;
-  if (lowering.tiles() == 0 || lowering.steps(0) == 0) return kMinStages;
+  if (lowering.tiles() == 0 || lowering.steps(0) == 0) return kMinPipelineStages;
   TileStep step;
   lowering.step(0, 0, step);
   Bytes step_bytes = 0;
   for (const auto& chunk : step.reads) step_bytes += chunk.bytes;
-  const std::uint64_t occupancy = std::max<std::uint64_t>(hw.compute.occupancy, 1);
-  std::uint64_t stages = kMaxStages;
-  // The request limit is the unit's, shared by its slots as they need it (one slot ramping down lets another use
-  // more); the SRAM is split between the resident tiles.
-  if (!step.reads.empty())
-    stages = std::min<std::uint64_t>(stages, hw.compute.outstanding_requests / step.reads.size());
-  const Bytes local = local_sram_bytes(hw);
-  if (local > 0 && step_bytes > 0) stages = std::min<std::uint64_t>(stages, local / occupancy / step_bytes);
-  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(stages, kMinStages, kMaxStages));
+  return pipeline_stages(step.reads.size(), step_bytes, hw);
 }
 
 Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload,

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 
 #include <fmt/format.h>
 
+#include "sim/graph/gemm_decomposition.h"
 #include "sim/graph/lowering_detail.h"
 
 namespace roofsim {
@@ -62,27 +64,6 @@ void add_elements(ChunkBuilder& chunks, const Tensor& tensor, std::uint64_t firs
   }
 }
 
-// Stream-K (Osama, Merrill, Cecka, Garland and Satish, "Stream-K: Work-centric Parallel Decomposition for Dense
-// Matrix Multiplication on the GPU", PPoPP 2023): when the output tiles are fewer than the units, as in decode GEMMs
-// of a few tokens where whole units would sit idle, the op's k-steps over all output tiles (its MAC iterations) are
-// dealt evenly to units x j tiles, j <= occupancy, so that every unit streams an equal share of the weights. A tile
-// keeps at least kMinStreamSteps k-steps (a pipeline deep enough to hide the latency, and partial sums few against
-// the operands). GEMMs whose output tiles occupy at least half the units keep one tile per output tile: their one
-// partial wave idles at most half the units, while the partial sums (written through to DRAM in this model) would
-// cost more than that; e.g. 128 output tiles on 132 SMs run data-parallel (stream-K there more than doubled the DRAM
-// bytes of a 512 x 8192 x 8192 GEMM and moved it below the ridge).
-constexpr std::uint64_t kMinStreamSteps = 4;
-
-std::uint64_t stream_k_tiles(std::uint64_t output_tiles, std::uint64_t k_steps, const HardwareParams& hw) {
-  const std::uint64_t units = std::max<std::uint64_t>(1, hw.compute.units);
-  if (2 * output_tiles >= units) return output_tiles;
-  const std::uint64_t iterations = output_tiles * k_steps;
-  const std::uint64_t per_unit =
-      std::min(std::max<std::uint64_t>(1, hw.compute.occupancy), iterations / (kMinStreamSteps * units));
-  const std::uint64_t tiles = per_unit > 0 ? units * per_unit : iterations / kMinStreamSteps;
-  return std::max(tiles, output_tiles);
-}
-
 // Bytes of one partial sum: the fp32 accumulator (fp64 for fp64 GEMMs).
 Bytes partial_sum_element_bytes(DataType dtype) {
   return std::max<Bytes>(element_bytes(dtype), 4);
@@ -101,12 +82,13 @@ Bytes partial_sum_element_bytes(DataType dtype) {
 // panels in the L2 instead of streaming all of them once per few tile rows: the GPT-3 block's qkv GEMM (16 x 144
 // tiles) read its 0.9 GB of weights from DRAM about once rather than nine times.
 // Tile t runs the op's k-steps [first(t), first(t + 1)) in output-tile order (output tile o owns k-steps
-// [o K, (o + 1) K)); without stream-K that is one whole output tile per tile. With stream-K a tile runs segments of
-// one or more output tiles. As in the paper's fix-up, a tile whose last segment does not end its output tile writes
-// that segment's fp32 partial sums to its own slot of a workspace, and the segment that ends the output tile reads the
-// slots of the tiles before it, adds them and writes C; the bytes are counted, the wait for the slots is not (they
-// are KiB against MiB of weights). The workspace (one tile of partial sums per tile) sits after the workload's
-// tensors, as a library's workspace buffer sits outside the model's tensors.
+// [o K, (o + 1) K)), as the decomposition deals them (gemm_decomposition.h): the stream-K tiles first, each a segment
+// of one or more output tiles, then one whole output tile per data-parallel tile. As in the paper's fix-up, a segment
+// that ends inside its output tile writes its fp32 partial sums to the tile's own slot of a workspace, and the segment
+// that ends the output tile reads the slots of the tiles before it, adds them and writes C. The bytes are counted; the
+// wait for the slots is not, and a tile runs its segments last first so that the slots it reads are usually written
+// by then. The workspace (one tile of partial sums per stream-K tile) sits after the workload's tensors, as a
+// library's workspace buffer sits outside the model's tensors.
 class GemmLowering : public OpLowering {
  public:
   GemmLowering(const Op& op, const std::vector<Tensor>& tensors, const HardwareParams& hw, bool conv)
@@ -156,22 +138,28 @@ class GemmLowering : public OpLowering {
     along_m_ = tiles_n_ > tiles_m_;
     output_tiles_ = batch_ * tiles_m_ * tiles_n_;
     iterations_ = output_tiles_ * k_steps_;
-    tiles_ = conv_ ? output_tiles_ : stream_k_tiles(output_tiles_, k_steps_, hw);
-    stream_k_ = tiles_ != output_tiles_;
+    partial_bytes_ = partial_sum_element_bytes(op.dtype);
+    // Implicit GEMMs run data-parallel: their k-steps walk input channels, whose partial sums this lowering does not
+    // split.
+    decomposition_ = conv_ ? GemmDecomposition{GemmDecompositionKind::data_parallel, 0, 0, output_tiles_}
+                           : choose_decomposition(op, hw);
+    sk_tiles_ = decomposition_.stream_k_tiles;
+    sk_iterations_ = decomposition_.stream_k_output_tiles * k_steps_;
+    tiles_ = decomposition_.tiles();
+    stream_k_ = sk_tiles_ > 0;
     executed_flops_ = iterations_ * 2 * tile_shape_.m * tile_shape_.n * tile_shape_.k;
     useful_flops_ = 2 * batch_ * m_ * n_ * k_;
     description_ =
         fmt::format("{} tile {}x{}x{}", conv ? "implicit-gemm" : "gemm", tile_shape_.m, tile_shape_.n, tile_shape_.k);
     if (conv_) return;
+    description_ += decomposition_description();
     if (stream_k_) {
-      description_ += fmt::format(" stream-k {}", tiles_);
       Bytes end = 0;
       for (const auto& tensor : tensors) end = std::max(end, tensor.address + tensor.bytes);
       constexpr Bytes kWorkspaceAlignment = 4096;
       workspace_address_ = ceil_div(end, kWorkspaceAlignment) * kWorkspaceAlignment;
-      partial_bytes_ = partial_sum_element_bytes(op.dtype);
       // Each segment that does not end its output tile writes that tile's partial sums (and the next reads them).
-      for (std::uint64_t tile = 0; tile < tiles_; ++tile) {
+      for (std::uint64_t tile = 0; tile < sk_tiles_; ++tile) {
         const std::uint64_t end_step = first_step(tile + 1);
         for (std::uint64_t o = first_step(tile) / k_steps_; o * k_steps_ < end_step; ++o) {
           if (end_step >= (o + 1) * k_steps_) continue;
@@ -190,7 +178,7 @@ class GemmLowering : public OpLowering {
 
   void step(std::uint64_t tile, std::uint32_t index, TileStep& out) const override {
     out.clear();
-    const std::uint64_t global = first_step(tile) + index;
+    const std::uint64_t global = stream_k_ ? global_step(tile, index) : first_step(tile) + index;
     const std::uint64_t output_tile = global / k_steps_;
     const std::uint64_t k_step = global % k_steps_;
     const std::uint64_t b = output_tile / (tiles_m_ * tiles_n_);
@@ -241,17 +229,67 @@ class GemmLowering : public OpLowering {
     return {within / tiles_n_, within % tiles_n_};
   }
 
-  // The op's k-steps before tile `tile`: whole output tiles, or an even share under stream-K.
+  // The decomposition with the lowest predicted time (gemm_decomposition.h), of the op's kind if it names one.
+  [[nodiscard]] GemmDecomposition choose_decomposition(const Op& op, const HardwareParams& hw) const {
+    const Bytes a_bytes = batch_ * m_ * k_ * element_bytes(a_->dtype);
+    const Bytes b_bytes = k_ * n_ * element_bytes(b_->dtype);
+    GemmWork work;
+    work.output_tiles = output_tiles_;
+    work.k_steps = k_steps_;
+    work.step_flops = 2 * tile_shape_.m * tile_shape_.n * tile_shape_.k;
+    // A's blocks are read once per tile column, B's once per tile row of each batch entry.
+    work.streamed_bytes = tiles_n_ * a_bytes + batch_ * tiles_m_ * b_bytes;
+    work.output_bytes = batch_ * m_ * n_ * element_bytes(c_->dtype);
+    work.operand_bytes = a_bytes + (b_batched_ ? batch_ : 1) * b_bytes + work.output_bytes;
+    work.partial_tile_bytes = std::min(m_, tile_shape_.m) * std::min(n_, tile_shape_.n) * partial_bytes_;
+    // A k-step of the first output tile: its A and B blocks, each contiguous, in chunks of request_bytes.
+    const std::uint64_t depth = std::min(k_, tile_shape_.k);
+    const Bytes a_block = std::min(m_, tile_shape_.m) * depth * element_bytes(a_->dtype);
+    const Bytes b_block = depth * std::min(n_, tile_shape_.n) * element_bytes(b_->dtype);
+    work.stages =
+        pipeline_stages(ceil_div(a_block, request_bytes_) + ceil_div(b_block, request_bytes_), a_block + b_block, hw);
+    return choose_gemm_decomposition(work, GemmMachine::of(hw, op_engine(op, hw.compute), op.dtype), op.decomposition);
+  }
+
+  // " stream-k 108", " split-k 2", " stream-k 108 + data-parallel 324", or nothing for data-parallel.
+  [[nodiscard]] std::string decomposition_description() const {
+    const auto& d = decomposition_;
+    switch (d.kind) {
+      case GemmDecompositionKind::data_parallel: return "";
+      case GemmDecompositionKind::split_k:
+        return fmt::format(" split-k {}", d.stream_k_tiles / std::max<std::uint64_t>(d.stream_k_output_tiles, 1));
+      case GemmDecompositionKind::stream_k: return fmt::format(" stream-k {}", d.stream_k_tiles);
+      case GemmDecompositionKind::hybrid:
+        return fmt::format(" stream-k {} + data-parallel {}", d.stream_k_tiles, d.data_parallel_tiles);
+    }
+    return "";
+  }
+
+  // The op's k-steps before tile `tile`: an even share of the stream-K region's, then whole output tiles.
   [[nodiscard]] std::uint64_t first_step(std::uint64_t tile) const {
-    return stream_k_ ? tile * iterations_ / tiles_ : tile * k_steps_;
+    if (tile <= sk_tiles_) return sk_tiles_ == 0 ? 0 : tile * sk_iterations_ / sk_tiles_;
+    return sk_iterations_ + (tile - sk_tiles_) * k_steps_;
+  }
+
+  // The op's k-step that step `index` of tile `tile` runs. A tile runs its segments from its last output tile back to
+  // its first (each segment's k-steps in order), as CUTLASS's stream-K blocks do: the segment that ends inside its
+  // output tile and leaves partial sums comes first, and the one that ends an output tile and reads its peers'
+  // partials last, so that the peers (earlier tiles, which ran their leaving segment first) have written them.
+  [[nodiscard]] std::uint64_t global_step(std::uint64_t tile, std::uint64_t index) const {
+    const std::uint64_t begin = first_step(tile), end = first_step(tile + 1);
+    const std::uint64_t last_start = std::max(begin, (end - 1) / k_steps_ * k_steps_);
+    if (index < end - last_start) return last_start + index;
+    // Whole output tiles before the last one, from the back; the first may start mid-tile at `begin`.
+    const std::uint64_t rest = index - (end - last_start);
+    const std::uint64_t output_tile = last_start / k_steps_ - 1 - rest / k_steps_;
+    return std::max(begin, output_tile * k_steps_) + rest % k_steps_;
   }
 
   // The tile that runs the op's k-step `global`.
   [[nodiscard]] std::uint64_t tile_of(std::uint64_t global) const {
-    std::uint64_t tile = global * tiles_ / iterations_;
-    while (first_step(tile + 1) <= global) ++tile;
-    while (first_step(tile) > global) --tile;
-    return tile;
+    if (global >= sk_iterations_) return sk_tiles_ + (global - sk_iterations_) / k_steps_;
+    // The largest t with t I / S <= global.
+    return ceil_div((global + 1) * sk_tiles_, sk_iterations_) - 1;
   }
 
   // Tile `tile`'s slot in the stream-K workspace: one whole tile of partial sums, contiguous.
@@ -308,8 +346,11 @@ class GemmLowering : public OpLowering {
   const Tensor* c_ = nullptr;
   std::uint64_t batch_ = 1, m_ = 0, n_ = 0, k_ = 0, k_steps_ = 0, tiles_m_ = 0, tiles_n_ = 0, output_tiles_ = 0;
   std::uint64_t iterations_ = 0;  // k-steps over all output tiles
-  bool stream_k_ = false;
-  bool along_m_ = false;  // raster order: tile rows fastest (else tile columns fastest)
+  GemmDecomposition decomposition_{GemmDecompositionKind::data_parallel, 0, 0, 0};
+  bool stream_k_ = false;            // some tiles share output tiles' k-steps
+  std::uint64_t sk_tiles_ = 0;       // the tiles that do, first in dispatch order
+  std::uint64_t sk_iterations_ = 0;  // the k-steps they share: those of the first output tiles
+  bool along_m_ = false;             // raster order: tile rows fastest (else tile columns fastest)
   Bytes workspace_address_ = 0, partial_bytes_ = 0;
   bool b_batched_ = false;
   bool conv_ = false;
@@ -406,6 +447,17 @@ Bytes local_sram_bytes(const HardwareParams& hw) {
   if (const auto* local = hw.local_level()) return local->capacity_bytes;
   if (!hw.levels.empty()) return hw.levels.front().capacity_bytes / std::max<std::uint64_t>(hw.compute.units, 1);
   return 0;
+}
+
+std::uint32_t pipeline_stages(std::size_t step_reads, Bytes step_bytes, const HardwareParams& hw) {
+  const std::uint64_t occupancy = std::max<std::uint64_t>(hw.compute.occupancy, 1);
+  std::uint64_t stages = kMaxPipelineStages;
+  // The request limit is the unit's, shared by its slots as they need it (one slot ramping down lets another use
+  // more); the SRAM is split between the resident tiles.
+  if (step_reads > 0) stages = std::min<std::uint64_t>(stages, hw.compute.outstanding_requests / step_reads);
+  const Bytes local = local_sram_bytes(hw);
+  if (local > 0 && step_bytes > 0) stages = std::min<std::uint64_t>(stages, local / occupancy / step_bytes);
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(stages, kMinPipelineStages, kMaxPipelineStages));
 }
 
 TileShape choose_gemm_tile(const Op& op, const HardwareParams& hw) {

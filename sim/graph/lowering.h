@@ -5,9 +5,10 @@
 // rasterized along the shorter side of the tile grid; each tile runs ceil(k / tk) k-steps reading an A block
 // (tm x tk) and a B block (tk x tn), each contiguous in the operands' tile-blocked layout, and writes its C block after
 // the last step. Edge tiles read and write only in-bounds addresses but
-// execute a whole tile's FLOPs, so executed_flops >= useful_flops (tile quantization emerges). When the output tiles
-// are fewer than the units (decode GEMMs), stream-K deals the k-steps evenly to the units and the partial sums go
-// through an fp32 workspace; their traffic is counted like any other.
+// execute a whole tile's FLOPs, so executed_flops >= useful_flops (tile quantization emerges). The k-steps are dealt
+// to tiles data-parallel, split-K, stream-K or as a hybrid, whichever a small cost model predicts fastest
+// (gemm_decomposition.h); split tiles' partial sums go through an fp32 workspace and their traffic is counted like
+// any other.
 // Element-wise ops stream blocks of elements; row ops (reduction, softmax, norms) stream blocks of whole rows.
 // Attention (lowering_attention.cpp) and the embedding gather (lowering_gather.cpp) have their own files.
 #include <cstdint>
@@ -52,6 +53,13 @@ class OpLowering : public TileSource {
 // SRAM a unit may stage tiles in: the first unit-scope level, else an equal share of the first device-scope level,
 // else 0 (no limit).
 [[nodiscard]] Bytes local_sram_bytes(const HardwareParams& hw);
+
+// How many k-steps a tile keeps loaded or loading (CUTLASS's "stages") when a step reads `step_reads` chunks of
+// `step_bytes` in all: as many as the unit's outstanding requests and its slot's share of the local SRAM hold, at
+// least 2 (double buffering) and at most 64. A unit with few tiles (a TPU core) then keeps its request limit busy,
+// while a GPU SM's two resident GEMM tiles stay at 2 stages.
+inline constexpr std::uint32_t kMinPipelineStages = 2, kMaxPipelineStages = 64;
+[[nodiscard]] std::uint32_t pipeline_stages(std::size_t step_reads, Bytes step_bytes, const HardwareParams& hw);
 
 // The lowering of one op; nullptr for collectives (not simulated on a single device). Throws InputError when the
 // op's tensors do not match its shape.

@@ -11,6 +11,7 @@
 #include "sim/core/data_type.h"
 #include "sim/core/input_error.h"
 #include "sim/core/units.h"
+#include "sim/graph/gemm_decomposition.h"
 
 namespace roofsim {
 
@@ -73,7 +74,9 @@ struct Op {
   DataType dtype = DataType::fp16;
   std::string engine;  // "" = the fastest engine for the data type
   OpShape shape;
-  std::optional<TileShape> tile;    // op-level tile override
+  std::optional<TileShape> tile;  // op-level tile override
+  // gemm: the kind of decomposition to run (the fastest predicted of that kind); none: the fastest of all.
+  std::optional<GemmDecompositionKind> decomposition;
   std::vector<std::size_t> inputs;  // indices into Workload::tensors
   std::vector<std::size_t> outputs;
   // Intermediate tensors the op keeps in device memory that are not compulsory traffic: naive attention's score

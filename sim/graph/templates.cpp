@@ -31,6 +31,7 @@ class Builder {
     draft.op.kind = kind;
     draft.op.dtype = args_.dtype;
     draft.op.engine = args_.engine;
+    draft.op.decomposition = args_.decomposition;
     draft.op.pos = args_.pos;
     draft.op.shape.flops_per_element = default_flops_per_element(kind);
     draft.inputs = std::move(inputs);

@@ -45,6 +45,7 @@ struct TemplateArgs {
   Bytes bucket_bytes = 25ULL << 20;  // dp_training_step: gradient bucket size (PyTorch DDP's bucket_cap_mb = 25)
   DataType dtype = DataType::fp16;
   std::string engine;
+  std::optional<GemmDecompositionKind> decomposition;  // of every GEMM; none: each the fastest predicted
   bool flash = true;
   bool causal = true;
   OpKind norm = OpKind::layernorm;

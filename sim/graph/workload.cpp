@@ -209,6 +209,7 @@ OpDraft read_op(const ConfigSection& section, Parameters& parameters, std::set<s
       break;
   }
   s.flops_per_element = read.value("flops_per_element", default_flops_per_element(op.kind));
+  op.decomposition = gemm_decomposition_kind(section.text("decomposition"));
   if (const auto tile = section.child("tile")) {
     const ShapeReader tile_read(*tile, "op '" + op.name + "'", parameters);
     op.tile = TileShape{tile_read.positive("m", "a tile side"), tile_read.positive("n", "a tile side"),
@@ -254,6 +255,7 @@ TemplateArgs read_template(const ConfigSection& section, Parameters& parameters)
   args.bucket_bytes = section.bytes("bucket_size");
   args.dtype = data_type_of(section);
   args.engine = section.optional_text("engine").value_or("");
+  args.decomposition = gemm_decomposition_kind(section.text("decomposition"));
   args.flash = section.text("attention") == "flash";
   args.causal = section.flag("causal");
   args.norm = section.text("norm") == "rmsnorm" ? OpKind::rmsnorm : OpKind::layernorm;

@@ -17,6 +17,13 @@ test::TestDevice compute_bound_device(std::uint64_t units, std::uint64_t occupan
   spec.dram_channel_bytes_per_s = 10e12;
   return spec;
 }
+
+// Waves and tile quantization are those of data-parallel tiling: the ops name it, as the lowering would otherwise deal
+// a partial wave's k-steps to stream-K tiles (sim/graph/gemm_decomposition.h).
+Workload data_parallel(Workload workload) {
+  for (auto& op : workload.ops) op.decomposition = GemmDecompositionKind::data_parallel;
+  return workload;
+}
 }  // namespace
 
 TEST_CASE(
@@ -26,7 +33,7 @@ TEST_CASE(
   test::WorkloadBuilder builder;
   builder.gemm("one_wave", 128, 128 * 8, 1024, tile);
   builder.gemm("two_waves", 128, 128 * 9, 1024, tile);
-  const auto result = run_workload(spec.build(), builder.workload());
+  const auto result = run_workload(spec.build(), data_parallel(builder.workload()));
   const auto& one = result.ops.at(0);
   const auto& two = result.ops.at(1);
   CHECK(one.tiles == 8);
@@ -49,7 +56,7 @@ TEST_CASE("waves, occupancy k: one tile more than units x k costs about 1 + 1/k"
   test::WorkloadBuilder builder;
   builder.gemm("full", 128, 128 * 8 * k, 1024, tile);
   builder.gemm("one_more", 128, 128 * (8 * k + 1), 1024, tile);
-  const auto result = run_workload(spec.build(), builder.workload());
+  const auto result = run_workload(spec.build(), data_parallel(builder.workload()));
   const auto& full = result.ops.at(0);
   const auto& more = result.ops.at(1);
   CHECK(full.waves == 1);
@@ -65,7 +72,7 @@ TEST_CASE("tile quantization: N = 257 executes 1.5x the FLOPs of N = 256 with 12
   test::WorkloadBuilder builder;
   builder.gemm("n256", 256, 256, 256, tile);
   builder.gemm("n257", 256, 257, 256, tile);
-  const auto result = run_workload(spec.build(), builder.workload());
+  const auto result = run_workload(spec.build(), data_parallel(builder.workload()));
   const auto& even = result.ops.at(0);
   const auto& odd = result.ops.at(1);
   CHECK(even.useful_flops == 2ULL * 256 * 256 * 256);

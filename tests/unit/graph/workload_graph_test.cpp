@@ -247,3 +247,48 @@ TEST_CASE("a count that would overflow 64 bits is an error naming the op, never 
   CHECK(overflow.find("op 'huge'") != std::string::npos);
   CHECK(overflow.find("overflows 64 bits") != std::string::npos);
 }
+
+TEST_CASE("a GEMM's decomposition: named by the op or its template, auto by default, anything else an error") {
+  const auto workload = load_text("decomposition", R"(
+[workload]
+name = "decomposition"
+[[op]]
+name = "split"
+kind = "gemm"
+m = 64
+n = 64
+k = 4096
+decomposition = "split-k"
+[[op]]
+name = "chosen"
+kind = "gemm"
+m = 64
+n = 64
+k = 4096
+[[template]]
+name = "mlp"
+kind = "mlp"
+hidden = 256
+seq = 16
+decomposition = "data-parallel"
+)");
+  REQUIRE(workload.ops.size() >= 3);
+  CHECK(workload.ops[0].decomposition == GemmDecompositionKind::split_k);
+  CHECK_FALSE(workload.ops[1].decomposition.has_value());
+  for (std::size_t i = 2; i < workload.ops.size(); ++i) {
+    if (workload.ops[i].kind == OpKind::gemm)
+      CHECK(workload.ops[i].decomposition == GemmDecompositionKind::data_parallel);
+  }
+  const auto error = error_of("bad-decomposition", R"(
+[workload]
+name = "bad"
+[[op]]
+name = "g"
+kind = "gemm"
+m = 64
+n = 64
+k = 64
+decomposition = "stream_k"
+)");
+  CHECK(error.find("decomposition") != std::string::npos);
+}

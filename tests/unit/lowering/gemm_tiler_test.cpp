@@ -53,6 +53,7 @@ TEST_CASE("GEMM: tiles, k-steps and the closed-form FLOPs and bytes of a tiled G
   const std::uint64_t m = 300, n = 257, k = 200;
   builder.gemm("g", m, n, k, TileShape{128, 128, 64});
   auto& w = builder.workload();
+  w.ops[0].decomposition = GemmDecompositionKind::data_parallel;  // one tile per output tile
   const auto lowering = lower_op(w.ops[0], w.tensors, hw);
   CHECK(lowering->tiles() == 3 * 3);
   CHECK(lowering->steps(0) == 4);

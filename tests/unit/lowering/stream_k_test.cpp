@@ -1,5 +1,5 @@
-// Stream-K for GEMMs with fewer output tiles than units (decode): the k-steps are dealt evenly over the units, the
-// partial sums go through a workspace and are counted, the weights stream at the DRAM line, and GEMMs with enough
+// Stream-K for GEMMs with fewer output tiles than units: the k-steps are dealt evenly over the units, the partial sums
+// go through a workspace and are counted, a decode GEMM's weights stream at the DRAM line, and GEMMs with enough
 // output tiles keep their tiling.
 #include <doctest/doctest.h>
 
@@ -113,8 +113,9 @@ TEST_CASE("stream-K: uneven shares differ by at most one k-step and still read e
   builder.gemm("g", m, n, k, TileShape{32, 128, 64});
   auto& w = builder.workload();
   const auto lowering = lower_op(w.ops[0], w.tensors, hw);
-  // 2 x 3 output tiles, fewer than half of 13 units; 6 x 47 = 282 k-steps over 13 x 2 tiles.
-  CHECK(lowering->tiles() == 26);
+  // 2 x 3 output tiles on 13 units; 6 x 47 = 282 k-steps over 13 tiles, one per unit (13 x 2 would give each unit
+  // the same 22 k-steps with twice the partial sums).
+  CHECK(lowering->tiles() == 13);
   const auto totals = walk(*lowering, w.tensors);
   CHECK(totals.steps == 6 * 47);
   CHECK(totals.max_steps - totals.min_steps <= 1);
@@ -151,10 +152,11 @@ TEST_CASE("a batch-1 decode GEMM (m 1, n = k = 12288, bf16) on H100 streams its 
   builder.gemm("decode", 1, n, k);
   auto& w = builder.workload();
   const auto lowering = lower_op(w.ops[0], w.tensors, hw);
-  // 48 output tiles of 16 x 256 (m cut to the problem) x 192 k-steps, dealt to 132 units x 2 slots.
-  CHECK(lowering->tiles() == hw.compute.units * hw.compute.occupancy);
+  // 48 output tiles of 16 x 256 (m cut to the problem) x 192 k-steps. Their 48 units keep 48 x 128 KiB in flight,
+  // which streams at the DRAM line already: the op runs data-parallel, without partial sums to add to the stream.
+  CHECK(lowering->tiles() == 48);
   const Bytes partials = lowering->partial_sum_bytes();
-  CHECK(partials > 0);
+  CHECK(partials == 0);
   const auto result = run_workload(hw, w);
   const auto& op = result.ops.at(0);
   const Bytes weights = k * n * 2;
@@ -171,4 +173,74 @@ TEST_CASE("a batch-1 decode GEMM (m 1, n = k = 12288, bf16) on H100 streams its 
   const Bytes a_and_c = 2 * (k + n);
   CHECK(dram >= weights + a_and_c + partials);
   CHECK(dram <= weights + a_and_c + 2 * partials);
+}
+
+TEST_CASE(
+    "hybrid: 9 output tiles on 4 units run as 4 stream-K tiles over the last full and the partial wave's 5, then 4") {
+  test::TestDevice spec;  // 4 units, one slot each, memories far faster than the engines
+  const auto hw = spec.build();
+  test::WorkloadBuilder builder;
+  const std::uint64_t m = 128, n = 128 * 9, k = 1024;
+  builder.gemm("g", m, n, k, TileShape{128, 128, 64});
+  auto& w = builder.workload();
+  const auto lowering = lower_op(w.ops[0], w.tensors, hw);
+  // Data-parallel would run 3 waves of 16 k-steps; the hybrid runs 5 x 16 = 80 k-steps as 4 tiles of 20, then 4 whole
+  // output tiles: 36 k-steps a unit.
+  CHECK(lowering->description() == "gemm tile 128x128x64 stream-k 4 + data-parallel 4");
+  REQUIRE(lowering->tiles() == 8);
+  for (std::uint64_t tile = 0; tile < 4; ++tile) CHECK(lowering->steps(tile) == 20);
+  for (std::uint64_t tile = 4; tile < 8; ++tile) CHECK(lowering->steps(tile) == 16);
+  // Tiles 0..2 end inside output tiles 1, 2 and 3 and leave a 128 x 128 fp32 partial each.
+  CHECK(lowering->partial_sum_bytes() == 3 * 128 * 128 * 4);
+  const auto totals = walk(*lowering, w.tensors);
+  CHECK(totals.steps == 9 * 16);
+  CHECK(totals.elsewhere == 0);
+  CHECK(totals.useful == 2 * m * n * k);
+  CHECK(totals.a_read == 9 * m * k * 2);
+  CHECK(totals.b_read == k * n * 2);
+  CHECK(totals.c_written == m * n * 2);
+  CHECK(totals.workspace_written == lowering->partial_sum_bytes());
+  CHECK(totals.workspace_read == lowering->partial_sum_bytes());
+}
+
+TEST_CASE(
+    "stream-K: a tile runs its segments last first, leaving its partial sums before its fix-up reads its peers'") {
+  test::TestDevice spec;
+  const auto hw = spec.build();
+  test::WorkloadBuilder builder;
+  builder.gemm("g", 128, 128 * 9, 1024, TileShape{128, 128, 64});
+  auto& w = builder.workload();
+  const auto lowering = lower_op(w.ops[0], w.tensors, hw);
+  REQUIRE(lowering->description() == "gemm tile 128x128x64 stream-k 4 + data-parallel 4");
+  Bytes end = 0;
+  for (const auto& t : w.tensors) end = std::max(end, t.address + t.bytes);
+  // Tile 1 runs k-steps [20, 40): 12 that end output tile 1 and 8 that begin output tile 2. It runs output tile 2's
+  // 8 first and leaves their partial sums, then output tile 1's 12, whose last reads tile 0's partial and writes C.
+  const std::uint64_t n = 128 * 9;
+  const Bytes b_address = w.tensors[1].address;
+  TileStep step;
+  std::uint32_t partial_written_at = 0, partial_read_at = 0;
+  for (std::uint32_t s = 0; s < 20; ++s) {
+    lowering->step(1, s, step);
+    // The B block of k-step k of output tile (tile column) o starts at (k 64 n + 64 x 128 o) x 2 bytes.
+    const std::uint64_t global = s < 8 ? 32 + s : 20 + (s - 8);
+    const std::uint64_t output_tile = global / 16, k_step = global % 16;
+    Bytes b_first = 0;
+    for (const auto& chunk : step.reads) {
+      const auto address = step.view(chunk).ranges[0].address;
+      if (address >= b_address && address < b_address + w.tensors[1].bytes) {
+        b_first = address;
+        break;
+      }
+    }
+    CHECK(b_first == b_address + (k_step * 64 * n + 64 * 128 * output_tile) * 2);
+    for (const auto& chunk : step.writes) {
+      if (step.view(chunk).ranges[0].address >= end) partial_written_at = s;
+    }
+    for (const auto& chunk : step.reads) {
+      if (step.view(chunk).ranges[0].address >= end) partial_read_at = s;
+    }
+  }
+  CHECK(partial_written_at == 7);
+  CHECK(partial_read_at == 19);
 }
