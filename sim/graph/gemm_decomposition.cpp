@@ -183,7 +183,7 @@ std::vector<GemmDecomposition> gemm_decomposition_candidates(const GemmWork& wor
   // panels in the cache) and deal the partial wave's output tiles to one stream-K tile per unit ("one-tile"), or
   // those of the partial and the last full wave ("two-tile", whose stream-K tiles run one to two output tiles).
   const std::uint64_t one_tile = std::min(units, split_limit(tail));
-  if (one_tile > tail) candidates.push_back({Kind::hybrid, one_tile, tail, (full_waves - 1) * units + units});
+  if (one_tile > tail) candidates.push_back({Kind::hybrid, one_tile, tail, full_waves * units});
   candidates.push_back({full_waves > 1 ? Kind::hybrid : Kind::stream_k, units, tail + units, (full_waves - 1) * units});
   return candidates;
 }
