@@ -1,6 +1,5 @@
 #include "sim/config/key_spec.h"
 
-#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -58,7 +57,7 @@ bool field_holds(FieldType type, const KeySpec& spec) {
   return false;
 }
 
-// The largest value of an expression: TOML integers are std::int64_t.
+// The largest value of an expression, about that of a std::int64_t (a TOML integer).
 constexpr double kLargestInteger = 9.2e18;
 
 // A figure in base units as the file would write it: "1 MHz", "16 TiB", "65536".
