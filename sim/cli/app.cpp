@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include "sim/core/input_error.h"
 #include "sim/core/interrupt.h"
 #include "sim/core/output_file.h"
@@ -27,6 +29,19 @@ SplitOverrides split_overrides(const std::vector<std::string>& sets) {
     }
   }
   return split;
+}
+
+void add_allow_large_flag(CLI::App& command, bool& allow_large) {
+  const WorkLimits limits;
+  command.add_flag(
+      "--allow-large", allow_large,
+      fmt::format("Lift the limits on the work a command takes on (above {} ops, {} tiles, {} sweep points "
+                  "or {} cluster devices it stops with exit 2 before starting)",
+                  limits.ops, limits.tiles, limits.sweep_points, limits.devices));
+}
+
+WorkLimits work_limits(bool allow_large) {
+  return allow_large ? WorkLimits::unlimited() : WorkLimits{};
 }
 
 int work_exit_code(std::size_t done, std::size_t total, const std::string& items) {

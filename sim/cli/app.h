@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "sim/config/hardware_params.h"
+#include "sim/config/work_limits.h"
+#include "sim/graph/workload.h"
 
 namespace roofsim::cli {
 
@@ -24,6 +26,17 @@ struct SplitOverrides {
 // A command's exit code once its work is done: 0, or 130 / 143 when SIGINT / SIGTERM stopped it, after saying on
 // stderr how much of the work (`done` of `total` `items`) finished.
 [[nodiscard]] int work_exit_code(std::size_t done, std::size_t total, const std::string& items);
+
+// --allow-large, on every command that takes on work in proportion to its input (run, roofline, validate, sweep,
+// collective), and the limits it chooses.
+void add_allow_large_flag(CLI::App& command, bool& allow_large);
+[[nodiscard]] WorkLimits work_limits(bool allow_large);
+
+// Before a simulation: refuses one of more tiles than `limits.tiles` (exit 2 naming the limit and --allow-large), and
+// says on stderr how long a long one will take and how much memory it needs (run_work_check.cpp). `ranks`: the devices
+// whose compute the run simulates.
+void check_run_work(const Workload& workload, const HardwareParams& hardware, std::uint64_t ranks,
+                    const WorkLimits& limits);
 
 // Each command adds its subcommand; the callback runs the command and returns its exit code through `exit_code`.
 void add_validate_command(CLI::App& app, int& exit_code);    // cmd_validate.cpp

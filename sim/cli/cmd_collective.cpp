@@ -35,6 +35,7 @@ struct CollectiveOptions {
   std::string packet;
   std::string out;
   std::vector<std::string> sets;
+  bool allow_large = false;
 };
 
 Bytes option_bytes(const std::string& option, const std::string& text) {
@@ -70,7 +71,7 @@ int run_collective_command(const CollectiveOptions& options) {
 
   const auto overrides = split_overrides(options.sets);
   const auto file = resolve_data_file(options.cluster, "configs/clusters");
-  const ClusterParams cluster = load_cluster(file, overrides.hardware);
+  const ClusterParams cluster = load_cluster(file, overrides.hardware, work_limits(options.allow_large));
   CollectiveSweepParams params;
   params.op = *op;
   params.algorithm = fixed;
@@ -118,6 +119,7 @@ void add_collective_command(CLI::App& app, int& exit_code) {
   command->add_option("--packet", options->packet, "Packet size (default: the cluster's collective.packet_size)");
   command->add_option("--out", options->out, "Folder for collective.csv");
   command->add_option("--set", options->sets, "KEY=VALUE override of a cluster key (repeatable)");
+  add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_collective_command(*options); });
 }
 

@@ -56,10 +56,10 @@ struct DramOptions {
 // --hw takes a device file (its [dram] section) or a DRAM standard file (with the device-file defaults for the
 // controller: one stack, the default mapping, page policy, scheduler, refresh and queues).
 DramParams load_dram(const std::string& hw) {
-  const auto file = std::filesystem::exists(hw) ? std::filesystem::path(hw) : resolve_data_file(hw, "configs");
-  if (!std::filesystem::exists(file)) {
+  const auto file = path_exists(hw) ? std::filesystem::path(hw) : resolve_data_file(hw, "configs");
+  if (!path_exists(file)) {
     const auto standard_file = resolve_data_file(hw, "configs/dram");
-    if (!std::filesystem::exists(standard_file)) throw InputError(SourcePos{hw}, "file not found");
+    if (!path_exists(standard_file)) throw InputError(SourcePos{hw}, "file not found");
     return load_dram(standard_file.string());
   }
   bool is_standard = false;

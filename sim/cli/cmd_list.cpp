@@ -1,4 +1,4 @@
-// `roofsim list [--keys]`: bundled files, or every configuration key with its unit, default and description.
+// `roofsim list [--keys]`: bundled files, or every configuration key with its unit, default, range and description.
 #include <iostream>
 #include <memory>
 
@@ -16,13 +16,14 @@ void print_keys() {
   for (const auto& kind : file_kinds()) {
     const auto& registry = kind.registry();
     std::cout << fmt::format("# {} file (top-level [{}])\n", kind.name, kind.root_key);
-    std::cout << fmt::format("{:<48} {:<34} {:<12} {}\n", "key", "unit", "default", "description");
+    std::cout << fmt::format("{:<48} {:<34} {:<12} {:<26} {}\n", "key", "unit", "default", "range", "description");
     for (const auto& spec : registry.specs()) {
       if (spec.kind == ValueKind::section) continue;
       const std::string fallback = spec.presence == Presence::required ? "(required)" : "-";
-      std::cout << fmt::format("{:<48} {:<34} {:<12} {}\n", spec.path, unit_text(spec),
+      const std::string range = range_text(spec);
+      std::cout << fmt::format("{:<48} {:<34} {:<12} {:<26} {}\n", spec.path, unit_text(spec),
                                spec.default_value.empty() ? fallback : std::string(spec.default_value),
-                               spec.description);
+                               range.empty() ? "-" : range, spec.description);
     }
     std::cout << "\n";
   }
@@ -42,7 +43,8 @@ void print_bundled() {
 void add_list_command(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("list", "List bundled configs and workloads, or every configuration key");
   auto keys = std::make_shared<bool>(false);
-  command->add_flag("--keys", *keys, "Every key of every file kind, with unit, default and description");
+  command->add_flag("--keys", *keys,
+                    "Every key of every file kind, with unit, default, range (in base units) and description");
   command->callback([keys, &exit_code]() {
     if (*keys) {
       print_keys();

@@ -21,12 +21,14 @@ struct RooflineOptions {
   std::string workload;
   std::vector<std::string> sets;
   std::string out = "results";
+  bool allow_large = false;
 };
 
 int run_roofline(const RooflineOptions& options) {
   const auto overrides = split_overrides(options.sets);
   const auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
-  const auto workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload, hardware);
+  const auto workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload, hardware,
+                                      work_limits(options.allow_large));
   const OutputFolder folder(options.out);
   const auto device = make_device_roof(hardware);
   const auto report = make_roofline_report(workload, hardware, device);
@@ -53,6 +55,7 @@ void add_roofline_command(CLI::App& app, int& exit_code) {
                       "(workload.params.batch=8)");
   command->add_option("--out", options->out, "Folder for report.json, ops.csv, roofline.svg and energy.svg")
       ->capture_default_str();
+  add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_roofline(*options); });
 }
 

@@ -43,6 +43,7 @@ struct RunOptions {
   std::uint64_t trace_tiles = TraceOptions{}.max_tile_events;
   bool full = false;
   std::string algorithm;
+  bool allow_large = false;
 };
 
 struct Scenario {
@@ -55,8 +56,8 @@ Scenario load_scenario(const RunOptions& options) {
   const auto overrides = split_overrides(options.sets);
   Scenario scenario;
   scenario.hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
-  scenario.workload =
-      load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload, scenario.hardware);
+  scenario.workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload,
+                                    scenario.hardware, work_limits(options.allow_large));
   return scenario;
 }
 
@@ -69,7 +70,7 @@ Scenario simulate(const RunOptions& options) {
 // A bundled name may be a device (configs/) or a cluster (configs/clusters/).
 std::filesystem::path resolve_hardware(const std::string& name) {
   const auto device = resolve_data_file(name, "configs");
-  if (std::filesystem::exists(device)) return device;
+  if (path_exists(device)) return device;
   return resolve_data_file(name, "configs/clusters");
 }
 
@@ -77,9 +78,11 @@ int run_scenario(const RunOptions& options) {
   const auto hardware_file = resolve_hardware(options.hardware);
   if (is_cluster_file(hardware_file)) {
     return run_cluster_scenario(ClusterRunArgs{hardware_file, options.workload, options.sets, options.out_dir,
-                                               options.write_files, options.full, options.algorithm});
+                                               options.write_files, options.full, options.algorithm,
+                                               options.allow_large});
   }
   Scenario scenario = load_scenario(options);
+  check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));
   std::optional<OutputFolder> folder;
   if (options.write_files) folder.emplace(options.out_dir);
   const DeferInterrupts defer;
@@ -135,6 +138,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_flag("--full", options->full,
                     "Cluster runs: simulate the compute of every rank rather than one per class of symmetric ranks");
   command->add_option("--algo", options->algorithm, "Cluster runs: collective algorithm (ring, tree, hd, direct)");
+  add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_scenario(*options); });
 }
 

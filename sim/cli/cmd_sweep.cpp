@@ -29,6 +29,7 @@ struct SweepOptions {
   std::string shard;  // "K/N"
   std::optional<std::size_t> point;
   std::string mode;
+  bool allow_large = false;  // also passed on to each point's run
 };
 
 struct MergeOptions {
@@ -59,9 +60,10 @@ Shard parse_shard(const std::string& text) {
 }
 
 std::vector<std::string> point_command(const SweepSpec& spec, const SweepPoint& point,
-                                       const std::filesystem::path& folder) {
+                                       const std::filesystem::path& folder, bool allow_large) {
   std::vector<std::string> argv = {
       self_executable().string(), spec.mode, "--hw", spec.hardware, "--workload", spec.workload};
+  if (allow_large) argv.emplace_back("--allow-large");
   for (const auto& entry : point.overrides) {
     argv.push_back("--set");
     argv.push_back(override_text(entry));
@@ -98,7 +100,7 @@ int run_sweep(const SweepOptions& options) {
     throw InputError(SourcePos{"roofsim sweep"}, "expected a sweep file (or `roofsim sweep merge DIR...`)");
   }
   const auto file = resolve_data_file(options.file, "sweeps");
-  SweepSpec spec = load_sweep(file);
+  SweepSpec spec = load_sweep(file, work_limits(options.allow_large));
   check_sweep_keys(spec);
   if (!options.mode.empty()) spec.mode = options.mode;
   const auto points = expand_points(spec);
@@ -119,6 +121,7 @@ int run_sweep(const SweepOptions& options) {
         words.push_back("--mode");
         words.push_back(options.mode);
       }
+      if (options.allow_large) words.emplace_back("--allow-large");
       std::string line;
       for (const auto& word : words) line += (line.empty() ? "" : " ") + shell_quote(word);
       std::cout << line << "\n";
@@ -140,7 +143,7 @@ int run_sweep(const SweepOptions& options) {
     const auto folder = point_dir(out, point.index, points.size());
     const auto definition = point_definition(spec, point);
     if (point_done(folder, definition)) continue;
-    jobs.push_back(PointJob{point.index, point_command(spec, point, folder), folder, definition});
+    jobs.push_back(PointJob{point.index, point_command(spec, point, folder, options.allow_large), folder, definition});
   }
   const std::size_t skipped = selected - jobs.size();
   if (skipped > 0) std::cerr << "roofsim sweep: " << skipped << " of " << selected << " points already done\n";
@@ -203,6 +206,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
   command->add_option("--point", options->point, "Run only the point with this index (what --list prints)");
   command->add_option("--mode", options->mode, "Override the sweep file's mode")
       ->check(CLI::IsMember({"run", "roofline"}));
+  add_allow_large_flag(*command, options->allow_large);
 
   auto* merge = command->add_subcommand("merge", "Merge the output folders of shards into one sweep.csv");
   auto merge_options = std::make_shared<MergeOptions>();

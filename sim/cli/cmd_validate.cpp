@@ -16,7 +16,6 @@ namespace roofsim::cli {
 namespace {
 
 const FileKind& detect_kind(const std::filesystem::path& file) {
-  if (!std::filesystem::exists(file)) throw InputError(SourcePos{file.string()}, "file not found");
   const toml::table table = parse_toml_file(file);
   for (const auto& kind : file_kinds()) {
     if (table.contains(kind.root_key)) return kind;
@@ -36,15 +35,15 @@ struct OverridesUsed {
 
 // Validates one file with the overrides that address its kind (hardware keys, or workload.* keys).
 void validate_file(const FileKind& kind, const std::filesystem::path& file, const SplitOverrides& overrides,
-                   OverridesUsed& used) {
+                   const WorkLimits& limits, OverridesUsed& used) {
   if (kind.root_key == "device") {
     (void)load_hardware(file, overrides.hardware);
     used.hardware = true;
   } else if (kind.root_key == "workload") {
-    (void)build_workload(file, overrides.workload);
+    (void)build_workload(file, overrides.workload, kTensorAlignmentBytes, limits);
     used.workload = true;
   } else {
-    kind.validate(file);
+    kind.validate(file, limits);
   }
 }
 
@@ -68,6 +67,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("validate", "Check hardware, DRAM, cluster, workload and sweep files");
   auto files = std::make_shared<std::vector<std::string>>();
   auto sets = std::make_shared<std::vector<std::string>>();
+  auto allow_large = std::make_shared<bool>(false);
   command->add_option("files", *files, "Files to check (the kind is recognised by the top-level table)")->required();
   command
       ->add_option(
@@ -76,14 +76,16 @@ void add_validate_command(CLI::App& app, int& exit_code) {
           "or, prefixed workload., a workload key (--set workload.params.batch=8)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command->callback([files, sets, &exit_code]() {
+  add_allow_large_flag(*command, *allow_large);
+  command->callback([files, sets, allow_large, &exit_code]() {
     const auto overrides = split_overrides(*sets);
+    const WorkLimits limits = work_limits(*allow_large);
     int failures = 0;
     OverridesUsed used;
     for (const auto& file : *files) {
       try {
         const auto& kind = detect_kind(file);
-        validate_file(kind, file, overrides, used);
+        validate_file(kind, file, overrides, limits, used);
         std::cout << file << ": ok (" << kind.name << ")\n";
       } catch (const InputError& error) {
         std::cerr << "roofsim: error: " << error.what() << "\n";

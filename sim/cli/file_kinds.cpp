@@ -11,15 +11,17 @@ namespace roofsim::cli {
 const std::vector<FileKind>& file_kinds() {
   static const std::vector<FileKind> kinds = {
       {"device", "hardware", "configs", &hardware_registry,
-       [](const std::filesystem::path& file) { (void)load_hardware(file); }},
+       [](const std::filesystem::path& file, const WorkLimits&) { (void)load_hardware(file); }},
       {"standard", "DRAM standard", "configs/dram", &dram_standard_registry,
-       [](const std::filesystem::path& file) { (void)load_dram_standard(file); }},
+       [](const std::filesystem::path& file, const WorkLimits&) { (void)load_dram_standard(file); }},
       {"workload", "workload", "workloads", &workload_registry,
-       [](const std::filesystem::path& file) { (void)build_workload(file, {}); }},
+       [](const std::filesystem::path& file, const WorkLimits& limits) {
+         (void)build_workload(file, {}, kTensorAlignmentBytes, limits);
+       }},
       {"cluster", "cluster", "configs/clusters", &cluster_registry,
-       [](const std::filesystem::path& file) { (void)load_cluster(file); }},
+       [](const std::filesystem::path& file, const WorkLimits& limits) { (void)load_cluster(file, {}, limits); }},
       {"sweep", "sweep", "sweeps", &sweep_registry,
-       [](const std::filesystem::path& file) { check_sweep_keys(load_sweep(file)); }},
+       [](const std::filesystem::path& file, const WorkLimits& limits) { check_sweep_keys(load_sweep(file, limits)); }},
   };
   return kinds;
 }

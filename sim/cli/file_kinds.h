@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/config/key_spec.h"
+#include "sim/config/work_limits.h"
 
 namespace roofsim::cli {
 
@@ -14,7 +15,7 @@ struct FileKind {
   std::string_view name;        // "hardware", "DRAM standard", ...
   std::string_view bundled_in;  // subfolder of bundled files of this kind
   const KeyRegistry& (*registry)();
-  void (*validate)(const std::filesystem::path& file);  // throws InputError
+  void (*validate)(const std::filesystem::path& file, const WorkLimits& limits);  // throws InputError
 };
 
 [[nodiscard]] const std::vector<FileKind>& file_kinds();

@@ -42,8 +42,8 @@ namespace {
 // The workload for the cluster's rank count: a workload whose parameter `devices` sets its ranks is loaded with it
 // set to the cluster's device count, unless the user set it.
 Workload load_for_cluster(const std::filesystem::path& file, std::vector<Override> overrides,
-                          const ClusterParams& cluster) {
-  Workload workload = load_workload(file, overrides, cluster.device);
+                          const ClusterParams& cluster, const WorkLimits& limits) {
+  Workload workload = load_workload(file, overrides, cluster.device, limits);
   if (workload.devices == cluster.devices) return workload;
   const bool user_set =
       std::any_of(overrides.begin(), overrides.end(), [](const Override& o) { return o.key == "params.devices"; });
@@ -51,7 +51,7 @@ Workload load_for_cluster(const std::filesystem::path& file, std::vector<Overrid
   if (!user_set) {
     overrides.push_back(Override{"params.devices", std::to_string(cluster.devices)});
     try {
-      workload = load_workload(file, overrides, cluster.device);
+      workload = load_workload(file, overrides, cluster.device, limits);
     } catch (const InputError& error) {
       // No `devices` parameter: keep the file's own count and let the check below speak. One that exists but
       // whose value the workload rejects (tensor parallelism over more devices than heads): say why.
@@ -95,9 +95,15 @@ int write_interrupted_cluster_run(const Workload& workload, const ClusterParams&
 
 int run_cluster_scenario(const ClusterRunArgs& args) {
   const auto overrides = split_overrides(args.sets);
-  const ClusterParams cluster = load_cluster(args.cluster_file, overrides.hardware);
+  const WorkLimits limits = work_limits(args.allow_large);
+  const ClusterParams cluster = load_cluster(args.cluster_file, overrides.hardware, limits);
   const Workload workload =
-      load_for_cluster(resolve_data_file(args.workload, "workloads"), overrides.workload, cluster);
+      load_for_cluster(resolve_data_file(args.workload, "workloads"), overrides.workload, cluster, limits);
+  // The ranks whose compute runs: one per class of symmetric ranks (one class), every rank with --full or pipeline
+  // stages (as run_cluster decides).
+  const bool pipeline = std::any_of(workload.ops.begin(), workload.ops.end(),
+                                    [](const Op& op) { return op.kind == OpKind::sendrecv && op.shape.peer != 0; });
+  check_run_work(workload, cluster.device, args.full || pipeline ? cluster.devices : 1, limits);
   ClusterRunOptions options;
   options.collapse_symmetric = !args.full;
   if (!args.algorithm.empty()) {

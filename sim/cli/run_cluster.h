@@ -15,6 +15,7 @@ struct ClusterRunArgs {
   bool write_files = true;
   bool full = false;      // simulate the compute of every rank (no symmetry collapse)
   std::string algorithm;  // "" = ring
+  bool allow_large = false;
 };
 
 [[nodiscard]] bool is_cluster_file(const std::filesystem::path& file);

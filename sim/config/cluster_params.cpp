@@ -12,6 +12,10 @@ namespace roofsim {
 namespace {
 using namespace schema;
 
+// Devices of a cluster, and along a torus dimension: up to 2^24, beyond the largest machines built. A run of more
+// than WorkLimits::devices is refused unless --allow-large.
+constexpr ValueRange kDeviceCount = within(1, 1 << 24);
+
 // The three keys of every link section, spelled once per section so `list --keys` shows each. (clang-format would
 // break the rows of a macro apart.)
 // clang-format off
@@ -20,9 +24,10 @@ using namespace schema;
   {PATH ".bandwidth", K::quantity, Q::bandwidth, req, "", "Bandwidth per direction of one link",                 \
    &LinkParams::bandwidth_bytes_per_s},                                                                          \
   {PATH ".latency", K::quantity, Q::time, opt, "0ns", "Latency of one traversal (wire, SerDes, switch hop)",     \
-   &LinkParams::latency_s},                                                                                      \
+   &LinkParams::latency_s, within(0, 10e-3)},                                                                    \
   {PATH ".overhead", K::quantity, Q::time, opt, "0ns",                                                           \
-   "Per-message cost: the link is occupied this long before a message's first packet", &LinkParams::overhead_s}
+   "Per-message cost: the link is occupied this long before a message's first packet", &LinkParams::overhead_s, \
+   within(0, 10e-3)}
 // clang-format on
 
 }  // namespace
@@ -40,7 +45,8 @@ const KeyRegistry& cluster_registry() {
           {"cluster.source", K::text, Q::bytes, opt, "", "Where the link figures of this file come from"},
           {"cluster.device", K::text, Q::bytes, req, "",
            "The device file of every rank, by name (\"H100-SXM5\") or path", by_hand},
-          {"cluster.devices", K::count, Q::bytes, req, "", "Number of devices (ranks)", &ClusterParams::devices},
+          {"cluster.devices", K::count, Q::bytes, req, "", "Number of devices (ranks)", &ClusterParams::devices,
+           kDeviceCount},
 
           {"topology", K::section, Q::bytes, req, "", "How devices are joined"},
           {"topology.kind", K::choice, Q::bytes, req, "",
@@ -48,18 +54,19 @@ const KeyRegistry& cluster_registry() {
            "switch, nodes joined through NICs and a fat tree)",
            &ClusterParams::topology},
           {"topology.dims", K::integer_list, Q::bytes, opt, "",
-           "torus: devices along each of 2 or 3 dimensions (product = devices), first dimension fastest", by_hand},
+           "torus: devices along each of 2 or 3 dimensions (product = devices), first dimension fastest", by_hand,
+           kDeviceCount},
           {"topology.in_switch_reduction", K::flag, Q::bytes, opt, "false",
            "switch: the switch reduces and multicasts (NVLink SHARP), enabling the `switch` algorithm",
            &ClusterParams::in_switch_reduction},
           {"topology.devices_per_node", K::count, Q::bytes, opt, "", "two_level: devices per node (on one switch)",
-           &ClusterParams::devices_per_node},
+           &ClusterParams::devices_per_node, within(1, 65536)},
           {"topology.nics_per_node", K::count, Q::bytes, opt, "",
            "two_level: NICs per node; device d uses NIC d mod nics (divides devices_per_node)",
-           &ClusterParams::nics_per_node},
+           &ClusterParams::nics_per_node, within(1, 1024)},
           {"topology.leaf_ports", K::count, Q::bytes, opt, "32",
            "two_level: down ports of a fat-tree leaf switch (as many up ports, one to each spine: full bisection)",
-           &ClusterParams::leaf_ports},
+           &ClusterParams::leaf_ports, within(1, 65536)},
 
           ROOFSIM_LINK_KEYS("link", "Device links: ring, torus and fully connected neighbours; device-switch links"),
           ROOFSIM_LINK_KEYS("host_link", "two_level: device to its NIC (PCIe)"),
@@ -69,10 +76,10 @@ const KeyRegistry& cluster_registry() {
           {"collective", K::section, Q::bytes, opt, "", "Defaults of `roofsim collective`"},
           {"collective.packet_size", K::quantity, Q::bytes, opt, "64KiB",
            "Messages move in packets of this size (one calculation per message and link, never per byte)",
-           &CollectiveDefaults::packet_bytes},
+           &CollectiveDefaults::packet_bytes, within(1, 1 << 30)},
           {"collective.chunk_size", K::quantity, Q::bytes, opt, "1MiB",
            "Pipelining unit: a schedule splits each message larger than this into chunks",
-           &CollectiveDefaults::chunk_bytes},
+           &CollectiveDefaults::chunk_bytes, within(1, 1ULL << 40)},
           {"collective.data_type", K::choice, Q::bytes, opt, "fp32", "Element type of the buffers (reductions)",
            &CollectiveDefaults::data_type},
           {"collective.reduce_cost", K::choice, Q::bytes, opt, "device",
@@ -101,12 +108,12 @@ LinkParams required_link(const ConfigSection& root, std::string_view key, const 
 
 std::filesystem::path find_device_file(const std::string& name, const std::filesystem::path& base_dir) {
   const std::filesystem::path given(name);
-  if (given.is_absolute() && std::filesystem::exists(given)) return given;
+  if (given.is_absolute() && path_exists(given)) return given;
   const std::string file = given.extension() == ".toml" ? name : name + ".toml";
   for (const auto& dir : {base_dir, base_dir.parent_path()}) {
     if (dir.empty()) continue;
-    if (std::filesystem::exists(dir / name) && std::filesystem::is_regular_file(dir / name)) return dir / name;
-    if (std::filesystem::exists(dir / file)) return dir / file;
+    if (path_exists(dir / name) && std::filesystem::is_regular_file(dir / name)) return dir / name;
+    if (path_exists(dir / file)) return dir / file;
   }
   return resolve_data_file(name, "configs");
 }
@@ -130,15 +137,16 @@ void read_cluster_fields(const ConfigSection& section, ClusterParams& cluster) {
 }
 
 ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem::path& base_dir,
-                           const std::vector<Override>& device_overrides) {
+                           const std::vector<Override>& device_overrides, const WorkLimits& limits) {
   const auto root = document.root();
   ClusterParams cluster;
   cluster.file = document.file_name();
   const auto head = *root.child("cluster");
   read_cluster_fields(head, cluster);
+  check_work_limit(head.pos("devices"), "the cluster", cluster.devices, limits.devices, "devices");
   const auto device_name = head.text("device");
   const auto device_file = find_device_file(device_name, base_dir);
-  if (!std::filesystem::exists(device_file)) {
+  if (!path_exists(device_file)) {
     head.fail("device", "a device file by path or by name (bundled in configs/ or beside the cluster file)");
   }
   cluster.device_file = device_file.string();
@@ -153,15 +161,16 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
   if (cluster.topology == TopologyKind::torus) {
     if (!topology.has("dims")) topology.fail("dims", "the devices along each dimension of the torus ([16, 16])");
     const auto* dims = topology.node("dims")->as_array();
+    if (dims->size() < 2 || dims->size() > 3) topology.fail("dims", "2 or 3 dimensions");
     std::uint64_t product = 1;
+    bool overflow = false;
     for (const auto& element : *dims) {
       const auto value = element.as_integer()->get();
       if (value <= 0) topology.fail("dims", "dimensions of at least 1 device");
       cluster.dims.push_back(static_cast<std::uint64_t>(value));
-      product *= static_cast<std::uint64_t>(value);
+      overflow = overflow || __builtin_mul_overflow(product, static_cast<std::uint64_t>(value), &product);
     }
-    if (cluster.dims.size() < 2 || cluster.dims.size() > 3) topology.fail("dims", "2 or 3 dimensions");
-    if (product != cluster.devices) {
+    if (overflow || product != cluster.devices) {
       topology.fail("dims", "dimensions whose product is cluster.devices = " + std::to_string(cluster.devices));
     }
   } else if (topology.has("dims")) {
@@ -207,7 +216,7 @@ namespace {
 // Applies the overrides of cluster keys to `document`, checks it, and reads the cluster; every other override sets the
 // device file of each rank.
 ClusterParams read_with_overrides(ConfigDocument& document, const std::filesystem::path& base_dir,
-                                  const std::vector<Override>& overrides) {
+                                  const std::vector<Override>& overrides, const WorkLimits& limits) {
   std::vector<Override> device_overrides;
   for (const auto& entry : overrides) {
     if (is_cluster_key(entry.key)) {
@@ -217,20 +226,21 @@ ClusterParams read_with_overrides(ConfigDocument& document, const std::filesyste
     }
   }
   document.check();
-  return read_cluster(document, base_dir, device_overrides);
+  return read_cluster(document, base_dir, device_overrides, limits);
 }
 
 }  // namespace
 
-ClusterParams load_cluster(const std::filesystem::path& file, const std::vector<Override>& overrides) {
+ClusterParams load_cluster(const std::filesystem::path& file, const std::vector<Override>& overrides,
+                           const WorkLimits& limits) {
   ConfigDocument document(file, cluster_registry());
-  return read_with_overrides(document, file.parent_path(), overrides);
+  return read_with_overrides(document, file.parent_path(), overrides, limits);
 }
 
 ClusterParams load_cluster_text(std::string_view text, const std::string& name, const std::filesystem::path& base_dir,
-                                const std::vector<Override>& overrides) {
+                                const std::vector<Override>& overrides, const WorkLimits& limits) {
   ConfigDocument document(text, name, cluster_registry());
-  return read_with_overrides(document, base_dir, overrides);
+  return read_with_overrides(document, base_dir, overrides, limits);
 }
 
 }  // namespace roofsim

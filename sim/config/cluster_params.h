@@ -9,6 +9,7 @@
 
 #include "models/net/net_params.h"
 #include "sim/config/hardware_params.h"
+#include "sim/config/work_limits.h"
 #include "sim/core/data_type.h"
 #include "sim/core/units.h"
 
@@ -43,12 +44,13 @@ class KeyRegistry;
 // the cluster (`--set topology.dims=[4,4]`); any other sets the device file of every rank, by the same path as for
 // a device run (`--set memory.l2.capacity=16MiB`, `--set dram.model=simple`). The device
 // file is looked up by path, then beside the cluster file and in its parent folder, then among the bundled configs.
-// Throws InputError.
-[[nodiscard]] ClusterParams load_cluster(const std::filesystem::path& file,
-                                         const std::vector<Override>& overrides = {});
+// Throws InputError, also for more than `limits.devices` devices.
+[[nodiscard]] ClusterParams load_cluster(const std::filesystem::path& file, const std::vector<Override>& overrides = {},
+                                         const WorkLimits& limits = {});
 // The same from text in memory (tests); `name` stands for the file, `base_dir` is where the device file is looked up.
 [[nodiscard]] ClusterParams load_cluster_text(std::string_view text, const std::string& name,
                                               const std::filesystem::path& base_dir,
-                                              const std::vector<Override>& overrides = {});
+                                              const std::vector<Override>& overrides = {},
+                                              const WorkLimits& limits = {});
 
 }  // namespace roofsim

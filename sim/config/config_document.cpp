@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <utility>
 
 #include "sim/core/data_type.h"
+#include "sim/core/input_file.h"
 
 namespace roofsim {
 
@@ -65,6 +68,87 @@ std::vector<std::string> source_ordered_keys(const toml::table& table) {
   return keys;
 }
 
+// The value of a number node (NaN and infinities included, which TOML can spell).
+double number_of(const toml::node& node) {
+  return node.is_integer() ? static_cast<double>(node.as_integer()->get()) : node.as_floating_point()->get();
+}
+
+// What a value of `spec` must be (the text after "expected"), or nullopt when `node` is one: its type, its unit, and
+// its range where its value in base units is known without other keys. A time in cycles waits for its clock, and an
+// expression (a literal too) is range-checked where the workload evaluates it, in an error that names its op.
+std::optional<std::string> value_problem(const toml::node& node, const KeySpec& spec) {
+  const auto out_of_range = [&spec](double value) { return spec.range && !spec.range->contains(value); };
+  const std::optional<std::string> wrong = kinds_expected(spec);
+  switch (spec.kind) {
+    case ValueKind::quantity: {
+      const auto* text = node.as_string();
+      if (text == nullptr) return wrong;
+      const auto parsed = parse_quantity(text->get(), spec.quantity);
+      if (!parsed) return wrong;
+      if (parsed->value < 0) return "a value that is not negative: " + kinds_expected(spec);
+      if (spec.quantity == QuantityKind::bytes && !parse_bytes(text->get())) return wrong;
+      if (!parsed->in_cycles && out_of_range(parsed->value)) return range_expectation(spec);
+      return std::nullopt;
+    }
+    case ValueKind::count:
+      if (!node.is_integer() || node.as_integer()->get() <= 0) return wrong;
+      break;
+    case ValueKind::integer:
+      if (!node.is_integer() || node.as_integer()->get() < 0) return wrong;
+      break;
+    case ValueKind::real:
+      if (!node.is_number()) return wrong;
+      break;
+    case ValueKind::choice:
+      if (!node.is_string() || !choice_allowed(spec.choices, node.as_string()->get())) return wrong;
+      return std::nullopt;
+    case ValueKind::text:
+      if (!node.is_string()) return wrong;
+      return std::nullopt;
+    case ValueKind::flag:
+      if (!node.is_boolean()) return wrong;
+      return std::nullopt;
+    case ValueKind::text_list: {
+      const auto* array = node.as_array();
+      if (array == nullptr) return wrong;
+      for (const auto& element : *array) {
+        if (!element.is_string()) return wrong;
+      }
+      return std::nullopt;
+    }
+    case ValueKind::integer_list: {
+      const auto* array = node.as_array();
+      if (array == nullptr) return wrong;
+      for (const auto& element : *array) {
+        if (!element.is_integer() || element.as_integer()->get() < 0) return wrong;
+        if (out_of_range(number_of(element))) return range_expectation(spec);
+      }
+      return std::nullopt;
+    }
+    case ValueKind::expression:
+      if (!node.is_integer() && !node.is_string()) return wrong;
+      if (node.is_integer() && node.as_integer()->get() < 0) return wrong;
+      return std::nullopt;
+    case ValueKind::any:
+    case ValueKind::section:
+    case ValueKind::section_array: return std::nullopt;
+  }
+  if (out_of_range(number_of(node))) return range_expectation(spec);
+  return std::nullopt;
+}
+
+// VALUE of `--set KEY=VALUE` as a TOML value when it is one (64, 0.5, true, [1, 2], "text"), else as a string
+// ("450W"), in a table under "value".
+toml::table parse_override_value(std::string_view value, const std::string& origin) {
+  try {
+    return toml::parse("value = " + std::string(value), origin);
+  } catch (const toml::parse_error&) {
+    toml::table quoted;
+    quoted.insert("value", std::string(value));
+    return quoted;
+  }
+}
+
 }  // namespace
 
 std::string value_text(const toml::node& node) {
@@ -103,9 +187,10 @@ toml::table parse_toml_text(std::string_view text, const std::string& name) {
   }
 }
 
-toml::table parse_toml_file(const std::filesystem::path& file) {
+toml::table parse_toml_file(const std::filesystem::path& file, const std::string& kind) {
+  check_input_file(file, kind, kMaxConfigFileBytes);
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(SourcePos{file.string()}, "file not found or not readable");
+  if (!in) throw InputError(SourcePos{file.string()}, "cannot open this " + kind + " file: " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
   return parse_toml_text(text.str(), file.string());
@@ -113,10 +198,7 @@ toml::table parse_toml_file(const std::filesystem::path& file) {
 
 ConfigDocument::ConfigDocument(const std::filesystem::path& file, const KeyRegistry& registry)
     : file_name_(file.string()), registry_(&registry) {
-  if (!std::filesystem::exists(file)) {
-    throw InputError(SourcePos{file_name_}, "file not found (expected a " + registry.file_kind() + " file)");
-  }
-  table_ = parse_toml_file(file);
+  table_ = parse_toml_file(file, registry.file_kind());
 }
 
 ConfigDocument::ConfigDocument(std::string_view text, std::string name, const KeyRegistry& registry)
@@ -139,15 +221,7 @@ void ConfigDocument::apply_override(std::string_view key, std::string_view value
     throw InputError(SourcePos{origin}, std::string(key), std::string(value),
                      "a known " + registry_->file_kind() + " key (see `roofsim list --keys`)");
   }
-  // Read VALUE as TOML when it is a TOML value (64, 0.5, true, [1, 2], "text"), else keep it as a string ("450W").
-  toml::table parsed;
-  try {
-    parsed = toml::parse("value = " + std::string(value), origin);
-  } catch (const toml::parse_error&) {
-    toml::table quoted;
-    quoted.insert("value", std::string(value));
-    parsed = std::move(quoted);
-  }
+  toml::table parsed = parse_override_value(value, origin);
   toml::table* table = &table_;
   for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
     auto* next = table->get(segments[i]);
@@ -171,6 +245,16 @@ void ConfigDocument::apply_override(std::string_view key, std::string_view value
     table->insert_or_assign(segments.back(), std::move(*node));
   }
   override_texts_[std::string(key)] = origin;
+}
+
+std::optional<std::string> override_value_problem(const KeyRegistry& registry, std::string_view key,
+                                                  std::string_view value) {
+  const KeySpec* spec = registry.find(split_key_path(key));
+  if (spec == nullptr || spec->kind == ValueKind::section || spec->kind == ValueKind::section_array) {
+    return "a known " + registry.file_kind() + " key (see `roofsim list --keys`)";
+  }
+  const toml::table parsed = parse_override_value(value, "--set " + std::string(key) + "=" + std::string(value));
+  return value_problem(*parsed.get("value"), *spec);
 }
 
 void ConfigDocument::check() const {
@@ -234,63 +318,8 @@ SourcePos ConfigDocument::pos_override_aware(const toml::node& node, const std::
 }
 
 void ConfigDocument::check_value(const toml::node& node, const KeySpec& spec, const std::string& path) const {
-  const auto fail = [&]() {
-    throw InputError(pos_override_aware(node, path), path, value_text(node), kinds_expected(spec));
-  };
-  switch (spec.kind) {
-    case ValueKind::quantity: {
-      const auto* text = node.as_string();
-      if (text == nullptr) fail();
-      const auto parsed = parse_quantity(text->get(), spec.quantity);
-      if (!parsed) fail();
-      if (parsed->value < 0) {
-        throw InputError(pos_override_aware(node, path), path, value_text(node),
-                         "a value that is not negative: " + kinds_expected(spec));
-      }
-      if (spec.quantity == QuantityKind::bytes && !parse_bytes(text->get())) fail();
-      break;
-    }
-    case ValueKind::count:
-      if (!node.is_integer() || node.as_integer()->get() <= 0) fail();
-      break;
-    case ValueKind::integer:
-      if (!node.is_integer() || node.as_integer()->get() < 0) fail();
-      break;
-    case ValueKind::real:
-      if (!node.is_number()) fail();
-      break;
-    case ValueKind::choice:
-      if (!node.is_string() || !choice_allowed(spec.choices, node.as_string()->get())) fail();
-      break;
-    case ValueKind::text:
-      if (!node.is_string()) fail();
-      break;
-    case ValueKind::flag:
-      if (!node.is_boolean()) fail();
-      break;
-    case ValueKind::text_list: {
-      const auto* array = node.as_array();
-      if (array == nullptr) fail();
-      for (const auto& element : *array) {
-        if (!element.is_string()) fail();
-      }
-      break;
-    }
-    case ValueKind::integer_list: {
-      const auto* array = node.as_array();
-      if (array == nullptr) fail();
-      for (const auto& element : *array) {
-        if (!element.is_integer() || element.as_integer()->get() < 0) fail();
-      }
-      break;
-    }
-    case ValueKind::expression:
-      if (!node.is_integer() && !node.is_string()) fail();
-      if (node.is_integer() && node.as_integer()->get() < 0) fail();
-      break;
-    case ValueKind::any:
-    case ValueKind::section:
-    case ValueKind::section_array: break;
+  if (const auto problem = value_problem(node, spec)) {
+    throw InputError(pos_override_aware(node, path), path, value_text(node), *problem);
   }
 }
 
@@ -415,7 +444,7 @@ std::optional<double> ConfigSection::optional_quantity(std::string_view key, Qua
   if (!text) return std::nullopt;
   const auto parsed = parse_quantity(*text, kind);
   if (!parsed || parsed->in_cycles) fail(key, expected_text(kind));
-  return parsed->value;
+  return within_range(key, parsed->value);
 }
 
 double ConfigSection::quantity(std::string_view key, QuantityKind kind) const {
@@ -429,6 +458,7 @@ std::optional<Bytes> ConfigSection::optional_bytes(std::string_view key) const {
   if (!text) return std::nullopt;
   const auto parsed = parse_bytes(*text);
   if (!parsed) fail(key, expected_text(QuantityKind::bytes));
+  within_range(key, static_cast<double>(*parsed));
   return parsed;
 }
 
@@ -443,19 +473,21 @@ Seconds ConfigSection::time(std::string_view key, Hertz clock_hz) const {
   if (!text) fail(key, expected_text(QuantityKind::time));
   const auto parsed = parse_quantity(*text, QuantityKind::time);
   if (!parsed || parsed->value < 0) fail(key, expected_text(QuantityKind::time));
-  if (!parsed->in_cycles) return parsed->value;
+  if (!parsed->in_cycles) return within_range(key, parsed->value);
   if (clock_hz <= 0) fail(key, "a time in s, ms, us, ns or ps (no clock is known here for cycles)");
-  return parsed->value / clock_hz;
+  return within_range(key, parsed->value / clock_hz);
 }
 
 std::optional<std::int64_t> ConfigSection::optional_integer(std::string_view key) const {
+  std::optional<std::int64_t> value;
   if (const auto* found = table_->get(key)) {
     if (!found->is_integer()) fail(key, "an integer");
-    return found->as_integer()->get();
+    value = found->as_integer()->get();
+  } else if (const KeySpec* key_spec = spec(key); key_spec != nullptr && !key_spec->default_value.empty()) {
+    value = std::stoll(std::string(key_spec->default_value));
   }
-  const KeySpec* key_spec = spec(key);
-  if (key_spec != nullptr && !key_spec->default_value.empty()) return std::stoll(std::string(key_spec->default_value));
-  return std::nullopt;
+  if (value) within_range(key, static_cast<double>(*value));
+  return value;
 }
 
 std::int64_t ConfigSection::integer(std::string_view key) const {
@@ -473,11 +505,24 @@ std::uint64_t ConfigSection::count(std::string_view key) const {
 double ConfigSection::real(std::string_view key) const {
   if (const auto* found = table_->get(key)) {
     if (!found->is_number()) fail(key, "a number");
-    return found->is_integer() ? static_cast<double>(found->as_integer()->get()) : found->as_floating_point()->get();
+    return within_range(key, number_of(*found));
   }
   const KeySpec* key_spec = spec(key);
-  if (key_spec != nullptr && !key_spec->default_value.empty()) return std::stod(std::string(key_spec->default_value));
+  if (key_spec != nullptr && !key_spec->default_value.empty()) {
+    return within_range(key, std::stod(std::string(key_spec->default_value)));
+  }
   fail(key, "a number");
+}
+
+std::optional<std::string> ConfigSection::range_problem(std::string_view key, double value) const {
+  const KeySpec* key_spec = spec(key);
+  if (key_spec == nullptr || !key_spec->range || key_spec->range->contains(value)) return std::nullopt;
+  return range_expectation(*key_spec);
+}
+
+double ConfigSection::within_range(std::string_view key, double value) const {
+  if (const auto problem = range_problem(key, value)) fail(key, *problem);
+  return value;
 }
 
 std::optional<std::string> ConfigSection::optional_text(std::string_view key) const {

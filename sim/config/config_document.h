@@ -88,6 +88,9 @@ class ConfigSection {
   [[nodiscard]] bool flag(std::string_view key) const;
   [[nodiscard]] std::vector<std::string> text_list(std::string_view key) const;
   [[nodiscard]] const toml::node* node(std::string_view key) const;  // nullptr when absent
+  // What the key's value must be when `value` (in base units) is outside the key's range ("a frequency in 1 MHz ..
+  // 100 GHz"); nullopt when it is inside, or the key has no range. For values computed in stage 2 (expressions).
+  [[nodiscard]] std::optional<std::string> range_problem(std::string_view key, double value) const;
 
   // Fills every member of `params` that a row of this section's schema binds (KeySpec::field), in schema order; an
   // absent key takes its row's default, and one without a default leaves its member as it is.
@@ -105,15 +108,26 @@ class ConfigSection {
   // This table's path as registry segments: array indices "dvfs[0]" become "dvfs", "[]".
   [[nodiscard]] std::vector<std::string> segments() const;
   [[nodiscard]] std::optional<std::string> raw_text(std::string_view key) const;  // value or default, as text
+  // Returns `value` (base units), or throws InputError at the key when it is outside the key's range.
+  double within_range(std::string_view key, double value) const;
 
   const ConfigDocument* document_;
   const toml::table* table_;
   std::string path_;
 };
 
+// Parses VALUE as `--set KEY=VALUE` does and checks it against KEY's row of `registry` (a known key, type, unit and
+// range): what was expected, or nullopt when the value is acceptable. For values that are set later, such as the
+// values of a sweep's axes, so that a bad one is reported at the sweep file before any point runs. A time in cycles
+// and a workload expression are range-checked only where they are evaluated (their clock, their parameters).
+[[nodiscard]] std::optional<std::string> override_value_problem(const KeyRegistry& registry, std::string_view key,
+                                                                std::string_view value);
+
 // Parses TOML; a syntax error is an InputError at its position that quotes the offending line.
 [[nodiscard]] toml::table parse_toml_text(std::string_view text, const std::string& name);
-[[nodiscard]] toml::table parse_toml_file(const std::filesystem::path& file);
+// Reads only a regular file of at most kMaxConfigFileBytes: anything else, a missing file or a filesystem error is an
+// InputError naming the path and what it should be (`kind`: "hardware", "sweep").
+[[nodiscard]] toml::table parse_toml_file(const std::filesystem::path& file, const std::string& kind = "configuration");
 
 // The text of a value for error messages: strings quoted, numbers as written.
 [[nodiscard]] std::string value_text(const toml::node& node);

@@ -1,8 +1,14 @@
 #include "sim/config/data_paths.h"
 
 #include <algorithm>
+#include <system_error>
 
 namespace roofsim {
+
+bool path_exists(const std::filesystem::path& path) {
+  std::error_code error;
+  return std::filesystem::exists(path, error) && !error;
+}
 
 std::vector<std::filesystem::path> data_dirs() {
   std::vector<std::filesystem::path> dirs;
@@ -14,12 +20,12 @@ std::vector<std::filesystem::path> data_dirs() {
 
 std::filesystem::path resolve_data_file(const std::string& name_or_path, const std::string& subfolder) {
   const std::filesystem::path given(name_or_path);
-  if (std::filesystem::exists(given)) return given;
+  if (path_exists(given)) return given;
   if (given.has_parent_path()) return given;
   const std::string file = given.extension() == ".toml" ? name_or_path : name_or_path + ".toml";
   for (const auto& dir : data_dirs()) {
     const auto candidate = dir / subfolder / file;
-    if (std::filesystem::exists(candidate)) return candidate;
+    if (path_exists(candidate)) return candidate;
   }
   return given;
 }

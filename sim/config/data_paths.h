@@ -13,6 +13,10 @@ namespace roofsim {
 // Returns the argument unchanged when nothing matches (the loader then reports "file not found").
 [[nodiscard]] std::filesystem::path resolve_data_file(const std::string& name_or_path, const std::string& subfolder);
 
+// Whether `path` names an existing file or folder; false also when it cannot be examined (a name over 255 bytes, a
+// folder without search permission), so that the loader of the file reports what is wrong with it, by its path.
+[[nodiscard]] bool path_exists(const std::filesystem::path& path);
+
 // Bundled files of a subfolder, sorted by name (for `roofsim list`).
 [[nodiscard]] std::vector<std::filesystem::path> bundled_files(const std::string& subfolder);
 

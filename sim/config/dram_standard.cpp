@@ -1,6 +1,7 @@
 // Schema and loader of a DRAM standard file (configs/dram/<NAME>.toml).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,11 @@ namespace roofsim {
 
 namespace {
 using namespace schema;
+
+// A DRAM pin's data rate, 100 Mb/s .. 100 Gb/s, in B/s.
+constexpr ValueRange kPinDataRate = within(100e6 / 8, 100e9 / 8);
+// A timing constraint: the longest JEDEC lists (the refresh interval tREFI, a few microseconds) with room to spare.
+constexpr ValueRange kTimingRange = within(0, 1e-3);
 
 // The schema rows with the timing table's rows inserted after the [timing] row: one quantity per table entry, optional
 // when it has a fallback, which its description then names. The loader's loop over the same table reads them (it
@@ -30,7 +36,8 @@ std::vector<KeySpec> with_timing_rows(std::vector<KeySpec> specs) {
   std::vector<KeySpec> rows;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     const bool required = dram_timing_fields<std::uint32_t>()[i].fallback.empty();
-    rows.emplace_back(texts[i].first, K::quantity, Q::time, required ? req : opt, "", texts[i].second, by_hand);
+    rows.emplace_back(texts[i].first, K::quantity, Q::time, required ? req : opt, "", texts[i].second, by_hand,
+                      kTimingRange);
   }
   const auto timing =
       std::find_if(specs.begin(), specs.end(), [](const KeySpec& spec) { return spec.path == "timing"; });
@@ -51,24 +58,26 @@ const KeyRegistry& dram_standard_registry() {
            &DramStandardParams::family},
           {"standard.source", K::text, Q::bytes, opt, "", "JEDEC document or public simulator config cited",
            &DramStandardParams::source},
-          {"standard.data_rate", K::quantity, Q::bandwidth, req, "", "Data rate per pin (\"6.4Gb/s\")", by_hand},
-          {"standard.tCK", K::quantity, Q::time, req, "", "Command clock period", by_hand},
+          {"standard.data_rate", K::quantity, Q::bandwidth, req, "", "Data rate per pin (\"6.4Gb/s\")", by_hand,
+           kPinDataRate},
+          {"standard.tCK", K::quantity, Q::time, req, "", "Command clock period", by_hand, within(10e-12, 100e-9)},
 
           {"organization", K::section, Q::bytes, req, "", "Channels, banks and rows"},
           {"organization.channels", K::count, Q::bytes, req, "", "Channels per stack (per device for DDR/LPDDR)",
-           &DramStandardParams::channels},
+           &DramStandardParams::channels, within(1, 1024)},
           {"organization.pseudo_channels", K::count, Q::bytes, opt, "1", "Pseudo-channels per channel",
-           &DramStandardParams::pseudo_channels},
+           &DramStandardParams::pseudo_channels, within(1, 16)},
           {"organization.bus_width", K::count, Q::bytes, req, "",
            "Data bus width of one pseudo-channel (channel where there are none), bits",
-           &DramStandardParams::bus_width_bits},
+           &DramStandardParams::bus_width_bits, within(1, 4096)},
           {"organization.bank_groups", K::count, Q::bytes, req, "", "Bank groups per pseudo-channel",
-           &DramStandardParams::bank_groups},
+           &DramStandardParams::bank_groups, within(1, 64)},
           {"organization.banks_per_group", K::count, Q::bytes, req, "", "Banks per bank group",
-           &DramStandardParams::banks_per_group},
+           &DramStandardParams::banks_per_group, within(1, 64)},
           {"organization.row_size", K::quantity, Q::bytes, req, "", "Row (page) size per pseudo-channel",
-           &DramStandardParams::row_bytes},
-          {"organization.burst_length", K::count, Q::bytes, req, "", "Burst length, beats", &DramTiming::burst_length},
+           &DramStandardParams::row_bytes, within(1, 1 << 20)},
+          {"organization.burst_length", K::count, Q::bytes, req, "", "Burst length, beats", &DramTiming::burst_length,
+           within(1, 256)},
           {"organization.per_bank_refresh", K::flag, Q::bytes, opt, "false", "The standard has per-bank refresh",
            &DramStandardParams::per_bank_refresh},
           {"organization.separate_row_bus", K::flag, Q::bytes, opt, "false",
@@ -77,11 +86,11 @@ const KeyRegistry& dram_standard_registry() {
 
           {"timing", K::section, Q::bytes, req, "", "Timing constraints (ns, or cycles of tCK)"},
           {"timing.act_cycles", K::count, Q::bytes, opt, "1", "Command-bus cycles an ACT occupies",
-           &DramTiming::act_cycles},
+           &DramTiming::act_cycles, within(1, 64)},
           {"timing.pre_cycles", K::count, Q::bytes, opt, "1", "Command-bus cycles a PRE occupies",
-           &DramTiming::pre_cycles},
+           &DramTiming::pre_cycles, within(1, 64)},
           {"timing.cas_cycles", K::count, Q::bytes, opt, "1", "Command-bus cycles a RD or WR occupies",
-           &DramTiming::cas_cycles},
+           &DramTiming::cas_cycles, within(1, 64)},
 
           {"energy", K::section, Q::bytes, opt, "", "Energy per command (per pseudo-channel)"},
           {"energy.act", K::quantity, Q::energy, opt, "0pJ", "Energy of one ACT (with its PRE share excluded)",
@@ -91,7 +100,7 @@ const KeyRegistry& dram_standard_registry() {
           {"energy.wr", K::quantity, Q::energy, opt, "0pJ", "Energy of one write burst", &DramEnergy::wr_j},
           {"energy.ref", K::quantity, Q::energy, opt, "0pJ", "Energy of one all-bank refresh", &DramEnergy::ref_j},
           {"energy.background", K::quantity, Q::power, opt, "0W", "Background power per pseudo-channel",
-           &DramEnergy::background_w},
+           &DramEnergy::background_w, within(0, 100)},
       }));
   return registry;
 }
@@ -122,12 +131,20 @@ DramStandardParams load_dram_standard(const std::filesystem::path& file, double 
   }
 
   // ns keep their duration at another data rate (so grow in cycles); cycles stay cycles.
+  // A timing in cycles is checked against its range as a duration, at this standard's tCK.
   const auto cycles_of = [&](const std::string& key) -> std::uint32_t {
     const auto text = *timing.optional_text(key);
     const auto parsed = parse_quantity(text, QuantityKind::time);
     if (!parsed) timing.fail(key, expected_text(QuantityKind::time));
-    if (parsed->in_cycles) return static_cast<std::uint32_t>(std::llround(parsed->value));
-    return static_cast<std::uint32_t>(std::ceil(parsed->value / params.tck_s - 1e-6));
+    if (parsed->in_cycles) {
+      if (const auto problem = timing.range_problem(key, parsed->value * params.tck_s)) timing.fail(key, *problem);
+    }
+    const double cycles =
+        parsed->in_cycles ? std::round(parsed->value) : std::ceil(parsed->value / params.tck_s - 1e-6);
+    if (cycles > std::numeric_limits<std::uint32_t>::max()) {
+      timing.fail(key, "at most 2^32 - 1 cycles of tCK (" + format_si(params.tck_s, "s") + ")");
+    }
+    return static_cast<std::uint32_t>(cycles);
   };
   for (const auto& field : dram_timing_fields<std::uint32_t>()) {
     params.timing.*field.member = cycles_of(std::string(timing.has(field.key) ? field.key : field.fallback));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <system_error>
 
 #include "sim/config/config_document.h"
 #include "sim/config/data_paths.h"
@@ -79,7 +80,7 @@ MemoryLevelParams read_level(const ConfigSection& section, std::uint64_t units) 
 std::filesystem::path find_dram_standard(const std::filesystem::path& hardware_file, const std::string& name) {
   const auto dir = hardware_file.parent_path();
   for (const auto& candidate : {dir / "dram" / (name + ".toml"), dir.parent_path() / "dram" / (name + ".toml")}) {
-    if (std::filesystem::exists(candidate)) return candidate;
+    if (path_exists(candidate)) return candidate;
   }
   return resolve_data_file(name, "configs/dram");
 }
@@ -88,13 +89,13 @@ DramParams read_dram(const ConfigSection& section, const std::filesystem::path& 
   DramParams dram;
   const auto standard_name = section.text("standard");
   const auto standard_file = find_dram_standard(hardware_file, standard_name);
-  if (!std::filesystem::exists(standard_file)) {
+  if (!path_exists(standard_file)) {
     // Name the standards that do exist, so that a typo or a missing speed grade is obvious.
     std::set<std::string> names;
     for (const auto& dir : {hardware_file.parent_path() / "dram", hardware_file.parent_path().parent_path() / "dram"}) {
-      if (!std::filesystem::is_directory(dir)) continue;
-      for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        if (entry.path().extension() == ".toml") names.insert(entry.path().stem().string());
+      std::error_code error;
+      for (std::filesystem::directory_iterator entry(dir, error), end; !error && entry != end; entry.increment(error)) {
+        if (entry->path().extension() == ".toml") names.insert(entry->path().stem().string());
       }
     }
     for (const auto& bundled : bundled_files("configs/dram")) names.insert(bundled.stem().string());

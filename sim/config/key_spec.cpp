@@ -1,7 +1,10 @@
 #include "sim/config/key_spec.h"
 
+#include <limits>
 #include <stdexcept>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "sim/core/data_type.h"
 
@@ -54,13 +57,81 @@ bool field_holds(FieldType type, const KeySpec& spec) {
   return false;
 }
 
+// The largest value of an expression, about that of a std::int64_t (a TOML integer).
+constexpr double kLargestInteger = 9.2e18;
+
+// A figure in base units as the file would write it: "1 MHz", "16 TiB", "65536".
+std::string figure_text(const KeySpec& spec, double value) {
+  if (spec.kind != ValueKind::quantity) {
+    if (spec.kind == ValueKind::real) return fmt::format("{:g}", value);
+    return fmt::format("{}", static_cast<std::uint64_t>(value));
+  }
+  switch (spec.quantity) {
+    case QuantityKind::bytes: return format_bytes(static_cast<Bytes>(value));
+    case QuantityKind::bandwidth: return format_si(value, "B/s");
+    case QuantityKind::frequency: return format_si(value, "Hz");
+    case QuantityKind::time: return format_si(value, "s");
+    case QuantityKind::power: return format_si(value, "W");
+    case QuantityKind::energy: return format_si(value, "J");
+    case QuantityKind::voltage: return format_si(value, "V");
+  }
+  return fmt::format("{:g}", value);
+}
+
+std::string_view value_noun(const KeySpec& spec) {
+  switch (spec.kind) {
+    case ValueKind::quantity:
+      switch (spec.quantity) {
+        case QuantityKind::bytes: return "a byte size";
+        case QuantityKind::bandwidth: return "a bandwidth";
+        case QuantityKind::frequency: return "a frequency";
+        case QuantityKind::time: return "a time";
+        case QuantityKind::power: return "a power";
+        case QuantityKind::energy: return "an energy";
+        case QuantityKind::voltage: return "a voltage";
+      }
+      return "a quantity";
+    case ValueKind::real: return "a number";
+    case ValueKind::integer_list: return "elements";
+    default: return "an integer";
+  }
+}
+
 }  // namespace
+
+std::optional<ValueRange> KeySpec::default_range(ValueKind kind, QuantityKind quantity) {
+  using schema::within;
+  switch (kind) {
+    case ValueKind::quantity:
+      switch (quantity) {
+        case QuantityKind::bytes: return within(0, 16.0 * (1ULL << 40));  // 16 TiB: beyond any device's memory
+        case QuantityKind::bandwidth: return within(1e3, 1e16);           // 1 kB/s .. 10 PB/s
+        case QuantityKind::frequency: return within(1e6, 100e9);          // 1 MHz .. 100 GHz
+        case QuantityKind::time: return within(0, 1);                     // up to 1 s
+        case QuantityKind::power: return within(0, 100e3);                // up to 100 kW (a wafer-scale system)
+        case QuantityKind::energy: return within(0, 1e-6);                // up to 1 uJ per FLOP, byte or command
+        case QuantityKind::voltage: return within(0.01, 10);
+      }
+      return std::nullopt;
+    case ValueKind::count: return within(1, 1 << 20);
+    case ValueKind::integer:
+    case ValueKind::integer_list: return within(0, 1 << 20);
+    case ValueKind::real:
+      return within(-std::numeric_limits<double>::max(), std::numeric_limits<double>::max());  // finite
+    case ValueKind::expression: return within(0, kLargestInteger);
+    default: return std::nullopt;
+  }
+}
 
 KeyRegistry::KeyRegistry(std::string file_kind, std::vector<KeySpec> specs)
     : file_kind_(std::move(file_kind)), specs_(std::move(specs)) {
   for (auto& spec : specs_) {
     const std::string row = file_kind_ + " schema row '" + std::string(spec.path) + "': ";
     if (!field_holds(spec.field.type(), spec)) throw std::logic_error(row + "its member cannot hold its kind of value");
+    const bool numeric = KeySpec::default_range(spec.kind, spec.quantity).has_value();
+    if (spec.range.has_value() != numeric || (spec.range && !(spec.range->min <= spec.range->max))) {
+      throw std::logic_error(row + "a range that its kind of value cannot have");
+    }
     if (spec.field.type() != FieldType::enumeration) continue;
     if (!spec.choices.empty() && spec.choices != spec.field.choices()) {
       throw std::logic_error(row + "choices '" + std::string(spec.choices) + "' differ from its enum's spellings '" +
@@ -120,6 +191,24 @@ std::string unit_text(const KeySpec& spec) {
     case ValueKind::any: return "value";
   }
   return "value";
+}
+
+std::string range_text(const KeySpec& spec) {
+  if (!spec.range) return {};
+  const auto& range = *spec.range;
+  if (spec.kind == ValueKind::real && range.min == -std::numeric_limits<double>::max() &&
+      range.max == std::numeric_limits<double>::max()) {
+    return "finite";
+  }
+  const std::string span = figure_text(spec, range.min) + " .. " + figure_text(spec, range.max);
+  return range.zero_allowed ? "0, or " + span : span;
+}
+
+std::string range_expectation(const KeySpec& spec) {
+  if (!spec.range) return "a value";
+  if (range_text(spec) == "finite") return "a finite number";
+  const std::string span = figure_text(spec, spec.range->min) + " .. " + figure_text(spec, spec.range->max);
+  return std::string(value_noun(spec)) + (spec.range->zero_allowed ? " of 0 or in " : " in ") + span;
 }
 
 }  // namespace roofsim

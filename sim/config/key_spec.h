@@ -1,8 +1,9 @@
 #pragma once
-// The schema of a configuration file: one KeySpec per key, with its kind, unit, default, a one-line description and
-// the member it fills. The same table checks files (unknown keys, types, units), supplies defaults, validates --set
-// overrides, fills the parameter structs and prints `roofsim list --keys`, so the documentation cannot drift from
-// what the parser accepts.
+// The schema of a configuration file: one KeySpec per key, with its kind, unit, default, range, a one-line description
+// and the member it fills. The same table checks files (unknown keys, types, units, ranges), supplies defaults,
+// validates --set overrides and sweep values, fills the parameter structs and prints `roofsim list --keys`, so the
+// documentation cannot drift from what the parser accepts.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,9 +32,24 @@ enum class ValueKind {
 
 enum class Presence { required, optional };
 
+// The values a numeric key accepts, in base units (bytes, B/s, Hz, s, W, J, V; counts and numbers as they are). A
+// value orders of magnitude outside what any hardware or workload has is a typo, and taken as it is it would run for
+// hours or exhaust memory (a clock of 1e300 GHz, a hundred million units), so it is refused before anything runs.
+struct ValueRange {
+  double min = 0;
+  double max = 0;
+  bool zero_allowed = false;  // 0 is accepted besides [min, max]: "none" (no links, no TDP)
+
+  // False for NaN.
+  [[nodiscard]] bool contains(double value) const {
+    return (value >= min && value <= max) || (zero_allowed && value == 0);
+  }
+};
+
 struct KeySpec {
   KeySpec(std::string_view path_pattern, ValueKind value_kind, QuantityKind quantity_kind, Presence key_presence,
-          std::string_view default_text, std::string_view one_line, std::string_view accepted = {}, Field bound = {})
+          std::string_view default_text, std::string_view one_line, std::string_view accepted = {}, Field bound = {},
+          std::optional<ValueRange> accepted_range = {})
       : path(path_pattern),
         kind(value_kind),
         quantity(quantity_kind),
@@ -41,11 +57,18 @@ struct KeySpec {
         default_value(default_text),
         description(one_line),
         choices(accepted),
-        field(std::move(bound)) {}
-  // A row that fills a member: `{..., "Read queue entries per channel", &DramParams::read_queue}`.
+        field(std::move(bound)),
+        range(accepted_range ? accepted_range : default_range(value_kind, quantity_kind)) {}
+  // A row that fills a member: `{..., "Read queue entries per channel", &DramParams::read_queue, within(1, 65536)}`.
   KeySpec(std::string_view path_pattern, ValueKind value_kind, QuantityKind quantity_kind, Presence key_presence,
-          std::string_view default_text, std::string_view one_line, Field bound)
-      : KeySpec(path_pattern, value_kind, quantity_kind, key_presence, default_text, one_line, {}, std::move(bound)) {}
+          std::string_view default_text, std::string_view one_line, Field bound,
+          std::optional<ValueRange> accepted_range = {})
+      : KeySpec(path_pattern, value_kind, quantity_kind, key_presence, default_text, one_line, {}, std::move(bound),
+                accepted_range) {}
+
+  // The range of a numeric key whose row names none: that of its unit (a clock from 1 MHz to 100 GHz, a bandwidth from
+  // 1 kB/s to 10 PB/s, ...); nullopt for keys that are not numbers.
+  [[nodiscard]] static std::optional<ValueRange> default_range(ValueKind kind, QuantityKind quantity);
 
   // Dotted path. A segment "<name>" matches any key (a named memory level, engine or parameter), "<dtype>" a data
   // type name (fp64, fp32, tf32, bf16, fp16, fp8, int8), and "[]" an element of an array of tables.
@@ -59,6 +82,8 @@ struct KeySpec {
   // The member the key fills, or Field::by_hand() when stage 2 reads the key itself. A row with a default has one of
   // the two (a test checks it), so no default is written where nothing reads it.
   Field field;
+  // For numeric kinds (quantity, count, integer, real, integer_list elements, expression values): in base units.
+  std::optional<ValueRange> range;
 };
 
 class KeyRegistry {
@@ -87,10 +112,23 @@ using Q = QuantityKind;
 inline constexpr Presence req = Presence::required;
 inline constexpr Presence opt = Presence::optional;
 inline const Field by_hand = Field::by_hand();
+// A row's own range, in base units: `within(1, 65536)`, `within(1e6, 100e9)` (Hz).
+[[nodiscard]] constexpr ValueRange within(double min, double max) {
+  return ValueRange{min, max, false};
+}
+// The same, with 0 also accepted (a key whose 0 means "none").
+[[nodiscard]] constexpr ValueRange zero_or_within(double min, double max) {
+  return ValueRange{min, max, true};
+}
 }  // namespace schema
 
 [[nodiscard]] std::vector<std::string> split_key_path(std::string_view path);
 // The unit text shown for a spec in `list --keys` ("bytes", "B/s", "count", "fp64|...").
 [[nodiscard]] std::string unit_text(const KeySpec& spec);
+// The range of a numeric key in its unit, for `list --keys` and error messages ("1 MHz .. 100 GHz", "0 or 1 .. 1024");
+// empty for keys without one.
+[[nodiscard]] std::string range_text(const KeySpec& spec);
+// The expectation of an error about a value outside the key's range: "a frequency in 1 MHz .. 100 GHz".
+[[nodiscard]] std::string range_expectation(const KeySpec& spec);
 
 }  // namespace roofsim

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "sim/config/work_limits.h"
 #include "sim/graph/counting.h"
 
 namespace roofsim {
@@ -405,6 +406,28 @@ Expansion pipeline_stage(const TemplateArgs& args) {
 }
 
 }  // namespace
+
+std::uint64_t template_op_count(const TemplateArgs& args) {
+  const std::uint64_t layers = args.layers;
+  switch (args.kind) {
+    case TemplateKind::transformer_block:
+      // norm1, qkv, attn, proj, residual1, norm2, the MLP's three, residual2; and two AllReduces with tensor
+      // parallelism.
+      return saturating_mul(layers, args.tensor_parallel > 1 ? 12 : 10);
+    case TemplateKind::mlp: return saturating_mul(layers, 3);
+    case TemplateKind::dp_training_step:
+      // Forward 3 per layer, the loss, backward 5 per layer but the first layer's input gradient, an SGD update per
+      // weight and at least one bucket's AllReduce.
+      return saturating_add(saturating_mul(layers, 10), 1);
+    case TemplateKind::pipeline_stage: {
+      // Per micro-batch a receive, three MLP ops per layer and a send; training adds as many with five per layer.
+      const std::uint64_t per_layer = args.training ? 8 : 3;
+      const std::uint64_t per_micro_batch = saturating_add(saturating_mul(layers, per_layer), args.training ? 4 : 2);
+      return saturating_mul(args.micro_batches, per_micro_batch);
+    }
+  }
+  return 0;
+}
 
 Expansion expand_template(const TemplateArgs& args) {
   TemplateArgs resolved = args;

@@ -65,6 +65,11 @@ struct Expansion {
 // FLOPs per element of the MLP activation (documented in templates.cpp).
 [[nodiscard]] std::uint64_t activation_flops_per_element(bool silu, bool gated);
 
+// The ops expand_template makes of `args` (at least that many for dp_training_step, whose gradient buckets depend on
+// sizes), from the counts alone: a template of a million layers is refused before it expands. Saturates at the
+// largest std::uint64_t.
+[[nodiscard]] std::uint64_t template_op_count(const TemplateArgs& args);
+
 // Throws InputError at args.pos naming the template when the arguments are inconsistent (hidden not a multiple of
 // heads, heads not a multiple of kv_heads, ...).
 [[nodiscard]] Expansion expand_template(const TemplateArgs& args);

@@ -91,19 +91,26 @@ class ShapeReader {
   ShapeReader(const ConfigSection& section, std::string owner, Parameters& parameters)
       : section_(section), owner_(std::move(owner)), parameters_(parameters) {}
 
+  // The key's value, checked against its range (a value that an expression computes is known only here).
   [[nodiscard]] std::uint64_t value(std::string_view key, std::uint64_t fallback = 0) const {
     const auto* node = section_.node(key);
     if (node == nullptr) return fallback;
-    if (const auto* integer = node->as_integer()) return static_cast<std::uint64_t>(integer->get());
-    const auto& text = node->as_string()->get();
     std::int64_t result = 0;
-    try {
-      result = evaluate_expression(text, [this](std::string_view name) { return parameters_.value(name); });
-    } catch (const ExpressionError& error) {
-      fail(key,
-           "an integer expression of the parameters (" + std::string(error.what()) + "; " + parameters_.known() + ")");
+    if (const auto* integer = node->as_integer()) {
+      result = integer->get();
+    } else {
+      try {
+        result = evaluate_expression(node->as_string()->get(),
+                                     [this](std::string_view name) { return parameters_.value(name); });
+      } catch (const ExpressionError& error) {
+        fail(key, "an integer expression of the parameters (" + std::string(error.what()) + "; " + parameters_.known() +
+                      ")");
+      }
+      if (result < 0) fail(key, "a value >= 0 (it evaluates to " + std::to_string(result) + ")");
     }
-    if (result < 0) fail(key, "a value >= 0 (it evaluates to " + std::to_string(result) + ")");
+    if (const auto problem = section_.range_problem(key, static_cast<double>(result))) {
+      fail(key, *problem + (node->is_integer() ? "" : " (it evaluates to " + std::to_string(result) + ")"));
+    }
     return static_cast<std::uint64_t>(result);
   }
 
@@ -176,9 +183,13 @@ OpDraft read_op(const ConfigSection& section, Parameters& parameters, std::set<s
         read.fail("kernel_h", "a kernel no larger than the padded input (" + std::to_string(s.height) + "x" +
                                   std::to_string(s.width) + " + 2x" + std::to_string(s.padding) + " padding)");
       }
-      s.m = checked_mul(checked_mul(s.batch, conv_output_height(s)), conv_output_width(s));
+      try {
+        s.m = checked_mul(checked_mul(s.batch, conv_output_height(s)), conv_output_width(s));
+        s.k = checked_mul(checked_mul(s.channels, s.kernel_h), s.kernel_w);
+      } catch (const std::overflow_error&) {
+        throw InputError(op.pos, "op '" + op.name + "' (conv2d): a count overflows 64 bits (check the shapes)");
+      }
       s.n = s.filters;
-      s.k = checked_mul(checked_mul(s.channels, s.kernel_h), s.kernel_w);
       break;
     case OpKind::elementwise: s.elements = read.positive("elements", need); break;
     case OpKind::reduction:
@@ -602,7 +613,7 @@ struct Entry {
 }  // namespace
 
 Workload build_workload(const std::filesystem::path& file, const std::vector<Override>& overrides,
-                        Bytes alignment_bytes) {
+                        Bytes alignment_bytes, const WorkLimits& limits) {
   ConfigDocument document(file, workload_registry());
   for (const auto& entry : overrides) document.apply_override(entry.key, entry.value);
   document.check();
@@ -644,6 +655,8 @@ Workload build_workload(const std::filesystem::path& file, const std::vector<Ove
     const auto args = read_template(*entry.section, parameters);
     TemplateArgs with_devices = args;
     with_devices.devices = devices;
+    check_work_limit(args.pos, "the workload with template '" + args.name + "' expanded",
+                     saturating_add(drafts.size(), template_op_count(with_devices)), limits.ops, "ops");
     Expansion expansion;
     try {
       expansion = expand_template(with_devices);
@@ -654,15 +667,16 @@ Workload build_workload(const std::filesystem::path& file, const std::vector<Ove
     for (auto& tensor : expansion.tensors) declared.push_back(std::move(tensor));
   }
   if (drafts.empty()) root.fail_message("a workload needs at least one [[op]] or [[template]]");
+  check_work_limit(SourcePos{file.string()}, "the workload", drafts.size(), limits.ops, "ops");
   return assemble(header.text("name"), file.string(), devices, std::move(drafts), declared, implicit_inputs,
                   alignment_bytes);
 }
 
 Workload load_workload(const std::filesystem::path& file, const std::vector<Override>& overrides,
-                       const HardwareParams& hardware) {
+                       const HardwareParams& hardware, const WorkLimits& limits) {
   Bytes alignment = kTensorAlignmentBytes;
   while (alignment < hardware.compute.request_bytes) alignment *= 2;
-  Workload workload = build_workload(file, overrides, alignment);
+  Workload workload = build_workload(file, overrides, alignment, limits);
   check_workload_against_hardware(workload, hardware);
   return workload;
 }

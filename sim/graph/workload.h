@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/config/hardware_params.h"
+#include "sim/config/work_limits.h"
 #include "sim/graph/op.h"
 
 namespace roofsim {
@@ -35,13 +36,14 @@ class KeyRegistry;
 // Reads a workload file, applies overrides (keys relative to the workload file, e.g. "params.batch"), expands
 // templates, builds and checks the DAG (cycles name their ops), counts FLOPs and bytes, allocates tensor addresses,
 // and checks each op against the hardware (data type and engine present; the minimal tile fits the local SRAM).
-// Throws InputError naming the file, the key or the op.
+// Throws InputError naming the file, the key or the op, also when the graph would have more than `limits.ops` ops
+// (checked for each template before it expands).
 [[nodiscard]] Workload load_workload(const std::filesystem::path& file, const std::vector<Override>& overrides,
-                                     const HardwareParams& hardware);
+                                     const HardwareParams& hardware, const WorkLimits& limits = {});
 
 // The same without a device: the file's schema, expressions, templates, DAG, counts and addresses (aligned to
 // `alignment_bytes`), but no engine, data-type or SRAM check. `roofsim validate` uses this.
 [[nodiscard]] Workload build_workload(const std::filesystem::path& file, const std::vector<Override>& overrides,
-                                      Bytes alignment_bytes = kTensorAlignmentBytes);
+                                      Bytes alignment_bytes = kTensorAlignmentBytes, const WorkLimits& limits = {});
 
 }  // namespace roofsim

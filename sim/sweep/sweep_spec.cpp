@@ -79,6 +79,7 @@ SweepAxis load_axis(const ConfigSection& axis) {
   SweepAxis result;
   result.key = axis.text("key");
   result.key_pos = axis.pos("key");
+  result.values_pos = axis.pos(axis.has("values") ? "values" : "from");
   if (result.key.empty() || result.key.find('=') != std::string::npos) axis.fail("key", "a --set key");
   result.label = axis.optional_text("label").value_or(result.key);
   const std::string unit = axis.optional_text("unit").value_or("");
@@ -148,7 +149,8 @@ SweepAxis load_axis(const ConfigSection& axis) {
   return result;
 }
 
-SweepSpec load_document(const ConfigDocument& document, const std::filesystem::path& base_dir) {
+SweepSpec load_document(const ConfigDocument& document, const std::filesystem::path& base_dir,
+                        const WorkLimits& limits) {
   document.check();
   const auto root = document.root();
   const auto sweep = *root.child("sweep");
@@ -185,6 +187,8 @@ SweepSpec load_document(const ConfigDocument& document, const std::filesystem::p
       }
     }
   }
+  check_work_limit(axes.front().pos(), "the sweep (" + std::to_string(spec.axes.size()) + " axes)", point_count(spec),
+                   limits.sweep_points, "points");
 
   if (const auto chart = root.child("chart")) {
     spec.chart_metric = chart->optional_text("metric").value_or("");
@@ -250,38 +254,46 @@ const KeyRegistry& sweep_registry() {
   return registry;
 }
 
-SweepSpec load_sweep(const std::filesystem::path& file) {
-  if (!std::filesystem::exists(file)) throw InputError(SourcePos{file.string()}, "file not found");
+SweepSpec load_sweep(const std::filesystem::path& file, const WorkLimits& limits) {
   const ConfigDocument document(file, sweep_registry());
-  return load_document(document, std::filesystem::absolute(file).parent_path());
+  return load_document(document, std::filesystem::absolute(file).parent_path(), limits);
 }
 
-SweepSpec parse_sweep(std::string_view text, const std::string& name, const std::filesystem::path& base_dir) {
+SweepSpec parse_sweep(std::string_view text, const std::string& name, const std::filesystem::path& base_dir,
+                      const WorkLimits& limits) {
   const ConfigDocument document(text, name, sweep_registry());
-  return load_document(document, base_dir);
+  return load_document(document, base_dir, limits);
+}
+
+std::uint64_t point_count(const SweepSpec& spec) {
+  if (spec.axes.empty()) return 0;
+  if (spec.combine == SweepCombine::zip) return spec.axes.front().values.size();
+  std::uint64_t total = 1;
+  for (const auto& axis : spec.axes) total = saturating_mul(total, axis.values.size());
+  return total;
 }
 
 std::filesystem::path resolve_sweep_hardware(const std::string& hardware) {
   const auto device = resolve_data_file(hardware, "configs");
-  if (std::filesystem::exists(device)) return device;
+  if (path_exists(device)) return device;
   return resolve_data_file(hardware, "configs/clusters");
 }
 
 void check_sweep_keys(const SweepSpec& spec) {
   const auto hardware_file = resolve_sweep_hardware(spec.hardware);
-  if (!std::filesystem::exists(hardware_file)) {
+  if (!path_exists(hardware_file)) {
     throw InputError(spec.hardware_pos, "sweep.hardware", spec.hardware,
                      "a bundled device or cluster (see `roofsim list`) or a file relative to the sweep file");
   }
   // A cluster file takes cluster keys (link.bandwidth, cluster.devices), as `roofsim run --hw CLUSTER` does.
-  const bool cluster = parse_toml_file(hardware_file).contains("cluster");
+  const bool cluster = parse_toml_file(hardware_file, "hardware").contains("cluster");
   const auto workload_file = resolve_data_file(spec.workload, "workloads");
-  if (!std::filesystem::exists(workload_file)) {
+  if (!path_exists(workload_file)) {
     throw InputError(spec.workload_pos, "sweep.workload", spec.workload,
                      "a bundled workload (see `roofsim list`) or a workload file relative to the sweep file");
   }
   std::set<std::string> params;
-  const auto workload_table = parse_toml_file(workload_file);
+  const auto workload_table = parse_toml_file(workload_file, "workload");
   if (const auto* table = workload_table["params"].as_table()) {
     for (const auto& [name, value] : *table) params.emplace(name.str());
   }
@@ -303,9 +315,25 @@ void check_sweep_keys(const SweepSpec& spec) {
                        "a parameter that " + workload_file.filename().string() + " defines (one of: " + names + ")");
     }
   };
-  for (const auto& entry : spec.base_overrides) check(entry.key, spec.set_pos, "sweep.set");
+  // A value the key does not take (a unit of another kind, a clock of 1e300 GHz) would fail its point, or every point.
+  const auto check_value = [&](const std::string& key, const std::string& value, const SourcePos& pos,
+                               const std::string& where) {
+    const bool workload_key = key.rfind("workload.", 0) == 0;
+    const KeyRegistry& registry =
+        workload_key ? workload_registry() : (cluster ? cluster_registry() : hardware_registry());
+    const auto problem =
+        override_value_problem(registry, workload_key ? key.substr(std::string("workload.").size()) : key, value);
+    if (problem) throw InputError(pos, where, value, *problem + " (a value of " + key + ")");
+  };
+  for (const auto& entry : spec.base_overrides) {
+    check(entry.key, spec.set_pos, "sweep.set");
+    check_value(entry.key, entry.value, spec.set_pos, "sweep.set");
+  }
   for (std::size_t a = 0; a < spec.axes.size(); ++a) {
-    check(spec.axes[a].key, spec.axes[a].key_pos, "axis[" + std::to_string(a) + "].key");
+    const auto& axis = spec.axes[a];
+    const std::string where = "axis[" + std::to_string(a) + "]";
+    check(axis.key, axis.key_pos, where + ".key");
+    for (const auto& value : axis.values) check_value(axis.key, value, axis.values_pos, where + ".values");
   }
 }
 

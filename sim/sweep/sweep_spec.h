@@ -10,6 +10,7 @@
 
 #include "sim/config/hardware_params.h"
 #include "sim/config/key_spec.h"
+#include "sim/config/work_limits.h"
 #include "sim/core/input_error.h"
 
 namespace roofsim {
@@ -21,7 +22,8 @@ struct SweepAxis {
   std::string label;                // column name in sweep.csv (default: the key)
   std::vector<std::string> values;  // as passed to --set ("8MiB", "64")
   AxisScale scale = AxisScale::linear;
-  SourcePos key_pos;  // of `key` in the sweep file, for errors found after parsing (unknown --set keys)
+  SourcePos key_pos;     // of `key` in the sweep file, for errors found after parsing (unknown --set keys)
+  SourcePos values_pos;  // of `values` (or `from`), for values the key does not accept
 };
 
 enum class SweepCombine { grid, zip };
@@ -53,17 +55,22 @@ struct SweepPoint {
 
 [[nodiscard]] const KeyRegistry& sweep_registry();
 
-// Parses and checks a sweep file; errors are InputErrors naming file:line:column and the key.
-[[nodiscard]] SweepSpec load_sweep(const std::filesystem::path& file);
+// Parses and checks a sweep file; errors are InputErrors naming file:line:column and the key. A sweep of more than
+// `limits.sweep_points` points is refused from the lengths of its axes, before any point exists.
+[[nodiscard]] SweepSpec load_sweep(const std::filesystem::path& file, const WorkLimits& limits = {});
 // Parses sweep text held in memory; relative hardware/workload paths resolve against `base_dir`.
 [[nodiscard]] SweepSpec parse_sweep(std::string_view text, const std::string& name,
-                                    const std::filesystem::path& base_dir);
+                                    const std::filesystem::path& base_dir, const WorkLimits& limits = {});
 
 // Checks, before any point runs, what would otherwise fail every point: the hardware and workload files exist, each
-// key the sweep sets (in `set` and on the axes) is a known hardware or workload key, and a `workload.params.NAME`
-// is a parameter the workload file defines (--set would add an unused one silently). Errors name the sweep file,
-// the key's position and the key.
+// key the sweep sets (in `set` and on the axes) is a known hardware or workload key, each value it sets is one the
+// key accepts (type, unit, range, as --set checks it), and a `workload.params.NAME` is a parameter the workload file
+// defines (--set would add an unused one silently). Errors name the sweep file, the position, the key and the value.
 void check_sweep_keys(const SweepSpec& spec);
+
+// The number of points: the product of the axes' lengths (grid) or their common length (zip); saturates at the
+// largest std::uint64_t.
+[[nodiscard]] std::uint64_t point_count(const SweepSpec& spec);
 
 // The file of a sweep's hardware: a device file, a bundled device by name, or else a bundled cluster by name, as
 // `roofsim run --hw` resolves it.

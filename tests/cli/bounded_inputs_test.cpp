@@ -1,0 +1,252 @@
+// Bad input that once ran for minutes, ate the machine or ended in "internal error": each is now exit 2 within a
+// second, with a message that names where the value was given, the key, the value and the range or limit. Out-of-range
+// values (from a file, --set or a sweep axis), input files that are not regular files or too large or whose names are
+// too long, and work past the limits (ops, tiles, sweep points, devices) unless --allow-large.
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_paths.h"
+
+using namespace roofsim;
+
+namespace {
+
+// Runs roofsim and checks exit 2 within a second, every needle in stderr, and no internal error.
+void expect_refused(const std::string& args, const std::vector<std::string>& needles) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = test::run_roofsim(args);
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  INFO("roofsim " << args);
+  INFO("stderr: " << result.err);
+  CHECK(result.exit_code == 2);
+  CHECK(elapsed.count() < 1.0);
+  CHECK(result.err.find("internal error") == std::string::npos);
+  for (const auto& needle : needles) CHECK(result.err.find(needle) != std::string::npos);
+}
+
+std::string quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
+
+std::string h100() {
+  return quoted(test::config_path("H100-SXM5.toml"));
+}
+
+// A bundled cluster file with another device count, its device named by path.
+std::filesystem::path cluster_with_devices(const std::filesystem::path& dir, const std::string& devices) {
+  std::string text = test::read_file(test::config_path("clusters/8xH100-NVSwitch.toml"));
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+  };
+  replace("devices = 8", "devices = " + devices);
+  replace("device = \"H100-SXM5\"", "device = \"" + test::config_path("H100-SXM5.toml").string() + "\"");
+  return test::write_file(dir / ("cluster-" + devices + ".toml"), text);
+}
+
+}  // namespace
+
+TEST_CASE("--set values outside their physical range: exit 2 naming the --set, the key and the range") {
+  expect_refused("validate " + h100() + " --set dram.data_rate=1e8Gb/s",
+                 {"--set dram.data_rate=1e8Gb/s", "dram.data_rate", "12.5 MB/s .. 12.5 GB/s"});
+  expect_refused("validate " + h100() + " --set compute.engines.matrix.clock=1e300GHz",
+                 {"--set compute.engines.matrix.clock=1e300GHz", "1 MHz .. 100 GHz"});
+  expect_refused("validate " + h100() + " --set memory.l2.bytes_per_cycle=nan",
+                 {"memory.l2.bytes_per_cycle", "nan", "0.001 .. 1e+08"});
+  for (const auto* value : {"nan", "inf", "-inf", "-5"}) {
+    expect_refused("validate " + h100() + " --set device.peak_flops.bf16=" + value,
+                   {std::string("--set device.peak_flops.bf16=") + value, "0.001 .. 1e+06"});
+  }
+  for (const auto* value : {"1e300GHz", "1e-300GHz"}) {
+    expect_refused("validate " + h100() + " --set memory.l2.clock=" + value, {"memory.l2.clock", "1 MHz .. 100 GHz"});
+  }
+  for (const auto* value : {"1e300GB/s", "1e-300GB/s"}) {
+    expect_refused("validate " + h100() + " --set interconnect.link_bandwidth=" + value,
+                   {"interconnect.link_bandwidth", "1 kB/s .. 10 PB/s"});
+    expect_refused("collective --hw 8xH100-NVSwitch --set link.bandwidth=" + std::string(value),
+                   {"link.bandwidth", "1 kB/s .. 10 PB/s"});
+  }
+  const auto out = test::scratch_dir("bounded-inputs-units");
+  expect_refused("run --hw H100-SXM5 --workload gemm --set compute.units=100000000 --out " + quoted(out / "a"),
+                 {"compute.units", "1 .. 1000000"});
+  expect_refused(
+      "run --hw H100-SXM5 --workload gemm --set compute.occupancy=4611686018427387904 --out " + quoted(out / "b"),
+      {"compute.occupancy", "1 .. 64"});
+  CHECK_FALSE(std::filesystem::exists(out / "a"));
+}
+
+TEST_CASE("a value outside its range in a file: exit 2 naming file:line, the key and the range") {
+  const auto dir = test::scratch_dir("bounded-inputs-file");
+  std::string text = test::read_file(test::config_path("H100-SXM5.toml"));
+  const auto at = text.find("units = 132");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 11, "units = 100000000");
+  int line = 1;
+  for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n' ? 1 : 0;
+  const auto file = test::write_file(dir / "h.toml", text);
+  expect_refused("validate " + quoted(file),
+                 {file.string() + ":" + std::to_string(line) + ":", "compute.units", "100000000", "1 .. 1000000"});
+}
+
+TEST_CASE("clusters of 2^62 devices are refused by validate, run and collective, 100,000 only with --allow-large") {
+  const auto dir = test::scratch_dir("bounded-inputs-cluster");
+  const auto huge = cluster_with_devices(dir, "4611686018427387904");
+  const std::vector<std::string> range = {huge.string() + ":", "cluster.devices", "1 .. 16777216"};
+  expect_refused("validate " + quoted(huge), range);
+  expect_refused("run --hw " + quoted(huge) + " --workload collectives --out " + quoted(dir / "out"), range);
+  expect_refused("collective --hw " + quoted(huge), range);
+
+  const auto large = cluster_with_devices(dir, "100000");
+  const std::vector<std::string> limit = {large.string() + ":", "100000 devices, above the limit of 65536 devices",
+                                          "--allow-large"};
+  expect_refused("validate " + quoted(large), limit);
+  expect_refused("collective --hw " + quoted(large), limit);
+  const auto allowed = test::run_roofsim("validate --allow-large " + quoted(large));
+  INFO(allowed.err);
+  CHECK(allowed.exit_code == 0);
+}
+
+TEST_CASE("workloads: 2^63 layers, an op count past the limit and a conv2d of height 2^62 are exit 2 naming the op") {
+  const auto dir = test::scratch_dir("bounded-inputs-workload");
+  const auto layers = test::write_file(dir / "layers.toml", R"([workload]
+name = "deep"
+[[template]]
+name = "blocks"
+kind = "transformer_block"
+hidden = 1024
+heads = 16
+layers = 9223372036854775807
+)");
+  expect_refused("validate " + quoted(layers), {layers.string() + ":8:", "template 'blocks'", "layers", "1 .. 10000"});
+  expect_refused("roofline --hw H100-SXM5 --workload " + quoted(layers) + " --out " + quoted(dir / "r"),
+                 {"template 'blocks'"});
+
+  const auto many = test::write_file(dir / "many.toml", R"([workload]
+name = "many"
+[params]
+layers = 10000
+[[template]]
+name = "blocks"
+kind = "transformer_block"
+hidden = 1024
+heads = 16
+tensor_parallel = 2
+layers = "layers"
+)");
+  expect_refused("validate " + quoted(many),
+                 {many.string() + ":5:", "120000 ops, above the limit of 100000 ops", "--allow-large"});
+  expect_refused("run --hw H100-SXM5 --workload " + quoted(many) + " --out " + quoted(dir / "o"), {"--allow-large"});
+
+  const auto conv = test::write_file(dir / "conv.toml", R"([workload]
+name = "conv"
+[[op]]
+name = "tall"
+kind = "conv2d"
+channels = 3
+height = 4611686018427387904
+width = 224
+filters = 64
+kernel_h = 7
+)");
+  expect_refused("validate " + quoted(conv), {conv.string() + ":7:", "op 'tall'", "height", "1 .. 1099511627776"});
+  expect_refused("run --hw H100-SXM5 --workload " + quoted(conv) + " --out " + quoted(dir / "c"), {"op 'tall'"});
+}
+
+TEST_CASE("a run past the tile limit is refused before it starts, naming the limit and --allow-large") {
+  const auto dir = test::scratch_dir("bounded-inputs-tiles");
+  const auto wide = test::write_file(dir / "wide.toml", R"([workload]
+name = "wide"
+[[op]]
+name = "wide"
+kind = "gemm"
+m = 2097152
+n = 2097152
+k = 64
+)");
+  expect_refused("run --hw H100-SXM5 --workload " + quoted(wide) + " --out " + quoted(dir / "o"),
+                 {wide.string(), "134217728 tiles, above the limit of 100000000 tiles", "--allow-large"});
+  CHECK_FALSE(std::filesystem::exists(dir / "o"));
+}
+
+TEST_CASE("sweeps: a range to nan, three axes of 99,999 values and an out-of-range axis value are exit 2") {
+  const auto dir = test::scratch_dir("bounded-inputs-sweep");
+  const std::string header =
+      "[sweep]\nname = \"s\"\nhardware = \"H100-SXM5\"\nworkload = \"gemm\"\n"
+      "metrics = [\"sim_time_s\"]\n";
+  const auto axis = [](const std::string& key, const std::string& to) {
+    return "[[axis]]\nkey = \"" + key + "\"\nfrom = 1\nto = " + to + "\nstep = 1\n";
+  };
+  const auto nan = test::write_file(dir / "nan.toml", header + axis("workload.params.size", "nan"));
+  expect_refused("validate " + quoted(nan), {nan.string() + ":9:", "axis[0].to", "nan", "a finite number"});
+  expect_refused("sweep " + quoted(nan) + " --list", {"axis[0].to"});
+
+  const auto cube = test::write_file(dir / "cube.toml", header + axis("workload.params.size", "99999") +
+                                                            axis("compute.units", "99999") +
+                                                            axis("memory.l2.bytes_per_cycle", "99999"));
+  const std::vector<std::string> limit = {cube.string() + ":6:", "999970000299999 points",
+                                          "above the limit of 100000 points", "--allow-large"};
+  expect_refused("validate " + quoted(cube), limit);
+  expect_refused("sweep " + quoted(cube) + " --list", limit);
+  expect_refused("sweep " + quoted(cube) + " --out " + quoted(dir / "out"), limit);
+
+  const auto clock = test::write_file(
+      dir / "clock.toml",
+      header + "[[axis]]\nkey = \"compute.engines.matrix.clock\"\nvalues = [\"1GHz\", \"1e300GHz\"]\n");
+  expect_refused("validate " + quoted(clock),
+                 {clock.string() + ":8:", "axis[0].values", "1e300GHz", "1 MHz .. 100 GHz"});
+  expect_refused("sweep " + quoted(clock) + " --list", {"axis[0].values"});
+}
+
+TEST_CASE("only regular input files of at most 64 MiB are read, other paths are exit 2 naming them") {
+  const auto dir = test::scratch_dir("bounded-inputs-files");
+  expect_refused("validate " + quoted(dir), {dir.string(), "is a folder"});
+  expect_refused("validate /dev/zero", {"/dev/zero", "not a regular file"});
+  const auto fifo = dir / "fifo.toml";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  expect_refused("validate " + quoted(fifo), {fifo.string(), "not a regular file"});
+  expect_refused("run --hw " + quoted(fifo) + " --workload gemm --out " + quoted(dir / "o"), {fifo.string()});
+  expect_refused("run --hw H100-SXM5 --workload " + quoted(fifo) + " --out " + quoted(dir / "o"), {fifo.string()});
+  expect_refused("sweep " + quoted(fifo), {fifo.string()});
+
+  const auto big = dir / "big.toml";
+  std::ofstream(big) << "[device]\n";
+  std::filesystem::resize_file(big, (64U << 20) + 1);  // sparse: no disk space used
+  expect_refused("validate " + quoted(big), {big.string(), "at most 67108864 bytes"});
+
+  const std::string long_name(300, 'a');
+  expect_refused("validate " + quoted(dir / (long_name + ".toml")), {long_name, "File name too long"});
+  expect_refused("run --hw " + long_name + " --workload gemm --out " + quoted(dir / "o"), {long_name});
+  expect_refused("run --hw H100-SXM5 --workload " + long_name + " --out " + quoted(dir / "o"), {long_name});
+  expect_refused("sweep " + long_name, {long_name});
+  expect_refused("collective --hw " + long_name, {long_name});
+
+  std::string hardware = test::read_file(test::config_path("H100-SXM5.toml"));
+  const auto standard = hardware.find("standard = \"HBM3-6400\"");
+  REQUIRE(standard != std::string::npos);
+  hardware.replace(standard, 22, "standard = \"" + long_name + "\"");
+  const auto device = test::write_file(dir / "long-standard.toml", hardware);
+  expect_refused("validate " + quoted(device), {device.string() + ":", "dram.standard"});
+  const auto cluster = cluster_with_devices(dir, "8");
+  std::string cluster_text = test::read_file(cluster);
+  const auto named = cluster_text.find("device = \"");
+  cluster_text.replace(named, cluster_text.find('\n', named) - named, "device = \"" + long_name + "\"");
+  test::write_file(cluster, cluster_text);
+  expect_refused("validate " + quoted(cluster), {cluster.string() + ":", "cluster.device"});
+}
+
+TEST_CASE("--allow-large is offered by run, roofline, validate, sweep and collective") {
+  for (const auto* command : {"run", "roofline", "validate", "sweep", "collective"}) {
+    CAPTURE(command);
+    const auto help = test::run_roofsim(std::string(command) + " --help");
+    CHECK(help.out.find("--allow-large") != std::string::npos);
+  }
+}
