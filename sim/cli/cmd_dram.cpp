@@ -65,8 +65,8 @@ DramParams load_dram(const std::string& hw) {
   bool is_standard = false;
   try {
     // Peek only into a file the loaders would read; the device loader reports what is wrong with any other.
-    is_standard = is_acceptable_input_file(file, kMaxConfigFileBytes) &&
-                  toml::parse_file(file.string()).contains("standard");
+    is_standard =
+        is_acceptable_input_file(file, kMaxConfigFileBytes) && toml::parse_file(file.string()).contains("standard");
   } catch (const toml::parse_error&) {
     is_standard = false;  // the device loader reports the syntax error with its position
   }

@@ -73,7 +73,8 @@ TimedCollective time_ring_allreduce(const ClusterParams& cluster, Bytes bytes, B
                                     const HardwareParams* reduction_device) {
   net::NetworkOptions network;
   network.packet_bytes = packet_bytes;
-  if (reduction_device != nullptr) network.reduction = net::ReductionModel(reduction_params(*reduction_device, DataType::fp32));
+  if (reduction_device != nullptr)
+    network.reduction = net::ReductionModel(reduction_params(*reduction_device, DataType::fp32));
   const net::Topology topology(cluster);
   net::CollectiveRequest request;
   request.op = net::CollectiveOp::allreduce;

@@ -44,7 +44,7 @@ struct OpReport {
 };
 
 struct Report {
-  std::string command = "roofline";        // "roofline" or "run"
+  std::string command = "roofline";  // "roofline" or "run"
   // False for a run a signal stopped: `ops` holds the ops that finished (report.json says "complete": false; a
   // complete report leaves the key out).
   bool complete = true;

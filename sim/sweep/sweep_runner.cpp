@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <csignal>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <ostream>
