@@ -2,6 +2,7 @@
 // GEMMs by compute or the L2; every op's gap causes add up to its gap, with a power cap too (throttling);
 // trace.json is well-formed and, under a cap, carries power and clock counter tracks.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -23,8 +24,8 @@ namespace {
 
 nlohmann::json run_and_read(const std::string& hw, const std::string& workload, const std::string& file,
                             const std::string& extra = "") {
-  const auto dir = std::filesystem::temp_directory_path() / ("roofsim_engine2_" + workload + "_" + hw);
-  std::filesystem::remove_all(dir);
+  // CTest runs the cases of this file in parallel, and two of them run the same workload: the folder is per process.
+  const auto dir = test::scratch_dir("engine2-" + std::to_string(::getpid()) + "-" + workload + "-" + hw);
   const auto run =
       test::run_roofsim("run --hw " + test::config_path(hw + ".toml").string() + " --workload " +
                         test::workload_path(workload + ".toml").string() + " --out " + dir.string() + " " + extra);
@@ -176,8 +177,7 @@ TEST_CASE("trace.json parses, its spans carry ph ts pid tid, B and E balance, co
 }
 
 TEST_CASE("trace.json under a power cap: Chrome trace events only, and power and clock counter tracks that add up") {
-  const auto dir = std::filesystem::temp_directory_path() / "roofsim_engine2_trace_capped";
-  std::filesystem::remove_all(dir);
+  const auto dir = test::scratch_dir("engine2-trace-capped");
   const auto run = test::run_roofsim("run --hw " + test::config_path("H100-SXM5.toml").string() + " --workload " +
                                      test::workload_path("transformer_prefill_small.toml").string() + " --out " +
                                      dir.string() + " --set power.cap=200W");
