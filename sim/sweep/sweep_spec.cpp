@@ -173,6 +173,9 @@ SweepSpec load_document(const ConfigDocument& document, const std::filesystem::p
   if (axes.empty()) root.fail_message("a sweep needs at least one [[axis]]");
   for (const auto& axis : axes) {
     spec.axes.push_back(load_axis(axis));
+    if (spec.axes.back().key == kHardwareAxisKey) {
+      for (auto& value : spec.axes.back().values) value = resolve_scenario_file(value, base_dir);
+    }
     for (std::size_t i = 0; i + 1 < spec.axes.size(); ++i) {
       if (spec.axes[i].key == spec.axes.back().key) axis.fail("key", "a key no other axis sweeps");
       if (spec.axes[i].label == spec.axes.back().label) axis.fail("label", "a label no other axis uses");
@@ -231,7 +234,8 @@ const KeyRegistry& sweep_registry() {
            "\"ceilings.classic\", \"bytes.dram\"), or attainable_flops_per_s and roofline_time_s (derived)"},
           {"axis", K::section_array, Q::bytes, req, "", "An axis of the sweep, in order (the first varies slowest)"},
           {"axis.[].key", K::text, Q::bytes, req, "",
-           "The --set key the axis varies (\"memory.l2.capacity\", \"workload.params.batch\")"},
+           "The --set key the axis varies (\"memory.l2.capacity\", \"workload.params.batch\"), or \"hardware\": "
+           "the device itself, its values bundled names or files relative to the sweep file"},
           {"axis.[].label", K::text, Q::bytes, opt, "", "Column name in sweep.csv and axis title (default: the key)"},
           {"axis.[].values", K::any, Q::bytes, opt, "",
            "The values, as --set takes them ([\"8MiB\", \"16MiB\"] or [1, 2, 4]); or give a range instead"},
@@ -287,6 +291,23 @@ void check_sweep_keys(const SweepSpec& spec) {
   }
   // A cluster file takes cluster keys (link.bandwidth, cluster.devices), as `roofsim run --hw CLUSTER` does.
   const bool cluster = parse_toml_file(hardware_file, "hardware").contains("cluster");
+  // Every device of a hardware axis takes the same keys as the base one: all devices, or all clusters.
+  for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+    const auto& axis = spec.axes[a];
+    if (axis.key != kHardwareAxisKey) continue;
+    const std::string where = "axis[" + std::to_string(a) + "].values";
+    for (const auto& value : axis.values) {
+      const auto file = resolve_sweep_hardware(value);
+      if (!path_exists(file)) {
+        throw InputError(axis.values_pos, where, value,
+                         "a bundled device or cluster (see `roofsim list`) or a file relative to the sweep file");
+      }
+      if (parse_toml_file(file, "hardware").contains("cluster") != cluster) {
+        throw InputError(axis.values_pos, where, value,
+                         std::string("a ") + (cluster ? "cluster" : "device") + " file, as sweep.hardware is");
+      }
+    }
+  }
   const auto workload_file = resolve_data_file(spec.workload, "workloads");
   if (!path_exists(workload_file)) {
     throw InputError(spec.workload_pos, "sweep.workload", spec.workload,
@@ -332,6 +353,7 @@ void check_sweep_keys(const SweepSpec& spec) {
   for (std::size_t a = 0; a < spec.axes.size(); ++a) {
     const auto& axis = spec.axes[a];
     const std::string where = "axis[" + std::to_string(a) + "]";
+    if (axis.key == kHardwareAxisKey) continue;
     check(axis.key, axis.key_pos, where + ".key");
     for (const auto& value : axis.values) check_value(axis.key, value, axis.values_pos, where + ".values");
   }
@@ -377,6 +399,7 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
   for (std::size_t index = 0; index < total; ++index) {
     SweepPoint point;
     point.index = index;
+    point.hardware = spec.hardware;
     point.overrides = spec.base_overrides;
     std::size_t rest = index;
     point.value_index.assign(spec.axes.size(), 0);
@@ -388,7 +411,11 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
     for (std::size_t a = 0; a < spec.axes.size(); ++a) {
       const auto& value = spec.axes[a].values[point.value_index[a]];
       point.values.push_back(value);
-      point.overrides.push_back(Override{spec.axes[a].key, value});
+      if (spec.axes[a].key == kHardwareAxisKey) {
+        point.hardware = value;
+      } else {
+        point.overrides.push_back(Override{spec.axes[a].key, value});
+      }
     }
     points.push_back(std::move(point));
   }

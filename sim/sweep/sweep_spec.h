@@ -46,11 +46,16 @@ struct SweepSpec {
   SourcePos hardware_pos, workload_pos, set_pos;
 };
 
+// The axis key that sweeps the device itself rather than one of its keys: its values are bundled device names (or
+// files relative to the sweep file), each point running on its own device file.
+inline constexpr const char* kHardwareAxisKey = "hardware";
+
 struct SweepPoint {
   std::size_t index = 0;
+  std::string hardware;                  // the device file this point runs on: the hardware axis' value, else the base
   std::vector<std::size_t> value_index;  // per axis, the index into its values
   std::vector<std::string> values;       // per axis, the value text
-  std::vector<Override> overrides;       // base overrides, then one per axis
+  std::vector<Override> overrides;       // base overrides, then one per axis (but the hardware axis)
 };
 
 [[nodiscard]] const KeyRegistry& sweep_registry();
