@@ -169,7 +169,7 @@ std::filesystem::path point_dir(const std::filesystem::path& dir, std::size_t in
 }
 
 std::string point_definition(const SweepSpec& spec, const SweepPoint& point) {
-  std::string text = "mode " + spec.mode + "\nhardware " + point.hardware + "\nworkload " + spec.workload + "\n";
+  std::string text = "mode " + spec.mode + "\nhardware " + point.hardware + "\nworkload " + point.workload + "\n";
   for (const auto& entry : point.overrides) text += "set " + override_text(entry) + "\n";
   for (const auto& metric : spec.metrics) text += "metric " + metric + "\n";
   return text;

@@ -46,16 +46,18 @@ struct SweepSpec {
   SourcePos hardware_pos, workload_pos, set_pos;
 };
 
-// The axis key that sweeps the device itself rather than one of its keys: its values are bundled device names (or
-// files relative to the sweep file), each point running on its own device file.
+// The axis keys that sweep the device or the workload itself rather than one of their keys: their values are bundled
+// names (or files relative to the sweep file), each point running on its own file.
 inline constexpr const char* kHardwareAxisKey = "hardware";
+inline constexpr const char* kWorkloadAxisKey = "workload";
 
 struct SweepPoint {
   std::size_t index = 0;
   std::string hardware;                  // the device file this point runs on: the hardware axis' value, else the base
+  std::string workload;                  // likewise its workload file
   std::vector<std::size_t> value_index;  // per axis, the index into its values
   std::vector<std::string> values;       // per axis, the value text
-  std::vector<Override> overrides;       // base overrides, then one per axis (but the hardware axis)
+  std::vector<Override> overrides;       // base overrides, then one per axis (but the hardware and workload axes)
 };
 
 [[nodiscard]] const KeyRegistry& sweep_registry();

@@ -269,3 +269,32 @@ values = [256, 512]
   // A cluster where the base hardware is a device takes other keys: refused before any point runs.
   CHECK(error_of_values(R"(["8xH100-NVSwitch"])").find("a device file, as sweep.hardware is") != std::string::npos);
 }
+
+TEST_CASE("a workload axis runs each point on its own workload; a parameter set must be defined by every one") {
+  const auto spec = parse(R"(
+[[axis]]
+key = "workload"
+values = ["gemm", "stream"]
+)");
+  const auto points = expand_points(spec);
+  REQUIRE(points.size() == 2);
+  CHECK(points[0].workload == "gemm");
+  CHECK(points[1].workload == "stream");
+  CHECK(points[1].hardware == "H100-SXM5");
+  CHECK(points[1].overrides.size() == 1);  // the base override only
+  check_sweep_keys(spec);
+  // `size` is a parameter of gemm.toml, not of stream.toml: refused for naming the workload that lacks it.
+  try {
+    check_sweep_keys(parse(R"(
+[[axis]]
+key = "workload"
+values = ["gemm", "stream"]
+[[axis]]
+key = "workload.params.size"
+values = [256]
+)"));
+    FAIL("a parameter one workload lacks was accepted");
+  } catch (const InputError& error) {
+    CHECK(std::string(error.what()).find("stream.toml defines") != std::string::npos);
+  }
+}
