@@ -174,7 +174,9 @@ SweepSpec load_document(const ConfigDocument& document, const std::filesystem::p
   for (const auto& axis : axes) {
     spec.axes.push_back(load_axis(axis));
     if (spec.axes.back().key == kHardwareAxisKey || spec.axes.back().key == kWorkloadAxisKey) {
-      for (auto& value : spec.axes.back().values) value = resolve_scenario_file(value, base_dir);
+      for (const auto& value : spec.axes.back().values) {
+        spec.axes.back().files.push_back(resolve_scenario_file(value, base_dir));
+      }
     }
     for (std::size_t i = 0; i + 1 < spec.axes.size(); ++i) {
       if (spec.axes[i].key == spec.axes.back().key) axis.fail("key", "a key no other axis sweeps");
@@ -296,8 +298,9 @@ void check_sweep_keys(const SweepSpec& spec) {
     const auto& axis = spec.axes[a];
     if (axis.key != kHardwareAxisKey) continue;
     const std::string where = "axis[" + std::to_string(a) + "].values";
-    for (const auto& value : axis.values) {
-      const auto file = resolve_sweep_hardware(value);
+    for (std::size_t v = 0; v < axis.values.size(); ++v) {
+      const auto& value = axis.values[v];
+      const auto file = resolve_sweep_hardware(axis.files.at(v));
       if (!path_exists(file)) {
         throw InputError(axis.values_pos, where, value,
                          "a bundled device or cluster (see `roofsim list`) or a file relative to the sweep file");
@@ -314,7 +317,7 @@ void check_sweep_keys(const SweepSpec& spec) {
   std::vector<std::string> workload_wheres = {"sweep.workload"};
   for (std::size_t a = 0; a < spec.axes.size(); ++a) {
     if (spec.axes[a].key != kWorkloadAxisKey) continue;
-    for (const auto& value : spec.axes[a].values) {
+    for (const auto& value : spec.axes[a].files) {
       workloads.push_back(value);
       workload_positions.push_back(spec.axes[a].values_pos);
       workload_wheres.push_back("axis[" + std::to_string(a) + "].values");
@@ -430,9 +433,9 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
       const auto& value = spec.axes[a].values[point.value_index[a]];
       point.values.push_back(value);
       if (spec.axes[a].key == kHardwareAxisKey) {
-        point.hardware = value;
+        point.hardware = spec.axes[a].files.at(point.value_index[a]);
       } else if (spec.axes[a].key == kWorkloadAxisKey) {
-        point.workload = value;
+        point.workload = spec.axes[a].files.at(point.value_index[a]);
       } else {
         point.overrides.push_back(Override{spec.axes[a].key, value});
       }

@@ -22,8 +22,9 @@ struct SweepAxis {
   std::string label;                // column name in sweep.csv (default: the key)
   std::vector<std::string> values;  // as passed to --set ("8MiB", "64")
   AxisScale scale = AxisScale::linear;
-  SourcePos key_pos;     // of `key` in the sweep file, for errors found after parsing (unknown --set keys)
-  SourcePos values_pos;  // of `values` (or `from`), for values the key does not accept
+  SourcePos key_pos;               // of `key` in the sweep file, for errors found after parsing (unknown --set keys)
+  SourcePos values_pos;            // of `values` (or `from`), for values the key does not accept
+  std::vector<std::string> files;  // of a hardware or workload axis: each value's file, resolved as sweep.hardware is
 };
 
 enum class SweepCombine { grid, zip };
