@@ -65,28 +65,53 @@ bool DramChannel::queued_hit(std::uint32_t bank, std::uint64_t row) const {
 
 // Refreshes due before `cycle`: all-bank refresh first precharges every open bank (JESD79-4 REF needs all banks
 // idle), per-bank refresh only the bank it refreshes.
+//
+// An idle channel refreshes on and on (a second of idle is 256,000 tREFI of 3.9 us): once a whole round of refreshes
+// went out at their due cycles with no bank to close, every later round is the same round shifted by its length (each
+// REF's own constraint, tRFC or tRFCsb, ends before the same bank's next REF is due, and nothing else is queued on the
+// row bus), so the rounds before the last are counted in closed form and only the last is issued, which leaves the
+// timing checker as the whole sequence would (the commands skipped lie before it and before the next decision).
 void DramChannel::refresh_until(Cycle cycle) {
   const auto& timing = checker_.timing();
+  const bool all_banks = refresh_.mode() == RefreshMode::all_bank;
+  const std::uint64_t round = refresh_.round();
+  const Cycle round_cycles = static_cast<Cycle>(round) * refresh_.interval();
+  const bool repeats = !checker_.logging() && (all_banks ? timing.tRFC : timing.tRFCsb) <= round_cycles;
+  std::uint64_t on_time = 0;  // refreshes in a row issued at their due cycle with no bank to close
   while (refresh_.next_due() <= cycle) {
     const Cycle due = refresh_.next_due();
-    const bool all_banks = refresh_.mode() == RefreshMode::all_bank;
+    if (repeats && on_time >= round && refresh_.at_round_start()) {
+      const auto rounds = static_cast<std::uint64_t>((cycle - due) / round_cycles);
+      if (rounds >= 2) {
+        const std::uint64_t skipped = (rounds - 1) * round;
+        (all_banks ? counters_.refs_all_bank : counters_.refs_per_bank) += skipped;
+        counters_.refresh_bank_cycles +=
+            static_cast<Cycle>(skipped) * (all_banks ? timing.tRFC * static_cast<Cycle>(checker_.banks()) : timing.tRFCsb);
+        refresh_.skip_rounds(rounds - 1);
+        continue;
+      }
+    }
     const std::uint32_t first = all_banks ? 0 : refresh_.next_bank(reads_.nonempty() | writes_.nonempty());
     const std::uint32_t last = all_banks ? checker_.banks() : first + 1;
+    bool closed_any = false;
     for (std::uint32_t bank = first; bank < last; ++bank) {
       if (open_rows_[bank] == kClosed) continue;
       checker_.issue(DramCommand::pre, bank, checker_.earliest(DramCommand::pre, bank, due));
       open_rows_[bank] = kClosed;
       ++counters_.pres;
+      closed_any = true;
     }
+    const DramCommand command = all_banks ? DramCommand::ref_all : DramCommand::ref_bank;
+    const Cycle at = checker_.earliest(command, first, due);
+    checker_.issue(command, first, at);
     if (all_banks) {
-      checker_.issue(DramCommand::ref_all, 0, checker_.earliest(DramCommand::ref_all, 0, due));
       ++counters_.refs_all_bank;
       counters_.refresh_bank_cycles += timing.tRFC * static_cast<Cycle>(checker_.banks());
     } else {
-      checker_.issue(DramCommand::ref_bank, first, checker_.earliest(DramCommand::ref_bank, first, due));
       ++counters_.refs_per_bank;
       counters_.refresh_bank_cycles += timing.tRFCsb;
     }
+    on_time = at == due && !closed_any ? on_time + 1 : 0;
     refresh_.advance(first);
   }
 }
