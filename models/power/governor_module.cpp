@@ -71,8 +71,7 @@ void GovernorModule::close_interval(TimeFs end_fs) {
   sample.clock_hz = clock_.clock_hz();
   sample.voltage_v = voltage;
   sample.power = split_of(dynamic, voltage, seconds);
-  sample.energy_j =
-      dynamic.dynamic_j() + (sample.power.domain_static_w + sample.power.other_static_w) * seconds;
+  sample.energy_j = dynamic.dynamic_j() + (sample.power.domain_static_w + sample.power.other_static_w) * seconds;
   trace_.push_back(sample);
   interval_start_fs_ = end_fs;
 }
@@ -80,8 +79,7 @@ void GovernorModule::close_interval(TimeFs end_fs) {
 void GovernorModule::judge_windows(TimeFs end_fs) {
   const std::uint64_t windows = (end_fs - policy_.window_start_fs()) / policy_.params().window_fs;
   close_interval(end_fs);
-  const PowerSplit measured =
-      trace_.empty() || trace_.back().end_fs != end_fs ? PowerSplit{} : trace_.back().power;
+  const PowerSplit measured = trace_.empty() || trace_.back().end_fs != end_fs ? PowerSplit{} : trace_.back().power;
   if (windows == 1) {
     (void)policy_.window_ended(end_fs, measured);
     return;

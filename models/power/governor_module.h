@@ -1,9 +1,10 @@
 #pragma once
 // The power domain's SystemC shell: a thin module that wakes once per governor window (and when a
-// decided clock change takes effect), never per cycle, and not at all through a stretch in which the device is idle. At each wake it reads the device's cumulative activity per
-// op, charges the difference since the last wake to each op at the DVFS state in force (EnergyLedger), records a
-// power and clock sample for the trace, and hands the window's average power to the GovernorPolicy; when the policy's
-// change is due it sets the ClockDomain's state, whose listeners (the compute units) re-time their work in flight.
+// decided clock change takes effect), never per cycle, and not at all through a stretch in which the device is idle. At
+// each wake it reads the device's cumulative activity per op, charges the difference since the last wake to each op at
+// the DVFS state in force (EnergyLedger), records a power and clock sample for the trace, and hands the window's
+// average power to the GovernorPolicy; when the policy's change is due it sets the ClockDomain's state, whose listeners
+// (the compute units) re-time their work in flight.
 //
 // Idle stretches: given the device's scheduler, after each wake it asks when the device's work is next due. The windows
 // that end by then have no activity (the governor wakes before the device's work of the same instant), so it sleeps

@@ -70,7 +70,8 @@ std::uint64_t GovernorPolicy::quiet_windows(const PowerSplit& measured, std::uin
 std::optional<std::size_t> GovernorPolicy::windows_ended(TimeFs now_fs, std::uint64_t windows,
                                                          const PowerSplit& measured) {
   if (pending_ || windows == 0 || now_fs < window_start_fs_ ||
-      (now_fs - window_start_fs_) / params_.window_fs != windows || (now_fs - window_start_fs_) % params_.window_fs != 0) {
+      (now_fs - window_start_fs_) / params_.window_fs != windows ||
+      (now_fs - window_start_fs_) % params_.window_fs != 0) {
     throw std::logic_error("GovernorPolicy: a stretch of windows ended out of turn");
   }
   window_start_fs_ = now_fs;

@@ -14,7 +14,8 @@
 
 using namespace roofsim;
 
-TEST_CASE("a one-node Slurm on localhost runs the sbatch array and the dependent merge: sweep.csv equals one machine's") {
+TEST_CASE(
+    "a one-node Slurm on localhost runs the sbatch array and the dependent merge: sweep.csv equals one machine's") {
   const auto dir = test::scratch_dir("sweep-real-slurm");
   const auto file = test::write_file(dir / "grid.toml", test::grid_sweep_text());
   const auto log = dir / "slurm.log";

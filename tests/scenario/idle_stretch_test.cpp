@@ -70,8 +70,8 @@ TEST_CASE("tensor-parallel decode over 1 s links: the governor wakes per window 
   std::size_t collectives = 0;
   for (const auto& op : workload.ops) collectives += is_collective(op.kind) ? 1 : 0;
   MESSAGE("simulated " << result.sim_time_s << " s, compute " << simulated.step.compute_s * 1e6 << " us ("
-                       << compute_windows << " windows), " << collectives << " collectives: "
-                       << simulated.result.power.governor_wakes << " governor wakes, "
+                       << compute_windows << " windows), " << collectives
+                       << " collectives: " << simulated.result.power.governor_wakes << " governor wakes, "
                        << simulated.result.power.trace.size() << " power samples");
   CHECK(result.sim_time_s > 14.0 * static_cast<double>(collectives));
   CHECK(simulated.result.power.governor_wakes <= 2 * compute_windows + 4 * collectives + 4);
@@ -84,8 +84,7 @@ TEST_CASE("a DRAM whose write recovery is 100 ms: the waits are simulated, not s
   auto hardware = load_hardware(test::config_path("H100-SXM5.toml"), {{"dram.model", "detailed"}});
   auto& standard = hardware.dram->standard;
   standard.timing.tWR = static_cast<std::uint32_t>(std::llround(100e-3 / standard.tck_s));
-  const auto workload =
-      load_workload(test::workload_path("stream.toml"), {{"workload.params.elements", "65536"}}, hardware);
+  const auto workload = load_workload(test::workload_path("stream.toml"), {{"params.elements", "65536"}}, hardware);
   const auto result = run_workload(hardware, workload);
   REQUIRE(result.complete);
   // A row written and then left waits tWR before its PRE: the run lasts at least one recovery.

@@ -19,7 +19,7 @@ constexpr TimeFs kUs = 1'000'000'000;  // fs per microsecond
 GovernorParams params(Watts cap_w) {
   // Five states of the shape of the bundled H100 file; 10 us windows, 1 us reaction, 8 windows before a step up.
   return {cap_w, 10 * kUs, 1 * kUs, {{0.99e9, 0.70}, {1.2e9, 0.75}, {1.5e9, 0.83}, {1.755e9, 0.89}, {1.98e9, 0.95}},
-          0.95, 8};
+          0.95,  8};
 }
 
 PowerSplit load(Watts dynamic_w, Watts static_w = 140, Watts memory_w = 60) {
@@ -43,8 +43,8 @@ void check_same(GovernorPolicy& a, GovernorPolicy& b) {
   CHECK(a.change_pending() == b.change_pending());
   CHECK(a.window_start_fs() == b.window_start_fs());
   CHECK(a.next_wake_fs() == b.next_wake_fs());
-  const std::vector<Watts> future = {300, 310, 290, 305, 300, 295, 300, 310, 120, 100, 90, 100, 100, 95, 100, 100,
-                                     100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100};
+  const std::vector<Watts> future = {300, 310, 290, 305, 300, 295, 300, 310, 120, 100, 90,  100, 100, 95,  100,
+                                     100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100};
   for (const Watts w : future) {
     CHECK(step(a, load(w)) == step(b, load(w)));
     CHECK(a.state() == b.state());
