@@ -80,7 +80,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   for (auto& unit : units_) unit->attach_clock(power_->clock());
   activity_ =
       std::make_unique<OpActivity>(executions_, *policy_, workload, power_->model(), memory_->level_names(), detailed_);
-  power_->elaborate(*activity_);
+  power_->elaborate(*activity_, scheduler_.get());
 }
 
 std::uint64_t Device::events() const {
