@@ -234,7 +234,7 @@ values = ["100GB/s", "450GB/s"]
                        doctest::Contains("expected a known cluster key"), InputError);
 }
 
-TEST_CASE("a hardware axis runs each point on its own device and sets no key; its values must be devices") {
+TEST_CASE("a hardware axis runs each point on its own device and sets no key, and its values must be devices") {
   const auto spec = parse(R"(
 [[axis]]
 key = "hardware"
@@ -270,7 +270,7 @@ values = [256, 512]
   CHECK(error_of_values(R"(["8xH100-NVSwitch"])").find("a device file, as sweep.hardware is") != std::string::npos);
 }
 
-TEST_CASE("a workload axis runs each point on its own workload; a parameter set must be defined by every one") {
+TEST_CASE("a workload axis runs each point on its own workload, and a parameter set must be defined by every one") {
   const auto spec = parse(R"(
 [[axis]]
 key = "workload"
