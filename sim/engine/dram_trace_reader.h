@@ -18,8 +18,9 @@ inline constexpr Bytes kMaxDramRequestBytes = Bytes{1} << 30;
 inline constexpr double kMaxDramTraceTimeNs = 9.2e12;
 
 // `default_bytes`: the size of lines without one. A size of 0 or above kMaxDramRequestBytes, a request past the end of
-// the 64-bit address space or a time at or above kMaxDramTraceTimeNs is a malformed line. Only a regular file of at most kMaxDramTraceBytes is read; any
-// other (a folder, /dev/zero, a FIFO, a name too long) is an InputError naming the path.
+// the 64-bit address space or a time at or above kMaxDramTraceTimeNs is a malformed line. Only a regular file of at
+// most kMaxDramTraceBytes is read; any other (a folder, /dev/zero, a FIFO, a name too long) is an InputError naming the
+// path.
 [[nodiscard]] DramRequests read_dram_trace(const std::string& path, Bytes default_bytes);
 
 }  // namespace roofsim

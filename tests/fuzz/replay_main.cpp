@@ -56,8 +56,8 @@ std::vector<std::filesystem::path> inputs_of(const std::vector<std::string>& arg
 }  // namespace
 
 int main(int argc, char** argv) {
-  // An input that allocates without bound fails with bad_alloc (a finding) instead of taking the machine; AddressSanitizer
-  // reserves terabytes of address space and limits allocations itself (allocator_may_return_null=0).
+  // An input that allocates without bound fails with bad_alloc (a finding) instead of taking the machine;
+  // AddressSanitizer reserves terabytes of address space and limits allocations itself (allocator_may_return_null=0).
   if (!kAddressSanitizer) {
     const rlimit limit{kAddressSpaceBytes, kAddressSpaceBytes};
     setrlimit(RLIMIT_AS, &limit);
@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
     try {
       LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
     } catch (const std::exception& error) {
-      std::cerr << input.string() << ": FAILED: the harness let through an exception other than InputError: "
-                << error.what() << "\n";
+      std::cerr << input.string()
+                << ": FAILED: the harness let through an exception other than InputError: " << error.what() << "\n";
       ++failures;
     } catch (...) {
       std::cerr << input.string() << ": FAILED: the harness let through an exception that is no std::exception\n";
@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (seconds > kTimeoutSeconds) {
-      std::cerr << input.string() << ": FAILED: took " << seconds << " s, above the fuzz timeout of "
-                << kTimeoutSeconds << " s\n";
+      std::cerr << input.string() << ": FAILED: took " << seconds << " s, above the fuzz timeout of " << kTimeoutSeconds
+                << " s\n";
       ++failures;
     }
     if (seconds > slowest_s) {
