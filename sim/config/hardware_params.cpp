@@ -8,6 +8,7 @@
 #include "sim/config/config_document.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/key_spec.h"
+#include "sim/config/work_limits.h"
 
 namespace roofsim {
 
@@ -50,6 +51,9 @@ EngineParams read_engine(const ConfigSection& section) {
   return engine;
 }
 
+// Tags a cache level may track (about 0.5 GiB of them), far above any bundled device (H100's L2: 12,800).
+constexpr std::uint64_t kMaxTrackedBlocks = std::uint64_t{1} << 24;
+
 MemoryLevelParams read_level(const ConfigSection& section, std::uint64_t units) {
   MemoryLevelParams level;
   level.name = section.name();
@@ -71,6 +75,19 @@ MemoryLevelParams read_level(const ConfigSection& section, std::uint64_t units) 
   level.latency_s = section.time("latency", level.clock_hz);
   if (level.tracking_bytes < level.line_bytes || level.tracking_bytes % level.line_bytes != 0) {
     section.fail("tracking_granularity", "a multiple of the line size (" + format_bytes(level.line_bytes) + ")");
+  }
+  // A cache keeps a tag (some 32 bytes) per tracked block, in every unit for a unit-scope level: a terabyte tracked in
+  // kilobytes would take gigabytes before the first op runs.
+  const std::uint64_t tracked_blocks =
+      saturating_mul(level.capacity_bytes / level.tracking_bytes, level.scope == LevelScope::unit ? units : 1);
+  if (level.kind == LevelKind::cache && tracked_blocks > kMaxTrackedBlocks) {
+    section.fail(
+        "capacity",
+        "a capacity of at most " + std::to_string(kMaxTrackedBlocks) + " tracked blocks (" +
+            format_bytes(level.capacity_bytes) + " in blocks of tracking_granularity " +
+            format_bytes(level.tracking_bytes) +
+            (level.scope == LevelScope::unit ? " in each of " + std::to_string(units) + " units" : std::string()) +
+            " gives " + std::to_string(tracked_blocks) + "): a smaller capacity or a coarser tracking_granularity");
   }
   level.bandwidth_bytes_per_s =
       level.bytes_per_cycle * level.clock_hz * (level.scope == LevelScope::unit ? static_cast<double>(units) : 1.0);
