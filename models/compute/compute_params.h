@@ -37,9 +37,9 @@ enum class EngineOpClass : std::uint8_t {
   rsqrt,
 };
 inline constexpr std::array<EngineOpClass, 9> kAllEngineOpClasses = {
-    EngineOpClass::fp32_fma, EngineOpClass::fp32_alu, EngineOpClass::fp16_fma,   EngineOpClass::fp16_alu,
-    EngineOpClass::bf16_fma, EngineOpClass::bf16_alu, EngineOpClass::exp2,       EngineOpClass::reciprocal,
-    EngineOpClass::rsqrt};
+    EngineOpClass::fp32_fma, EngineOpClass::fp32_alu,   EngineOpClass::fp16_fma,
+    EngineOpClass::fp16_alu, EngineOpClass::bf16_fma,   EngineOpClass::bf16_alu,
+    EngineOpClass::exp2,     EngineOpClass::reciprocal, EngineOpClass::rsqrt};
 [[nodiscard]] std::string_view to_string(EngineOpClass op_class);
 
 // How a tile slot orders the phases of its steps (an attention step: S = Q K^T, softmax, P V).
@@ -49,10 +49,10 @@ enum class KernelSchedule : std::uint8_t {
 };
 
 struct EngineParams {
-  std::string name;                              // "matrix" (tensor cores, MXU), "vector" (SIMT/VPU), ...
-  Hertz clock_hz = 0;                            // nominal clock of this engine
-  std::map<DataType, double> flops_per_cycle;    // dense FLOPs per cycle per compute unit
-  std::map<DataType, Joules> energy_per_flop_j;  // dynamic energy per FLOP at the nominal voltage
+  std::string name;                               // "matrix" (tensor cores, MXU), "vector" (SIMT/VPU), ...
+  Hertz clock_hz = 0;                             // nominal clock of this engine
+  std::map<DataType, double> flops_per_cycle;     // dense FLOPs per cycle per compute unit
+  std::map<DataType, Joules> energy_per_flop_j;   // dynamic energy per FLOP at the nominal voltage
   std::map<EngineOpClass, double> ops_per_cycle;  // lane operations per cycle per compute unit, per class
 
   [[nodiscard]] bool supports(DataType type) const { return flops_per_cycle.count(type) != 0; }

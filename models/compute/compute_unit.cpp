@@ -146,11 +146,12 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
   const double clock_scale = clock_ != nullptr ? clock_->clock_scale() : 1.0;
   // Each engine's share of the phase, in femtoseconds before rounding (the kinds one engine runs add up).
   std::array<double, kMaxUnitEngines> engine_fs{};
-  const std::array<std::uint64_t, kWorkKinds> counts = {work.flops,      work.vector_fma, work.vector_alu,
-                                                       work.exp2,       work.reciprocal, work.rsqrt};
+  const std::array<std::uint64_t, kWorkKinds> counts = {work.flops, work.vector_fma, work.vector_alu,
+                                                        work.exp2,  work.reciprocal, work.rsqrt};
   for (std::size_t kind = 0; kind < kWorkKinds; ++kind) {
     const double rate = execution.work_rate[kind] * clock_scale;
-    if (counts[kind] != 0 && rate > 0) engine_fs[execution.work_engine[kind]] += static_cast<double>(counts[kind]) * 1e15 / rate;
+    if (counts[kind] != 0 && rate > 0)
+      engine_fs[execution.work_engine[kind]] += static_cast<double>(counts[kind]) * 1e15 / rate;
   }
   const std::size_t primary = execution.engine;
   const TimeFs primary_free_fs = engines_[primary].free_at();

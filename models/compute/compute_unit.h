@@ -104,11 +104,11 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
     std::uint32_t stages = 2;
     std::uint32_t pending[kInlineStages] = {};  // reads still to arrive, per buffer
     bool busy = false;
-    bool computing = false;  // a phase of step `computed` is running
-    std::uint8_t phase = 0;  // the phase of step `computed` running, or next to start
-    std::uint8_t ahead = 0;  // phase 0 of step computed + 1 (pingpong): kNone, kRunning or kDone
-    std::uint8_t binding = 0;     // the engine that ended the running phase of step `computed` last
-    TimeFs phase_start_fs = 0;    // when that phase started
+    bool computing = false;                   // a phase of step `computed` is running
+    std::uint8_t phase = 0;                   // the phase of step `computed` running, or next to start
+    std::uint8_t ahead = 0;                   // phase 0 of step computed + 1 (pingpong): kNone, kRunning or kDone
+    std::uint8_t binding = 0;                 // the engine that ended the running phase of step `computed` last
+    TimeFs phase_start_fs = 0;                // when that phase started
     std::vector<TileStep> buffers;            // step s lives in buffer s % stages
     std::vector<std::uint32_t> more_pending;  // of buffers kInlineStages and later
     // The primary engine's reservation of the running phases (step `computed`, and the phase 0 started ahead), for

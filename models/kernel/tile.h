@@ -46,12 +46,12 @@ struct ChunkView {
 // phase ends when the last of them finishes (a softmax's vector lanes and special-function units work side by side).
 // Counts are what the kernel executes: lane operations, one per element and instruction.
 struct PhaseWork {
-  Flops flops = 0;                // on the op's own engine (tensor cores, MXU; the vector lanes for a vector GEMM)
-  std::uint64_t vector_fma = 0;   // vector lane-ops of the FMA class: fused multiply-add, add, multiply (an FMA is 1)
-  std::uint64_t vector_alu = 0;   // vector lane-ops of the ALU class: max, min, compare, conversion
-  std::uint64_t exp2 = 0;         // special-function ops: base-2 exponential (and tanh, on the same unit)
-  std::uint64_t reciprocal = 0;   // special-function ops: reciprocal
-  std::uint64_t rsqrt = 0;        // special-function ops: reciprocal square root
+  Flops flops = 0;               // on the op's own engine (tensor cores, MXU; the vector lanes for a vector GEMM)
+  std::uint64_t vector_fma = 0;  // vector lane-ops of the FMA class: fused multiply-add, add, multiply (an FMA is 1)
+  std::uint64_t vector_alu = 0;  // vector lane-ops of the ALU class: max, min, compare, conversion
+  std::uint64_t exp2 = 0;        // special-function ops: base-2 exponential (and tanh, on the same unit)
+  std::uint64_t reciprocal = 0;  // special-function ops: reciprocal
+  std::uint64_t rsqrt = 0;       // special-function ops: reciprocal square root
 
   PhaseWork& operator+=(const PhaseWork& other) {
     flops += other.flops;
@@ -77,8 +77,8 @@ struct TileStep {
   std::vector<AddressRange> ranges;
   std::vector<Chunk> reads;
   std::vector<Chunk> writes;
-  Flops executed_flops = 0;  // the FLOP count of the step: a whole tile's worth even at the edges
-  Flops useful_flops = 0;    // the in-bounds part of the algorithm's FLOPs
+  Flops executed_flops = 0;                    // the FLOP count of the step: a whole tile's worth even at the edges
+  Flops useful_flops = 0;                      // the in-bounds part of the algorithm's FLOPs
   std::array<PhaseWork, kMaxPhases> phases{};  // the work, phase by phase; phases [phase_count, kMaxPhases) are empty
   std::uint32_t phase_count = 1;
 

@@ -55,9 +55,8 @@ EngineParams read_engine(const ConfigSection& section) {
       if (fma == engine.ops_per_cycle.end() || flops == engine.flops_per_cycle.end()) continue;
       if (std::abs(flops->second - 2 * fma->second) > 1e-9 * flops->second) {
         ops->fail(std::string(to_string(fma->first)),
-                  fmt::format("half of {} = {} (an FMA is two FLOPs)", section.key_path("flops_per_cycle." +
-                                                                                       std::string(to_string(type))),
-                              flops->second));
+                  fmt::format("half of {} = {} (an FMA is two FLOPs)",
+                              section.key_path("flops_per_cycle." + std::string(to_string(type))), flops->second));
       }
     }
   }

@@ -47,9 +47,10 @@ void account_time(const Op& op, const DispatchPolicy::OpTimes& t, const OpExecut
       unit_waited += r.waited_fs[e];
     }
     if (r.busy_fs + unit_waited > r.resident_fs) {
-      throw std::logic_error(fmt::format("op '{}': unit {} computed {} fs and waited on engines {} fs while only {} "
-                                         "fs resident",
-                                         op.name, u, r.busy_fs, unit_waited, r.resident_fs));
+      throw std::logic_error(
+          fmt::format("op '{}': unit {} computed {} fs and waited on engines {} fs while only {} "
+                      "fs resident",
+                      op.name, u, r.busy_fs, unit_waited, r.resident_fs));
     }
     busy += r.busy_fs;
     memory += r.resident_fs - r.busy_fs - unit_waited;
@@ -77,8 +78,8 @@ void account_time(const Op& op, const DispatchPolicy::OpTimes& t, const OpExecut
     engines_s += fs_to_seconds(waited[e]);
   }
   stats.primary_engine = execution.engine < compute.engines.size() ? compute.engines[execution.engine].name : "";
-  const double parts = engines_s + stats.busy_s + stats.wait_memory_latency_s + stats.wait_bandwidth_s + stats.wait_dependencies_s +
-                       stats.wait_launch_s + stats.wait_dispatch_s + stats.tail_s;
+  const double parts = engines_s + stats.busy_s + stats.wait_memory_latency_s + stats.wait_bandwidth_s +
+                       stats.wait_dependencies_s + stats.wait_launch_s + stats.wait_dispatch_s + stats.tail_s;
   const double whole = n * stats.span_s;
   if (std::abs(parts - whole) > 1e-3 * whole + 1e-15) {
     throw std::logic_error(

@@ -45,7 +45,8 @@ inline constexpr std::uint64_t kMinimalAttentionBlock = 16;
                                                             const EngineParams& own);
 
 // Seconds each engine of one unit spends on `work` at the nominal clocks, indexed as compute.engines.
-[[nodiscard]] std::vector<double> engine_seconds(const PhaseWork& work, const std::array<ComputeParams::Route, 6>& routes,
+[[nodiscard]] std::vector<double> engine_seconds(const PhaseWork& work,
+                                                 const std::array<ComputeParams::Route, 6>& routes,
                                                  std::size_t engines);
 
 // The engine an op's time on one unit is bound by: the one with the most work in seconds, ties to `own`'s index.

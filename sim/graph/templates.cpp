@@ -98,8 +98,9 @@ class Builder {
     declare(prefix + "up.out", {tokens, up_width});
     declare(prefix + "act.out", {tokens, f});
     gemm(prefix + "up", tokens, up_width, h, in, prefix + "w_up", prefix + "up.out");
-    auto& act = elementwise(prefix + "act", checked_mul(tokens, f),
-                            activation_flops_per_element(args_.silu, args_.gated), {prefix + "up.out"}, prefix + "act.out");
+    auto& act =
+        elementwise(prefix + "act", checked_mul(tokens, f), activation_flops_per_element(args_.silu, args_.gated),
+                    {prefix + "up.out"}, prefix + "act.out");
     set_activation_special_ops(act.op.shape, args_.silu);
     gemm(prefix + "down", tokens, h, f, prefix + "act.out", prefix + "w_down", out);
     return out;

@@ -138,12 +138,9 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
                             {"tail", stats.tail_s}};
     for (const auto& [waited_on, seconds] : stats.wait_engines_s) extra["unit_time_s"]["wait_" + waited_on] = seconds;
     extra["primary_engine"] = stats.primary_engine;
-    extra["engine_ops"] = {{"flops", stats.engine_flops},
-                           {"vector_fma", stats.vector_fma_ops},
-                           {"vector_alu", stats.vector_alu_ops},
-                           {"exp2", stats.exp2_ops},
-                           {"reciprocal", stats.reciprocal_ops},
-                           {"rsqrt", stats.rsqrt_ops}};
+    extra["engine_ops"] = {{"flops", stats.engine_flops},        {"vector_fma", stats.vector_fma_ops},
+                           {"vector_alu", stats.vector_alu_ops}, {"exp2", stats.exp2_ops},
+                           {"reciprocal", stats.reciprocal_ops}, {"rsqrt", stats.rsqrt_ops}};
     if (stats.dram.measured) {
       const auto& d = stats.dram;
       extra["dram"] = {

@@ -47,8 +47,8 @@ Ceiling compute_ceiling(const DeviceRoof& device, const RooflineInput& input, He
   const std::size_t binding = binding_engine(seconds, routes[0].index);
   if (seconds[binding] <= 0) return ceiling;
   const double scale = device.nominal_clock_hz > 0 ? clock_hz / device.nominal_clock_hz : 1.0;
-  const FlopsPerSecond work_rate = static_cast<double>(input.flops) * static_cast<double>(device.compute.units) /
-                                   seconds[binding] * scale;
+  const FlopsPerSecond work_rate =
+      static_cast<double>(input.flops) * static_cast<double>(device.compute.units) / seconds[binding] * scale;
   if (peak <= 0 || strictly_below(work_rate, peak)) {
     ceiling = {work_rate, "compute:" + device.compute.engines[binding].name};
   }

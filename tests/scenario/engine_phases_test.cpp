@@ -145,8 +145,8 @@ TEST_CASE("pingpong is no slower than serial, and both take at least the busiest
   const double matrix_s = static_cast<double>(stats.executed_flops) / (1024.0 * units_rate);
   const double special_s = static_cast<double>(stats.exp2_ops) / (4.0 * units_rate) +
                            static_cast<double>(stats.reciprocal_ops) / (4.0 * units_rate);
-  MESSAGE("matrix " << matrix_s << " s, special-function " << special_s << " s; serial " << serial
-                    << " s, pingpong " << pingpong << " s");
+  MESSAGE("matrix " << matrix_s << " s, special-function " << special_s << " s; serial " << serial << " s, pingpong "
+                    << pingpong << " s");
   CHECK(stats.exp2_ops == static_cast<std::uint64_t>(8 * 8 * 8 * (kBlock * kBlock + kBlock)));
   CHECK(pingpong <= serial);
   CHECK(pingpong >= std::max(matrix_s, special_s));

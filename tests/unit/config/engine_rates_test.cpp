@@ -26,13 +26,16 @@ TEST_CASE("every bundled device rates its vector and special-function work, cons
     CHECK(special->rates(EngineOpClass::exp2));
     CHECK(special->rates(EngineOpClass::reciprocal));
     CHECK(special->rates(EngineOpClass::rsqrt));
-    CHECK(vector->flops_per_cycle.at(DataType::fp32) == doctest::Approx(2 * vector->ops_per_cycle.at(EngineOpClass::fp32_fma)));
+    CHECK(vector->flops_per_cycle.at(DataType::fp32) ==
+          doctest::Approx(2 * vector->ops_per_cycle.at(EngineOpClass::fp32_fma)));
     // The routes of an fp32 op's vector and special-function work.
     const auto routes = hw.compute.routes(*vector, DataType::fp32, DataType::fp32);
     CHECK(hw.compute.engines[routes[1].index].name == "vector");
-    CHECK(routes[1].per_unit_per_s == doctest::Approx(vector->ops_per_cycle.at(EngineOpClass::fp32_fma) * vector->clock_hz));
+    CHECK(routes[1].per_unit_per_s ==
+          doctest::Approx(vector->ops_per_cycle.at(EngineOpClass::fp32_fma) * vector->clock_hz));
     CHECK(hw.compute.engines[routes[3].index].name == "special_function");
-    CHECK(routes[3].per_unit_per_s == doctest::Approx(special->ops_per_cycle.at(EngineOpClass::exp2) * special->clock_hz));
+    CHECK(routes[3].per_unit_per_s ==
+          doctest::Approx(special->ops_per_cycle.at(EngineOpClass::exp2) * special->clock_hz));
   }
 }
 
@@ -49,7 +52,8 @@ TEST_CASE("the CUDA throughput table's SFU and FP32 rates per SM on A100 and H10
 
 TEST_CASE("an FMA rate that is not half the FLOP rate is refused, naming the key") {
   try {
-    (void)load_hardware(test::config_path("H100-SXM5.toml"), {{"compute.engines.vector.ops_per_cycle.fp32_fma", "100"}});
+    (void)load_hardware(test::config_path("H100-SXM5.toml"),
+                        {{"compute.engines.vector.ops_per_cycle.fp32_fma", "100"}});
     FAIL("accepted");
   } catch (const InputError& error) {
     const std::string message = error.what();
