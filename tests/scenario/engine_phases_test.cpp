@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "sim/engine/engine.h"
 #include "tests/scenario/attention_workload.h"
@@ -22,10 +24,9 @@ HardwareParams device_with_engines(double fma_per_cycle, double alu_per_cycle, d
                                    test::TestDevice base = {}) {
   base.clock_hz = kClockHz;
   HardwareParams hw = base.build();
+  // Rates per class only: the FLOP rates stay the test device's, so the matrix engine keeps running the attention.
   for (auto& engine : hw.compute.engines) {
     if (engine.name != "vector") continue;
-    engine.flops_per_cycle[DataType::fp32] = 2 * fma_per_cycle;
-    engine.flops_per_cycle[DataType::bf16] = 2 * fma_per_cycle;
     engine.ops_per_cycle = {{EngineOpClass::fp32_fma, fma_per_cycle},
                             {EngineOpClass::fp32_alu, alu_per_cycle},
                             {EngineOpClass::bf16_fma, fma_per_cycle},
@@ -63,7 +64,7 @@ struct SoftmaxCase {
 
 // Softmax per element: 3 FMA-class and 1 ALU-class ops on the vector engine, 1 exp2 on the special-function engine;
 // per row 1 reciprocal (counting.h). Bytes: the scores read and the probabilities written, at the DRAM's rate.
-void check_softmax(const SoftmaxCase& rates, const char* binding) {
+void check_softmax(const SoftmaxCase& rates, const std::string& binding) {
   test::TestDevice base;
   base.units = 4;
   base.dram_channel_bytes_per_s = 50e9;  // 8 channels: 400 GB/s
@@ -98,12 +99,15 @@ test::AttentionSpec attention_spec() {
 // blocks per head.
 constexpr double kBlock = 128;
 
-Seconds run_attention(const HardwareParams& hw, const test::AttentionSpec& spec, OpRunStats* stats = nullptr) {
+// Runs the attention ops of `specs` one after another (one stream) with their schedules; returns their statistics.
+std::vector<OpRunStats> run_attentions(const HardwareParams& hw, const std::vector<test::AttentionSpec>& specs,
+                                       const std::vector<KernelSchedule>& schedules = {}) {
   test::WorkloadBuilder builder;
-  test::add_attention(builder, "attn", spec);
-  const auto result = run_workload(hw, builder.workload());
-  if (stats != nullptr) *stats = result.ops.at(0);
-  return result.ops.at(0).sim_time_s;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const auto op = test::add_attention(builder, "attn" + std::to_string(i), specs[i]);
+    if (i < schedules.size()) builder.workload().ops[op].schedule = schedules[i];
+  }
+  return run_workload(hw, builder.workload()).ops;
 }
 
 }  // namespace
@@ -121,26 +125,22 @@ TEST_CASE("A softmax op alone takes its bytes' time when the DRAM binds") {
 }
 
 TEST_CASE("Attention with unlimited vector and special-function rates runs at the matrix rate") {
-  const auto spec = attention_spec();
   const auto hw = device_with_engines(1e6, 1e6, 1e6);
-  OpRunStats stats;
-  const Seconds measured = run_attention(hw, spec, &stats);
+  const auto stats = run_attentions(hw, {attention_spec()}).at(0);
   // 8 heads x 8 row blocks x 8 key blocks, each 4 x 128 x 128 x 64 FLOPs at 1024 FLOP/cycle on 4 units.
   const double matrix_s = static_cast<double>(stats.executed_flops) / (1024.0 * kClockHz * 4.0);
   CHECK(stats.executed_flops == static_cast<Flops>(8 * 8 * 8 * 4 * kBlock * kBlock * 64));
-  MESSAGE("matrix-only " << matrix_s << " s, simulated " << measured << " s");
-  CHECK(test::within(measured, matrix_s, 0.01));
+  MESSAGE("matrix-only " << matrix_s << " s, simulated " << stats.sim_time_s << " s");
+  CHECK(test::within(stats.sim_time_s, matrix_s, 0.01));
 }
 
 TEST_CASE("pingpong is no slower than serial, and both take at least the busiest engine's time") {
-  auto spec = attention_spec();
   // Per block: matrix 4096 cycles; exponentials 128 x 128 + 128 at 4 per cycle, 4128 cycles.
-  auto hw = device_with_engines(1024, 1024, 4);
-  hw.compute.kernel_schedule = KernelSchedule::serial;
-  OpRunStats stats;
-  const Seconds serial = run_attention(hw, spec, &stats);
-  hw.compute.kernel_schedule = KernelSchedule::pingpong;
-  const Seconds pingpong = run_attention(hw, spec);
+  const auto hw = device_with_engines(1024, 1024, 4);
+  const auto ops =
+      run_attentions(hw, {attention_spec(), attention_spec()}, {KernelSchedule::serial, KernelSchedule::pingpong});
+  const auto& stats = ops.at(0);
+  const Seconds serial = ops.at(0).sim_time_s, pingpong = ops.at(1).sim_time_s;
   const double units_rate = 4.0 * kClockHz;
   const double matrix_s = static_cast<double>(stats.executed_flops) / (1024.0 * units_rate);
   const double special_s = static_cast<double>(stats.exp2_ops) / (4.0 * units_rate) +
@@ -157,12 +157,12 @@ TEST_CASE("pingpong is no slower than serial, and both take at least the busiest
 }
 
 TEST_CASE("Causal attention executes exactly the blocks that are not fully masked") {
-  auto spec = attention_spec();
+  auto causal_spec = attention_spec();
+  causal_spec.causal = true;
   const auto hw = device_with_engines(1024, 1024, 16);
-  OpRunStats full, causal;
-  run_attention(hw, spec, &full);
-  spec.causal = true;
-  run_attention(hw, spec, &causal);
+  const auto ops = run_attentions(hw, {attention_spec(), causal_spec});
+  const auto& full = ops.at(0);
+  const auto& causal = ops.at(1);
   // Row block i of 8 sees key blocks 0..i: 36 of the 64 blocks per head, each computed whole (the diagonal ones too).
   const double block_flops = 4 * kBlock * kBlock * 64;
   CHECK(full.executed_flops == static_cast<Flops>(8 * 64 * block_flops));
