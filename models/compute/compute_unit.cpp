@@ -137,29 +137,34 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
   Slot& slot = slots_[index];
   auto& execution = ops_[slot.op];
   const TileStep& step = slot.buffers[buffer];
+  const PhaseWork& work = step.phases[phase];
   if (phase == 0) {
     execution.executed_flops += step.executed_flops;
     execution.useful_flops += step.useful_flops;
-    execution.executed_work += step.work();
   }
-  const PhaseWork& work = step.phases[phase];
+  execution.executed_work += work;
   const double clock_scale = clock_ != nullptr ? clock_->clock_scale() : 1.0;
-  // Each engine's share of the phase, in femtoseconds before rounding (the kinds one engine runs add up).
-  std::array<double, kMaxUnitEngines> engine_fs{};
+  // Each engine's share of the phase, in femtoseconds before rounding (the kinds one engine runs add up); `used`
+  // marks the engines the phase uses, so that a GEMM step touches one.
+  std::array<double, kMaxUnitEngines> engine_fs;
+  unsigned used = 0;
   const std::array<std::uint64_t, kWorkKinds> counts = {work.flops, work.vector_fma, work.vector_alu,
                                                         work.exp2,  work.reciprocal, work.rsqrt};
   for (std::size_t kind = 0; kind < kWorkKinds; ++kind) {
     const double rate = execution.work_rate[kind] * clock_scale;
-    if (counts[kind] != 0 && rate > 0)
-      engine_fs[execution.work_engine[kind]] += static_cast<double>(counts[kind]) * 1e15 / rate;
+    if (counts[kind] == 0 || rate <= 0) continue;
+    const unsigned e = execution.work_engine[kind];
+    const double fs = static_cast<double>(counts[kind]) * 1e15 / rate;
+    engine_fs[e] = (used & (1U << e)) != 0 ? engine_fs[e] + fs : fs;
+    used |= 1U << e;
   }
   const std::size_t primary = execution.engine;
   const TimeFs primary_free_fs = engines_[primary].free_at();
   TimeFs end = now;
   std::uint8_t binding = static_cast<std::uint8_t>(primary);
   TimeFs primary_start = now, primary_end = now;
-  for (std::size_t e = 0; e < engines_.size(); ++e) {
-    if (engine_fs[e] <= 0) continue;
+  for (; used != 0; used &= used - 1) {
+    const auto e = static_cast<std::size_t>(__builtin_ctz(used));
     const TimeFs duration = round_fs(engine_fs[e]);
     const TimeFs finish = engines_[e].run(now, duration);
     if (finish > end) {
