@@ -2,7 +2,15 @@
 // One compute unit (an SM, a CU, a TPU core): `occupancy` tile slots that share its engines, an outstanding-request
 // limit, and multi-buffered k-steps (the loads of steps s + 1 .. s + stages - 1 overlap the compute of step s; the
 // op's stage count, at least 2, is set where the op is prepared, OpExecution::stages). It wakes only when a
-// chunk arrives, a step finishes computing or a write is acknowledged: one event per chunk, never per cycle.
+// chunk arrives, a phase of a step finishes computing or a write is acknowledged: one event per chunk and phase,
+// never per cycle.
+// A step computes in up to kMaxPhases phases (an attention step: S = Q K^T on the matrix engine, the softmax on the
+// vector and special-function engines, P V on the matrix engine). A phase reserves each engine it uses when it
+// starts; those run concurrently and the phase ends when the last finishes. Engines serve the reservations of all
+// slots in order (engine_share.h), so what overlaps across slots emerges from their contention. Within a slot the
+// op's kernel schedule orders the phases: `serial` runs them one after another, step after step; `pingpong` also
+// starts phase 0 of step s + 1 once phase 0 of step s is done and the step's reads arrived, while the later phases
+// keep their order (phase 1 of s + 1 after the last phase of s).
 // Reads wait in a FIFO for one of the unit's outstanding-request slots (Little's law); writes are posted without one
 // (a thread block retires once its stores are issued), so a tile leaves its slot after its last step, and its op
 // ends when the writes are acknowledged.
@@ -81,6 +89,8 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   static constexpr unsigned kPayloadBits = 22;
   static constexpr std::uint64_t kPayloadMask = (1ULL << kPayloadBits) - 1;
   static constexpr unsigned kBufferBits = 11;
+  // A compute event's payload: its slot, with this bit when it ends a phase 0 started ahead (pingpong).
+  static constexpr std::uint32_t kAheadBit = 1U << (kPayloadBits - 1);
   static constexpr std::uint64_t kSeqLimit = 1ULL << (64 - kPayloadBits - 2);
   // A tile slot. Its first host cache line holds what a chunk's arrival reads and writes (the pending reads of the
   // first kInlineStages buffers among them), so that an arrival at a cold unit costs that one line.
@@ -94,9 +104,17 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
     std::uint32_t stages = 2;
     std::uint32_t pending[kInlineStages] = {};  // reads still to arrive, per buffer
     bool busy = false;
-    bool computing = false;
+    bool computing = false;                   // a phase of step `computed` is running
+    std::uint8_t phase = 0;                   // the phase of step `computed` running, or next to start
+    std::uint8_t ahead = 0;                   // phase 0 of step computed + 1 (pingpong): kNone, kRunning or kDone
+    std::uint8_t binding = 0;                 // the engine that ended the running phase of step `computed` last
+    TimeFs phase_start_fs = 0;                // when that phase started
     std::vector<TileStep> buffers;            // step s lives in buffer s % stages
     std::vector<std::uint32_t> more_pending;  // of buffers kInlineStages and later
+    // The primary engine's reservation of the running phases (step `computed`, and the phase 0 started ahead), for
+    // re-timing their busy time when the clock changes; start == end when a phase does not use it.
+    TimeFs primary_start_fs[2] = {0, 0};
+    TimeFs primary_end_fs[2] = {0, 0};
     std::uint32_t& pending_reads(std::uint32_t buffer) {
       return buffer < kInlineStages ? pending[buffer] : more_pending[buffer - kInlineStages];
     }
@@ -130,7 +148,12 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   void renumber();
   void reschedule(TimeFs now);
   void load_ahead(std::uint32_t slot, TimeFs now);
+  static constexpr std::uint8_t kNone = 0, kRunning = 1, kDone = 2;
   void try_compute(std::uint32_t slot, TimeFs now);
+  // Starts phase `phase` of the step in `buffer` of `slot` now; `ahead`: it is phase 0 of the step after the one the
+  // slot is computing. Returns when the phase ends.
+  void start_phase(std::uint32_t slot, std::uint32_t buffer, std::uint32_t phase, bool ahead, TimeFs now);
+  void phase_done(std::uint32_t slot, TimeFs now);
   void drain_requests(TimeFs now);
   void finish_step(std::uint32_t slot, TimeFs now);
   void maybe_finish_tile(std::uint32_t slot, TimeFs now);

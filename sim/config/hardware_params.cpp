@@ -5,6 +5,8 @@
 #include <set>
 #include <system_error>
 
+#include <fmt/format.h>
+
 #include "sim/config/config_document.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/key_spec.h"
@@ -38,7 +40,30 @@ EngineParams read_engine(const ConfigSection& section) {
       engine.flops_per_cycle[*parse_data_type(key)] = static_cast<double>(flops->count(key));
     }
   }
-  if (engine.flops_per_cycle.empty()) section.fail("flops_per_cycle", "at least one data type (fp32 = 256, ...)");
+  if (const auto ops = section.child("ops_per_cycle")) {
+    for (const auto& key : ops->keys()) {
+      for (const auto op_class : kAllEngineOpClasses) {
+        if (to_string(op_class) == key) engine.ops_per_cycle[op_class] = ops->real(key);
+      }
+    }
+    // An FMA is two FLOPs: where both tables rate a type, they must agree, so the peaks a file quotes stay the ones
+    // the vector work runs at.
+    for (const auto type : {DataType::fp32, DataType::fp16, DataType::bf16}) {
+      const auto fma = engine.ops_per_cycle.find(type == DataType::fp32   ? EngineOpClass::fp32_fma
+                                                 : type == DataType::fp16 ? EngineOpClass::fp16_fma
+                                                                          : EngineOpClass::bf16_fma);
+      const auto flops = engine.flops_per_cycle.find(type);
+      if (fma == engine.ops_per_cycle.end() || flops == engine.flops_per_cycle.end()) continue;
+      if (std::abs(flops->second - 2 * fma->second) > 1e-9 * flops->second) {
+        ops->fail(std::string(to_string(fma->first)),
+                  fmt::format("half of {} = {} (an FMA is two FLOPs)",
+                              section.key_path("flops_per_cycle." + std::string(to_string(type))), flops->second));
+      }
+    }
+  }
+  if (engine.flops_per_cycle.empty() && engine.ops_per_cycle.empty()) {
+    section.fail("flops_per_cycle", "at least one data type (fp32 = 256, ...) or an ops_per_cycle table");
+  }
   if (const auto energies = section.child("energy_per_flop")) {
     for (const auto& key : energies->keys()) {
       const auto type = *parse_data_type(key);
@@ -180,6 +205,9 @@ HardwareParams load_hardware(const std::filesystem::path& file, const std::vecto
   if (const auto tile = compute.child("default_tile")) tile->read_fields(hw.compute.default_tile.emplace());
   for (const auto& engine : compute.child("engines")->children()) hw.compute.engines.push_back(read_engine(engine));
   if (hw.compute.engines.empty()) compute.fail("engines", "at least one engine ([compute.engines.matrix], ...)");
+  if (hw.compute.engines.size() > kMaxUnitEngines) {
+    compute.fail("engines", fmt::format("at most {} engines per unit", kMaxUnitEngines));
+  }
 
   if (const auto memory = root.child("memory")) {
     for (const auto& level : memory->children()) hw.levels.push_back(read_level(level, hw.compute.units));
