@@ -87,11 +87,13 @@ ErtPlan plan_ert(const HardwareParams& hw, const ErtOptions& options) {
 
   // Working sets come in whole requests per slot, so that every tile's slice is the same.
   const Bytes unit = plan.slots * plan.request_bytes;
-  Bytes inside = 0;
-  for (const auto& level : hw.levels) {
+  Bytes inside = 0, kept = 0;  // the largest total of the levels inside; of those that keep data (caches)
+  for (std::size_t l = 0; l < hw.levels.size(); ++l) {
+    const auto& level = hw.levels[l];
     const Bytes total = level.capacity_bytes * (level.scope == LevelScope::unit ? hw.compute.units : 1);
-    ErtBand band{level.name, inside + 1, total, 0};
-    if (total > inside) {
+    ErtBand band{level.name, std::max(inside + 1, 2 * kept), total, 0};
+    if (level.kind == LevelKind::cache || l + 1 == hw.levels.size()) kept = std::max(kept, total);
+    if (total >= band.from_bytes) {
       const Bytes representative = total / 4 * 3 / unit * unit;
       if (band.holds(representative)) band.representative_bytes = representative;
     }
@@ -142,9 +144,11 @@ ErtPlan plan_ert(const HardwareParams& hw, const ErtOptions& options) {
     point.flops_per_element = flops_per_element;
     const std::uint64_t chunks = ceil_div(size, plan.request_bytes);
     const std::uint64_t slice = ceil_div(chunks, std::min(plan.slots, chunks));
-    point.passes = std::max<std::uint64_t>(1, ceil_div(min_steps, slice));
     point.band = band_of(size);
     point.warm_up = size <= inside;
+    // A working set that fits a level gets at least two passes per run, so that a cache's state after a scan it
+    // partly keeps is averaged over passes; a DRAM-sized scan streams the same from its first pass.
+    point.passes = std::max<std::uint64_t>(point.warm_up ? 2 : 1, ceil_div(min_steps, slice));
     return point;
   };
 

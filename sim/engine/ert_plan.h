@@ -6,9 +6,10 @@
 // ceilings. Plain C++ (sim/engine/ert_run.h runs the plan).
 //
 // The plan, for a device whose SRAM levels hold C_1 <= C_2 <= ... bytes in all (a unit-scope level: capacity x units):
-// - bands: a working set in (C_{l-1}, C_l] fits level l and no level inside it; one of at least 2 C_outer fits no
-//   SRAM level (an LRU cache keeps nothing of a cyclic scan twice its size), the DRAM band. Sizes in between belong
-//   to no band.
+// - bands: a working set in (C_{l-1}, C_l] fits level l and no level inside it, and one of at least twice the
+//   largest cache inside streams through that cache (an LRU cache keeps nothing of a cyclic scan twice its size):
+//   level l's band is those of both. A unit-scope scratchpad keeps nothing between steps, so it does not push the
+//   next band out. One of at least 2 C_outer fits no SRAM level: the DRAM band. Sizes in between belong to no band.
 // - bandwidth points: one FLOP per element over a ladder of working sets from one request per slot, doubling (x4
 //   with `quick`), plus each band's representative (3/4 of C_l, so that a set-associative cache holds it whole) and
 //   the largest working set (2 C_outer; without DRAM, the outermost level's capacity).
@@ -18,7 +19,7 @@
 //   1/4 of it without `quick`). The top is the power of two whose intensity is at least 8 times the type's ridge
 //   point against the main memory, so that no memory level binds there.
 // Every point runs as two ops of p and 2p passes (p: enough passes that each tile makes at least 32 steps, 16 with
-// `quick`); their difference is the steady-state time of p passes, from which the launch latency, the pipeline's fill
+// `quick`, and at least 2 for a working set that fits an SRAM level); their difference is the steady-state time of p passes, from which the launch latency, the pipeline's fill
 // and drain and a cold first pass cancel (ERT approaches the same limit by doubling its trial count); a point the
 // power governor throttled keeps the long run's mean instead. A working set that fits an SRAM level gets a warm-up
 // pass first, so that both runs start with it where it fits; every point has addresses of its own.
