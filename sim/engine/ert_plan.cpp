@@ -65,9 +65,9 @@ ErtPlan plan_ert(const HardwareParams& hw, const ErtOptions& options) {
   const SourcePos where{hw.file.empty() ? hw.name : hw.file};
 
   // The kernel types and the memory type (highest peak; ties: the first).
-  const BytesPerSecond main_bandwidth = hw.dram                ? hw.dram->peak_bandwidth_bytes_per_s()
+  const BytesPerSecond main_bandwidth = hw.dram              ? hw.dram->peak_bandwidth_bytes_per_s()
                                         : !hw.levels.empty() ? hw.levels.back().bandwidth_bytes_per_s
-                                                               : 0.0;
+                                                             : 0.0;
   for (const auto& engine : hw.compute.engines) {
     for (const auto& [dtype, per_cycle] : engine.flops_per_cycle) {
       if (!(per_cycle > 0)) continue;

@@ -28,8 +28,8 @@ struct ErtRunResult {
   std::vector<ErtPointResult> points;  // one per plan point, in plan order
   bool complete = true;
   std::size_t measured_points = 0;
-  std::string dram_model;           // "simple", "detailed" or "" without DRAM
-  Seconds throttled_s = 0;          // busy time the power governor's lower clocks cost, over all ops
+  std::string dram_model;   // "simple", "detailed" or "" without DRAM
+  Seconds throttled_s = 0;  // busy time the power governor's lower clocks cost, over all ops
   std::uint64_t events = 0;
   Seconds wall_s = 0;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // Lowerings that live in their own files: attention (lowering_attention.cpp), the embedding gather
-// (lowering_gather.cpp) and the ERT kernel (lowering_ert.cpp). lower_op (lowering.cpp) dispatches to them; nothing else includes this header.
+// (lowering_gather.cpp) and the ERT kernel (lowering_ert.cpp). lower_op (lowering.cpp) dispatches to them; nothing else
+// includes this header.
 #include <memory>
 #include <vector>
 

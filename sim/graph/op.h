@@ -54,9 +54,6 @@ struct OpShape {
   std::uint64_t filters = 0, kernel_h = 0, kernel_w = 0, stride = 1, padding = 0;  // conv2d K, R, S
   std::uint64_t elements = 0;                                                      // elementwise
   std::uint64_t flops_per_element = 1;  // elementwise, reduction, norms: FLOPs per input element
-  // elementwise: 0 streams the elements once; n > 0 runs the Empirical Roofline Toolkit's kernel in place over the
-  // op's one tensor (input and output), each tile passing n times over its own slice (sim/graph/lowering_ert.cpp).
-  std::uint64_t ert_passes = 0;
   std::uint64_t rows = 0, cols = 0;     // reduction, softmax, norms; embedding: rows = tokens, cols = hidden
   std::uint64_t vocab = 0;              // embedding table rows
   std::uint64_t heads = 0, kv_heads = 0, seq_q = 0, seq_kv = 0, head_dim = 0;  // attention
@@ -69,6 +66,9 @@ struct OpShape {
   // where every rank of the group sends to the next.
   std::int32_t peer = 0;
   bool receive = false;
+  // elementwise: 0 streams the elements once; n > 0 runs the Empirical Roofline Toolkit's kernel in place over the
+  // op's one tensor (input and output), each tile passing n times over its own slice (sim/graph/lowering_ert.cpp).
+  std::uint64_t ert_passes = 0;
 };
 
 struct Op {

@@ -43,9 +43,8 @@ std::vector<ComputeGroup> group(const std::vector<ErtCeiling>& ceilings, bool me
   for (const auto& ceiling : ceilings) {
     const double value = measured ? ceiling.measured : ceiling.analytic;
     if (!(value > 0)) continue;
-    auto same = std::find_if(groups.begin(), groups.end(), [&](const ComputeGroup& g) {
-      return std::abs(g.flops_per_s - value) <= 1e-9 * value;
-    });
+    auto same = std::find_if(groups.begin(), groups.end(),
+                             [&](const ComputeGroup& g) { return std::abs(g.flops_per_s - value) <= 1e-9 * value; });
     if (same == groups.end()) {
       groups.push_back({value, ceiling.name});
     } else {
@@ -78,8 +77,7 @@ struct ErtChart {
   }
 
   // y = B x OI from the left edge up to `top`, then nothing (a roof, not a line into the sky).
-  void diagonal(double bandwidth, double top, const LineStyle& style, const std::string& cls,
-                const std::string& name) {
+  void diagonal(double bandwidth, double top, const LineStyle& style, const std::string& cls, const std::string& name) {
     if (!(bandwidth > 0) || !(top > 0)) return;
     const double oi_left = std::pow(10.0, x_lo);
     const double oi_top = std::min(top / bandwidth, std::pow(10.0, x_hi));

@@ -54,9 +54,10 @@ void write_ert_table(const ErtReport& report, std::ostream& out) {
   out << fmt::format("# roofsim ert: {} ({} DRAM model{}), {} of {} points{}\n", report.device,
                      report.dram_model.empty() ? "no" : report.dram_model, report.quick ? ", quick" : "",
                      report.measured_points, report.points.size(), report.complete ? "" : " (interrupted)");
-  out << fmt::format("# kernel: load, FLOPs, store in place per element; {} tiles of {} requests; bandwidth and "
-                     "intensity points on {}\n",
-                     report.slots, format_bytes(report.request_bytes), report.types[report.memory_type].label());
+  out << fmt::format(
+      "# kernel: load, FLOPs, store in place per element; {} tiles of {} requests; bandwidth and "
+      "intensity points on {}\n",
+      report.slots, format_bytes(report.request_bytes), report.types[report.memory_type].label());
   out << "\nmemory ceilings: best bytes loaded + stored per second over the working sets of each band\n";
   out << fmt::format("{:<18} {:<24} {:>16} {:>16} {:>10}  {}\n", "level", "working sets", "measured_GB/s",
                      "analytic_GB/s", "meas/anal", "best at");

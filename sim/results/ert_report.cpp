@@ -29,9 +29,10 @@ std::vector<std::string> model_notes(const HardwareParams& hw, const ErtReport& 
         "bandwidth.");
   }
   if (report.throttled_s > 0) {
-    notes.push_back(fmt::format("The power governor lowered the clock for {:.3g} us of unit busy time: the ceilings "
-                                "include the power cap, and a throttled point's rate is its long run's mean.",
-                                report.throttled_s * 1e6));
+    notes.push_back(
+        fmt::format("The power governor lowered the clock for {:.3g} us of unit busy time: the ceilings "
+                    "include the power cap, and a throttled point's rate is its long run's mean.",
+                    report.throttled_s * 1e6));
   }
   notes.push_back(
       "Each point's rate is the steady state: the difference of runs of p and 2p passes, so that launch latency, the "

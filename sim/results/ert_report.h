@@ -40,10 +40,10 @@ struct ErtCeiling {
   ErtCeilingKind kind = ErtCeilingKind::memory;
   std::string name;  // the level ("l2", "dram"), or the type's label ("matrix bf16")
   std::string engine;
-  DataType dtype = DataType::fp32;  // compute ceilings
-  double measured = 0;              // B/s or FLOP/s; 0 when no point was measured
-  double analytic = 0;              // B/s or FLOP/s
-  double ratio = 0;                 // measured / analytic; 0 when either is 0
+  DataType dtype = DataType::fp32;        // compute ceilings
+  double measured = 0;                    // B/s or FLOP/s; 0 when no point was measured
+  double analytic = 0;                    // B/s or FLOP/s
+  double ratio = 0;                       // measured / analytic; 0 when either is 0
   std::optional<std::size_t> best_point;  // the point that set `measured`
 };
 

@@ -20,9 +20,8 @@ std::string quoted(const std::filesystem::path& path) {
 
 nlohmann::json run_ert(const std::string& name, const std::string& args, test::CommandResult* result_out = nullptr) {
   const auto out = test::scratch_dir(name);
-  const auto result =
-      test::run_roofsim("ert --hw " + quoted(test::config_path("H100-SXM5.toml")) + " --quick --out " + quoted(out) +
-                        " --set dram.model=simple " + args);
+  const auto result = test::run_roofsim("ert --hw " + quoted(test::config_path("H100-SXM5.toml")) + " --quick --out " +
+                                        quoted(out) + " --set dram.model=simple " + args);
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   if (result_out != nullptr) *result_out = result;
@@ -93,7 +92,8 @@ TEST_CASE("ert on H100 with the simple DRAM: compute peaks, the DRAM line, the w
   }
   CHECK(memory.at("smem")["measured_bytes_per_s"].get<double>() ==
         doctest::Approx(memory.at("l2")["measured_bytes_per_s"].get<double>()).epsilon(0.01));
-  CHECK(memory.at("l2")["measured_bytes_per_s"].get<double>() >= memory.at("dram")["measured_bytes_per_s"].get<double>());
+  CHECK(memory.at("l2")["measured_bytes_per_s"].get<double>() >=
+        memory.at("dram")["measured_bytes_per_s"].get<double>());
 }
 
 TEST_CASE("ert: the per-level ceilings are ordered where each level bounds its band") {

@@ -48,8 +48,8 @@ TEST_CASE("ert plan on H100: bands from the capacities, the scratchpad keeps not
   for (const auto& type : plan.types) {
     INFO(type.label());
     // The top intensity is at least 8 x the ridge P / B_dram, and the power of two below it is not.
-    const double intensity = static_cast<double>(type.top_flops_per_element) /
-                             (2.0 * static_cast<double>(element_bytes(type.dtype)));
+    const double intensity =
+        static_cast<double>(type.top_flops_per_element) / (2.0 * static_cast<double>(element_bytes(type.dtype)));
     const double ridge = type.peak_flops_per_s / hw.dram->peak_bandwidth_bytes_per_s();
     CHECK(intensity >= 8 * ridge);
     CHECK(intensity / 2 < 8 * ridge);
