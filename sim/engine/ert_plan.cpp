@@ -146,9 +146,8 @@ ErtPlan plan_ert(const HardwareParams& hw, const ErtOptions& options) {
     const std::uint64_t slice = ceil_div(chunks, std::min(plan.slots, chunks));
     point.band = band_of(size);
     point.warm_up = size <= inside;
-    // A working set that fits a level gets at least two passes per run, so that a cache's state after a scan it
-    // partly keeps is averaged over passes; a DRAM-sized scan streams the same from its first pass.
-    point.passes = std::max<std::uint64_t>(point.warm_up ? 2 : 1, ceil_div(min_steps, slice));
+    // At least two passes per run, so that the fill and drain of a run are a small part of it.
+    point.passes = std::max<std::uint64_t>(2, ceil_div(min_steps, slice));
     return point;
   };
 

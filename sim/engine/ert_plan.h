@@ -19,11 +19,10 @@
 //   1/4 of it without `quick`). The top is the power of two whose intensity is at least 8 times the type's ridge
 //   point against the main memory, so that no memory level binds there.
 // Every point runs as two ops of p and 2p passes (p: enough passes that each tile makes at least 32 steps, 16 with
-// `quick`, and at least 2 for a working set that fits an SRAM level); their difference is the steady-state time of p
-// passes, from which the launch latency, the pipeline's fill and drain and a cold first pass cancel (ERT approaches the
-// same limit by doubling its trial count); a point the power governor throttled keeps the long run's mean instead. A
-// working set that fits an SRAM level gets a warm-up pass first, so that both runs start with it where it fits; every
-// point has addresses of its own.
+// `quick`, and at least 2); the point's rate is the better of the two runs' mean rates, as ERT keeps the best over its
+// trial counts: a rate a run achieved, launch latency excluded, the pipeline's fill and drain included. A working
+// set that fits an SRAM level gets a warm-up pass first, so that both runs start with it where it fits; every point
+// has addresses of its own, so that none starts with another's data in a cache.
 #include <cstdint>
 #include <string>
 #include <string_view>

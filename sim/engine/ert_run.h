@@ -17,10 +17,10 @@ namespace roofsim {
 struct ErtPointResult {
   Seconds short_run_s = 0;  // kernel time (from the end of the launch latency to the last write) of p passes
   Seconds long_run_s = 0;   // of 2p passes
-  Seconds pass_s = 0;       // steady-state time of one pass: (long - short) / p (see `throttled`)
+  Seconds pass_s = 0;       // the better mean time per pass of the two runs
   FlopsPerSecond flops_per_s = 0;
   BytesPerSecond bytes_per_s = 0;  // bytes loaded and stored per second
-  bool throttled = false;          // the power governor lowered the clock in either run: pass_s is the long run's mean
+  bool throttled = false;          // the power governor lowered the clock in either run
   bool measured = false;           // false when an interruption stopped the run before both runs finished
 };
 

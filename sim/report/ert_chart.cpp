@@ -202,7 +202,8 @@ struct ErtChart {
     draw_points();
     std::vector<std::string> notes = {
         "x: FLOPs per byte loaded and stored by ERT's kernel (flops_per_element / (2 x element size)); y: FLOP/s of "
-        "the simulated kernel in steady state. Measured ceilings are the best rates over the points (memory: per "
+        "the simulated kernel (the better mean of its two runs). Measured ceilings are the best rates over the points "
+        "(memory: per "
         "band of working sets; compute: per engine and data type)."};
     notes.insert(notes.end(), report.notes.begin(), report.notes.end());
     const auto note_lines = svg::wrap_notes(notes, static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56)));

@@ -31,12 +31,12 @@ std::vector<std::string> model_notes(const HardwareParams& hw, const ErtReport& 
   if (report.throttled_s > 0) {
     notes.push_back(
         fmt::format("The power governor lowered the clock for {:.3g} us of unit busy time: the ceilings "
-                    "include the power cap, and a throttled point's rate is its long run's mean.",
+                    "include the power cap.",
                     report.throttled_s * 1e6));
   }
   notes.push_back(
-      "Each point's rate is the steady state: the difference of runs of p and 2p passes, so that launch latency, the "
-      "pipeline's fill and drain and a cold first pass cancel.");
+      "Each point's rate is the better mean of runs of p and 2p passes (ERT keeps the best over its trial counts): "
+      "launch latency excluded, the pipeline's fill and drain included.");
   return notes;
 }
 

@@ -28,7 +28,7 @@ struct ErtPointReport {
   bool warm_up = false;
   FlopsPerByte intensity = 0;  // FLOPs per byte loaded and stored
   bool measured = false;
-  bool throttled = false;  // the power governor lowered the clock: the rate is the long run's mean
+  bool throttled = false;  // the power governor lowered the clock in either run
   Seconds short_run_s = 0, long_run_s = 0, pass_s = 0;
   FlopsPerSecond flops_per_s = 0;
   BytesPerSecond bytes_per_s = 0;

@@ -85,13 +85,15 @@ TEST_CASE("ert on H100 with the simple DRAM: compute peaks, the DRAM line, the w
   CHECK(found);
 
   // Stores write through to DRAM: half of every band's bytes cross the DRAM, so no band exceeds 2 x the pin rate.
-  // The smem band (a scratchpad that keeps nothing) is served by the L2 like the l2 band: the same ceiling.
+  // The smem band (a scratchpad that keeps nothing) is served by the L2 like the l2 band: the same ceiling, but for
+  // the runs' fill and drain (about the DRAM latency, 0.5 us, of the write acknowledgements at the end of a run of at
+  // least 4 passes of 6.8 us over the smem band's 21.7 MiB): within 2 %.
   for (const char* level : {"smem", "l2", "dram"}) {
     INFO(level);
     CHECK(memory.at(level)["measured_bytes_per_s"].get<double>() <= 2 * pin * (1 + 1e-9));
   }
   CHECK(memory.at("smem")["measured_bytes_per_s"].get<double>() ==
-        doctest::Approx(memory.at("l2")["measured_bytes_per_s"].get<double>()).epsilon(0.01));
+        doctest::Approx(memory.at("l2")["measured_bytes_per_s"].get<double>()).epsilon(0.02));
   CHECK(memory.at("l2")["measured_bytes_per_s"].get<double>() >=
         memory.at("dram")["measured_bytes_per_s"].get<double>());
 }
