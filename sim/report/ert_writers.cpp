@@ -15,6 +15,7 @@ using Json = nlohmann::ordered_json;
 
 std::string band_range(const ErtBand& band) {
   if (band.to_bytes == ~Bytes{0}) return fmt::format(">= {}", format_bytes(band.from_bytes));
+  if (band.from_bytes > band.to_bytes) return "none";
   if (band.from_bytes <= 1) return fmt::format("<= {}", format_bytes(band.to_bytes));
   return fmt::format("{} .. {}", format_bytes(band.from_bytes), format_bytes(band.to_bytes));
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/config/quantity.h"
+
 namespace roofsim {
 
 namespace {
@@ -20,6 +22,14 @@ std::vector<std::string> model_notes(const HardwareParams& hw, const ErtReport& 
           "between steps, so the kernel's loads in its band are served by the level below it (at most {}'s "
           "bandwidth and its own port's).",
           level.name, level.name));
+    }
+  }
+  for (const auto& band : report.bands) {
+    if (band.from_bytes > band.to_bytes) {
+      notes.push_back(
+          fmt::format("{} has no band of working sets (none above {}, where the levels inside it end, "
+                      "fits its {}): it is not measured.",
+                      band.level, format_bytes(band.from_bytes - 1), format_bytes(band.to_bytes)));
     }
   }
   if (hw.dram && !hw.levels.empty()) {
