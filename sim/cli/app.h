@@ -47,6 +47,7 @@ void add_dram_command(CLI::App& app, int& exit_code);        // cmd_dram.cpp
 void add_collective_command(CLI::App& app, int& exit_code);  // cmd_collective.cpp
 void add_bench_command(CLI::App& app, int& exit_code);       // cmd_bench.cpp
 void add_sweep_command(CLI::App& app, int& exit_code);       // cmd_sweep.cpp
+void add_ert_command(CLI::App& app, int& exit_code);         // cmd_ert.cpp
 
 // `roofsim` with no command: the default scenario (cmd_run.cpp).
 int run_default_scenario();

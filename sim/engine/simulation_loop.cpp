@@ -18,7 +18,7 @@ constexpr double kSliceMaxWallS = 0.1;
 
 }  // namespace
 
-bool simulate_until_idle_or_interrupted() {
+bool simulate_until_idle_or_interrupted(const std::function<void()>& between_slices) {
   using sc_core::sc_time;
   sc_time slice(1.0, sc_core::SC_US);
   const sc_time shortest(1.0, sc_core::SC_PS);
@@ -36,6 +36,7 @@ bool simulate_until_idle_or_interrupted() {
     const auto start = std::chrono::steady_clock::now();
     sc_core::sc_start(duration, sc_core::SC_EXIT_ON_STARVATION);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (between_slices) between_slices();
     if (wall_s < kSliceMinWallS) {
       if (slice < sc_core::sc_max_time() / 2.0) slice = slice * 2.0;
     } else if (wall_s > kSliceMaxWallS) {

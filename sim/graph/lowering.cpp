@@ -544,6 +544,8 @@ std::unique_ptr<OpLowering> lower_op(const Op& op, const std::vector<Tensor>& te
     case OpKind::gemm: return std::make_unique<GemmLowering>(op, tensors, hw, false);
     case OpKind::conv2d: return std::make_unique<GemmLowering>(op, tensors, hw, true);
     case OpKind::elementwise:
+      if (op.shape.ert_passes > 0) return detail::lower_ert(op, tensors, hw);
+      return std::make_unique<StreamLowering>(op, tensors, hw);
     case OpKind::reduction:
     case OpKind::softmax:
     case OpKind::layernorm:

@@ -68,6 +68,9 @@ struct OpShape {
   // where every rank of the group sends to the next.
   std::int32_t peer = 0;
   bool receive = false;
+  // elementwise: 0 streams the elements once; n > 0 runs the Empirical Roofline Toolkit's kernel in place over the
+  // op's one tensor (input and output), each tile passing n times over its own slice (sim/graph/lowering_ert.cpp).
+  std::uint64_t ert_passes = 0;
 };
 
 struct Op {
