@@ -33,7 +33,10 @@ struct EnumSpellings<DramScheduler> {
 template <>
 struct EnumSpellings<RefreshMode> {
   static constexpr EnumSpelling<RefreshMode> kAll[] = {
-      {RefreshMode::all_bank, "all_bank"}, {RefreshMode::per_bank, "per_bank"}, {RefreshMode::none, "none"}};
+      {RefreshMode::all_bank, "all_bank"},
+      {RefreshMode::per_bank, "per_bank"},
+      {RefreshMode::none, "none"},
+      {RefreshMode::standard, "standard"}};
 };
 
 template <>

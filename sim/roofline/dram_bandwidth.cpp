@@ -44,7 +44,7 @@ DramRowBandwidth dram_row_bandwidth(const DramStandardParams& standard, RefreshM
 }
 
 DramRowBandwidth dram_row_bandwidth(const DramParams& dram) {
-  return dram_row_bandwidth(dram.standard, dram.refresh, dram.channels());
+  return dram_row_bandwidth(dram.standard, dram.resolved_refresh(), dram.channels());
 }
 
 BytesPerSecond blended_dram_bandwidth(const DramRowBandwidth& rows, double row_hit_rate) {
