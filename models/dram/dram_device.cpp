@@ -288,7 +288,8 @@ void DramDevice::wake() {
   // A refused request waits for the next entry its full channels release.
   for (std::size_t word = 0; word < blocked_channels_.size(); ++word) {
     for (std::uint64_t bits = blocked_channels_[word]; bits != 0; bits &= bits - 1) {
-      next_cycle = std::min(next_cycle, channels_[word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))]->next_release());
+      next_cycle =
+          std::min(next_cycle, channels_[word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))]->next_release());
     }
   }
   bool has_next = next_cycle < kNever;

@@ -139,7 +139,7 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   // (kNever without work).
   std::vector<std::uint64_t> busy_channels_;
   std::vector<Cycle> due_;
-  std::vector<std::uint64_t> blocked_channels_;  // bit c: a refused request found channel c full
+  std::vector<std::uint64_t> blocked_channels_;     // bit c: a refused request found channel c full
   std::vector<std::deque<DramRequest>> front_end_;  // per channel, trace mode only (see above)
   std::size_t front_end_depth_ = 0;
   std::size_t front_end_count_ = 0;

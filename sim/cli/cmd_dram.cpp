@@ -183,9 +183,8 @@ int run_dram(const DramOptions& options) {
     const auto format = *parse_dram_trace_format(options.convert);
     const auto path = std::filesystem::path(options.out) / converted_trace_name(format);
     const OutputFolder folder(options.out);
-    write_output_file(path, [&](std::ostream& out) {
-      write_dram_trace(out, requests, format, dram.standard.tck_s, request_bytes);
-    });
+    write_output_file(
+        path, [&](std::ostream& out) { write_dram_trace(out, requests, format, dram.standard.tck_s, request_bytes); });
     if (!options.quiet) std::cout << "  wrote " << path.string() << " (" << requests.size() << " requests)\n";
     return 0;
   }
@@ -235,8 +234,9 @@ void add_dram_command(CLI::App& app, int& exit_code) {
   command->add_option("--mapping", options->mapping,
                       "Address mapping: " + dram_mapping_grammar() +
                           "; e.g. RoBaCoBgCh interleaves consecutive bursts over channels and bank groups");
-  command->add_option("--queue", options->queue,
-                      "Read and write queue entries per channel (default the device's, 64; the peers use 32)")
+  command
+      ->add_option("--queue", options->queue,
+                   "Read and write queue entries per channel (default the device's, 64; the peers use 32)")
       ->check(CLI::Range(1, 65536));
   command->add_option("--page-policy", options->page_policy, "Row policy: " + enum_choices<PagePolicy>());
   command->add_option("--scheduler", options->scheduler, "Request scheduler: " + enum_choices<DramScheduler>());
@@ -308,8 +308,8 @@ int run_dram_bench() {
             "{:.3f} s CPU = {:.2f} M requests/s ({:.3f} s wall = {:.2f} M/s); parsing {:.3f} s = {:.2f} M/s, "
             "simulation {:.3f} s = {:.2f} M/s; simulated {:.1f}% of pin bandwidth, row hits {:.1f}%\n",
             pattern, kRequests, dram.standard.name, cpu_s, rate(cpu_s), wall_s, rate(wall_s), parse_cpu_s,
-            rate(parse_cpu_s), simulate_cpu_s, rate(simulate_cpu_s),
-            100.0 * result.summary.bandwidth_fraction_of_peak, 100.0 * result.summary.row_hit_rate);
+            rate(parse_cpu_s), simulate_cpu_s, rate(simulate_cpu_s), 100.0 * result.summary.bandwidth_fraction_of_peak,
+            100.0 * result.summary.row_hit_rate);
       } catch (const std::exception& error) {
         std::cerr << "roofsim: error: " << error.what() << "\n";
         code = 1;

@@ -22,8 +22,8 @@
 #include "sim/core/output_folder.h"
 #include "sim/engine/empty_model.h"
 #include "sim/engine/engine.h"
-#include "sim/report/dram_trace_writer.h"
 #include "sim/report/dram_table.h"
+#include "sim/report/dram_trace_writer.h"
 #include "sim/report/engine_table.h"
 #include "sim/report/power_table.h"
 #include "sim/report/report_writers.h"
@@ -95,8 +95,8 @@ int run_scenario(const RunOptions& options) {
   }
   const DeferInterrupts defer;
   std::vector<DramRequest> dram_requests;
-  scenario.result = run_workload(scenario.hardware, scenario.workload,
-                                 options.dram_trace.empty() ? nullptr : &dram_requests);
+  scenario.result =
+      run_workload(scenario.hardware, scenario.workload, options.dram_trace.empty() ? nullptr : &dram_requests);
   if (!options.dram_trace.empty()) {
     // roofsim's own trace format: `roofsim dram FILE --convert FORMAT` turns it into a peer simulator's.
     write_output_file(options.dram_trace, [&](std::ostream& out) {

@@ -216,8 +216,8 @@ DramRequests parse_dram_trace(std::string_view text, const std::string& name, co
   std::size_t position = 0;
   while (position < text.size()) {
     const void* newline = std::memchr(text.data() + position, '\n', text.size() - position);
-    const std::size_t end = newline != nullptr ? static_cast<std::size_t>(static_cast<const char*>(newline) - text.data())
-                                               : text.size();
+    const std::size_t end =
+        newline != nullptr ? static_cast<std::size_t>(static_cast<const char*>(newline) - text.data()) : text.size();
     std::string_view line = text.substr(position, end - position);
     position = end + 1;
     ++number;

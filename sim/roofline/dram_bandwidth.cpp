@@ -22,7 +22,8 @@ DramRowBandwidth dram_row_bandwidth(const DramStandardParams& standard, RefreshM
   // HBM has separate row and column command buses (JESD235/JESD238); DDR4/DDR5/LPDDR5 share one, so each miss's
   // column command takes its slot between the row commands there.
   // The pseudo-channels of an HBM channel take turns on its row bus (shared_command_bus): each gets its share.
-  const double sharing = standard.shared_command_bus ? std::max(1.0, static_cast<double>(standard.pseudo_channels)) : 1.0;
+  const double sharing =
+      standard.shared_command_bus ? std::max(1.0, static_cast<double>(standard.pseudo_channels)) : 1.0;
   const double command_cycles =
       sharing * static_cast<double>(t.act_cycles + t.pre_cycles + (standard.separate_row_bus ? 0U : t.cas_cycles));
   rows.act_interval_s = std::max({t.tRC * tck / banks, trrd_s, t.tFAW * tck / 4.0, command_cycles * tck});

@@ -96,8 +96,7 @@ TEST_CASE("random reads on both pseudo-channels of an HBM2 channel are bounded b
       std::min({1.0, data_cycles / row_cycles, 4.0 * data_cycles / t.tFAW, data_cycles / t.tRRD_S});
   REQUIRE(pair_bound == doctest::Approx(4.0 / 6.0));
   REQUIRE(alone_bound == doctest::Approx(1.0));
-  const auto summaries =
-      run_all({Setup{dram, 2, random_reads(40000, 2)}, Setup{dram, 1, random_reads(20000, 1)}});
+  const auto summaries = run_all({Setup{dram, 2, random_reads(40000, 2)}, Setup{dram, 1, random_reads(20000, 1)}});
   const auto& pair = summaries[0];
   const auto& alone = summaries[1];
   CHECK(pair.row_hit_rate < 0.01);

@@ -46,8 +46,7 @@ DramRowBandwidth h100_rows(const std::vector<Override>& overrides = {}) {
 void check_stream_losses(const std::string& device, const std::string& refresh_mode) {
   CAPTURE(device);
   const std::string sets = " --set dram.refresh=" + refresh_mode;
-  const auto simple =
-      run_stream("dram2_stream_simple_" + device, "--set dram.model=simple" + sets, 1ULL << 24, device);
+  const auto simple = run_stream("dram2_stream_simple_" + device, "--set dram.model=simple" + sets, 1ULL << 24, device);
   const auto detailed =
       run_stream("dram2_stream_detailed_" + device, "--set dram.model=detailed" + sets, 1ULL << 24, device);
   for (std::size_t i = 0; i < detailed["ops"].size(); ++i) {
@@ -149,8 +148,9 @@ TEST_CASE("bytes the engine asks of the detailed DRAM are the bursts x burst siz
 TEST_CASE("with the detailed DRAM an op's DRAM energy is its command counts x the standard's command energies") {
   // Without SRAM energies the copy op (no FLOPs, no network) spends dynamic energy in DRAM alone.
   // All-bank refresh, whose REF energy is the standard's `ref` per command.
-  const std::string no_sram = " --set memory.smem.energy_per_byte=0pJ --set memory.l2.energy_per_byte=0pJ"
-                              " --set dram.refresh=all_bank";
+  const std::string no_sram =
+      " --set memory.smem.energy_per_byte=0pJ --set memory.l2.energy_per_byte=0pJ"
+      " --set dram.refresh=all_bank";
   const auto detailed = run_stream("dram2_energy_detailed", "--set dram.model=detailed" + no_sram);
   const auto simple = run_stream("dram2_energy_simple", "--set dram.model=simple" + no_sram);
   const auto hw = load_hardware(test::config_path("H100-SXM5.toml"));

@@ -81,8 +81,8 @@ TEST_CASE("each format written and read back gives the same requests where it ke
   for (std::uint64_t i = 0; i < 50; ++i) {
     requests.push_back(DramRequest{(i * 7919 % 1000) * 64, 64, i % 3 == 0, i * 2'000'000});
   }
-  for (const auto format : {DramTraceFormat::roofsim, DramTraceFormat::ramulator, DramTraceFormat::dramsim3,
-                            DramTraceFormat::dramsys}) {
+  for (const auto format :
+       {DramTraceFormat::roofsim, DramTraceFormat::ramulator, DramTraceFormat::dramsim3, DramTraceFormat::dramsys}) {
     CAPTURE(dram_trace_format_name(format));
     std::ostringstream out;
     write_dram_trace(out, requests, format, 1e-9, 64);
