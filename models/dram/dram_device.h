@@ -18,8 +18,9 @@
 // other channels (a stream of 32 B requests puts 128 in a row into one HBM2 channel; blocking the whole source on it
 // would serve the channels one at a time). The source stops only when such a buffer is full too.
 //
-// Where the standard's pseudo-channels share their channel's command buses (shared_command_bus), channels
-// p * k .. p * k + p - 1 (p pseudo-channels per channel) are the pseudo-channels of channel k.
+// Where the standard's pseudo-channels share their channel's command pins (shared_command_bus), channels
+// p * k .. p * k + p - 1 (p pseudo-channels per channel) are the pseudo-channels of channel k and take turns on its
+// row command bus.
 //
 // Parameters: DramParams (models/dram/dram_params.h: standard, mapping, page policy, scheduler, refresh, queues) and
 // the number of channels to simulate (default: all of the device's).
