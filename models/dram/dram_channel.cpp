@@ -1,6 +1,7 @@
 #include "models/dram/dram_channel.h"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 
 namespace roofsim::dram {
@@ -9,7 +10,7 @@ ChannelPolicy ChannelPolicy::from(const DramParams& dram) {
   ChannelPolicy policy;
   policy.page = dram.page_policy;
   policy.scheduler = dram.scheduler;
-  policy.refresh = dram.refresh;
+  policy.refresh = dram.resolved_refresh();
   policy.read_queue = std::max(1u, dram.read_queue);
   policy.write_queue = std::max(1u, dram.write_queue);
   policy.write_high = std::min(std::max(1u, dram.write_high), policy.write_queue);
@@ -46,7 +47,26 @@ DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy
 }
 
 bool DramChannel::has_space(bool is_write, std::uint32_t segments) const {
-  return is_write ? writes_.size() + segments <= policy_.write_queue : reads_.size() + segments <= policy_.read_queue;
+  const auto held = static_cast<std::uint32_t>(held_[is_write ? 1 : 0].size());
+  return is_write ? writes_.size() + held + segments <= policy_.write_queue
+                  : reads_.size() + held + segments <= policy_.read_queue;
+}
+
+void DramChannel::release_until(Cycle cycle) {
+  for (auto& held : held_) {
+    while (!held.empty() && held.front() <= cycle) {
+      std::pop_heap(held.begin(), held.end(), std::greater<>());
+      held.pop_back();
+    }
+  }
+}
+
+Cycle DramChannel::next_release() const {
+  Cycle next = kNever;
+  for (const auto& held : held_) {
+    if (!held.empty()) next = std::min(next, held.front());
+  }
+  return next;
 }
 
 void DramChannel::enqueue(const Segment& segment) {
@@ -350,6 +370,9 @@ const std::vector<SegmentDone>& DramChannel::report_parts(bool is_write, const R
       counters_.read_bursts += segment.bursts;
     }
     counters_.last_done = std::max(counters_.last_done, done);
+    auto& held = held_[is_write ? 1 : 0];
+    held.push_back(run.at);
+    std::push_heap(held.begin(), held.end(), std::greater<>());
     if (row_policy_->close_after_access(row_policy_->needs_queued_hit() && queued_hit(segment.bank, segment.row))) {
       // Auto-precharge (RDA/WRA): the PRE rides on the column command, at the first cycle tRAS/tRTP/tWR allow.
       checker_.issue(DramCommand::pre, segment.bank, checker_.bank_pre_ready(segment.bank), false);

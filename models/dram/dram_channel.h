@@ -98,8 +98,17 @@ class DramChannel {
   // `shared`: the scratch of the device's channels, which must outlive the channel (null: the channel's own).
   DramChannel(const DramStandardParams& standard, const ChannelPolicy& policy, DecisionScratch* shared = nullptr);
 
+  // A part holds its queue entry from enqueue() until its last column command (RD or WR) has issued, as a controller
+  // keeps a request in its read or write buffer until then: the scheduler's look-ahead is the queue depth less the
+  // parts committed but not yet served. Call release_until(now) before has_space() for an answer at cycle `now`.
   [[nodiscard]] bool has_space(bool is_write, std::uint32_t segments = 1) const;
+  void release_until(Cycle cycle);
+  // The cycle the next held entry is released (kNever: none held).
+  [[nodiscard]] Cycle next_release() const;
   void enqueue(const Segment& segment);  // the caller checked has_space
+  // Issues this channel's commands on `owner`'s command buses (the pseudo-channels of one HBM channel; see
+  // DramTimingChecker::share_command_buses).
+  void share_command_buses(DramChannel& owner) { checker_.share_command_buses(owner.checker_); }
   [[nodiscard]] bool has_work() const { return reads_.size() + writes_.size() > 0; }
   // The cycle from which the next decision may be taken (never before the last decision's first command).
   [[nodiscard]] Cycle decision_cycle() const { return clock_; }
@@ -143,6 +152,8 @@ class DramChannel {
   RefreshManager refresh_;
   std::vector<std::uint64_t> open_rows_;
   BankQueues reads_, writes_;
+  // Per direction ([is write]), a min-heap of the last column-command cycles of committed parts still holding entries.
+  std::vector<Cycle> held_[2];
   std::uint64_t next_order_ = 0;
   bool draining_writes_ = false;
   bool last_was_write_ = false;

@@ -37,7 +37,15 @@ DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dr
   for (std::uint32_t i = 0; i < mapping_.shape().channels; ++i) {
     channels_.push_back(std::make_unique<DramChannel>(dram_.standard, policy, &decision_scratch_));
   }
+  const std::uint32_t sharing = dram_.standard.shared_command_bus ? std::max(1u, dram_.standard.pseudo_channels) : 1;
+  for (std::uint32_t i = 0; i < channels_.size(); ++i) {
+    if (i % sharing != 0) channels_[i]->share_command_buses(*channels_[i - i % sharing]);
+  }
   stats_.channels.resize(channels_.size());
+  blocked_channels_.assign((channels_.size() + 63) / 64, 0);
+  front_end_.resize(channels_.size());
+  // One channel has no other to serve while its requests wait: its source simply waits.
+  front_end_depth_ = channels_.size() > 1 ? policy.read_queue : 0;
   channel_parts_.assign(channels_.size(), 0);
   busy_channels_.assign((channels_.size() + 63) / 64, 0);
   due_.assign(channels_.size(), kNever);
@@ -94,10 +102,17 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
                 [](const Part& a, const Part& b) { return a.first_burst < b.first_burst; });
     }
   }
+  const auto now = sc_core::sc_time_stamp();
+  const Cycle arrival = cycle_at_or_after(now);
   bool room = true;
   for (const auto& part : parts_) ++channel_parts_[part.channel];
   for (const auto& part : parts_) {
-    room = room && channels_[part.channel]->has_space(is_write, channel_parts_[part.channel]);
+    auto& channel = *channels_[part.channel];
+    channel.release_until(arrival);
+    if (!channel.has_space(is_write, channel_parts_[part.channel])) {
+      room = false;
+      blocked_channels_[part.channel / 64] |= std::uint64_t{1} << (part.channel % 64);
+    }
   }
   for (const auto& part : parts_) channel_parts_[part.channel] = 0;
   if (!room) {
@@ -107,7 +122,6 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
     return false;
   }
 
-  const auto now = sc_core::sc_time_stamp();
   std::uint64_t id = 0;
   if (free_slots_.empty()) {
     id = in_flight_.size();
@@ -129,7 +143,6 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
     any_request_ = true;
     stats_.first_arrival_s = now.to_seconds();
   }
-  const Cycle arrival = cycle_at_or_after(now);
   enqueued_ = true;
   for (auto& part : parts_) {
     part.segment.parent = id;
@@ -158,18 +171,53 @@ void DramDevice::attach_source(DramRequestSource& source) {
 
 void DramDevice::pull_source(const sc_core::sc_time& now) {
   if (source_ == nullptr) return;
+  if (front_end_count_ > 0) drain_front_end();
   for (auto next = source_->peek(); next; next = source_->peek()) {
     if (next->arrival_fs > now.value()) {
       source_blocked_ = false;
       return;
     }
-    if (!enqueue(*next, nullptr, nullptr)) {
-      source_blocked_ = true;
-      return;
+    if (front_end_count_ > 0 || !enqueue(*next, nullptr, nullptr)) {
+      // Behind the requests its channel already buffers, or in front of them when there are none.
+      auto& buffer = front_end_[mapping_.decode(next->address).channel];
+      if (front_end_count_ > 0 && buffer.empty() && enqueue(*next, nullptr, nullptr)) {
+        source_->pop();
+        continue;
+      }
+      if (buffer.size() >= front_end_depth_) {
+        source_blocked_ = true;
+        return;
+      }
+      buffer.push_back(*next);
+      ++front_end_count_;
     }
     source_->pop();
   }
   source_blocked_ = false;
+}
+
+void DramDevice::drain_front_end() {
+  for (auto& buffer : front_end_) {
+    while (!buffer.empty() && enqueue(buffer.front(), nullptr, nullptr)) {
+      buffer.pop_front();
+      --front_end_count_;
+    }
+  }
+}
+
+bool DramDevice::release_blocked(Cycle now_cycle) {
+  bool released = false;
+  for (std::size_t word = 0; word < blocked_channels_.size(); ++word) {
+    for (std::uint64_t bits = blocked_channels_[word]; bits != 0; bits &= bits - 1) {
+      const auto index = word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+      auto& channel = *channels_[index];
+      if (channel.next_release() > now_cycle) continue;
+      channel.release_until(now_cycle);
+      blocked_channels_[word] &= ~(std::uint64_t{1} << (index % 64));
+      released = true;
+    }
+  }
+  return released;
 }
 
 void DramDevice::complete_part(const SegmentDone& part) {
@@ -202,6 +250,7 @@ void DramDevice::wake() {
   const auto now = sc_core::sc_time_stamp();
   const Cycle now_cycle = cycle_at_or_after(now);
   in_wake_ = true;
+  if (release_blocked(now_cycle)) space_freed_ = true;
   pull_source(now);
   // Passes over the channels with work, in index order, while a pass queued new work (a completion's callback may
   // submit a request); the due cycles sit in one array, so a pass touches only the channels it serves.
@@ -215,7 +264,7 @@ void DramDevice::wake() {
         while (channel.has_work() && channel.decision_cycle() <= now_cycle) {
           for (const auto& part : channel.decide(now_cycle)) complete_part(part);
           space_freed_ = true;
-          if (source_blocked_) pull_source(now);
+          if (source_blocked_ || front_end_count_ > 0) pull_source(now);
         }
         due_[index] = channel.has_work() ? channel.decision_cycle() : kNever;
         if (!channel.has_work()) busy_channels_[word] &= ~(std::uint64_t{1} << (index % 64));
@@ -234,6 +283,13 @@ void DramDevice::wake() {
   for (std::size_t word = 0; word < busy_channels_.size(); ++word) {
     for (std::uint64_t bits = busy_channels_[word]; bits != 0; bits &= bits - 1) {
       next_cycle = std::min(next_cycle, due_[word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))]);
+    }
+  }
+  // A refused request waits for the next entry its full channels release.
+  for (std::size_t word = 0; word < blocked_channels_.size(); ++word) {
+    for (std::uint64_t bits = blocked_channels_[word]; bits != 0; bits &= bits - 1) {
+      next_cycle =
+          std::min(next_cycle, channels_[word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))]->next_release());
     }
   }
   bool has_next = next_cycle < kNever;

@@ -13,11 +13,21 @@
 // which is when the request's last part is scheduled, at or before `done` (callers that must act at `done` notify
 // their own event); and an event, notified by the device at `done`.
 //
+// In trace mode (attach_source) the device's front end keeps a buffer per channel as deep as its read queue: a request
+// whose channel is full waits there, in order with the others of its channel, while the requests behind it go to the
+// other channels (a stream of 32 B requests puts 128 in a row into one HBM2 channel; blocking the whole source on it
+// would serve the channels one at a time). The source stops only when such a buffer is full too.
+//
+// Where the standard's pseudo-channels share their channel's command pins (shared_command_bus), channels
+// p * k .. p * k + p - 1 (p pseudo-channels per channel) are the pseudo-channels of channel k and take turns on its
+// row command bus.
+//
 // Parameters: DramParams (models/dram/dram_params.h: standard, mapping, page policy, scheduler, refresh, queues) and
 // the number of channels to simulate (default: all of the device's).
 // Wakes on: try_submit() (a delta later), a channel's decision cycle, the next request of an attached source.
 // Statistics: collect() after the run (DramRunStats, dram_stats.h).
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -90,6 +100,11 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   // (null for a source's request) receive the completion.
   bool enqueue(const DramRequest& request, DramCompletionSink* done_sink, sc_core::sc_event* done_event);
   void pull_source(const sc_core::sc_time& now);
+  // Queues the front end's buffered requests, oldest first per channel, while their channels have room.
+  void drain_front_end();
+  // Releases the queue entries held until now (DramChannel::release_until) of the channels a refused request found
+  // full; true when any was released.
+  bool release_blocked(Cycle now_cycle);
   void complete_part(const SegmentDone& part);
   [[nodiscard]] Cycle cycle_at_or_after(const sc_core::sc_time& time) const;
   [[nodiscard]] sc_core::sc_time time_of(Cycle cycle) const;
@@ -125,6 +140,10 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   // (kNever without work).
   std::vector<std::uint64_t> busy_channels_;
   std::vector<Cycle> due_;
+  std::vector<std::uint64_t> blocked_channels_;     // bit c: a refused request found channel c full
+  std::vector<std::deque<DramRequest>> front_end_;  // per channel, trace mode only (see above)
+  std::size_t front_end_depth_ = 0;
+  std::size_t front_end_count_ = 0;
   bool enqueued_ = false;  // a request was queued since the start of wake()'s current pass
   std::uint64_t activations_ = 0;
 };

@@ -31,6 +31,8 @@ struct DramStandardParams {
   Bytes row_bytes = 0;            // page size per pseudo-channel
   bool per_bank_refresh = false;  // the standard has REFsb/REFpb
   bool separate_row_bus = false;  // row (ACT/PRE/REF) and column (RD/WR) commands have their own buses (HBM)
+  // The pseudo-channels of a channel take turns on its row and column command buses (HBM pseudo-channel mode).
+  bool shared_command_bus = false;
   DramTiming timing;
   DramEnergy energy;
 
@@ -50,7 +52,9 @@ struct DramStandardParams {
 enum class DramModel { simple, detailed };
 enum class PagePolicy { open, closed, adaptive };
 enum class DramScheduler { frfcfs, fcfs };
-enum class RefreshMode { all_bank, per_bank, none };
+// `standard`: per-bank refresh where the standard has it (REFsb, REFpb), else all-bank; resolved when the standard is
+// known (resolved_refresh()), so a controller only ever sees the other three.
+enum class RefreshMode { all_bank, per_bank, none, standard };
 
 struct DramParams {
   DramStandardParams standard;
@@ -69,6 +73,11 @@ struct DramParams {
 
   [[nodiscard]] std::uint32_t channels() const {  // independent channels of the device (pseudo-channels for HBM)
     return stacks * standard.channels * standard.pseudo_channels;
+  }
+  // The refresh mode the controller runs: `standard` becomes the standard's own (per-bank where it has it).
+  [[nodiscard]] RefreshMode resolved_refresh() const {
+    if (refresh != RefreshMode::standard) return refresh;
+    return standard.per_bank_refresh ? RefreshMode::per_bank : RefreshMode::all_bank;
   }
   [[nodiscard]] BytesPerSecond peak_bandwidth_bytes_per_s() const {
     return standard.channel_bandwidth_bytes_per_s() * channels();

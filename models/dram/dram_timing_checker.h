@@ -53,6 +53,10 @@ class DramTimingChecker {
   void issue(DramCommand command, std::uint32_t bank, Cycle at, bool uses_bus = true);
 
   [[nodiscard]] const CheckerTiming& timing() const { return timing_; }
+  // Issues this checker's row commands on `owner`'s row command bus from now on (the two pseudo-channels of an HBM
+  // channel share its command pins, JESD235 / JESD238), so each sees the cycles the other's ACT, PRE and REF take.
+  // `owner` must outlive this checker, and the decisions of both must come in non-decreasing cycles (forget_before).
+  void share_command_buses(DramTimingChecker& owner);
   // No command will be asked for before `cycle` any more (the controller's decision cycle only grows): the history
   // older than every constraint can go, and the bus cycles before it.
   void forget_before(Cycle cycle);
@@ -112,8 +116,16 @@ class DramTimingChecker {
   void for_each_column_run(Cycle low, Cycle high, Cycle reach_before, Cycle reach_after, Visit&& visit) const;
   void record_columns(const ColumnRun& run);
   void issue_columns(DramCommand command, std::uint32_t bank, Cycle at, std::uint32_t count, bool uses_bus);
-  [[nodiscard]] const CommandBus& row_bus() const { return timing_.separate_row_bus ? row_bus_ : column_bus_; }
-  [[nodiscard]] CommandBus& row_bus() { return timing_.separate_row_bus ? row_bus_ : column_bus_; }
+  [[nodiscard]] const CommandBus& column_bus() const { return column_bus_; }
+  [[nodiscard]] CommandBus& column_bus() { return column_bus_; }
+  [[nodiscard]] const CommandBus& row_bus() const {
+    if (!timing_.separate_row_bus) return column_bus();
+    return shared_row_bus_ != nullptr ? *shared_row_bus_ : row_bus_;
+  }
+  [[nodiscard]] CommandBus& row_bus() {
+    if (!timing_.separate_row_bus) return column_bus();
+    return shared_row_bus_ != nullptr ? *shared_row_bus_ : row_bus_;
+  }
 
   CheckerTiming timing_;
   std::uint32_t banks_per_group_;
@@ -168,6 +180,8 @@ class DramTimingChecker {
   // narrower window of its own gaps (a prefill's reads never pay for the wide write-to-read gap).
   Cycle last_column_[2] = {std::numeric_limits<Cycle>::min() / 4, std::numeric_limits<Cycle>::min() / 4};
   CommandBus row_bus_, column_bus_;
+  // The row bus of the checker this one shares it with (share_command_buses), or null: its own.
+  CommandBus* shared_row_bus_ = nullptr;
   std::vector<IssuedCommand>* log_ = nullptr;
 };
 

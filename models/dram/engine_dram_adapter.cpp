@@ -51,6 +51,10 @@ void EngineDramAdapter::submit(const DramRequest& request, DramCompletionSink& s
     const Bytes last = (request.address + request.bytes - 1) / burst_bytes_;
     asked_burst_bytes_ += (last - first + 1) * burst_bytes_;
   }
+  if (request_log_ != nullptr) {
+    request_log_->push_back(request);
+    request_log_->back().arrival_fs = sc_core::sc_time_stamp().value();
+  }
   DramRequest tagged = request;
   tagged.tag = slot;
   // Requests wait in arrival order: a later one never overtakes one refused for a full queue.

@@ -63,6 +63,8 @@ class EngineDramAdapter final : public sc_core::sc_module,
   [[nodiscard]] dram::DramRunStats collect() { return device_.collect(); }
   [[nodiscard]] const dram::DramDevice& device() const { return device_; }
   void attach_scheduler(DeviceScheduler& scheduler) { device_.attach_scheduler(scheduler); }
+  // Appends every request the engine submits, with the time it asked (`roofsim run --dram-trace`); null: none.
+  void set_request_log(std::vector<DramRequest>* log) { request_log_ = log; }
 
  private:
   // A request in the controller: its requester's sink and tag (the controller carries the slot's index as its tag).
@@ -82,6 +84,7 @@ class EngineDramAdapter final : public sc_core::sc_module,
   TimeFs path_latency_fs_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
+  std::vector<DramRequest>* request_log_ = nullptr;
   std::deque<DramRequest> waiting_;  // refused for a full queue, tagged with their slots
   std::vector<OpDramCounters> ops_;
   Bytes bytes_read_ = 0, bytes_written_ = 0, asked_burst_bytes_ = 0;

@@ -6,12 +6,14 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,7 @@
 #include "sim/engine/dram_run.h"
 #include "sim/engine/dram_trace_reader.h"
 #include "sim/report/dram_run_writers.h"
+#include "sim/report/dram_trace_writer.h"
 
 namespace roofsim::cli {
 
@@ -40,6 +43,8 @@ namespace {
 struct DramOptions {
   std::string hw;
   std::string trace;
+  std::string format = "auto";
+  std::string convert;
   std::string pattern;
   std::string bytes = "64MiB";
   std::string stride;
@@ -50,6 +55,7 @@ struct DramOptions {
   std::string out = "results";
   std::string mapping, page_policy, scheduler, refresh;
   std::uint64_t seed = 1;
+  std::uint32_t queue = 0;
   bool quiet = false;
 };
 
@@ -80,16 +86,24 @@ DramParams load_dram(const std::string& hw) {
   dram.standard = load_dram_standard(file);
   dram.stacks = 1;
   dram.model = DramModel::detailed;
+  dram.refresh = dram.resolved_refresh();
   return dram;
 }
 
 void apply_overrides(const DramOptions& options, DramParams& dram) {
   if (!options.mapping.empty()) dram.mapping = options.mapping;
+  if (options.queue > 0) {
+    // The write-drain watermarks keep their share of the queue (the defaults: 48 and 16 of 64 entries).
+    dram.write_high = std::max(1u, options.queue * 3 / 4);
+    dram.write_low = options.queue / 4;
+    dram.read_queue = dram.write_queue = options.queue;
+  }
   if (!options.page_policy.empty())
     dram.page_policy = parse_enum_option<PagePolicy>("--page-policy", options.page_policy);
   if (!options.scheduler.empty()) dram.scheduler = parse_enum_option<DramScheduler>("--scheduler", options.scheduler);
   if (!options.refresh.empty()) {
     dram.refresh = parse_enum_option<RefreshMode>("--refresh", options.refresh);
+    dram.refresh = dram.resolved_refresh();
     if (dram.refresh == RefreshMode::per_bank && !dram.standard.per_bank_refresh) {
       throw InputError(SourcePos{"--refresh"}, "--refresh", options.refresh,
                        "all_bank or none (" + dram.standard.name + " has no per-bank refresh)");
@@ -129,6 +143,15 @@ DramPattern pattern_of(const DramOptions& options) {
   return pattern;
 }
 
+std::string converted_trace_name(DramTraceFormat format) {
+  switch (format) {
+    case DramTraceFormat::ramulator: return "dram_trace.ramulator.trace";
+    case DramTraceFormat::dramsim3: return "dram_trace.dramsim3.trace";
+    case DramTraceFormat::dramsys: return "dram_trace.stl";
+    default: return "dram_trace.txt";
+  }
+}
+
 int run_dram(const DramOptions& options) {
   auto dram = load_dram(options.hw);
   apply_overrides(options, dram);
@@ -143,12 +166,27 @@ int run_dram(const DramOptions& options) {
   }
   std::string workload;
   DramRequests requests;
+  const Bytes request_bytes = parse_size("--request-bytes", options.request_bytes);
   if (!options.trace.empty()) {
-    requests = read_dram_trace(options.trace, parse_size("--request-bytes", options.request_bytes));
+    DramTraceOptions trace_options;
+    trace_options.format = *parse_dram_trace_format(options.format);
+    trace_options.default_bytes = request_bytes;
+    trace_options.cycle_s = dram.standard.tck_s;
+    requests = read_dram_trace(options.trace, trace_options);
     workload = "trace " + options.trace;
   } else {
     requests = make_pattern_requests(pattern_of(options));
     workload = options.pattern + " " + format_bytes(parse_size("--bytes", options.bytes));
+  }
+  if (!options.convert.empty()) {
+    // Only the conversion: the requests written in the asked format, nothing simulated.
+    const auto format = *parse_dram_trace_format(options.convert);
+    const auto path = std::filesystem::path(options.out) / converted_trace_name(format);
+    const OutputFolder folder(options.out);
+    write_output_file(
+        path, [&](std::ostream& out) { write_dram_trace(out, requests, format, dram.standard.tck_s, request_bytes); });
+    if (!options.quiet) std::cout << "  wrote " << path.string() << " (" << requests.size() << " requests)\n";
+    return 0;
   }
   const std::size_t request_count = requests.size();
   const OutputFolder folder(options.out);
@@ -174,7 +212,8 @@ void add_dram_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<DramOptions>();
   command->add_option("trace", options->trace,
                       "Trace file: lines '<time_ns> <R|W> <hex address> [bytes]' (blank lines and # comments "
-                      "allowed); a request is offered at its time or as soon as the queues have room");
+                      "allowed), or a peer simulator's trace (--format); a request is offered at its time or as soon "
+                      "as the queues have room");
   command
       ->add_option("--hw", options->hw,
                    "A device file (its [dram] section) or a DRAM standard file of configs/dram/ (by path or "
@@ -195,16 +234,33 @@ void add_dram_command(CLI::App& app, int& exit_code) {
   command->add_option("--mapping", options->mapping,
                       "Address mapping: " + dram_mapping_grammar() +
                           "; e.g. RoBaCoBgCh interleaves consecutive bursts over channels and bank groups");
+  command
+      ->add_option("--queue", options->queue,
+                   "Read and write queue entries per channel (default the device's, 64; the peers use 32)")
+      ->check(CLI::Range(1, 65536));
   command->add_option("--page-policy", options->page_policy, "Row policy: " + enum_choices<PagePolicy>());
   command->add_option("--scheduler", options->scheduler, "Request scheduler: " + enum_choices<DramScheduler>());
   command->add_option("--refresh", options->refresh, "Refresh mode: " + enum_choices<RefreshMode>());
+  command
+      ->add_option("--format", options->format,
+                   "Trace format: auto (from the first line), roofsim, ramulator ('LD|ST <address>', Ramulator 2), "
+                   "dramsim3 ('<hex address> READ|WRITE <cycle>'), dramsys ('<cycle>: [(bytes)] read|write "
+                   "<hex address>', the STL player); cycles are of the DRAM's tCK")
+      ->check(CLI::IsMember({"auto", "roofsim", "ramulator", "dramsim3", "dramsys"}));
+  command
+      ->add_option("--convert", options->convert,
+                   "Write the requests (of the trace or the pattern) as a trace of this format to DIR "
+                   "(dram_trace.txt, .ramulator.trace, .dramsim3.trace or .stl) instead of simulating them; "
+                   "ramulator and dramsim3 lines are --request-bytes each")
+      ->check(CLI::IsMember({"roofsim", "ramulator", "dramsim3", "dramsys"}));
   command->add_option("--out", options->out, "Output directory (default results/)");
   command->add_flag("--quiet", options->quiet, "Write the JSON only");
   command->callback([options, &exit_code]() { exit_code = run_dram(*options); });
 }
 
-// `roofsim bench dram`: requests per second of trace mode on 1 M-request stream and random traces over one HBM2
-// channel. Each pattern runs in a child process (SystemC allows one elaboration per process).
+// `roofsim bench dram`: requests per second on 1 M-request stream and random traces over one HBM2 pseudo-channel:
+// the simulation alone (requests in memory), and end to end as `roofsim dram TRACE` runs (the trace file read and
+// parsed, then simulated). Each pattern runs in a child process (SystemC allows one elaboration per process).
 int run_dram_bench() {
   constexpr std::uint64_t kRequests = 1'000'000;
   int status_all = 0;
@@ -214,34 +270,51 @@ int run_dram_bench() {
     if (child < 0) return 1;
     if (child == 0) {
       int code = 0;
+      std::string trace_path;
       try {
         DramOptions options;
         options.hw = "HBM2-2000";
         options.pattern = pattern;
         options.bytes = std::to_string(kRequests * 64);
         auto dram = load_dram(options.hw);
-        const auto start_generate = std::chrono::steady_clock::now();
         auto requests = make_pattern_requests(pattern_of(options));
+        // The same requests as a trace file, for the end-to-end figure.
+        char name[] = "/tmp/roofsim-bench-dram-XXXXXX";
+        const int fd = mkstemp(name);
+        if (fd < 0) throw std::runtime_error("cannot create a temporary trace file");
+        close(fd);
+        trace_path = name;
+        {
+          std::ofstream out(trace_path, std::ios::binary);
+          write_dram_trace(out, requests, DramTraceFormat::roofsim, dram.standard.tck_s, 64);
+        }
         const auto start = std::chrono::steady_clock::now();
         const std::clock_t start_cpu = std::clock();
-        const auto result = run_dram_requests(dram, 1, std::move(requests));
+        DramTraceOptions trace_options;
+        trace_options.cycle_s = dram.standard.tck_s;
+        auto parsed = read_dram_trace(trace_path, trace_options);
+        const std::clock_t parsed_cpu = std::clock();
+        const auto result = run_dram_requests(dram, 1, std::move(parsed));
         const std::clock_t end_cpu = std::clock();
         const auto end = std::chrono::steady_clock::now();
-        const double generate_s = std::chrono::duration<double>(start - start_generate).count();
         const double wall_s = std::chrono::duration<double>(end - start).count();
         // CPU time as well: on a shared machine the wall time also counts other processes' turns.
         const double cpu_s = static_cast<double>(end_cpu - start_cpu) / CLOCKS_PER_SEC;
+        const double parse_cpu_s = static_cast<double>(parsed_cpu - start_cpu) / CLOCKS_PER_SEC;
+        const double simulate_cpu_s = cpu_s - parse_cpu_s;
+        const auto rate = [&](double seconds) { return static_cast<double>(kRequests) / seconds / 1e6; };
         std::cout << fmt::format(
-            "dram bench {:<6}: {} requests of 64 B over 1 {} channel: {:.3f} s wall = {:.2f} M requests/s, "
-            "{:.3f} s CPU = {:.2f} M requests/s (trace generation {:.3f} s); simulated {:.1f}% of pin bandwidth, "
-            "row hits {:.1f}%\n",
-            pattern, kRequests, dram.standard.name, wall_s, static_cast<double>(kRequests) / wall_s / 1e6, cpu_s,
-            static_cast<double>(kRequests) / cpu_s / 1e6, generate_s, 100.0 * result.summary.bandwidth_fraction_of_peak,
+            "dram bench {:<6}: {} requests of 64 B over 1 {} channel, end to end (trace file parsed and simulated): "
+            "{:.3f} s CPU = {:.2f} M requests/s ({:.3f} s wall = {:.2f} M/s); parsing {:.3f} s = {:.2f} M/s, "
+            "simulation {:.3f} s = {:.2f} M/s; simulated {:.1f}% of pin bandwidth, row hits {:.1f}%\n",
+            pattern, kRequests, dram.standard.name, cpu_s, rate(cpu_s), wall_s, rate(wall_s), parse_cpu_s,
+            rate(parse_cpu_s), simulate_cpu_s, rate(simulate_cpu_s), 100.0 * result.summary.bandwidth_fraction_of_peak,
             100.0 * result.summary.row_hit_rate);
       } catch (const std::exception& error) {
         std::cerr << "roofsim: error: " << error.what() << "\n";
         code = 1;
       }
+      if (!trace_path.empty()) std::remove(trace_path.c_str());
       std::cout.flush();
       std::_Exit(code);
     }

@@ -17,6 +17,7 @@
 #include "sim/cli/run_cluster.h"
 #include "sim/config/cluster_params.h"
 #include "sim/config/data_paths.h"
+#include "sim/core/input_error.h"
 #include "sim/core/interrupt.h"
 #include "sim/core/output_file.h"
 #include "sim/core/output_folder.h"
@@ -24,6 +25,7 @@
 #include "sim/engine/empty_model.h"
 #include "sim/engine/engine.h"
 #include "sim/report/dram_table.h"
+#include "sim/report/dram_trace_writer.h"
 #include "sim/report/engine_table.h"
 #include "sim/report/power_table.h"
 #include "sim/report/report_writers.h"
@@ -46,6 +48,7 @@ struct RunOptions {
   bool full = false;
   std::string algorithm;
   bool allow_large = false;
+  std::string dram_trace;
 };
 
 struct Scenario {
@@ -87,8 +90,23 @@ int run_scenario(const RunOptions& options) {
   check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));
   std::optional<OutputFolder> folder;
   if (options.write_files) folder.emplace(options.out_dir);
+  if (!options.dram_trace.empty() &&
+      (!scenario.hardware.dram || scenario.hardware.dram->model != DramModel::detailed)) {
+    throw InputError(SourcePos{"--dram-trace"}, "--dram-trace", options.dram_trace,
+                     "a device whose dram.model is detailed (the simple model sees no requests)");
+  }
   const DeferInterrupts defer;
-  scenario.result = run_workload(scenario.hardware, scenario.workload);
+  std::vector<DramRequest> dram_requests;
+  scenario.result =
+      run_workload(scenario.hardware, scenario.workload, options.dram_trace.empty() ? nullptr : &dram_requests);
+  if (!options.dram_trace.empty()) {
+    // roofsim's own trace format: `roofsim dram FILE --convert FORMAT` turns it into a peer simulator's.
+    write_output_file(options.dram_trace, [&](std::ostream& out) {
+      write_dram_trace(out, dram_requests, DramTraceFormat::roofsim, scenario.hardware.dram->standard.tck_s,
+                       scenario.hardware.dram->standard.burst_bytes());
+    });
+    std::cout << "wrote " << options.dram_trace << " (" << dram_requests.size() << " DRAM requests)\n";
+  }
   const bool complete = scenario.result.complete;
   const auto device = make_device_roof(scenario.hardware);
   const auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
@@ -137,6 +155,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->add_option("--trace-tiles", options->trace_tiles,
                    "Tile events in trace.json; above it, consecutive tiles of an op on a unit are aggregated")
       ->capture_default_str();
+  command->add_option("--dram-trace", options->dram_trace,
+                      "Also write the DRAM requests of the run (with the times they were sent) to FILE, in "
+                      "`roofsim dram`'s trace format; `roofsim dram FILE --convert FORMAT` turns it into a peer "
+                      "simulator's");
   command->add_flag("--full", options->full,
                     "Cluster runs: simulate the compute of every rank rather than one per class of symmetric ranks");
   command->add_option("--algo", options->algorithm, "Cluster runs: collective algorithm (ring, tree, hd, direct)");

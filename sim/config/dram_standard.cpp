@@ -83,6 +83,9 @@ const KeyRegistry& dram_standard_registry() {
           {"organization.separate_row_bus", K::flag, Q::bytes, opt, "false",
            "Row commands (ACT, PRE, REF) and column commands (RD, WR) have separate buses (HBM)",
            &DramStandardParams::separate_row_bus},
+          {"organization.shared_command_bus", K::flag, Q::bytes, opt, "false",
+           "The pseudo-channels of a channel share its command buses (HBM pseudo-channel mode)",
+           &DramStandardParams::shared_command_bus},
 
           {"timing", K::section, Q::bytes, req, "", "Timing constraints (ns, or cycles of tCK)"},
           {"timing.act_cycles", K::count, Q::bytes, opt, "1", "Command-bus cycles an ACT occupies",

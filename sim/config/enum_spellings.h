@@ -32,8 +32,10 @@ struct EnumSpellings<DramScheduler> {
 
 template <>
 struct EnumSpellings<RefreshMode> {
-  static constexpr EnumSpelling<RefreshMode> kAll[] = {
-      {RefreshMode::all_bank, "all_bank"}, {RefreshMode::per_bank, "per_bank"}, {RefreshMode::none, "none"}};
+  static constexpr EnumSpelling<RefreshMode> kAll[] = {{RefreshMode::all_bank, "all_bank"},
+                                                       {RefreshMode::per_bank, "per_bank"},
+                                                       {RefreshMode::none, "none"},
+                                                       {RefreshMode::standard, "standard"}};
 };
 
 template <>

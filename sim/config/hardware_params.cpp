@@ -150,6 +150,7 @@ DramParams read_dram(const ConfigSection& section, const std::filesystem::path& 
   dram.standard = load_dram_standard(standard_file, data_rate);
   section.read_fields(dram);
   if (dram.capacity_bytes == 0) section.fail("capacity", "a capacity greater than 0 B");
+  dram.refresh = dram.resolved_refresh();
   if (dram.refresh == RefreshMode::per_bank && !dram.standard.per_bank_refresh) {
     section.fail("refresh", "all_bank or none (" + dram.standard.name + " has no per-bank refresh)");
   }

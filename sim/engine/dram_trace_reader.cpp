@@ -1,9 +1,13 @@
 #include "sim/engine/dram_trace_reader.h"
 
+#include <array>
 #include <charconv>
+#include <cmath>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
-#include <sstream>
+#include <type_traits>
 
 #include "sim/core/input_error.h"
 #include "sim/core/input_file.h"
@@ -12,74 +16,256 @@ namespace roofsim {
 
 namespace {
 
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+struct FormatName {
+  DramTraceFormat format;
+  std::string_view name;
+  std::string_view expected;  // what a line looks like, for errors
+};
+
+constexpr FormatName kFormats[] = {
+    {DramTraceFormat::automatic, "auto", "a line of one of the formats roofsim, ramulator, dramsim3 or dramsys"},
+    {DramTraceFormat::roofsim, "roofsim", "a line '<time_ns> <R|W> <hex address> [bytes]', times not decreasing"},
+    {DramTraceFormat::ramulator, "ramulator", "a Ramulator 2 line '<LD|ST> <address>' (decimal or 0x hex)"},
+    {DramTraceFormat::dramsim3, "dramsim3",
+     "a DRAMsim3 line '<hex address> <READ|WRITE> <cycle>', cycles not decreasing"},
+    {DramTraceFormat::dramsys, "dramsys",
+     "a DRAMSys STL line '<cycle>: [(<bytes>)] <read|write> <hex address> [data]', cycles not decreasing"},
+};
+
+const FormatName& format_entry(DramTraceFormat format) {
+  for (const auto& entry : kFormats) {
+    if (entry.format == format) return entry;
+  }
+  return kFormats[0];
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
+
+// Up to kMax whitespace-separated fields of a line; `count` may exceed kMax (then the line has too many).
+struct Fields {
+  static constexpr std::size_t kMax = 6;
+  std::array<std::string_view, kMax> field;
+  std::size_t count = 0;
+};
+
+Fields split(std::string_view line) {
+  Fields fields;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && is_space(line[i])) ++i;
+    if (i >= line.size()) break;
+    const std::size_t start = i;
+    while (i < line.size() && !is_space(line[i])) ++i;
+    if (fields.count < Fields::kMax) fields.field[fields.count] = line.substr(start, i - start);
+    ++fields.count;
+  }
+  return fields;
+}
+
+template <class T>
+bool parse_number(std::string_view text, T& value, int base = 10) {
+  if (text.empty()) return false;
+  const auto* end = text.data() + text.size();
+  std::from_chars_result result{};
+  if constexpr (std::is_floating_point_v<T>) {
+    result = std::from_chars(text.data(), end, value);
+  } else {
+    result = std::from_chars(text.data(), end, value, base);
+  }
+  return result.ec == std::errc() && result.ptr == end;
+}
+
+bool parse_hex(std::string_view text, std::uint64_t& value) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) text.remove_prefix(2);
+  return parse_number(text, value, 16);
+}
+
+// Ramulator 2 accepts decimal, or hex after 0x.
+bool parse_address(std::string_view text, std::uint64_t& value) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return parse_hex(text, value);
+  return parse_number(text, value);
+}
+
+bool is_dramsim3_write(std::string_view op) {
+  return op == "WRITE" || op == "write" || op == "P_MEM_WR" || op == "BOFF";
+}
+
+bool is_dramsim3_read(std::string_view op) {
+  return op == "READ" || op == "read" || op == "P_MEM_RD" || op == "P_FETCH" || op == "IFETCH" || op == "P_LOCK_RD" ||
+         op == "P_LOCK_WR";
+}
+
+// The request of one line of `format`; false when the line does not parse. `time_s` is set for timed formats.
+bool parse_line(DramTraceFormat format, std::string_view line, const DramTraceOptions& options, DramRequest& request,
+                double& time_s) {
+  const Fields f = split(line);
+  request.bytes = options.default_bytes;
+  switch (format) {
+    case DramTraceFormat::roofsim: {
+      if (f.count < 3 || f.count > 4) return false;
+      double time_ns = 0;
+      if (!parse_number(f.field[0], time_ns) || !(time_ns >= 0) || !std::isfinite(time_ns)) return false;
+      const auto kind = f.field[1];
+      if (kind == "R" || kind == "r") {
+        request.write = false;
+      } else if (kind == "W" || kind == "w") {
+        request.write = true;
+      } else {
+        return false;
+      }
+      if (!parse_hex(f.field[2], request.address)) return false;
+      if (f.count == 4 && (!parse_number(f.field[3], request.bytes) || request.bytes == 0)) return false;
+      time_s = time_ns * 1e-9;
+      return true;
+    }
+    case DramTraceFormat::ramulator: {
+      if (f.count != 2) return false;
+      if (f.field[0] == "LD") {
+        request.write = false;
+      } else if (f.field[0] == "ST") {
+        request.write = true;
+      } else {
+        return false;
+      }
+      time_s = 0;
+      return parse_address(f.field[1], request.address);
+    }
+    case DramTraceFormat::dramsim3: {
+      if (f.count != 3) return false;
+      if (!parse_hex(f.field[0], request.address)) return false;
+      if (is_dramsim3_write(f.field[1])) {
+        request.write = true;
+      } else if (is_dramsim3_read(f.field[1])) {
+        request.write = false;
+      } else {
+        return false;
+      }
+      std::uint64_t cycle = 0;
+      if (!parse_number(f.field[2], cycle)) return false;
+      time_s = static_cast<double>(cycle) * options.cycle_s;
+      return true;
+    }
+    case DramTraceFormat::dramsys: {
+      if (f.count < 3) return false;
+      auto stamp = f.field[0];
+      if (stamp.empty() || stamp.back() != ':') return false;
+      stamp.remove_suffix(1);
+      std::uint64_t cycle = 0;
+      if (!parse_number(stamp, cycle)) return false;
+      std::size_t next = 1;
+      if (f.field[next].size() > 2 && f.field[next].front() == '(' && f.field[next].back() == ')') {
+        if (!parse_number(f.field[next].substr(1, f.field[next].size() - 2), request.bytes) || request.bytes == 0)
+          return false;
+        ++next;
+      }
+      // The command, the address and, for a write of a storage-enabled trace, its data.
+      if (f.count < next + 2 || f.count > next + 3) return false;
+      if (f.field[next] == "read") {
+        request.write = false;
+      } else if (f.field[next] == "write") {
+        request.write = true;
+      } else {
+        return false;
+      }
+      if (!parse_hex(f.field[next + 1], request.address)) return false;
+      time_s = static_cast<double>(cycle) * options.cycle_s;
+      return true;
+    }
+    case DramTraceFormat::automatic: return false;
+  }
+  return false;
 }
 
 }  // namespace
 
-DramRequests read_dram_trace(const std::string& path, Bytes default_bytes) {
-  check_input_file(path, "DRAM trace", kMaxDramTraceBytes);
-  std::ifstream in(path);
-  if (!in) throw InputError(SourcePos{path}, "cannot open this DRAM trace file");
+std::optional<DramTraceFormat> parse_dram_trace_format(std::string_view name) {
+  for (const auto& entry : kFormats) {
+    if (entry.name == name) return entry.format;
+  }
+  return std::nullopt;
+}
+
+std::string_view dram_trace_format_name(DramTraceFormat format) {
+  return format_entry(format).name;
+}
+
+std::optional<DramTraceFormat> detect_dram_trace_format(std::string_view line) {
+  // The first field tells them apart: LD/ST, a cycle with a colon, a hex address with a word after it, a time.
+  const Fields f = split(line);
+  if (f.count == 0) return std::nullopt;
+  const auto first = f.field[0];
+  if (first == "LD" || first == "ST") return DramTraceFormat::ramulator;
+  if (first.back() == ':') return DramTraceFormat::dramsys;
+  if (f.count >= 2 && (is_dramsim3_read(f.field[1]) || is_dramsim3_write(f.field[1]))) {
+    return DramTraceFormat::dramsim3;
+  }
+  if (f.count >= 2 && (f.field[1] == "R" || f.field[1] == "W" || f.field[1] == "r" || f.field[1] == "w")) {
+    return DramTraceFormat::roofsim;
+  }
+  return std::nullopt;
+}
+
+DramRequests parse_dram_trace(std::string_view text, const std::string& name, const DramTraceOptions& options) {
   DramRequests requests;
-  std::string line;
+  // About 30 bytes a line.
+  requests.reserve(text.size() / 24);
+  DramTraceFormat format = options.format;
   std::uint32_t number = 0;
-  const std::string expected =
-      "a line '<time_ns> <R|W> <hex address> [bytes]', times not decreasing and below 9.2e12 ns, bytes 1 .. 2^30, "
-      "the request within the 64-bit address space";
-  Seconds previous_s = 0;
-  while (std::getline(in, line)) {
+  double previous_s = 0;
+  std::size_t position = 0;
+  while (position < text.size()) {
+    const void* newline = std::memchr(text.data() + position, '\n', text.size() - position);
+    const std::size_t end =
+        newline != nullptr ? static_cast<std::size_t>(static_cast<const char*>(newline) - text.data()) : text.size();
+    std::string_view line = text.substr(position, end - position);
+    position = end + 1;
     ++number;
-    const auto comment = line.find('#');
-    if (comment != std::string::npos) line.resize(comment);
-    line = trim(line);
+    if (const auto comment = line.find('#'); comment != std::string_view::npos) line = line.substr(0, comment);
+    while (!line.empty() && is_space(line.back())) line.remove_suffix(1);
+    while (!line.empty() && is_space(line.front())) line.remove_prefix(1);
     if (line.empty()) continue;
-    std::istringstream fields(line);
-    std::string time_text, kind, address_text, bytes_text, extra;
-    fields >> time_text >> kind >> address_text >> bytes_text >> extra;
     const auto fail = [&]() {
-      throw InputError(SourcePos{path, number, 0}, "line " + std::to_string(number), line, expected);
+      throw InputError(SourcePos{name, number, 0}, "line " + std::to_string(number), std::string(line),
+                       std::string(format_entry(format).expected));
     };
-    if (address_text.empty() || !extra.empty()) fail();
+    if (format == DramTraceFormat::automatic) {
+      const auto detected = detect_dram_trace_format(line);
+      if (!detected) fail();
+      format = *detected;
+    }
     DramRequest request;
-    double time_ns = 0;
-    {
-      const auto* end = time_text.data() + time_text.size();
-      const auto [ptr, error] = std::from_chars(time_text.data(), end, time_ns);
-      if (error != std::errc() || ptr != end || !(time_ns >= 0 && time_ns < kMaxDramTraceTimeNs)) fail();
+    double time_s = 0;
+    if (!parse_line(format, line, options, request, time_s)) fail();
+    if (time_s < previous_s) fail();
+    // Whatever the format: a size whose parts fit in memory, a last byte inside the 64-bit address space, a time the
+    // femtosecond clock holds.
+    if (request.bytes > kMaxDramRequestBytes ||
+        request.bytes - 1 > std::numeric_limits<Bytes>::max() - request.address ||
+        !(time_s < kMaxDramTraceTimeNs * 1e-9)) {
+      throw InputError(SourcePos{name, number, 0}, "line " + std::to_string(number), std::string(line),
+                       "a request of 1 B .. 1 GiB inside the 64-bit address space, at a time below 9.2e12 ns");
     }
-    if (kind == "R" || kind == "r") {
-      request.write = false;
-    } else if (kind == "W" || kind == "w") {
-      request.write = true;
-    } else {
-      fail();
-    }
-    std::string hex = address_text;
-    if (hex.size() > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex = hex.substr(2);
-    {
-      const auto* end = hex.data() + hex.size();
-      const auto [ptr, error] = std::from_chars(hex.data(), end, request.address, 16);
-      if (hex.empty() || error != std::errc() || ptr != end) fail();
-    }
-    request.bytes = default_bytes;
-    if (!bytes_text.empty()) {
-      const auto* end = bytes_text.data() + bytes_text.size();
-      const auto [ptr, error] = std::from_chars(bytes_text.data(), end, request.bytes);
-      if (error != std::errc() || ptr != end || request.bytes == 0 || request.bytes > kMaxDramRequestBytes) fail();
-    }
-    // The request's last byte, address + bytes - 1, must be an address.
-    if (request.bytes > 0 && request.bytes - 1 > std::numeric_limits<Bytes>::max() - request.address) fail();
-    const Seconds at_s = time_ns * 1e-9;
-    if (at_s < previous_s) fail();
-    previous_s = at_s;
-    request.arrival_fs = seconds_to_fs(at_s);  // as sc_time(at_s, SC_SEC) rounds at the kernel's resolution, 1 fs
+    previous_s = time_s;
+    request.arrival_fs = seconds_to_fs(time_s);  // as sc_time(at_s, SC_SEC) rounds at the kernel's resolution, 1 fs
     requests.push_back(request);
   }
   return requests;
+}
+
+DramRequests read_dram_trace(const std::string& path, const DramTraceOptions& options) {
+  check_input_file(path, "DRAM trace", kMaxDramTraceBytes);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourcePos{path}, "cannot open this DRAM trace file");
+  std::string text;
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size > 0) text.resize(static_cast<std::size_t>(size));
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return parse_dram_trace(text, path, options);
 }
 
 }  // namespace roofsim

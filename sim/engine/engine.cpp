@@ -103,10 +103,12 @@ void keep_finished_ops(const std::vector<bool>& finished, RunResult& result) {
 
 }  // namespace
 
-RunResult run_workload(const HardwareParams& hw, const Workload& workload) {
+RunResult run_workload(const HardwareParams& hw, const Workload& workload, std::vector<DramRequest>* dram_requests) {
   const auto wall_start = std::chrono::steady_clock::now();
   // Lives until the process exits: SystemC cannot tear an elaborated hierarchy down and elaborate another.
   auto* device = new Device("device", hw, workload);
+  if (dram_requests != nullptr && device->detailed_dram() != nullptr)
+    device->detailed_dram()->set_request_log(dram_requests);
   const bool complete = simulate_until_idle_or_interrupted();
   return collect_run_result(hw, workload, *device,
                             std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(),

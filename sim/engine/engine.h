@@ -3,6 +3,9 @@
 // DRAM channels) from the hardware parameters, lowers every op, simulates, collects statistics and checks the
 // end-of-run invariants (executed FLOPs equal the lowering's count; bytes are conserved between levels; each op's
 // unit-time adds up to units x span). SystemC allows one elaboration per process: call this once per process.
+#include <vector>
+
+#include "models/kernel/dram_interface.h"
 #include "sim/config/hardware_params.h"
 #include "sim/engine/run_result.h"
 #include "sim/graph/workload.h"
@@ -12,7 +15,10 @@ namespace roofsim {
 // Throws InputError for ops the hardware cannot run, std::logic_error when an invariant fails. A SIGINT or SIGTERM
 // inside a DeferInterrupts scope (sim/core/interrupt.h) stops the simulation: the result is then not `complete` and
 // holds the ops that finished.
-[[nodiscard]] RunResult run_workload(const HardwareParams& hw, const Workload& workload);
+// `dram_requests` (the detailed DRAM model only): every request the device's memory system sent to its DRAM, with the
+// time it was sent, in that order.
+[[nodiscard]] RunResult run_workload(const HardwareParams& hw, const Workload& workload,
+                                     std::vector<DramRequest>* dram_requests = nullptr);
 
 class Device;
 // The statistics of a device whose simulation has ended (run_workload's second half; cluster runs call it per

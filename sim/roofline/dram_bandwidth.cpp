@@ -21,8 +21,11 @@ DramRowBandwidth dram_row_bandwidth(const DramStandardParams& standard, RefreshM
   const Seconds trrd_s = (rotate_groups ? t.tRRD_S : t.tRRD_L) * tck;
   // HBM has separate row and column command buses (JESD235/JESD238); DDR4/DDR5/LPDDR5 share one, so each miss's
   // column command takes its slot between the row commands there.
+  // The pseudo-channels of an HBM channel take turns on its row bus (shared_command_bus): each gets its share.
+  const double sharing =
+      standard.shared_command_bus ? std::max(1.0, static_cast<double>(standard.pseudo_channels)) : 1.0;
   const double command_cycles =
-      static_cast<double>(t.act_cycles + t.pre_cycles + (standard.separate_row_bus ? 0U : t.cas_cycles));
+      sharing * static_cast<double>(t.act_cycles + t.pre_cycles + (standard.separate_row_bus ? 0U : t.cas_cycles));
   rows.act_interval_s = std::max({t.tRC * tck / banks, trrd_s, t.tFAW * tck / 4.0, command_cycles * tck});
 
   double refresh_busy = 0.0;
@@ -44,7 +47,7 @@ DramRowBandwidth dram_row_bandwidth(const DramStandardParams& standard, RefreshM
 }
 
 DramRowBandwidth dram_row_bandwidth(const DramParams& dram) {
-  return dram_row_bandwidth(dram.standard, dram.refresh, dram.channels());
+  return dram_row_bandwidth(dram.standard, dram.resolved_refresh(), dram.channels());
 }
 
 BytesPerSecond blended_dram_bandwidth(const DramRowBandwidth& rows, double row_hit_rate) {

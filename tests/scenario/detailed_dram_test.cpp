@@ -42,10 +42,13 @@ DramRowBandwidth h100_rows(const std::vector<Override>& overrides = {}) {
 }  // namespace
 
 // HBM3 on the H100; HBM2e on the A100, whose tCCD_L (5 cycles) is not a whole number of 2-cycle slots.
-void check_stream_losses(const std::string& device) {
+// `refresh`: the device's refresh mode, set so that refresh blocks what the check below assumes.
+void check_stream_losses(const std::string& device, const std::string& refresh_mode) {
   CAPTURE(device);
-  const auto simple = run_stream("dram2_stream_simple_" + device, "--set dram.model=simple", 1ULL << 24, device);
-  const auto detailed = run_stream("dram2_stream_detailed_" + device, "--set dram.model=detailed", 1ULL << 24, device);
+  const std::string sets = " --set dram.refresh=" + refresh_mode;
+  const auto simple = run_stream("dram2_stream_simple_" + device, "--set dram.model=simple" + sets, 1ULL << 24, device);
+  const auto detailed =
+      run_stream("dram2_stream_detailed_" + device, "--set dram.model=detailed" + sets, 1ULL << 24, device);
   for (std::size_t i = 0; i < detailed["ops"].size(); ++i) {
     const auto& op = detailed["ops"][i];
     const double t_detailed = op["sim_time_s"].get<double>();
@@ -68,8 +71,9 @@ void check_stream_losses(const std::string& device) {
 }
 
 TEST_CASE("a stream on the detailed DRAM slows from the simple model by its refresh, turnaround and row-miss shares") {
-  check_stream_losses("H100-SXM5.toml");
-  check_stream_losses("A100-SXM4-80GB.toml");
+  // All-bank refresh blocks every bank for tRFC; the A100 file's per-bank refresh (its own choice) is kept.
+  check_stream_losses("H100-SXM5.toml", "all_bank");
+  check_stream_losses("A100-SXM4-80GB.toml", "per_bank");
 }
 
 TEST_CASE("a stream whose every burst opens a row runs at about the bandwidth its measured row-hit rate predicts") {
@@ -88,10 +92,11 @@ TEST_CASE("a stream whose every burst opens a row runs at about the bandwidth it
             << ": h " << h << ", simulated " << t * 1e6 << " us, bytes / B(h) " << predicted_s * 1e6
             << " us, at the pin rate " << bytes / rows.peak_bytes_per_s * 1e6 << " us");
     CHECK(h <= 0.01);
-    // B(h) is a ceiling: no faster than it; the controller reaches at least 75% of it (the ramp of each op, and
-    // ACTs that the request order does not spread evenly over the banks, take the rest).
+    // B(h) is a ceiling: no faster than it; the controller reaches at least 70% of it (the ramp of each op, ACTs
+    // that the request order does not spread evenly over the banks, and a look-ahead of the queue depth less the
+    // requests committed but not yet served take the rest).
     CHECK(t >= predicted_s * (1 - 1e-3));
-    CHECK(t <= predicted_s / 0.75);
+    CHECK(t <= predicted_s / 0.7);
   }
 }
 
@@ -142,7 +147,10 @@ TEST_CASE("bytes the engine asks of the detailed DRAM are the bursts x burst siz
 
 TEST_CASE("with the detailed DRAM an op's DRAM energy is its command counts x the standard's command energies") {
   // Without SRAM energies the copy op (no FLOPs, no network) spends dynamic energy in DRAM alone.
-  const std::string no_sram = " --set memory.smem.energy_per_byte=0pJ --set memory.l2.energy_per_byte=0pJ";
+  // All-bank refresh, whose REF energy is the standard's `ref` per command.
+  const std::string no_sram =
+      " --set memory.smem.energy_per_byte=0pJ --set memory.l2.energy_per_byte=0pJ"
+      " --set dram.refresh=all_bank";
   const auto detailed = run_stream("dram2_energy_detailed", "--set dram.model=detailed" + no_sram);
   const auto simple = run_stream("dram2_energy_simple", "--set dram.model=simple" + no_sram);
   const auto hw = load_hardware(test::config_path("H100-SXM5.toml"));

@@ -30,6 +30,7 @@ inline std::vector<SegmentDone> run_channel(DramChannel& channel, const std::vec
   std::size_t next = 0;
   Cycle now = 0;
   while (next < requests.size() || channel.has_work()) {
+    channel.release_until(now);
     while (next < requests.size() && requests[next].arrival <= now && channel.has_space(requests[next].is_write)) {
       const auto& request = requests[next];
       channel.enqueue(Segment{next, request.row, request.arrival, request.bank, request.bursts, request.is_write});
@@ -41,6 +42,7 @@ inline std::vector<SegmentDone> run_channel(DramChannel& channel, const std::vec
     }
     Cycle wake = channel.has_work() ? channel.decision_cycle() : kNever;
     if (next < requests.size() && requests[next].arrival > now) wake = std::min(wake, requests[next].arrival);
+    if (next < requests.size()) wake = std::min(wake, channel.next_release());
     now = std::max(now + 1, wake == kNever ? now + 1 : wake);
   }
   return done;

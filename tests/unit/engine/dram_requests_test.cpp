@@ -17,7 +17,7 @@ TEST_CASE("a DRAM trace: times in ns, R/W in either case, hex addresses with or 
                                      "0 R 0x0\n"
                                      "2.5 w 40 128  # two bursts\n"
                                      "10 r 0XFFC0\n");
-  const auto requests = read_dram_trace(file.string(), 64);
+  const auto requests = read_dram_trace(file.string(), DramTraceOptions{});
   REQUIRE(requests.size() == 3);
   CHECK(requests[0].arrival_fs == 0);
   CHECK(requests[0].address == 0);
@@ -34,7 +34,7 @@ TEST_CASE("a DRAM trace line out of time order is an input error naming the file
   const auto file =
       test::write_file(test::scratch_dir("dram_trace_reader_order") / "trace.txt", "10 R 0x0\n5 R 0x40\n");
   try {
-    (void)read_dram_trace(file.string(), 64);
+    (void)read_dram_trace(file.string(), DramTraceOptions{});
     FAIL("no error");
   } catch (const InputError& error) {
     const std::string message = error.what();
@@ -48,7 +48,7 @@ TEST_CASE("a DRAM trace line beyond the clock, the size limit or the address spa
   const auto line_of_error = [&](const std::string& name, const std::string& text) -> std::string {
     const auto file = test::write_file(dir / name, text);
     try {
-      (void)read_dram_trace(file.string(), 64);
+      (void)read_dram_trace(file.string(), DramTraceOptions{});
     } catch (const InputError& error) {
       const std::string message = error.what();
       return message.find("line 2") != std::string::npos ? "line 2" : message;
