@@ -5,6 +5,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace roofsim;
   const auto file = fuzz::input_file("trace.txt", data, size);
-  fuzz::load_expecting_input_errors([&] { (void)read_dram_trace(file.string(), DramTraceOptions{DramTraceFormat::automatic, 64, 1e-9}); });
+  fuzz::load_expecting_input_errors([&] {
+    (void)read_dram_trace(file.string(), DramTraceOptions{DramTraceFormat::automatic, 64, 1e-9});
+  });
   return 0;
 }
