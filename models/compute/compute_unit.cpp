@@ -129,6 +129,9 @@ void ComputeUnit::try_compute(std::uint32_t index, TimeFs now) {
   if (clock_ != nullptr) add_busy_at_state(execution.busy_at_state_fs, clock_->state(), duration);
   execution.executed_flops += step.executed_flops;
   execution.useful_flops += step.useful_flops;
+  slot.step_flops = static_cast<double>(step.executed_flops);
+  slot.step_begin_fs = finish - duration;
+  slot.step_end_fs = finish;
   slot.computing = true;
   push(finish, Kind::compute_done, index);
 }
@@ -266,6 +269,17 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
       auto& execution = ops_[slots_[event.payload()].op];
       if (execution.engine != engine) continue;
       const TimeFs retimed = retime_fs(event.at, now_fs, old_clock_hz, new_clock_hz);
+      // The step's FLOPs left at `now` are done over its re-timed rest (those of a step not yet begun, over its whole
+      // re-timed interval, which starts where the one before it now ends).
+      Slot& slot = slots_[event.payload()];
+      if (slot.step_begin_fs < now_fs) {
+        slot.step_flops *=
+            static_cast<double>(slot.step_end_fs - now_fs) / static_cast<double>(slot.step_end_fs - slot.step_begin_fs);
+        slot.step_begin_fs = now_fs;
+      } else {
+        slot.step_begin_fs = new_before;
+      }
+      slot.step_end_fs = retimed;
       auto& busy = execution.units[params_.index].busy_fs;
       busy = busy - (event.at - old_before) + (retimed - new_before);
       execution.busy_at_state_fs[clock_state_] -= event.at - old_before;
@@ -282,6 +296,18 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
     wake_.cancel();
     scheduled_ = kNever;
     reschedule(now_fs);
+  }
+}
+
+void ComputeUnit::add_unfinished_flops(TimeFs at_fs, std::vector<double>& per_op) const {
+  for (const Slot& slot : slots_) {
+    if (!slot.computing || slot.step_end_fs <= at_fs) continue;
+    if (at_fs <= slot.step_begin_fs) {
+      per_op[slot.op] += slot.step_flops;
+    } else {
+      per_op[slot.op] += slot.step_flops * static_cast<double>(slot.step_end_fs - at_fs) /
+                         static_cast<double>(slot.step_end_fs - slot.step_begin_fs);
+    }
   }
 }
 

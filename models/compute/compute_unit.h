@@ -61,6 +61,10 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   // Timed events handled: chunk arrivals, step ends and write acknowledgements (one wake may handle several).
   [[nodiscard]] std::uint64_t events() const { return events_; }
   [[nodiscard]] TimeFs engine_busy_fs(std::size_t engine) const { return engines_[engine].busy_fs(); }
+  // Adds, per op, the FLOPs of steps on the engines that are not done at `at_fs` (OpExecution::executed_flops counts a
+  // step when it is issued; a step's FLOPs are done at an even pace over its busy interval, so executed minus this
+  // is what a power sensor sees the engines have spent).
+  void add_unfinished_flops(TimeFs at_fs, std::vector<double>& per_op) const;
 
  private:
   enum class Kind : std::uint8_t { read_done, write_done, compute_done };
@@ -97,6 +101,10 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
     bool computing = false;
     std::vector<TileStep> buffers;            // step s lives in buffer s % stages
     std::vector<std::uint32_t> more_pending;  // of buffers kInlineStages and later
+    // The step on the engine: its FLOPs not yet done at step_begin_fs, done at an even pace until step_end_fs.
+    double step_flops = 0;
+    TimeFs step_begin_fs = 0;
+    TimeFs step_end_fs = 0;
     std::uint32_t& pending_reads(std::uint32_t buffer) {
       return buffer < kInlineStages ? pending[buffer] : more_pending[buffer - kInlineStages];
     }
