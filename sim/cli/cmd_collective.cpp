@@ -82,14 +82,16 @@ int run_collective_command(const CollectiveOptions& options) {
     throw InputError(SourcePos{"--factor"}, "--factor", fmt::format("{}", options.factor), "a factor greater than 1");
   }
 
-  const auto overrides = split_overrides(options.sets);
+  auto sets = options.sets;
+  // `--proto auto` overrides a cluster file that fixes its protocol.
+  if (options.protocol == "auto") sets.push_back("collective.protocol=auto");
+  const auto overrides = split_overrides(sets);
   const auto file = resolve_data_file(options.cluster, "configs/clusters");
   const ClusterParams cluster = load_cluster(file, overrides.hardware, work_limits(options.allow_large));
   CollectiveSweepParams params;
   params.op = *op;
   params.algorithm = fixed;
   params.protocol = protocol;
-  if (!options.protocol.empty() && options.protocol == "auto") params.protocol.reset();
   params.channels = options.channels;
   params.min_bytes = min_bytes;
   params.max_bytes = max_bytes;
