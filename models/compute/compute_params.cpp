@@ -1,5 +1,7 @@
 #include "models/compute/compute_params.h"
 
+#include <optional>
+
 namespace roofsim {
 
 FlopsPerSecond EngineParams::peak_flops_per_s(DataType type, std::uint64_t units) const {
@@ -26,6 +28,79 @@ const EngineParams* ComputeParams::engine_for(DataType type, std::string_view pr
     if (best == nullptr || candidate.peak_flops_per_s(type, 1) > best->peak_flops_per_s(type, 1)) best = &candidate;
   }
   return best;
+}
+
+std::string_view to_string(EngineOpClass op_class) {
+  switch (op_class) {
+    case EngineOpClass::fp32_fma: return "fp32_fma";
+    case EngineOpClass::fp32_alu: return "fp32_alu";
+    case EngineOpClass::fp16_fma: return "fp16_fma";
+    case EngineOpClass::fp16_alu: return "fp16_alu";
+    case EngineOpClass::bf16_fma: return "bf16_fma";
+    case EngineOpClass::bf16_alu: return "bf16_alu";
+    case EngineOpClass::exp2: return "exp2";
+    case EngineOpClass::reciprocal: return "reciprocal";
+    case EngineOpClass::rsqrt: return "rsqrt";
+  }
+  return "fp32_fma";
+}
+
+namespace {
+
+// The FMA and ALU classes of a data type; fp32's for types without classes of their own.
+std::array<EngineOpClass, 2> vector_classes(DataType type) {
+  switch (type) {
+    case DataType::fp16: return {EngineOpClass::fp16_fma, EngineOpClass::fp16_alu};
+    case DataType::bf16: return {EngineOpClass::bf16_fma, EngineOpClass::bf16_alu};
+    default: return {EngineOpClass::fp32_fma, EngineOpClass::fp32_alu};
+  }
+}
+
+}  // namespace
+
+std::array<ComputeParams::Route, 6> ComputeParams::routes(const EngineParams& own, DataType op_type,
+                                                          DataType vector_type) const {
+  std::array<Route, 6> out{};
+  const auto index_of = [&](const EngineParams& engine) { return static_cast<std::size_t>(&engine - engines.data()); };
+  const auto own_rate = own.flops_per_cycle.find(op_type);
+  out[0] = {index_of(own), own_rate == own.flops_per_cycle.end() ? 0.0 : own_rate->second * own.clock_hz};
+  const auto rated = [&](EngineOpClass op_class) -> std::optional<Route> {
+    for (const auto& engine : engines) {
+      const auto found = engine.ops_per_cycle.find(op_class);
+      if (found != engine.ops_per_cycle.end()) return Route{index_of(engine), found->second * engine.clock_hz};
+    }
+    return std::nullopt;
+  };
+  const EngineParams* lanes = engine("vector");
+  if (lanes == nullptr) lanes = &own;
+  // Half the FLOP rate of the lanes for a type: one FMA per lane is two FLOPs.
+  const auto from_flops = [&](DataType type) -> std::optional<Route> {
+    const auto found = lanes->flops_per_cycle.find(type);
+    if (found == lanes->flops_per_cycle.end()) return std::nullopt;
+    return Route{index_of(*lanes), found->second / 2 * lanes->clock_hz};
+  };
+  for (std::size_t k = 0; k < 2; ++k) {
+    const EngineOpClass wanted = vector_classes(vector_type)[k];
+    const EngineOpClass fp32 = vector_classes(DataType::fp32)[k];
+    std::optional<Route> route = rated(wanted);
+    if (!route && k == 1) route = rated(vector_classes(vector_type)[0]);  // no ALU rate: the FMA pipe's
+    if (!route) route = from_flops(vector_type);
+    if (!route) route = rated(fp32);
+    if (!route && k == 1) route = rated(EngineOpClass::fp32_fma);
+    if (!route) route = from_flops(DataType::fp32);
+    out[1 + k] = route.value_or(Route{index_of(*lanes), 0.0});
+  }
+  const std::array<EngineOpClass, 3> special = {EngineOpClass::exp2, EngineOpClass::reciprocal, EngineOpClass::rsqrt};
+  for (std::size_t k = 0; k < special.size(); ++k) {
+    const auto route = rated(special[k]);
+    if (route) {
+      out[3 + k] = *route;
+    } else {
+      const auto fp32 = rated(EngineOpClass::fp32_fma);
+      out[3 + k] = fp32 ? *fp32 : from_flops(DataType::fp32).value_or(out[1]);
+    }
+  }
+  return out;
 }
 
 FlopsPerSecond ComputeParams::peak_flops_per_s(DataType type, std::string_view preferred) const {

@@ -77,6 +77,8 @@ void ComputeUnit::start_tile(std::size_t op, std::uint64_t tile) {
   slot.next_load = 0;
   slot.computed = 0;
   slot.computing = false;
+  slot.phase = 0;
+  slot.ahead = kNone;
   slot.stages = std::max<std::uint32_t>(2, execution.stages);
   if (slot.stages > (1U << kBufferBits)) throw std::logic_error(std::string(name()) + ": more than 2048 stages");
   if (slot.buffers.size() < slot.stages) slot.buffers.resize(slot.stages);
@@ -117,29 +119,127 @@ void ComputeUnit::load_ahead(std::uint32_t index, TimeFs now) {
 
 void ComputeUnit::try_compute(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
-  if (!slot.busy || slot.computing || slot.computed >= slot.next_load) return;
-  const std::uint32_t buffer = slot.computed % slot.stages;
-  if (slot.pending_reads(buffer) != 0) return;
+  if (!slot.busy || slot.computed >= slot.next_load) return;
+  if (!slot.computing) {
+    const std::uint32_t buffer = slot.computed % slot.stages;
+    // Phase 0 waits for the step's reads; a later phase (after phase 0 ran ahead) only for the step before.
+    if (slot.phase > 0 || slot.pending_reads(buffer) == 0) start_phase(index, buffer, slot.phase, false, now);
+  }
+  // Pingpong: phase 0 of the next step as soon as this step's phase 0 is done and the next step's reads arrived.
+  if (slot.ahead == kNone && slot.phase > 0 && slot.computed + 1 < slot.next_load &&
+      ops_[slot.op].schedule == KernelSchedule::pingpong) {
+    const std::uint32_t next = (slot.computed + 1) % slot.stages;
+    if (slot.pending_reads(next) == 0) start_phase(index, next, 0, true, now);
+  }
+}
+
+void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::uint32_t phase, bool ahead, TimeFs now) {
+  Slot& slot = slots_[index];
   auto& execution = ops_[slot.op];
   const TileStep& step = slot.buffers[buffer];
+  const PhaseWork& work = step.phases[phase];
+  if (phase == 0) {
+    execution.executed_flops += step.executed_flops;
+    execution.useful_flops += step.useful_flops;
+  }
+  execution.executed_work += work;
   const double clock_scale = clock_ != nullptr ? clock_->clock_scale() : 1.0;
-  const TimeFs duration = EngineShare::step_fs(step.executed_flops, execution.unit_rate * clock_scale);
-  const TimeFs finish = engines_[execution.engine].run(now, duration);
-  execution.units[params_.index].busy_fs += duration;
-  if (clock_ != nullptr) add_busy_at_state(execution.busy_at_state_fs, clock_->state(), duration);
-  execution.executed_flops += step.executed_flops;
-  execution.useful_flops += step.useful_flops;
-  slot.step_flops = static_cast<double>(step.executed_flops);
-  slot.step_begin_fs = finish - duration;
-  slot.step_end_fs = finish;
-  slot.computing = true;
-  push(finish, Kind::compute_done, index);
+  // Each engine's share of the phase, in femtoseconds before rounding (the kinds one engine runs add up); `used`
+  // marks the engines the phase uses, so that a GEMM step touches one.
+  std::array<double, kMaxUnitEngines> engine_fs;
+  unsigned used = 0;
+  const std::array<std::uint64_t, kWorkKinds> counts = {work.flops, work.vector_fma, work.vector_alu,
+                                                        work.exp2,  work.reciprocal, work.rsqrt};
+  for (std::size_t kind = 0; kind < kWorkKinds; ++kind) {
+    const double rate = execution.work_rate[kind] * clock_scale;
+    if (counts[kind] == 0 || rate <= 0) continue;
+    const unsigned e = execution.work_engine[kind];
+    const double fs = static_cast<double>(counts[kind]) * 1e15 / rate;
+    engine_fs[e] = (used & (1U << e)) != 0 ? engine_fs[e] + fs : fs;
+    used |= 1U << e;
+  }
+  const std::size_t primary = execution.engine;
+  const TimeFs primary_free_fs = engines_[primary].free_at();
+  const std::size_t matrix = execution.work_engine[0];
+  TimeFs end = now;
+  std::uint8_t binding = static_cast<std::uint8_t>(primary);
+  TimeFs primary_start = now, primary_end = now;
+  TimeFs first_start = kNever, matrix_start = now, matrix_end = now;
+  for (; used != 0; used &= used - 1) {
+    const auto e = static_cast<std::size_t>(__builtin_ctz(used));
+    const TimeFs duration = round_fs(engine_fs[e]);
+    const TimeFs finish = engines_[e].run(now, duration);
+    if (finish > end) {
+      end = finish;
+      binding = static_cast<std::uint8_t>(e);
+    }
+    first_start = std::min(first_start, finish - duration);
+    if (e == matrix && work.flops != 0) {
+      matrix_start = finish - duration;
+      matrix_end = finish;
+    }
+    if (e != primary) continue;
+    primary_start = finish - duration;
+    primary_end = finish;
+    execution.units[params_.index].busy_fs += duration;
+    if (clock_ != nullptr) add_busy_at_state(execution.busy_at_state_fs, clock_->state(), duration);
+    // A phase that follows one on other engines: the primary engine's idle time since that phase started was
+    // spent waiting on the engine that ended it.
+    if (!ahead && phase > 0 && slot.binding != primary) {
+      const TimeFs idle_from = std::max(primary_free_fs, slot.phase_start_fs);
+      if (now > idle_from) execution.units[params_.index].waited_fs[slot.binding] += now - idle_from;
+    }
+  }
+  const std::size_t which = ahead ? 1 : 0;
+  slot.primary_start_fs[which] = primary_start;
+  slot.primary_end_fs[which] = primary_end;
+  // The step's FLOPs (counted whole at phase 0, as the energy model books them on the op's engine) are spent phase by
+  // phase in proportion to the matrix FLOPs each phase runs, over the matrix engine's busy interval in that phase; a
+  // step without matrix work spreads them by operation count over each phase's span on its engines.
+  if (phase == 0) slot.unstarted_flops[which] = static_cast<double>(step.executed_flops);
+  const bool matrix_step = step.executed_flops != 0 && (work.flops != 0 || step.work().flops != 0);
+  std::uint64_t weight = 0, weight_left = 0;
+  for (std::uint32_t p = phase; p < step.phase_count; ++p) {
+    const PhaseWork& w = step.phases[p];
+    const std::uint64_t of_p =
+        matrix_step ? w.flops : w.flops + w.vector_fma + w.vector_alu + w.exp2 + w.reciprocal + w.rsqrt;
+    if (p == phase) weight = of_p;
+    weight_left += of_p;
+  }
+  const bool last = phase + 1 >= step.phase_count || weight == weight_left;
+  const double share =
+      last ? slot.unstarted_flops[which]
+           : slot.unstarted_flops[which] * static_cast<double>(weight) / static_cast<double>(weight_left);
+  slot.unstarted_flops[which] = last ? 0.0 : slot.unstarted_flops[which] - share;
+  slot.phase_flops[which] = share;
+  slot.phase_flops_begin_fs[which] = matrix_step ? matrix_start : (first_start == kNever ? now : first_start);
+  slot.phase_flops_end_fs[which] = matrix_step ? matrix_end : end;
+  if (ahead) {
+    slot.ahead = kRunning;
+  } else {
+    slot.computing = true;
+    slot.phase = static_cast<std::uint8_t>(phase);
+    slot.binding = binding;
+    slot.phase_start_fs = now;
+  }
+  push(end, Kind::compute_done, index | (ahead ? kAheadBit : 0U));
+}
+
+void ComputeUnit::phase_done(std::uint32_t index, TimeFs now) {
+  Slot& slot = slots_[index];
+  slot.computing = false;
+  const TileStep& step = slot.buffers[slot.computed % slot.stages];
+  if (static_cast<std::uint32_t>(slot.phase) + 1 < step.phase_count) {
+    ++slot.phase;
+    try_compute(index, now);
+  } else {
+    finish_step(index, now);
+  }
 }
 
 void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
   auto& execution = ops_[slot.op];
-  slot.computing = false;
   const TileStep& step = slot.buffers[slot.computed % slot.stages];
   const std::uint64_t tag = static_cast<std::uint64_t>(slot.op) << 1 | 1U;
   for (const Chunk& chunk : step.writes) {
@@ -148,6 +248,28 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
                   static_cast<std::uint32_t>(slot.op));
   }
   ++slot.computed;
+  // The next step's phase 0 may have run ahead (pingpong): it is done, or still running as this step's phase 0.
+  slot.phase = 0;
+  if (slot.ahead == kDone) {
+    slot.phase = 1;
+  } else if (slot.ahead == kRunning) {
+    slot.computing = true;
+    slot.binding = static_cast<std::uint8_t>(execution.engine);
+    slot.primary_start_fs[0] = slot.primary_start_fs[1];
+    slot.primary_end_fs[0] = slot.primary_end_fs[1];
+  }
+  if (slot.ahead != kNone) {
+    slot.unstarted_flops[0] = slot.unstarted_flops[1];
+    slot.phase_flops[0] = slot.phase_flops[1];
+    slot.phase_flops_begin_fs[0] = slot.phase_flops_begin_fs[1];
+    slot.phase_flops_end_fs[0] = slot.phase_flops_end_fs[1];
+  } else {
+    slot.unstarted_flops[0] = 0;
+    slot.phase_flops[0] = 0;
+  }
+  slot.unstarted_flops[1] = 0;
+  slot.phase_flops[1] = 0;
+  slot.ahead = kNone;
   load_ahead(index, now);
   maybe_finish_tile(index, now);
 }
@@ -225,10 +347,17 @@ void ComputeUnit::wake() {
     ++events_;
     const std::uint32_t payload = event.payload();
     switch (event.kind()) {
-      case Kind::compute_done:
-        finish_step(payload, now);
+      case Kind::compute_done: {
+        const std::uint32_t slot = payload & ~kAheadBit;
+        if ((payload & kAheadBit) != 0 && slots_[slot].ahead == kRunning) {
+          slots_[slot].ahead = kDone;
+          try_compute(slot, now);
+        } else {
+          phase_done(slot, now);
+        }
         drain_requests(now);
         break;
+      }
       case Kind::write_done: listener_.write_acknowledged(payload); break;
       case Kind::read_done: {
         const std::uint32_t slot = payload >> kBufferBits;
@@ -251,45 +380,51 @@ void ComputeUnit::attach_clock(ComputeClock& clock) {
 }
 
 void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz) {
-  // Steps that end after `now` keep their remaining cycles (retime_fs). On each engine they form one chain: the first
-  // began at or before now and every later one was reserved while the engine was busy, so it starts where the one
-  // before it ends. Warping the ends therefore re-times the whole chain, and each step's busy time changes by its new
-  // length after now minus its old one.
+  // Work that ends after `now` keeps its remaining cycles (retime_fs). On each engine the reservations beyond now
+  // form one chain: the first began at or before now and every later one was reserved while the engine was busy, so
+  // it starts where the one before it ends. Warping every time after now by the same map therefore re-times each
+  // chain, each phase's end (the latest of its engines' ends) and each engine's free time consistently; an op's busy
+  // time changes by its primary reservation's new length after now minus its old one.
+  const auto warp = [&](TimeFs at) { return at <= now_fs ? at : retime_fs(at, now_fs, old_clock_hz, new_clock_hz); };
+  for (auto& slot : slots_) {
+    if (!slot.busy) continue;
+    auto& execution = ops_[slot.op];
+    for (std::size_t which = 0; which < 2; ++which) {
+      // The running phase's FLOPs left at `now` are spent over its re-timed rest.
+      const TimeFs begin = slot.phase_flops_begin_fs[which], end = slot.phase_flops_end_fs[which];
+      if (end <= now_fs) continue;
+      if (begin < now_fs) {
+        slot.phase_flops[which] *= static_cast<double>(end - now_fs) / static_cast<double>(end - begin);
+        slot.phase_flops_begin_fs[which] = now_fs;
+      } else {
+        slot.phase_flops_begin_fs[which] = warp(begin);
+      }
+      slot.phase_flops_end_fs[which] = warp(end);
+    }
+    const bool running[2] = {slot.computing, slot.ahead == kRunning};
+    for (std::size_t which = 0; which < 2; ++which) {
+      const TimeFs start = slot.primary_start_fs[which], end = slot.primary_end_fs[which];
+      if (!running[which] || end <= now_fs) continue;
+      const TimeFs old_part = end - std::max(start, now_fs);
+      const TimeFs new_start = warp(start), new_end = warp(end);
+      const TimeFs new_part = new_end - std::max(new_start, now_fs);
+      auto& busy = execution.units[params_.index].busy_fs;
+      busy = busy - old_part + new_part;
+      execution.busy_at_state_fs[clock_state_] -= old_part;
+      add_busy_at_state(execution.busy_at_state_fs, clock_->state(), new_part);
+      slot.primary_start_fs[which] = new_start;
+      slot.primary_end_fs[which] = new_end;
+    }
+  }
   std::vector<Timed> events;
   events.reserve(timeline_.size());
   while (!timeline_.empty()) {
-    events.push_back(timeline_.top());
+    Timed event = timeline_.top();
     timeline_.pop();
+    if (event.kind() == Kind::compute_done) event.at = warp(event.at);
+    events.push_back(event);
   }
-  std::sort(events.begin(), events.end(), [](const Timed& a, const Timed& b) { return b > a; });
-  for (std::size_t engine = 0; engine < engines_.size(); ++engine) {
-    TimeFs old_before = now_fs, new_before = now_fs;
-    for (auto& event : events) {
-      if (event.kind() != Kind::compute_done || event.at <= now_fs) continue;
-      auto& execution = ops_[slots_[event.payload()].op];
-      if (execution.engine != engine) continue;
-      const TimeFs retimed = retime_fs(event.at, now_fs, old_clock_hz, new_clock_hz);
-      // The step's FLOPs left at `now` are done over its re-timed rest (those of a step not yet begun, over its whole
-      // re-timed interval, which starts where the one before it now ends).
-      Slot& slot = slots_[event.payload()];
-      if (slot.step_begin_fs < now_fs) {
-        slot.step_flops *=
-            static_cast<double>(slot.step_end_fs - now_fs) / static_cast<double>(slot.step_end_fs - slot.step_begin_fs);
-        slot.step_begin_fs = now_fs;
-      } else {
-        slot.step_begin_fs = new_before;
-      }
-      slot.step_end_fs = retimed;
-      auto& busy = execution.units[params_.index].busy_fs;
-      busy = busy - (event.at - old_before) + (retimed - new_before);
-      execution.busy_at_state_fs[clock_state_] -= event.at - old_before;
-      add_busy_at_state(execution.busy_at_state_fs, clock_->state(), retimed - new_before);
-      old_before = event.at;
-      new_before = retimed;
-      event.at = retimed;
-    }
-    engines_[engine].retime(now_fs, retime_fs(engines_[engine].free_at(), now_fs, old_clock_hz, new_clock_hz));
-  }
+  for (auto& engine : engines_) engine.retime(now_fs, warp(engine.free_at()));
   for (const auto& event : events) timeline_.push(event);
   clock_state_ = clock_->state();
   if (!in_wake_) {
@@ -301,13 +436,16 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
 
 void ComputeUnit::add_unfinished_flops(TimeFs at_fs, std::vector<double>& per_op) const {
   for (const Slot& slot : slots_) {
-    if (!slot.computing || slot.step_end_fs <= at_fs) continue;
-    if (at_fs <= slot.step_begin_fs) {
-      per_op[slot.op] += slot.step_flops;
-    } else {
-      per_op[slot.op] += slot.step_flops * static_cast<double>(slot.step_end_fs - at_fs) /
-                         static_cast<double>(slot.step_end_fs - slot.step_begin_fs);
+    if (!slot.busy) continue;
+    double unfinished = slot.unstarted_flops[0] + slot.unstarted_flops[1];
+    for (std::size_t which = 0; which < 2; ++which) {
+      const TimeFs begin = slot.phase_flops_begin_fs[which], end = slot.phase_flops_end_fs[which];
+      if (slot.phase_flops[which] == 0 || end <= at_fs) continue;
+      unfinished += at_fs <= begin
+                        ? slot.phase_flops[which]
+                        : slot.phase_flops[which] * static_cast<double>(end - at_fs) / static_cast<double>(end - begin);
     }
+    if (unfinished != 0) per_op[slot.op] += unfinished;
   }
 }
 

@@ -2,7 +2,15 @@
 // One compute unit (an SM, a CU, a TPU core): `occupancy` tile slots that share its engines, an outstanding-request
 // limit, and multi-buffered k-steps (the loads of steps s + 1 .. s + stages - 1 overlap the compute of step s; the
 // op's stage count, at least 2, is set where the op is prepared, OpExecution::stages). It wakes only when a
-// chunk arrives, a step finishes computing or a write is acknowledged: one event per chunk, never per cycle.
+// chunk arrives, a phase of a step finishes computing or a write is acknowledged: one event per chunk and phase,
+// never per cycle.
+// A step computes in up to kMaxPhases phases (an attention step: S = Q K^T on the matrix engine, the softmax on the
+// vector and special-function engines, P V on the matrix engine). A phase reserves each engine it uses when it
+// starts; those run concurrently and the phase ends when the last finishes. Engines serve the reservations of all
+// slots in order (engine_share.h), so what overlaps across slots emerges from their contention. Within a slot the
+// op's kernel schedule orders the phases: `serial` runs them one after another, step after step; `pingpong` also
+// starts phase 0 of step s + 1 once phase 0 of step s is done and the step's reads arrived, while the later phases
+// keep their order (phase 1 of s + 1 after the last phase of s).
 // Reads wait in a FIFO for one of the unit's outstanding-request slots (Little's law); writes are posted without one
 // (a thread block retires once its stores are issued), so a tile leaves its slot after its last step, and its op
 // ends when the writes are acknowledged.
@@ -62,8 +70,8 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   [[nodiscard]] std::uint64_t events() const { return events_; }
   [[nodiscard]] TimeFs engine_busy_fs(std::size_t engine) const { return engines_[engine].busy_fs(); }
   // Adds, per op, the FLOPs of steps on the engines that are not done at `at_fs` (OpExecution::executed_flops counts a
-  // step when it is issued; a step's FLOPs are done at an even pace over its busy interval, so executed minus this
-  // is what a power sensor sees the engines have spent).
+  // step when its phase 0 is issued; each phase's share of them is done at an even pace over that phase's busy
+  // interval on the engine doing its matrix work, so executed minus this is what a power sensor sees spent).
   void add_unfinished_flops(TimeFs at_fs, std::vector<double>& per_op) const;
 
  private:
@@ -85,6 +93,8 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   static constexpr unsigned kPayloadBits = 22;
   static constexpr std::uint64_t kPayloadMask = (1ULL << kPayloadBits) - 1;
   static constexpr unsigned kBufferBits = 11;
+  // A compute event's payload: its slot, with this bit when it ends a phase 0 started ahead (pingpong).
+  static constexpr std::uint32_t kAheadBit = 1U << (kPayloadBits - 1);
   static constexpr std::uint64_t kSeqLimit = 1ULL << (64 - kPayloadBits - 2);
   // A tile slot. Its first host cache line holds what a chunk's arrival reads and writes (the pending reads of the
   // first kInlineStages buffers among them), so that an arrival at a cold unit costs that one line.
@@ -98,13 +108,23 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
     std::uint32_t stages = 2;
     std::uint32_t pending[kInlineStages] = {};  // reads still to arrive, per buffer
     bool busy = false;
-    bool computing = false;
+    bool computing = false;                   // a phase of step `computed` is running
+    std::uint8_t phase = 0;                   // the phase of step `computed` running, or next to start
+    std::uint8_t ahead = 0;                   // phase 0 of step computed + 1 (pingpong): kNone, kRunning or kDone
+    std::uint8_t binding = 0;                 // the engine that ended the running phase of step `computed` last
+    TimeFs phase_start_fs = 0;                // when that phase started
     std::vector<TileStep> buffers;            // step s lives in buffer s % stages
     std::vector<std::uint32_t> more_pending;  // of buffers kInlineStages and later
-    // The step on the engine: its FLOPs not yet done at step_begin_fs, done at an even pace until step_end_fs.
-    double step_flops = 0;
-    TimeFs step_begin_fs = 0;
-    TimeFs step_end_fs = 0;
+    // The primary engine's reservation of the running phases (step `computed`, and the phase 0 started ahead), for
+    // re-timing their busy time when the clock changes; start == end when a phase does not use it.
+    TimeFs primary_start_fs[2] = {0, 0};
+    TimeFs primary_end_fs[2] = {0, 0};
+    // The same two steps' FLOPs as a power sensor sees them spent (add_unfinished_flops): those of phases not yet
+    // started, and the running phase's share, done at an even pace over [phase_flops_begin_fs, phase_flops_end_fs).
+    double unstarted_flops[2] = {0, 0};
+    double phase_flops[2] = {0, 0};
+    TimeFs phase_flops_begin_fs[2] = {0, 0};
+    TimeFs phase_flops_end_fs[2] = {0, 0};
     std::uint32_t& pending_reads(std::uint32_t buffer) {
       return buffer < kInlineStages ? pending[buffer] : more_pending[buffer - kInlineStages];
     }
@@ -138,7 +158,12 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   void renumber();
   void reschedule(TimeFs now);
   void load_ahead(std::uint32_t slot, TimeFs now);
+  static constexpr std::uint8_t kNone = 0, kRunning = 1, kDone = 2;
   void try_compute(std::uint32_t slot, TimeFs now);
+  // Starts phase `phase` of the step in `buffer` of `slot` now; `ahead`: it is phase 0 of the step after the one the
+  // slot is computing. Returns when the phase ends.
+  void start_phase(std::uint32_t slot, std::uint32_t buffer, std::uint32_t phase, bool ahead, TimeFs now);
+  void phase_done(std::uint32_t slot, TimeFs now);
   void drain_requests(TimeFs now);
   void finish_step(std::uint32_t slot, TimeFs now);
   void maybe_finish_tile(std::uint32_t slot, TimeFs now);

@@ -1,9 +1,12 @@
 #pragma once
-// What the compute units share about one op while it runs: its tiles, the rate of its engine, and the counters
-// they add to. Plain data; the engine (sim/engine) turns it into per-op statistics at the end of the run.
+// What the compute units share about one op while it runs: its tiles, which engine runs each kind of its work and at
+// what rate, its kernel schedule, and the counters they add to. Plain data; the engine (sim/engine) turns it into
+// per-op statistics at the end of the run.
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "models/compute/compute_params.h"
 #include "models/kernel/tile_source.h"
 #include "models/kernel/time_fs.h"
 
@@ -16,15 +19,26 @@ struct UnitResidency {
   TimeFs resident_fs = 0;      // total time with resident > 0
   TimeFs first_fs = kNever;    // first tile start
   TimeFs last_fs = 0;          // last tile end
-  TimeFs busy_fs = 0;          // engine time spent on the op's steps
+  TimeFs busy_fs = 0;          // time of the op's primary engine spent on the op's steps
+  // Time the primary engine stood idle while a phase of the op on another engine (by index) held up the phase that
+  // would use it next: what the matrix engine waited on the vector or special-function engine.
+  std::array<TimeFs, kMaxUnitEngines> waited_fs{};
 };
+
+// The kinds of work of a phase (PhaseWork, models/kernel/tile.h), in its order.
+inline constexpr std::size_t kWorkKinds = 6;
 
 struct OpExecution {
   const TileSource* lowering = nullptr;  // the op's lowering into tiles; null: not simulated
-  FlopsPerSecond unit_rate = 0;          // FLOP/s of the op's engine on one unit for its data type
-  std::size_t engine = 0;                // index of that engine in a unit
-  std::uint32_t stages = 2;              // k-steps a tile may have loaded or loading at once (>= 2)
+  // Per kind of work (PhaseWork order: flops, vector_fma, vector_alu, exp2, reciprocal, rsqrt): the engine (index in
+  // a unit) that runs it and its rate on one unit at the nominal clock, FLOP/s or operations/s.
+  std::array<std::uint8_t, kWorkKinds> work_engine{};
+  std::array<double, kWorkKinds> work_rate{};
+  std::size_t engine = 0;  // the primary engine: the one whose time is the op's busy time (its binding engine)
+  KernelSchedule schedule = KernelSchedule::serial;
+  std::uint32_t stages = 2;  // k-steps a tile may have loaded or loading at once (>= 2)
 
+  PhaseWork executed_work;  // summed over the steps run
   Flops executed_flops = 0;
   Flops useful_flops = 0;
   std::uint64_t tiles_done = 0;

@@ -65,29 +65,69 @@ bool DramChannel::queued_hit(std::uint32_t bank, std::uint64_t row) const {
 
 // Refreshes due before `cycle`: all-bank refresh first precharges every open bank (JESD79-4 REF needs all banks
 // idle), per-bank refresh only the bank it refreshes.
+//
+// A channel left alone keeps refreshing (a second is 256,000 tREFI of 3.9 us), and a PRE held back (a long tWR) holds
+// back every REF due meanwhile, so the refreshes of a stretch are counted in closed form where they repeat:
+// - All-bank: once a REF has gone out at R0, every bank is closed and every command issued so far lies before R0, so
+//   the i-th REF after it goes out at Ri = max(R0 + i tRFC, due_i) (its own tRFC, or its due cycle); the ones before
+//   the last are counted and only the last is issued, which leaves the timing checker as the whole sequence would.
+// - Per-bank: once a whole round went out at its due cycles with no bank to close, each later round is the same round
+//   shifted by its length (each bank's tRFCsb ends before its next REF is due); the rounds before the last are counted.
+// A command log asks for every command, so it turns both off.
 void DramChannel::refresh_until(Cycle cycle) {
   const auto& timing = checker_.timing();
+  const bool all_banks = refresh_.mode() == RefreshMode::all_bank;
+  const Cycle interval = refresh_.interval();
+  const std::uint64_t round = refresh_.round();
+  const Cycle round_cycles = static_cast<Cycle>(round) * interval;
+  const bool counted = !checker_.logging() && interval > 0;
+  const bool rounds_repeat = counted && !all_banks && timing.tRFCsb <= round_cycles;
+  std::uint64_t on_time = 0;  // per-bank refreshes in a row issued at their due cycle with no bank to close
   while (refresh_.next_due() <= cycle) {
     const Cycle due = refresh_.next_due();
-    const bool all_banks = refresh_.mode() == RefreshMode::all_bank;
+    if (rounds_repeat && on_time >= round && refresh_.at_round_start()) {
+      const auto rounds = static_cast<std::uint64_t>((cycle - due) / round_cycles);
+      if (rounds >= 2) {
+        const std::uint64_t skipped = (rounds - 1) * round;
+        counters_.refs_per_bank += skipped;
+        counters_.refresh_bank_cycles += static_cast<Cycle>(skipped) * timing.tRFCsb;
+        refresh_.skip_rounds(rounds - 1);
+        continue;
+      }
+    }
     const std::uint32_t first = all_banks ? 0 : refresh_.next_bank(reads_.nonempty() | writes_.nonempty());
     const std::uint32_t last = all_banks ? checker_.banks() : first + 1;
+    bool closed_any = false;
     for (std::uint32_t bank = first; bank < last; ++bank) {
       if (open_rows_[bank] == kClosed) continue;
       checker_.issue(DramCommand::pre, bank, checker_.earliest(DramCommand::pre, bank, due));
       open_rows_[bank] = kClosed;
       ++counters_.pres;
+      closed_any = true;
     }
+    const DramCommand command = all_banks ? DramCommand::ref_all : DramCommand::ref_bank;
+    const Cycle at = checker_.earliest(command, first, due);
+    checker_.issue(command, first, at);
     if (all_banks) {
-      checker_.issue(DramCommand::ref_all, 0, checker_.earliest(DramCommand::ref_all, 0, due));
       ++counters_.refs_all_bank;
       counters_.refresh_bank_cycles += timing.tRFC * static_cast<Cycle>(checker_.banks());
     } else {
-      checker_.issue(DramCommand::ref_bank, first, checker_.earliest(DramCommand::ref_bank, first, due));
       ++counters_.refs_per_bank;
       counters_.refresh_bank_cycles += timing.tRFCsb;
     }
+    on_time = at == due && !closed_any ? on_time + 1 : 0;
     refresh_.advance(first);
+    if (counted && all_banks && timing.tRFC > 0) {
+      // The refreshes still due by `cycle`, the n-th due at due + n tREFI: count them, issue the last.
+      const auto remaining = static_cast<std::uint64_t>((cycle - due) / interval);
+      if (remaining >= 2) {
+        const auto n = static_cast<Cycle>(remaining);
+        checker_.issue(DramCommand::ref_all, 0, std::max(at + n * timing.tRFC, due + n * interval));
+        counters_.refs_all_bank += remaining;
+        counters_.refresh_bank_cycles += n * timing.tRFC * static_cast<Cycle>(checker_.banks());
+        refresh_.skip_rounds(remaining);
+      }
+    }
   }
 }
 

@@ -48,4 +48,9 @@ void RefreshManager::advance(std::uint32_t bank) {
   if ((refreshed_ & all) == all) refreshed_ = 0;
 }
 
+void RefreshManager::skip_rounds(std::uint64_t rounds) {
+  if (due_ >= kNever) return;
+  due_ += static_cast<Cycle>(rounds * round()) * interval_;
+}
+
 }  // namespace roofsim::dram

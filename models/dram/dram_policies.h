@@ -102,6 +102,14 @@ class RefreshManager {
   // The due refresh was issued (to `bank` for per-bank refresh).
   void advance(std::uint32_t bank = 0);
 
+  // Refreshes per round: every bank refreshed once (1 all-bank, `banks` per-bank).
+  [[nodiscard]] std::uint64_t round() const { return mode_ == RefreshMode::per_bank ? banks_ : 1; }
+  [[nodiscard]] Cycle interval() const { return interval_; }
+  // No refresh of the current round issued yet.
+  [[nodiscard]] bool at_round_start() const { return refreshed_ == 0; }
+  // `rounds` whole rounds were issued (at a round start): the next is due that many rounds later.
+  void skip_rounds(std::uint64_t rounds);
+
  private:
   RefreshMode mode_;
   Cycle interval_;

@@ -58,6 +58,7 @@ class DramTimingChecker {
   void forget_before(Cycle cycle);
   // Appends every issued command to `log` (nullptr: no log).
   void set_log(std::vector<IssuedCommand>* log) { log_ = log; }
+  [[nodiscard]] bool logging() const { return log_ != nullptr; }
   [[nodiscard]] std::uint32_t banks() const { return static_cast<std::uint32_t>(banks_.size()); }
   // A bank may be refreshed (REF) or activated no earlier than this (tRP, tRC, tRFC).
   [[nodiscard]] Cycle bank_act_ready(std::uint32_t bank) const { return banks_[bank].act_ok; }

@@ -25,10 +25,15 @@
 // network or another device woke at the same femtosecond) it runs one delta later, after those: the clients never
 // see another process's same-instant work in an order the kernel's heap chose.
 //
+// What the scheduler knows also tells when the device is idle: no client runs before next_due_fs() unless something
+// outside the device asks (the network completing a collective). The power governor sleeps through such stretches
+// instead of waking every window, and watch() tells it when a request comes earlier than it planned to wake.
+//
 // WakeHandle is what a client owns: without a scheduler attached (a module used alone: `roofsim dram`, component
 // tests) it notifies the client's own event, whose process calls the same function.
 #include <systemc>
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -45,6 +50,16 @@ class Wakeable {
 
  protected:
   ~Wakeable() = default;
+};
+
+// Told of a request that makes a client due earlier than a watcher's planned wake (DeviceScheduler::watch).
+class WakeWatcher {
+ public:
+  // A client was asked to run at `at_fs` (not before now); called from inside the request, before any client runs.
+  virtual void wake_asked(TimeFs at_fs) = 0;
+
+ protected:
+  ~WakeWatcher() = default;
 };
 
 class DeviceScheduler : public sc_core::sc_module {
@@ -70,6 +85,7 @@ class DeviceScheduler : public sc_core::sc_module {
   // next round of this instant (see above).
   void notify_at(std::uint32_t client, TimeFs at_fs) {
     const TimeFs now = in_run_ ? now_ : now_fs();
+    if (at_fs < watch_before_fs_) tell_watcher(std::max(at_fs, now));
     if (at_fs > now) {
       if (pending_.pending(client) <= at_fs) return;
       pending_.set(client, at_fs);
@@ -96,6 +112,24 @@ class DeviceScheduler : public sc_core::sc_module {
     }
   }
 
+  // The earliest instant a client is due: now when a round is asked for (or fired and not yet run), kNever when none
+  // is pending. Until then no client runs unless a request comes from outside the device.
+  [[nodiscard]] TimeFs next_due_fs() const {
+    if (delta_armed_ || !asked_.empty()) return now_fs();
+    return std::min(armed_fs_, pending_.first_fs());
+  }
+
+  // Calls `watcher.wake_asked()` once, at the first request for a wake-up before `before_fs` (kNever: any request),
+  // then forgets it. One watcher at a time; unwatch() forgets it without a call.
+  void watch(WakeWatcher& watcher, TimeFs before_fs) {
+    watcher_ = &watcher;
+    watch_before_fs_ = before_fs;
+  }
+  void unwatch() {
+    watcher_ = nullptr;
+    watch_before_fs_ = 0;
+  }
+
   // Drops the client's pending wake-up, timed or for the next round (not a run in the current round: a triggered
   // process ran too).
   void cancel(std::uint32_t client) {
@@ -105,6 +139,12 @@ class DeviceScheduler : public sc_core::sc_module {
 
  private:
   [[nodiscard]] static TimeFs now_fs() { return sc_core::sc_time_stamp().value(); }
+
+  void tell_watcher(TimeFs at_fs) {
+    WakeWatcher* const watcher = watcher_;
+    unwatch();
+    watcher->wake_asked(at_fs);
+  }
 
   void run() {
     ++activations_;
@@ -156,6 +196,8 @@ class DeviceScheduler : public sc_core::sc_module {
   bool in_run_ = false;
   TimeFs now_ = 0;  // the instant of the round being run
   std::uint64_t activations_ = 0;
+  WakeWatcher* watcher_ = nullptr;
+  TimeFs watch_before_fs_ = 0;  // 0: nobody watches (no request is earlier)
 };
 
 // A client's wake-up: through the device's scheduler once attached, else through the client's own event (whose

@@ -4,6 +4,7 @@
 // GEMM of 4096 tiles x 128 k-steps never holds its whole access list in memory. A compute unit turns each chunk into
 // one memory request (DESIGN.md section 1.5).
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -41,14 +42,45 @@ struct ChunkView {
   bool resident = false;
 };
 
-// One step of a tile: the chunks it reads (all must arrive before it computes), its computation, and the chunks it
-// writes after computing. A GEMM k-step reads an A chunk and a B chunk; its last step also writes the C tile.
+// The work of one phase of a step on each kind of engine of a unit. The engines a phase uses run concurrently and the
+// phase ends when the last of them finishes (a softmax's vector lanes and special-function units work side by side).
+// Counts are what the kernel executes: lane operations, one per element and instruction.
+struct PhaseWork {
+  Flops flops = 0;               // on the op's own engine (tensor cores, MXU; the vector lanes for a vector GEMM)
+  std::uint64_t vector_fma = 0;  // vector lane-ops of the FMA class: fused multiply-add, add, multiply (an FMA is 1)
+  std::uint64_t vector_alu = 0;  // vector lane-ops of the ALU class: max, min, compare, conversion
+  std::uint64_t exp2 = 0;        // special-function ops: base-2 exponential (and tanh, on the same unit)
+  std::uint64_t reciprocal = 0;  // special-function ops: reciprocal
+  std::uint64_t rsqrt = 0;       // special-function ops: reciprocal square root
+
+  PhaseWork& operator+=(const PhaseWork& other) {
+    flops += other.flops;
+    vector_fma += other.vector_fma;
+    vector_alu += other.vector_alu;
+    exp2 += other.exp2;
+    reciprocal += other.reciprocal;
+    rsqrt += other.rsqrt;
+    return *this;
+  }
+  [[nodiscard]] bool empty() const {
+    return flops == 0 && vector_fma == 0 && vector_alu == 0 && exp2 == 0 && reciprocal == 0 && rsqrt == 0;
+  }
+};
+
+// A step runs at most this many phases, one after another (an attention step: S = Q K^T, the online softmax, P V).
+inline constexpr std::uint32_t kMaxPhases = 3;
+
+// One step of a tile: the chunks it reads (all must arrive before it computes), its computation as a short fixed
+// list of phases, and the chunks it writes after computing. A GEMM k-step reads an A chunk and a B chunk and computes
+// in one phase; its last step also writes the C tile.
 struct TileStep {
   std::vector<AddressRange> ranges;
   std::vector<Chunk> reads;
   std::vector<Chunk> writes;
-  Flops executed_flops = 0;  // what the engine spends: a whole tile's worth even at the edges
-  Flops useful_flops = 0;    // the in-bounds part of the algorithm's FLOPs
+  Flops executed_flops = 0;                    // the FLOP count of the step: a whole tile's worth even at the edges
+  Flops useful_flops = 0;                      // the in-bounds part of the algorithm's FLOPs
+  std::array<PhaseWork, kMaxPhases> phases{};  // the work, phase by phase; phases [phase_count, kMaxPhases) are empty
+  std::uint32_t phase_count = 1;
 
   void clear() {
     ranges.clear();
@@ -56,6 +88,14 @@ struct TileStep {
     writes.clear();
     executed_flops = 0;
     useful_flops = 0;
+    phases = {};
+    phase_count = 1;
+  }
+  // The step's work summed over its phases.
+  [[nodiscard]] PhaseWork work() const {
+    PhaseWork total;
+    for (std::uint32_t p = 0; p < phase_count; ++p) total += phases[p];
+    return total;
   }
   [[nodiscard]] ChunkView view(const Chunk& chunk) const {
     return ChunkView{ranges.data() + chunk.first, chunk.count, chunk.bytes, chunk.resident};

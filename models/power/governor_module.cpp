@@ -1,13 +1,22 @@
 #include "models/power/governor_module.h"
 
+#include <limits>
+#include <stdexcept>
+
 namespace roofsim {
 
+namespace {
+constexpr std::uint64_t kAnyWindows = std::numeric_limits<std::uint64_t>::max();
+}  // namespace
+
 GovernorModule::GovernorModule(const sc_core::sc_module_name& name, const GovernorParams& params,
-                               const EnergyModel& model, ClockDomain& clock, const DeviceActivity& device)
+                               const EnergyModel& model, ClockDomain& clock, const DeviceActivity& device,
+                               DeviceScheduler* scheduler)
     : sc_core::sc_module(name),
       model_(model),
       clock_(clock),
       device_(device),
+      scheduler_(scheduler),
       policy_(params),
       ledger_(model, params.states, device.op_count()),
       seen_(device.op_count(), model.activity()),
@@ -19,8 +28,24 @@ GovernorModule::GovernorModule(const sc_core::sc_module_name& name, const Govern
   wake_event_.notify(sc_core::sc_time::from_value(policy_.next_wake_fs()));
 }
 
-void GovernorModule::arm(TimeFs now_fs) {
-  wake_event_.notify(sc_core::sc_time::from_value(policy_.next_wake_fs() - now_fs));
+void GovernorModule::arm_at(TimeFs at_fs, TimeFs now_fs) {
+  wake_event_.notify(sc_core::sc_time::from_value(at_fs - now_fs));
+}
+
+PowerSplit GovernorModule::split_of(const EnergyBreakdown& dynamic, Volts voltage, Seconds seconds) const {
+  PowerSplit split;
+  const Joules dram_j = model_.dram_index() < dynamic.level_j.size() ? dynamic.level_j[model_.dram_index()] : 0.0;
+  split.domain_dynamic_w = (dynamic.compute_j + dynamic.sram_j(model_.dram_index())) / seconds;
+  split.other_dynamic_w = (dram_j + dynamic.network_j) / seconds;
+  split.domain_static_w = model_.compute_static_w(voltage);
+  split.other_static_w = model_.memory_static_w();
+  return split;
+}
+
+PowerSplit GovernorModule::idle_split() const {
+  const Volts voltage = clock_.voltage_v();
+  return split_of(model_.dynamic_energy(model_.activity(), voltage), voltage,
+                  static_cast<double>(policy_.params().window_fs) * 1e-15);
 }
 
 void GovernorModule::close_interval(TimeFs end_fs) {
@@ -45,19 +70,32 @@ void GovernorModule::close_interval(TimeFs end_fs) {
   sample.state = clock_.state();
   sample.clock_hz = clock_.clock_hz();
   sample.voltage_v = voltage;
-  const Joules dram_j = model_.dram_index() < dynamic.level_j.size() ? dynamic.level_j[model_.dram_index()] : 0.0;
-  sample.power.domain_dynamic_w = (dynamic.compute_j + dynamic.sram_j(model_.dram_index())) / seconds;
-  sample.power.other_dynamic_w = (dram_j + dynamic.network_j) / seconds;
-  sample.power.domain_static_w = model_.compute_static_w(voltage);
-  sample.power.other_static_w = model_.memory_static_w();
+  sample.power = split_of(dynamic, voltage, seconds);
   sample.energy_j = dynamic.dynamic_j() + (sample.power.domain_static_w + sample.power.other_static_w) * seconds;
   trace_.push_back(sample);
   interval_start_fs_ = end_fs;
 }
 
+void GovernorModule::judge_windows(TimeFs end_fs) {
+  const std::uint64_t windows = (end_fs - policy_.window_start_fs()) / policy_.params().window_fs;
+  close_interval(end_fs);
+  const PowerSplit measured = trace_.empty() || trace_.back().end_fs != end_fs ? PowerSplit{} : trace_.back().power;
+  if (windows == 1) {
+    (void)policy_.window_ended(end_fs, measured);
+    return;
+  }
+  // A stretch slept through: the device did nothing in it, or the sleep was planned wrong.
+  if (measured.domain_dynamic_w != 0 || measured.other_dynamic_w != 0) {
+    throw std::logic_error("GovernorModule: activity inside an idle stretch");
+  }
+  (void)policy_.windows_ended(end_fs, windows, measured);
+}
+
 void GovernorModule::wake() {
   if (done_) return;
   ++wakes_;
+  planned_fs_ = kNever;
+  if (scheduler_ != nullptr) scheduler_->unwatch();
   const TimeFs now = sc_core::sc_time_stamp().value();
   TimeFs end = 0;
   if (device_.finished(end)) {
@@ -67,17 +105,59 @@ void GovernorModule::wake() {
     done_ = true;
     return;
   }
-  const bool measured_window = !policy_.change_pending();
-  const PowerSplit window = [&] {
+  if (policy_.change_pending()) {
     close_interval(now);
-    return trace_.empty() || trace_.back().end_fs != now ? PowerSplit{} : trace_.back().power;
-  }();
-  if (measured_window) {
-    (void)policy_.window_ended(now, window);
-  } else {
     clock_.set_state(policy_.apply(now), now);
+  } else {
+    judge_windows(now);
   }
-  arm(now);
+  plan(now);
+}
+
+void GovernorModule::plan(TimeFs now_fs) {
+  const TimeFs next = policy_.next_wake_fs();
+  if (scheduler_ == nullptr || policy_.change_pending()) {
+    arm_at(next, now_fs);
+    return;
+  }
+  // The windows that end by the time the device's work is next due see none of it: at that instant the governor
+  // wakes before the work runs.
+  const TimeFs start = policy_.window_start_fs();
+  const TimeFs window = policy_.params().window_fs;
+  const TimeFs due = scheduler_->next_due_fs();
+  const std::uint64_t idle = due == kNever ? kAnyWindows : due <= start ? 0 : (due - start) / window;
+  const std::uint64_t quiet = idle < 2 ? 0 : policy_.quiet_windows(idle_split(), idle);
+  // Sleep to the last idle window, or to the window whose idle power makes the policy decide.
+  const std::uint64_t windows = quiet < idle ? quiet + 1 : idle;
+  if (windows < 2) {
+    arm_at(next, now_fs);
+    return;
+  }
+  planned_fs_ = windows == kAnyWindows ? kNever : start + windows * window;
+  if (planned_fs_ != kNever) arm_at(planned_fs_, now_fs);
+  scheduler_->watch(*this, planned_fs_);
+}
+
+void GovernorModule::wake_asked(TimeFs at_fs) {
+  // Work is due at `at_fs`, earlier than the planned wake: the windows that end by then are still idle.
+  const TimeFs now = sc_core::sc_time_stamp().value();
+  const TimeFs start = policy_.window_start_fs();
+  const TimeFs window = policy_.params().window_fs;
+  const TimeFs end = start + (at_fs - start) / window * window;
+  if (end == planned_fs_) return;  // the planned wake comes first at that instant
+  planned_fs_ = kNever;
+  wake_event_.cancel();
+  if (end == start) {
+    arm_at(start + window, now);
+  } else if (end > now) {
+    arm_at(end, now);
+  } else {
+    // The idle windows ended already: judge them now, before the work runs. None decides (the planned wake was
+    // at the first that would), so the next wake is the next window's end, after `at_fs`.
+    ++wakes_;
+    judge_windows(end);
+    arm_at(policy_.next_wake_fs(), now);
+  }
 }
 
 EnergyTotals GovernorModule::totals(const std::vector<OpInterval>& ops) const {

@@ -1,9 +1,18 @@
 #pragma once
 // The power domain's SystemC shell: a thin module that wakes once per governor window (and when a
-// decided clock change takes effect), never per cycle. At each wake it reads the device's cumulative activity per
-// op, charges the difference since the last wake to each op at the DVFS state in force (EnergyLedger), records a
-// power and clock sample for the trace, and hands the window's average power to the GovernorPolicy; when the policy's
-// change is due it sets the ClockDomain's state, whose listeners (the compute units) re-time their work in flight.
+// decided clock change takes effect), never per cycle, and not at all through a stretch in which the device is idle. At
+// each wake it reads the device's cumulative activity per op, charges the difference since the last wake to each op at
+// the DVFS state in force (EnergyLedger), records a power and clock sample for the trace, and hands the window's
+// average power to the GovernorPolicy; when the policy's change is due it sets the ClockDomain's state, whose listeners
+// (the compute units) re-time their work in flight.
+//
+// Idle stretches: given the device's scheduler, after each wake it asks when the device's work is next due. The windows
+// that end by then have no activity (the governor wakes before the device's work of the same instant), so it sleeps
+// through them, up to the one whose idle power would make the policy decide a change, and judges them at once when
+// it wakes (GovernorPolicy::windows_ended) with one power sample over the stretch: the decisions, the energy and the
+// per-window average power are those of a wake per window. A request from outside the device (the network
+// completing a collective) that makes its work due earlier wakes the governor at once (WakeWatcher), before the work
+// runs. So a second of simulated idle costs a few wakes, not one per window.
 //
 // Parameters: GovernorParams (the config's power section). Connects to: the device's activity counters
 // (DeviceActivity), the EnergyModel, the ClockDomain. Wakes: window ends and decided changes. Statistics: the power
@@ -13,6 +22,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "models/kernel/device_scheduler.h"
 #include "models/power/clock_domain.h"
 #include "models/power/energy_ledger.h"
 #include "models/power/energy_model.h"
@@ -34,26 +44,37 @@ class DeviceActivity {
   ~DeviceActivity() = default;
 };
 
-class GovernorModule : public sc_core::sc_module {
+class GovernorModule : public sc_core::sc_module, private WakeWatcher {
  public:
+  // `scheduler`: the device's, through which all its work is woken (null: no idle stretch is skipped).
   GovernorModule(const sc_core::sc_module_name& name, const GovernorParams& params, const EnergyModel& model,
-                 ClockDomain& clock, const DeviceActivity& device);
+                 ClockDomain& clock, const DeviceActivity& device, DeviceScheduler* scheduler = nullptr);
 
   // Power and clock over the run, for the trace's counter tracks; the intervals tile [0, end of the run].
   [[nodiscard]] const std::vector<PowerSample>& trace() const { return trace_; }
   // Per-op and total energies for ops that lived in `ops` (op order), after the run.
   [[nodiscard]] EnergyTotals totals(const std::vector<OpInterval>& ops) const;
   [[nodiscard]] TimeFs end_fs() const { return interval_start_fs_; }
+  // Runs of the governor's work (its wakes, and the stretches judged when a request woke it).
   [[nodiscard]] std::uint64_t wakes() const { return wakes_; }
 
  private:
   void wake();
   void close_interval(TimeFs end_fs);
-  void arm(TimeFs now_fs);
+  // Closes the interval at `end_fs`, a window end, and hands the policy the windows since its window start.
+  void judge_windows(TimeFs end_fs);
+  // After a wake: arms the next one, or sleeps through the windows in which the device is idle.
+  void plan(TimeFs now_fs);
+  void arm_at(TimeFs at_fs, TimeFs now_fs);
+  void wake_asked(TimeFs at_fs) override;
+  // What a window without activity measures at the current state.
+  [[nodiscard]] PowerSplit idle_split() const;
+  [[nodiscard]] PowerSplit split_of(const EnergyBreakdown& dynamic, Volts voltage, Seconds seconds) const;
 
   const EnergyModel& model_;
   ClockDomain& clock_;
   const DeviceActivity& device_;
+  DeviceScheduler* scheduler_;
   GovernorPolicy policy_;
   EnergyLedger ledger_;
   std::vector<Activity> seen_;  // per op: cumulative activity at the last wake
@@ -62,6 +83,7 @@ class GovernorModule : public sc_core::sc_module {
   std::vector<PowerSample> trace_;
   sc_core::sc_event wake_event_;
   std::uint64_t wakes_ = 0;
+  TimeFs planned_fs_ = kNever;  // while asleep: the wake armed (kNever: none, only a request wakes it)
   bool done_ = false;
 };
 

@@ -12,14 +12,18 @@
 //
 // Schedule: windows run back to back from time 0. When a window ends with a decision, no window is judged until the
 // change takes effect (reaction delay later); the next window starts then, so every judged window ran at one state.
-// The thin SystemC module (governor_module.h) wakes at next_wake_fs() and nowhere else.
+// The thin SystemC module (governor_module.h) wakes at next_wake_fs() and nowhere else, except that it sleeps through
+// a stretch of windows in which it knows the device does nothing: windows_ended() then judges the whole stretch at
+// once, exactly as that many window_ended() calls would (quiet_windows() says how long a stretch may be).
 //
 // Prediction: the compute domain's dynamic power scales with (f'/f) (V'/V)^2 (CMOS, C V^2 f; Rabaey et
 // al. 2003, ch. 5) and its leakage with V'/V (power_laws.h). The DRAM's and links' dynamic power is taken to follow
 // the clock (f'/f) at their own fixed voltage, since their traffic at most keeps pace with the compute; their static
 // power stays. Every part is thus an upper bound for a load whose work follows the clock, so a step up that the
 // prediction admits does not overshoot.
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -68,6 +72,15 @@ class GovernorPolicy {
   // The decided change takes effect at `now_fs` (== next_wake_fs()); returns the new state. A new window starts.
   std::size_t apply(TimeFs now_fs);
 
+  // How many of the next back-to-back windows (no change pending), each with `measured` average power, would end
+  // without deciding a change, counted up to `limit`. Once the windows judged at the state all measured the same,
+  // every further one decides as the last did, so this looks at no more than min(limit, up_windows + 1) windows.
+  [[nodiscard]] std::uint64_t quiet_windows(const PowerSplit& measured, std::uint64_t limit) const;
+  // `windows` back-to-back windows ended, the last at `now_fs` (== window_start_fs() + windows x window), each with
+  // `measured` average power: the same state and decision as that many window_ended() calls, in at most
+  // min(windows, up_windows + 1) steps. All but the last must decide nothing (quiet_windows()); returns the last's.
+  std::optional<std::size_t> windows_ended(TimeFs now_fs, std::uint64_t windows, const PowerSplit& measured);
+
   [[nodiscard]] const GovernorParams& params() const { return params_; }
 
  private:
@@ -75,6 +88,12 @@ class GovernorPolicy {
     TimeFs at_fs = 0;
     std::size_t state = 0;
   };
+  // Judges one more window measuring `measured` at the current state: adds it to `at_state` (the last up_windows
+  // windows) and returns the state to move to, if any. Changes nothing else.
+  [[nodiscard]] std::optional<std::size_t> judge(std::vector<PowerSplit>& at_state, const PowerSplit& measured) const;
+  // Windows at a state after which the last up_windows all measured the same: from then on each decides alike.
+  [[nodiscard]] std::size_t kept_windows() const { return std::max<std::size_t>(params_.up_windows, 1); }
+
   GovernorParams params_;
   std::size_t state_ = 0;
   TimeFs window_start_fs_ = 0;

@@ -58,9 +58,9 @@ PowerDomain::PowerDomain(const PowerDomainParams& params, DramEnergyBasis dram_b
       clock_(params_.states,
              params.power.nominal_clock_hz > 0 ? params.power.nominal_clock_hz : params_.states.back().clock_hz) {}
 
-void PowerDomain::elaborate(const DeviceActivity& device) {
+void PowerDomain::elaborate(const DeviceActivity& device, DeviceScheduler* scheduler) {
   if (governor_) throw std::logic_error("PowerDomain::elaborate: called twice");
-  governor_ = std::make_unique<GovernorModule>("power_governor", params_, model_, clock_, device);
+  governor_ = std::make_unique<GovernorModule>("power_governor", params_, model_, clock_, device, scheduler);
 }
 
 PowerRunStats PowerDomain::stats(const std::vector<OpInterval>& ops) const {
@@ -85,6 +85,7 @@ PowerRunStats PowerDomain::stats(const std::vector<OpInterval>& ops) const {
     stats.ops.push_back(row);
   }
   stats.trace = governor_->trace();
+  stats.governor_wakes = governor_->wakes();
   return stats;
 }
 

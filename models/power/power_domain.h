@@ -27,8 +27,9 @@ class PowerDomain {
   [[nodiscard]] const EnergyModel& model() const { return model_; }
   [[nodiscard]] ClockDomain& clock() { return clock_; }
   [[nodiscard]] const ClockDomain& clock() const { return clock_; }
-  // Creates the governor module (call during elaboration, once).
-  void elaborate(const DeviceActivity& device);
+  // Creates the governor module (call during elaboration, once). `scheduler`: the device's, which lets the governor
+  // sleep through idle stretches (null: it wakes every window).
+  void elaborate(const DeviceActivity& device, DeviceScheduler* scheduler = nullptr);
 
   // Statistics of the run for ops that lived in `ops` (op order); executed FLOPs come from the ledger.
   [[nodiscard]] PowerRunStats stats(const std::vector<OpInterval>& ops) const;

@@ -40,8 +40,9 @@ struct PowerRunStats {
   Watts average_power_w = 0;
   std::vector<Seconds> time_at_state_s;
   std::uint64_t clock_changes = 0;
-  std::vector<OpPowerStats> ops;   // op order
-  std::vector<PowerSample> trace;  // power and clock over the run (counter tracks of trace.json)
+  std::vector<OpPowerStats> ops;     // op order
+  std::vector<PowerSample> trace;    // power and clock over the run (counter tracks of trace.json)
+  std::uint64_t governor_wakes = 0;  // the governor's runs: about one per window of activity, a few per idle stretch
 
   // True when the governor ever ran below the fastest state (a cap bound): reports add power and clock columns.
   [[nodiscard]] bool throttled() const;

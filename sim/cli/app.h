@@ -55,5 +55,6 @@ int run_default_scenario();
 int run_engine_bench(const std::string& dram_model = "both");  // cmd_run.cpp; simple, detailed or both
 int run_dram_bench();                                          // cmd_dram.cpp
 int run_net_bench();                                           // cmd_collective.cpp
+int run_idle_bench();                                          // cmd_run.cpp; runs that mostly wait
 
 }  // namespace roofsim::cli

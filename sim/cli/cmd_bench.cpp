@@ -1,4 +1,4 @@
-// `roofsim bench [engine|dram|net|all]`: whole-run benchmarks that print figures (never timed tests).
+// `roofsim bench [engine|dram|net|idle|all]`: whole-run benchmarks that print figures (never timed tests).
 #include <algorithm>
 #include <memory>
 
@@ -9,8 +9,8 @@ namespace roofsim::cli {
 void add_bench_command(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("bench", "Benchmarks of the simulator itself: wall time, events/s, RSS");
   auto target = std::make_shared<std::string>("engine");
-  command->add_option("target", *target, "engine (default), dram, net or all")
-      ->check(CLI::IsMember({"engine", "dram", "net", "all"}));
+  command->add_option("target", *target, "engine (default), dram, net, idle (runs that mostly wait) or all")
+      ->check(CLI::IsMember({"engine", "dram", "net", "idle", "all"}));
   auto dram_model = std::make_shared<std::string>("both");
   command
       ->add_option("--dram", *dram_model,
@@ -22,7 +22,10 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     if (*target == "engine") exit_code = run_engine_bench(*dram_model);
     if (*target == "dram") exit_code = run_dram_bench();
     if (*target == "net") exit_code = run_net_bench();
-    if (*target == "all") exit_code = std::max({run_engine_bench(*dram_model), run_dram_bench(), run_net_bench()});
+    if (*target == "idle") exit_code = run_idle_bench();
+    if (*target == "all") {
+      exit_code = std::max({run_engine_bench(*dram_model), run_dram_bench(), run_net_bench(), run_idle_bench()});
+    }
   });
 }
 

@@ -98,6 +98,12 @@ int run_collective_command(const CollectiveOptions& options) {
   params.factor = options.factor;
   if (!options.chunk.empty()) params.chunk_bytes = option_bytes("--chunk", options.chunk);
   if (!options.packet.empty()) params.packet_bytes = option_bytes("--packet", options.packet);
+  // A schedule holds every chunk of every step of every rank: a 1-byte chunk of a 4 MiB message exhausts memory.
+  const Bytes chunk_bytes = params.chunk_bytes.value_or(cluster.collective.chunk_bytes);
+  check_work_limit(options.chunk.empty() ? SourcePos{cluster.file} : SourcePos{"--chunk " + options.chunk},
+                   "the largest message (" + format_bytes(max_bytes) + ") in chunks of " + format_bytes(chunk_bytes),
+                   max_bytes / chunk_bytes + (max_bytes % chunk_bytes != 0 ? 1 : 0),
+                   work_limits(options.allow_large).message_chunks, "chunks");
   std::optional<OutputFolder> folder;
   if (!options.out.empty()) folder.emplace(options.out);
   const DeferInterrupts defer;

@@ -24,7 +24,7 @@ constexpr ValueRange kDeviceCount = within(1, 1 << 24);
   {PATH ".bandwidth", K::quantity, Q::bandwidth, req, "", "Bandwidth per direction of one link",                 \
    &LinkParams::bandwidth_bytes_per_s},                                                                          \
   {PATH ".latency", K::quantity, Q::time, opt, "0ns", "Latency of one traversal (wire, SerDes, switch hop)",     \
-   &LinkParams::latency_s, within(0, 10e-3)},                                                                    \
+   &LinkParams::latency_s, within(0, 10.0)},                                                                     \
   {PATH ".overhead", K::quantity, Q::time, opt, "0ns",                                                           \
    "Per-message cost: the link is occupied this long before a message's first packet", &LinkParams::overhead_s, \
    within(0, 10e-3)}

@@ -125,6 +125,12 @@ DramStandardParams load_dram_standard(const std::filesystem::path& file, double 
 
   organization.read_fields(params);
   organization.read_fields(params.timing);
+  // The controller keeps the banks of a channel as the bits of one 64-bit word (models/dram/bank_queues.h); JEDEC's
+  // largest channel (DDR5: 8 groups x 4 banks) has 32.
+  if (params.banks() > 64) {
+    organization.fail("banks_per_group", "at most 64 banks per channel (bank_groups x banks_per_group; " +
+                                             std::to_string(params.bank_groups) + " bank groups)");
+  }
   if (params.burst_bytes() == 0 || params.row_bytes % params.burst_bytes() != 0) {
     organization.fail("row_size", "a whole number of bursts (burst = bus_width x burst_length / 8 = " +
                                       std::to_string(params.burst_bytes()) + " B)");

@@ -61,6 +61,12 @@ struct EnumSpellings<ReduceCost> {
   static constexpr EnumSpelling<ReduceCost> kAll[] = {{ReduceCost::device, "device"}, {ReduceCost::free, "free"}};
 };
 
+template <>
+struct EnumSpellings<KernelSchedule> {
+  static constexpr EnumSpelling<KernelSchedule> kAll[] = {{KernelSchedule::serial, "serial"},
+                                                          {KernelSchedule::pingpong, "pingpong"}};
+};
+
 // Data types are spelled by sim/core (workloads name them too); this row only lets configuration code read them
 // through the same functions as the other enums.
 template <>

@@ -5,9 +5,12 @@
 #include <set>
 #include <system_error>
 
+#include <fmt/format.h>
+
 #include "sim/config/config_document.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/key_spec.h"
+#include "sim/config/work_limits.h"
 
 namespace roofsim {
 
@@ -37,7 +40,30 @@ EngineParams read_engine(const ConfigSection& section) {
       engine.flops_per_cycle[*parse_data_type(key)] = static_cast<double>(flops->count(key));
     }
   }
-  if (engine.flops_per_cycle.empty()) section.fail("flops_per_cycle", "at least one data type (fp32 = 256, ...)");
+  if (const auto ops = section.child("ops_per_cycle")) {
+    for (const auto& key : ops->keys()) {
+      for (const auto op_class : kAllEngineOpClasses) {
+        if (to_string(op_class) == key) engine.ops_per_cycle[op_class] = ops->real(key);
+      }
+    }
+    // An FMA is two FLOPs: where both tables rate a type, they must agree, so the peaks a file quotes stay the ones
+    // the vector work runs at.
+    for (const auto type : {DataType::fp32, DataType::fp16, DataType::bf16}) {
+      const auto fma = engine.ops_per_cycle.find(type == DataType::fp32   ? EngineOpClass::fp32_fma
+                                                 : type == DataType::fp16 ? EngineOpClass::fp16_fma
+                                                                          : EngineOpClass::bf16_fma);
+      const auto flops = engine.flops_per_cycle.find(type);
+      if (fma == engine.ops_per_cycle.end() || flops == engine.flops_per_cycle.end()) continue;
+      if (std::abs(flops->second - 2 * fma->second) > 1e-9 * flops->second) {
+        ops->fail(std::string(to_string(fma->first)),
+                  fmt::format("half of {} = {} (an FMA is two FLOPs)",
+                              section.key_path("flops_per_cycle." + std::string(to_string(type))), flops->second));
+      }
+    }
+  }
+  if (engine.flops_per_cycle.empty() && engine.ops_per_cycle.empty()) {
+    section.fail("flops_per_cycle", "at least one data type (fp32 = 256, ...) or an ops_per_cycle table");
+  }
   if (const auto energies = section.child("energy_per_flop")) {
     for (const auto& key : energies->keys()) {
       const auto type = *parse_data_type(key);
@@ -49,6 +75,9 @@ EngineParams read_engine(const ConfigSection& section) {
   }
   return engine;
 }
+
+// Tags a cache level may track (about 0.5 GiB of them), far above any bundled device (H100's L2: 12,800).
+constexpr std::uint64_t kMaxTrackedBlocks = std::uint64_t{1} << 24;
 
 MemoryLevelParams read_level(const ConfigSection& section, std::uint64_t units) {
   MemoryLevelParams level;
@@ -71,6 +100,19 @@ MemoryLevelParams read_level(const ConfigSection& section, std::uint64_t units) 
   level.latency_s = section.time("latency", level.clock_hz);
   if (level.tracking_bytes < level.line_bytes || level.tracking_bytes % level.line_bytes != 0) {
     section.fail("tracking_granularity", "a multiple of the line size (" + format_bytes(level.line_bytes) + ")");
+  }
+  // A cache keeps a tag (some 32 bytes) per tracked block, in every unit for a unit-scope level: a terabyte tracked in
+  // kilobytes would take gigabytes before the first op runs.
+  const std::uint64_t tracked_blocks =
+      saturating_mul(level.capacity_bytes / level.tracking_bytes, level.scope == LevelScope::unit ? units : 1);
+  if (level.kind == LevelKind::cache && tracked_blocks > kMaxTrackedBlocks) {
+    section.fail(
+        "capacity",
+        "a capacity of at most " + std::to_string(kMaxTrackedBlocks) + " tracked blocks (" +
+            format_bytes(level.capacity_bytes) + " in blocks of tracking_granularity " +
+            format_bytes(level.tracking_bytes) +
+            (level.scope == LevelScope::unit ? " in each of " + std::to_string(units) + " units" : std::string()) +
+            " gives " + std::to_string(tracked_blocks) + "): a smaller capacity or a coarser tracking_granularity");
   }
   level.bandwidth_bytes_per_s =
       level.bytes_per_cycle * level.clock_hz * (level.scope == LevelScope::unit ? static_cast<double>(units) : 1.0);
@@ -163,6 +205,9 @@ HardwareParams load_hardware(const std::filesystem::path& file, const std::vecto
   if (const auto tile = compute.child("default_tile")) tile->read_fields(hw.compute.default_tile.emplace());
   for (const auto& engine : compute.child("engines")->children()) hw.compute.engines.push_back(read_engine(engine));
   if (hw.compute.engines.empty()) compute.fail("engines", "at least one engine ([compute.engines.matrix], ...)");
+  if (hw.compute.engines.size() > kMaxUnitEngines) {
+    compute.fail("engines", fmt::format("at most {} engines per unit", kMaxUnitEngines));
+  }
 
   if (const auto memory = root.child("memory")) {
     for (const auto& level : memory->children()) hw.levels.push_back(read_level(level, hw.compute.units));

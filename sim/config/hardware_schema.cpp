@@ -11,6 +11,9 @@ constexpr double kMiB = 1 << 20;
 constexpr double kGiB = 1 << 30;
 constexpr double kTiB = kGiB * 1024;
 constexpr double kMillisecond = 1e-3;
+// A hop of seconds (a wide-area or satellite link in a what-if study) is physical, and the idle stretch it makes
+// costs the simulation nothing: the governor and the DRAM skip idle time.
+constexpr double kLinkLatencyMax_s = 10.0;
 // A DRAM pin's data rate, 100 Mb/s .. 100 Gb/s, in B/s.
 constexpr ValueRange kPinDataRate = within(100e6 / 8, 100e9 / 8);
 }  // namespace
@@ -59,12 +62,17 @@ const KeyRegistry& hardware_registry() {
            within(1, 65536)},
           {"compute.default_tile.k", K::count, Q::bytes, req, "", "Tile depth of one k-step (elements)", &TileShape::k,
            within(1, 65536)},
+          {"compute.kernel_schedule", K::choice, Q::bytes, opt, "serial",
+           "How a tile orders the phases of its steps when the op names none: serial (FlashAttention-2: softmax "
+           "waits for S = QK^T, PV for the softmax) or pingpong (FlashAttention-3: the next block's QK^T is issued "
+           "before the softmax ends)",
+           &ComputeParams::kernel_schedule},
           {"compute.engines", K::section, Q::bytes, req, "", "Execution engines of a unit"},
           {"compute.engines.<name>", K::section, Q::bytes, opt, "",
-           "One engine: \"matrix\" (tensor cores, MXU) or \"vector\" (SIMT lanes, VPU)"},
+           "One engine: \"matrix\" (tensor cores, MXU), \"vector\" (SIMT lanes, VPU) or \"special_function\" (SFU)"},
           {"compute.engines.<name>.clock", K::quantity, Q::frequency, req, "", "Nominal clock of the engine",
            &EngineParams::clock_hz},
-          {"compute.engines.<name>.flops_per_cycle", K::section, Q::bytes, req, "",
+          {"compute.engines.<name>.flops_per_cycle", K::section, Q::bytes, opt, "",
            "Dense FLOPs per cycle per unit, per data type (an FMA counts 2)"},
           {"compute.engines.<name>.flops_per_cycle.<dtype>", K::count, Q::bytes, opt, "",
            "Dense FLOPs per cycle per unit for this data type", by_hand, within(1, 1e7)},
@@ -72,6 +80,29 @@ const KeyRegistry& hardware_registry() {
            "Dynamic energy per FLOP at nominal voltage, per data type"},
           {"compute.engines.<name>.energy_per_flop.<dtype>", K::quantity, Q::energy, opt, "",
            "Dynamic energy per FLOP for this data type", by_hand},
+          {"compute.engines.<name>.ops_per_cycle", K::section, Q::bytes, opt, "",
+           "Lane operations per cycle per unit, per operation class (vector and special-function engines; one FMA is "
+           "one operation)"},
+          {"compute.engines.<name>.ops_per_cycle.fp32_fma", K::real, Q::bytes, opt, "",
+           "FP32 FMA-class operations (fma, add, multiply) per cycle per unit; 2x this = flops_per_cycle.fp32", by_hand,
+           within(1e-3, 1e7)},
+          {"compute.engines.<name>.ops_per_cycle.fp32_alu", K::real, Q::bytes, opt, "",
+           "FP32 ALU-class operations (max, min, compare, conversion) per cycle per unit", by_hand, within(1e-3, 1e7)},
+          {"compute.engines.<name>.ops_per_cycle.fp16_fma", K::real, Q::bytes, opt, "",
+           "FP16 FMA-class operations per cycle per unit (a packed half2 FMA is two); 2x this = flops_per_cycle.fp16",
+           by_hand, within(1e-3, 1e7)},
+          {"compute.engines.<name>.ops_per_cycle.fp16_alu", K::real, Q::bytes, opt, "",
+           "FP16 ALU-class operations per cycle per unit", by_hand, within(1e-3, 1e7)},
+          {"compute.engines.<name>.ops_per_cycle.bf16_fma", K::real, Q::bytes, opt, "",
+           "BF16 FMA-class operations per cycle per unit; 2x this = flops_per_cycle.bf16", by_hand, within(1e-3, 1e7)},
+          {"compute.engines.<name>.ops_per_cycle.bf16_alu", K::real, Q::bytes, opt, "",
+           "BF16 ALU-class operations per cycle per unit", by_hand, within(1e-3, 1e7)},
+          {"compute.engines.<name>.ops_per_cycle.exp2", K::real, Q::bytes, opt, "",
+           "Special-function base-2 exponentials (and tanh) per cycle per unit", by_hand, within(1e-3, 1e7)},
+          {"compute.engines.<name>.ops_per_cycle.reciprocal", K::real, Q::bytes, opt, "",
+           "Special-function reciprocals per cycle per unit", by_hand, within(1e-3, 1e7)},
+          {"compute.engines.<name>.ops_per_cycle.rsqrt", K::real, Q::bytes, opt, "",
+           "Special-function reciprocal square roots per cycle per unit", by_hand, within(1e-3, 1e7)},
 
           {"memory", K::section, Q::bytes, opt, "",
            "On-chip memory levels, listed from the compute units outward (DRAM is [dram])"},
@@ -174,7 +205,7 @@ const KeyRegistry& hardware_registry() {
           {"interconnect.link_bandwidth", K::quantity, Q::bandwidth, opt, "0B/s", "Bandwidth per link per direction",
            &InterconnectParams::link_bandwidth_bytes_per_s, zero_or_within(1e3, 1e16)},
           {"interconnect.link_latency", K::quantity, Q::time, opt, "0ns", "Latency of one hop",
-           &InterconnectParams::link_latency_s, within(0, 10 * kMillisecond)},
+           &InterconnectParams::link_latency_s, within(0, kLinkLatencyMax_s)},
           {"interconnect.energy_per_byte", K::quantity, Q::energy, opt, "0pJ", "Energy per byte sent",
            &InterconnectParams::energy_per_byte_j},
       });

@@ -15,15 +15,17 @@ namespace roofsim {
 // hours or gigabytes: an op of the graph costs about 30 KiB and 0.2 ms to build, a tile from a few to hundreds of
 // microseconds to simulate (README, "Limits").
 struct WorkLimits {
-  std::uint64_t ops = 100'000;           // ops of the expanded workload graph
-  std::uint64_t tiles = 100'000'000;     // tiles a run simulates, over all its ops and simulated ranks
-  std::uint64_t sweep_points = 100'000;  // points of a sweep: the product of its axes' lengths (grid)
-  std::uint64_t devices = 65'536;        // devices of a cluster
+  std::uint64_t ops = 100'000;            // ops of the expanded workload graph
+  std::uint64_t tiles = 100'000'000;      // tiles a run simulates, over all its ops and simulated ranks
+  std::uint64_t sweep_points = 100'000;   // points of a sweep: the product of its axes' lengths (grid)
+  std::uint64_t devices = 65'536;         // devices of a cluster
+  std::uint64_t compute_units = 65'536;   // units a run simulates, over its ranks (8x8xH100 with --full: 8,448)
+  std::uint64_t message_chunks = 65'536;  // chunks of a collective's largest message (1 GB in 1 MiB chunks: 954)
 
   // What --allow-large asks for: no limit.
   [[nodiscard]] static constexpr WorkLimits unlimited() {
     constexpr auto kNone = std::numeric_limits<std::uint64_t>::max();
-    return WorkLimits{kNone, kNone, kNone, kNone};
+    return WorkLimits{kNone, kNone, kNone, kNone, kNone, kNone};
   }
 };
 

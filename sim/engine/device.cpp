@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "sim/config/model_params.h"
+#include "sim/graph/counting.h"
+#include "sim/graph/hardware_check.h"
 
 namespace roofsim {
 
@@ -22,6 +24,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
                bool external_collectives)
     : sc_core::sc_module(name) {
   const std::uint64_t units = hw.compute.units;
+
   if (hw.dram && hw.dram->model == DramModel::detailed) {
     auto detailed = std::make_unique<EngineDramAdapter>("dram", *hw.dram);
     detailed_ = detailed.get();
@@ -47,8 +50,14 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
                          fmt::format("op '{}': no engine{} of {} runs {}", op.name,
                                      op.engine.empty() ? "" : " '" + op.engine + "'", hw.name, to_string(op.dtype)));
       }
-      execution.engine = static_cast<std::size_t>(engine - hw.compute.engines.data());
-      execution.unit_rate = engine->flops_per_cycle.at(op.dtype) * engine->clock_hz;
+      const auto routes = op_routes(op, hw.compute, *engine);
+      for (std::size_t kind = 0; kind < kWorkKinds; ++kind) {
+        execution.work_engine[kind] = static_cast<std::uint8_t>(routes[kind].index);
+        execution.work_rate[kind] = routes[kind].per_unit_per_s;
+      }
+      execution.engine = binding_engine(engine_seconds(engine_work(op), routes, hw.compute.engines.size()),
+                                        static_cast<std::size_t>(engine - hw.compute.engines.data()));
+      execution.schedule = op.schedule.value_or(hw.compute.kernel_schedule);
       execution.stages = pipeline_stages(*execution.lowering, hw);
     }
     dispatch.push_back(DispatchOp{op.after, execution.lowering ? execution.lowering->tiles() : 0,
@@ -83,7 +92,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   std::vector<const ComputeUnit*> counted_units;
   for (const auto& unit : units_) counted_units.push_back(unit.get());
   activity_->count_steps_over_their_interval(std::move(counted_units));
-  power_->elaborate(*activity_);
+  power_->elaborate(*activity_, scheduler_.get());
 }
 
 std::uint64_t Device::events() const {

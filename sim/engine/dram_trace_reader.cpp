@@ -1,8 +1,8 @@
 #include "sim/engine/dram_trace_reader.h"
 
 #include <charconv>
-#include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "sim/core/input_error.h"
@@ -27,7 +27,9 @@ DramRequests read_dram_trace(const std::string& path, Bytes default_bytes) {
   DramRequests requests;
   std::string line;
   std::uint32_t number = 0;
-  const std::string expected = "a line '<time_ns> <R|W> <hex address> [bytes]', times not decreasing";
+  const std::string expected =
+      "a line '<time_ns> <R|W> <hex address> [bytes]', times not decreasing and below 9.2e12 ns, bytes 1 .. 2^30, "
+      "the request within the 64-bit address space";
   Seconds previous_s = 0;
   while (std::getline(in, line)) {
     ++number;
@@ -47,7 +49,7 @@ DramRequests read_dram_trace(const std::string& path, Bytes default_bytes) {
     {
       const auto* end = time_text.data() + time_text.size();
       const auto [ptr, error] = std::from_chars(time_text.data(), end, time_ns);
-      if (error != std::errc() || ptr != end || !(time_ns >= 0) || !std::isfinite(time_ns)) fail();
+      if (error != std::errc() || ptr != end || !(time_ns >= 0 && time_ns < kMaxDramTraceTimeNs)) fail();
     }
     if (kind == "R" || kind == "r") {
       request.write = false;
@@ -67,8 +69,10 @@ DramRequests read_dram_trace(const std::string& path, Bytes default_bytes) {
     if (!bytes_text.empty()) {
       const auto* end = bytes_text.data() + bytes_text.size();
       const auto [ptr, error] = std::from_chars(bytes_text.data(), end, request.bytes);
-      if (error != std::errc() || ptr != end || request.bytes == 0) fail();
+      if (error != std::errc() || ptr != end || request.bytes == 0 || request.bytes > kMaxDramRequestBytes) fail();
     }
+    // The request's last byte, address + bytes - 1, must be an address.
+    if (request.bytes > 0 && request.bytes - 1 > std::numeric_limits<Bytes>::max() - request.address) fail();
     const Seconds at_s = time_ns * 1e-9;
     if (at_s < previous_s) fail();
     previous_s = at_s;

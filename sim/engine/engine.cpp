@@ -25,11 +25,12 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
 // its end. Built from integer femtoseconds so that the parts add up exactly; the split of memory waiting into
 // latency and queueing follows the measured sums over the op's chunks.
 void account_time(const Op& op, const DispatchPolicy::OpTimes& t, const OpExecution& execution, std::uint64_t units,
-                  OpRunStats& stats) {
+                  const ComputeParams& compute, OpRunStats& stats) {
   const TimeFs begin = std::min(t.queued_fs, t.launch_fs);
   const TimeFs start = std::min(t.start_fs, t.end_fs);
   const TimeFs end = t.end_fs;
   TimeFs busy = 0, memory = 0, dispatch = 0, tail = 0;
+  std::array<TimeFs, kMaxUnitEngines> waited{};
   for (std::uint64_t u = 0; u < units; ++u) {
     const auto& r = execution.units[u];
     if (r.first_fs == kNever) {
@@ -40,8 +41,19 @@ void account_time(const Op& op, const DispatchPolicy::OpTimes& t, const OpExecut
       throw std::logic_error(fmt::format("op '{}': unit {} computed {} fs while only {} fs resident", op.name, u,
                                          r.busy_fs, r.resident_fs));
     }
+    TimeFs unit_waited = 0;
+    for (std::size_t e = 0; e < kMaxUnitEngines; ++e) {
+      waited[e] += r.waited_fs[e];
+      unit_waited += r.waited_fs[e];
+    }
+    if (r.busy_fs + unit_waited > r.resident_fs) {
+      throw std::logic_error(
+          fmt::format("op '{}': unit {} computed {} fs and waited on engines {} fs while only {} "
+                      "fs resident",
+                      op.name, u, r.busy_fs, unit_waited, r.resident_fs));
+    }
     busy += r.busy_fs;
-    memory += r.resident_fs - r.busy_fs;
+    memory += r.resident_fs - r.busy_fs - unit_waited;
     const TimeFs after = end - r.last_fs;
     tail += after;
     dispatch += (end - start) - r.resident_fs - after;
@@ -59,8 +71,15 @@ void account_time(const Op& op, const DispatchPolicy::OpTimes& t, const OpExecut
   stats.wait_launch_s = n * fs_to_seconds(start - t.launch_fs);
   stats.wait_dispatch_s = fs_to_seconds(dispatch);
   stats.tail_s = fs_to_seconds(tail);
-  const double parts = stats.busy_s + stats.wait_memory_latency_s + stats.wait_bandwidth_s + stats.wait_dependencies_s +
-                       stats.wait_launch_s + stats.wait_dispatch_s + stats.tail_s;
+  Seconds engines_s = 0;
+  for (std::size_t e = 0; e < compute.engines.size() && e < kMaxUnitEngines; ++e) {
+    if (waited[e] == 0) continue;
+    stats.wait_engines_s.emplace_back(compute.engines[e].name, fs_to_seconds(waited[e]));
+    engines_s += fs_to_seconds(waited[e]);
+  }
+  stats.primary_engine = execution.engine < compute.engines.size() ? compute.engines[execution.engine].name : "";
+  const double parts = engines_s + stats.busy_s + stats.wait_memory_latency_s + stats.wait_bandwidth_s +
+                       stats.wait_dependencies_s + stats.wait_launch_s + stats.wait_dispatch_s + stats.tail_s;
   const double whole = n * stats.span_s;
   if (std::abs(parts - whole) > 1e-3 * whole + 1e-15) {
     throw std::logic_error(
@@ -155,7 +174,14 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
     stats.waves = ceil_div(stats.tiles, hw.compute.units * hw.compute.occupancy);
     stats.achieved_flops_per_s =
         stats.sim_time_s > 0 ? static_cast<double>(stats.useful_flops) / stats.sim_time_s : 0.0;
-    account_time(op, times, execution, hw.compute.units, stats);
+    account_time(op, times, execution, hw.compute.units, hw.compute, stats);
+    const PhaseWork& work = execution.executed_work;
+    stats.engine_flops = work.flops;
+    stats.vector_fma_ops = work.vector_fma;
+    stats.vector_alu_ops = work.vector_alu;
+    stats.exp2_ops = work.exp2;
+    stats.reciprocal_ops = work.reciprocal;
+    stats.rsqrt_ops = work.rsqrt;
     const auto& clock = device->power().clock();
     for (const TimeFs fs : execution.busy_at_state_fs) stats.busy_at_state_s.push_back(fs_to_seconds(fs));
     stats.throttle_s = throttling_loss_s(execution.busy_at_state_fs, clock.states(), clock.nominal_clock_hz());

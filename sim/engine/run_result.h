@@ -56,6 +56,13 @@ struct OpRunStats {
   Seconds wait_launch_s = 0;          // launch latency
   Seconds wait_dispatch_s = 0;        // unit not yet (or not again) given a tile of the op while others ran
   Seconds tail_s = 0;                 // idle units after their last tile (the last wave's tail)
+  // Resident time the op's primary engine stood idle waiting on another engine, by that engine's name ("vector",
+  // "special_function"): carved out of the memory waits, which the resident time less busy would otherwise hold.
+  std::vector<std::pair<std::string, Seconds>> wait_engines_s;
+  std::string primary_engine;  // the engine whose time busy_s is (the op's binding engine)
+  // The work the op executed per kind (FLOPs on its own engine; vector, special-function operations).
+  Flops engine_flops = 0;
+  std::uint64_t vector_fma_ops = 0, vector_alu_ops = 0, exp2_ops = 0, reciprocal_ops = 0, rsqrt_ops = 0;
   // Busy time split by the compute clock's DVFS state (PowerRunStats::states order), and the part of busy_s the
   // steps would not have taken at the nominal clock (clock_domain.h, throttling_loss_s): the time throttling cost.
   std::vector<Seconds> busy_at_state_s;

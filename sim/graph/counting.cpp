@@ -42,6 +42,74 @@ std::uint64_t default_flops_per_element(OpKind kind) {
   }
 }
 
+ElementWork element_work(const Op& op) {
+  ElementWork work;
+  auto& e = work.per_element;
+  const auto& s = op.shape;
+  switch (op.kind) {
+    case OpKind::softmax:
+      e.vector_alu = 1;
+      e.vector_fma = 3;
+      e.exp2 = 1;
+      work.per_row.reciprocal = 1;
+      break;
+    case OpKind::layernorm:
+      e.vector_fma = 5;
+      work.per_row.rsqrt = 1;
+      break;
+    case OpKind::rmsnorm:
+      e.vector_fma = 3;
+      work.per_row.rsqrt = 1;
+      break;
+    case OpKind::reduction: e.vector_fma = s.flops_per_element; break;
+    case OpKind::elementwise:
+      e.vector_fma = s.flops_per_element;
+      e.exp2 = s.exp2_per_element;
+      e.reciprocal = s.reciprocal_per_element;
+      break;
+    default: break;
+  }
+  return work;
+}
+
+PhaseWork engine_work(const Op& op) {
+  const auto& s = op.shape;
+  PhaseWork work;
+  const auto scale = [](PhaseWork unit, std::uint64_t n) {
+    unit.flops = checked_mul(unit.flops, n);
+    unit.vector_fma = checked_mul(unit.vector_fma, n);
+    unit.vector_alu = checked_mul(unit.vector_alu, n);
+    unit.exp2 = checked_mul(unit.exp2, n);
+    unit.reciprocal = checked_mul(unit.reciprocal, n);
+    unit.rsqrt = checked_mul(unit.rsqrt, n);
+    return unit;
+  };
+  switch (op.kind) {
+    case OpKind::gemm:
+    case OpKind::conv2d: work.flops = op.useful_flops; break;
+    case OpKind::attention: {
+      work.flops = op.useful_flops;
+      const std::uint64_t pairs = checked_mul(checked_mul(s.batch, s.heads), attention_pairs(s));
+      work.vector_alu = checked_add(pairs, pairs / 2);
+      work.vector_fma = checked_mul(pairs, 2);
+      work.exp2 = pairs;
+      break;
+    }
+    case OpKind::elementwise: work = scale(element_work(op).per_element, s.elements); break;
+    case OpKind::reduction:
+    case OpKind::softmax:
+    case OpKind::layernorm:
+    case OpKind::rmsnorm: {
+      const auto per = element_work(op);
+      work = scale(per.per_element, checked_mul(s.rows, s.cols));
+      work += scale(per.per_row, s.rows);
+      break;
+    }
+    default: break;
+  }
+  return work;
+}
+
 std::uint64_t attention_pairs(const OpShape& shape) {
   if (!shape.causal) return checked_mul(shape.seq_q, shape.seq_kv);
   // The queries are the last seq_q positions of the seq_kv keys: query i (0-based) sees seq_kv - seq_q + i + 1 keys.

@@ -19,6 +19,20 @@
 //   embedding   0 (a gather)
 //   allreduce, reducescatter: the ring's reduce-scatter additions, (p-1)/p * S / element size per rank
 //   other collectives: 0
+// Work per engine (engine_work), the lane operations a kernel executes besides its matrix FLOPs (an FMA, add or
+// multiply is one FMA-class op; max and conversions ALU-class; exp2, reciprocal and rsqrt special-function ops):
+//   elementwise flops_per_element FMA-class ops, plus exp2_per_element and reciprocal_per_element
+//   reduction   flops_per_element FMA-class ops (one add per element)
+//   softmax     per element: max 1 ALU; exp2 argument (x - max) log2 e 1 FMA; exp2 1; sum 1 FMA; scale by 1/sum 1 FMA;
+//               per row: 1 reciprocal
+//   layernorm   per element 5 FMA-class (mean 1, x - mean 1, variance 1, normalise 1, scale and shift 1); per row
+//               1 rsqrt
+//   rmsnorm     per element 3 FMA-class (square-accumulate 1, normalise 1, scale 1); per row 1 rsqrt
+//   attention   QK^T and PV as matrix FLOPs; per (query, key) pair the online softmax as FlashAttention-2 executes it
+//               (Dao 2023, Algorithm 1 and its softmax_rescale_o): row max 1 ALU, exp2 argument s log2e scale - m 1
+//               FMA, exp2 1, row sum 1 FMA, and the conversion of P to 16 bits, one ALU op per two scores. The per
+//               row and per block terms (rescaling O, the final division) depend on the blocks: the lowering adds
+//               them to what it executes, the useful count here leaves them out.
 // Compulsory bytes: every distinct input tensor read once, every output written once. An embedding reads only the
 // gathered rows (min(tokens, vocab) rows of `cols` elements), not the whole table.
 // Network bytes per device under the ring algorithm (Patarasuk and Yuan 2009, J. Parallel Distrib. Comput. 69(2);
@@ -33,6 +47,18 @@ namespace roofsim {
 
 // FLOPs per element of the row-wise and element-wise kinds when the op names none (see above).
 [[nodiscard]] std::uint64_t default_flops_per_element(OpKind kind);
+
+// The useful work of an op per kind of engine work (models/kernel/tile.h PhaseWork): matrix FLOPs and the counts
+// above; embedding and collectives none.
+[[nodiscard]] PhaseWork engine_work(const Op& op);
+
+// The per-element work of a row-wise kind (softmax, layernorm, rmsnorm, reduction) or an element-wise op, and the
+// per-row special-function ops of a row-wise kind (reciprocal for softmax, rsqrt for the norms).
+struct ElementWork {
+  PhaseWork per_element;
+  PhaseWork per_row;
+};
+[[nodiscard]] ElementWork element_work(const Op& op);
 
 // (query, key) pairs that attention computes: seq_q * seq_kv, or the causal pairs.
 [[nodiscard]] std::uint64_t attention_pairs(const OpShape& shape);

@@ -89,6 +89,34 @@ const EngineParams* op_engine(const Op& op, const ComputeParams& compute) {
   return compute.engine_for(op.dtype);
 }
 
+DataType vector_data_type(const Op& op) {
+  return op.kind == OpKind::attention ? DataType::fp32 : op.dtype;
+}
+
+std::array<ComputeParams::Route, 6> op_routes(const Op& op, const ComputeParams& compute, const EngineParams& own) {
+  return compute.routes(own, op.dtype, vector_data_type(op));
+}
+
+std::vector<double> engine_seconds(const PhaseWork& work, const std::array<ComputeParams::Route, 6>& routes,
+                                   std::size_t engines) {
+  std::vector<double> seconds(engines, 0.0);
+  const std::array<std::uint64_t, 6> counts = {work.flops, work.vector_fma, work.vector_alu,
+                                               work.exp2,  work.reciprocal, work.rsqrt};
+  for (std::size_t kind = 0; kind < counts.size(); ++kind) {
+    if (counts[kind] == 0 || routes[kind].per_unit_per_s <= 0 || routes[kind].index >= engines) continue;
+    seconds[routes[kind].index] += static_cast<double>(counts[kind]) / routes[kind].per_unit_per_s;
+  }
+  return seconds;
+}
+
+std::size_t binding_engine(const std::vector<double>& seconds, std::size_t own) {
+  std::size_t best = own;
+  for (std::size_t e = 0; e < seconds.size(); ++e) {
+    if (seconds[e] > (best < seconds.size() ? seconds[best] : 0.0)) best = e;
+  }
+  return best;
+}
+
 const EngineParams* check_op_engine(const Op& op, const HardwareParams& hardware) {
   if (!op.engine.empty()) {
     const auto* named = hardware.compute.engine(op.engine);

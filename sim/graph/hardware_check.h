@@ -1,7 +1,9 @@
 #pragma once
 // Checks of a workload against a device: each op's data type and engine must exist, and its minimal tile must fit
 // the local SRAM (the first unit-scope level). The minimal tile of every kind is defined here, in one place.
+#include <array>
 #include <string>
+#include <vector>
 
 #include "sim/config/hardware_params.h"
 #include "sim/graph/workload.h"
@@ -33,6 +35,22 @@ inline constexpr std::uint64_t kMinimalAttentionBlock = 16;
 // for its data type; else an engine called "vector" when it supports the type (tensor cores and MXUs do not run
 // element-wise or row work), else the fastest. nullptr when none runs the type.
 [[nodiscard]] const EngineParams* op_engine(const Op& op, const ComputeParams& compute);
+
+// The data type of an op's vector work: fp32 for attention (FlashAttention keeps scores and the softmax in fp32
+// registers), else the op's own.
+[[nodiscard]] DataType vector_data_type(const Op& op);
+
+// The engine and per-unit rate of each kind of an op's work (ComputeParams::routes) on `own` (op_engine's choice).
+[[nodiscard]] std::array<ComputeParams::Route, 6> op_routes(const Op& op, const ComputeParams& compute,
+                                                            const EngineParams& own);
+
+// Seconds each engine of one unit spends on `work` at the nominal clocks, indexed as compute.engines.
+[[nodiscard]] std::vector<double> engine_seconds(const PhaseWork& work,
+                                                 const std::array<ComputeParams::Route, 6>& routes,
+                                                 std::size_t engines);
+
+// The engine an op's time on one unit is bound by: the one with the most work in seconds, ties to `own`'s index.
+[[nodiscard]] std::size_t binding_engine(const std::vector<double>& seconds, std::size_t own);
 
 // Checked version of op_engine (nullptr for ops that compute nothing: embedding, allgather, alltoall, broadcast,
 // sendrecv). Throws InputError naming the op when the engine or the data type is missing.

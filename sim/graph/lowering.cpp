@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/graph/counting.h"
 #include "sim/graph/gemm_decomposition.h"
 #include "sim/graph/lowering_detail.h"
 
@@ -188,6 +189,7 @@ class GemmLowering : public OpLowering {
     const std::uint64_t i1 = std::min(m_, i0 + tile_shape_.m);
     const std::uint64_t j1 = std::min(n_, j0 + tile_shape_.n);
     out.executed_flops = 2 * tile_shape_.m * tile_shape_.n * tile_shape_.k;
+    out.phases[0].flops = out.executed_flops;
     if (conv_) {
       conv_step(i0, i1, j0, j1, index, out);
       return;
@@ -380,6 +382,7 @@ class StreamLowering : public OpLowering {
       require(op, elements_ > 0, "needs elements above 0");
     }
     reduce_ = op.kind == OpKind::reduction;
+    work_ = element_work(op);
     step_elements_ = std::max<Bytes>(1, hw.compute.request_bytes / element_bytes(op.dtype));
     const std::uint64_t tile_elements =
         stream_tile_elements(op, hw, step_elements_, inputs_.size() + (reduce_ ? 0 : outputs_.size()), elements_);
@@ -411,6 +414,19 @@ class StreamLowering : public OpLowering {
     const std::uint64_t count = std::min(step_elements_, tile_end - first);
     out.executed_flops = step_elements_ * flops_per_element_;
     out.useful_flops = count * flops_per_element_;
+    // The vector and special-function work of the step's elements, and of the rows that end in it.
+    PhaseWork& work = out.phases[0];
+    const PhaseWork& e = work_.per_element;
+    work.vector_fma = e.vector_fma * count;
+    work.vector_alu = e.vector_alu * count;
+    work.exp2 = e.exp2 * count;
+    work.reciprocal = e.reciprocal * count;
+    work.rsqrt = e.rsqrt * count;
+    if (rows_mode_) {
+      const std::uint64_t rows = (first + count) / cols_ - first / cols_;
+      work.reciprocal += work_.per_row.reciprocal * rows;
+      work.rsqrt += work_.per_row.rsqrt * rows;
+    }
     for (const auto* input : inputs_) {
       ChunkBuilder chunks(out, out.reads, request_bytes_of(*input), input->resident);
       if (!rows_mode_ || elements_of(*input) >= elements_) {
@@ -439,6 +455,7 @@ class StreamLowering : public OpLowering {
   bool rows_mode_ = false, reduce_ = false;
   std::uint64_t rows_ = 0, cols_ = 0, elements_ = 0, step_elements_ = 1, tile_elements_ = 1, rows_per_tile_ = 0;
   std::uint64_t flops_per_element_ = 1;
+  ElementWork work_;
 };
 
 }  // namespace

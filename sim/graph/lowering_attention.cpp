@@ -19,8 +19,20 @@
 // blocks. Phase 1 writes S blocks to the op's scratch tensor, phase 2 reads them and writes P in place, phase 3
 // reads P with the V blocks. The score matrix thus crosses the memory hierarchy four times (two writes, two reads).
 //
-// FLOPs: useful = 4 d per visible (query, key) pair (QK^T and PV, as counting.cpp counts them); executed adds whole
-// blocks (masked and edge positions) and 5 FLOPs per score for the softmax (counting.cpp's softmax convention).
+// Causal masking: a tile runs the key blocks up to the last key any of its rows sees, so fully masked blocks are
+// skipped; a block on the diagonal is computed whole (executed > useful), as FlashAttention-2's causal kernel does.
+//
+// Work per engine. A flash step runs three phases: S = Q K^T (matrix), the online softmax of the Br x Bc scores
+// (vector and special-function engines, which run side by side), and P V (matrix); the kernel schedule
+// (compute_unit.h) decides how the phases of successive steps and of the unit's slots overlap. The softmax is counted
+// as FlashAttention-2 executes it (Dao 2023, Algorithm 1; softmax_rescale_o in its kernel), per score: row max 1 ALU,
+// exp2 argument s log2e scale - m 1 FMA, exp2 1, row sum 1 FMA, conversion of P to 16 bits 1 ALU per two scores;
+// per row and block: the correction exp2(m_old - m_new) 1, rescaling the O accumulator d FMA and the sum 1 FMA; per
+// row at the last block: the reciprocal of the sum and the division of O, d FMA. Naive attention's middle phase
+// (the softmax over the score blocks in memory) counts as a softmax op does (counting.h).
+//
+// FLOPs: useful = 4 d per visible (query, key) pair (QK^T and PV, as counting.cpp counts them); executed counts
+// whole blocks (masked and edge positions). The softmax's work is reported per engine (engine_ops), not as FLOPs.
 #include <algorithm>
 #include <array>
 
@@ -36,8 +48,6 @@ namespace {
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return b == 0 ? 0 : (a + b - 1) / b;
 }
-
-constexpr std::uint64_t kSoftmaxFlopsPerScore = 5;
 
 class AttentionLowering : public OpLowering {
  public:
@@ -141,13 +151,33 @@ class AttentionLowering : public OpLowering {
       for (std::uint64_t r = r0; r < r1; ++r) chunks.add(o_address(w.b, head_of(w.g, r), r % sq_), d_ * e_);
     }
     const Flops matmul = 2 * br_ * bc_ * d_;
-    const Flops softmax = kSoftmaxFlopsPerScore * br_ * bc_;
+    const std::uint64_t scores = br_ * bc_;
     if (flash_) {
       out.executed_flops = block_flops();
       out.useful_flops = 4 * d_ * pairs;
+      out.phase_count = 3;
+      out.phases[0].flops = matmul;
+      PhaseWork& softmax = out.phases[1];
+      softmax.vector_alu = scores + scores / 2;
+      softmax.vector_fma = 2 * scores + br_ * (d_ + 1);
+      softmax.exp2 = scores + br_;
+      if (last) {
+        softmax.vector_fma += br_ * d_;
+        softmax.reciprocal = br_;
+      }
+      out.phases[2].flops = matmul;
     } else {
-      out.executed_flops = phase == 1 ? softmax : matmul;
+      out.executed_flops = phase == 1 ? 0 : matmul;
       out.useful_flops = phase == 1 ? 0 : 2 * d_ * pairs;
+      if (phase == 1) {
+        PhaseWork& softmax = out.phases[0];
+        softmax.vector_alu = scores;
+        softmax.vector_fma = 3 * scores;
+        softmax.exp2 = scores;
+        softmax.reciprocal = br_;
+      } else {
+        out.phases[0].flops = matmul;
+      }
     }
   }
 
@@ -170,10 +200,7 @@ class AttentionLowering : public OpLowering {
     }
   }
 
-  [[nodiscard]] Flops block_flops() const {
-    return flash_ ? 4 * br_ * bc_ * d_ + kSoftmaxFlopsPerScore * br_ * bc_
-                  : 2 * (2 * br_ * bc_ * d_) + kSoftmaxFlopsPerScore * br_ * bc_;
-  }
+  [[nodiscard]] Flops block_flops() const { return 4 * br_ * bc_ * d_; }
 
   [[nodiscard]] Where where(std::uint64_t tile) const {
     Where w;

@@ -54,8 +54,10 @@ struct OpShape {
   std::uint64_t filters = 0, kernel_h = 0, kernel_w = 0, stride = 1, padding = 0;  // conv2d K, R, S
   std::uint64_t elements = 0;                                                      // elementwise
   std::uint64_t flops_per_element = 1;  // elementwise, reduction, norms: FLOPs per input element
-  std::uint64_t rows = 0, cols = 0;     // reduction, softmax, norms; embedding: rows = tokens, cols = hidden
-  std::uint64_t vocab = 0;              // embedding table rows
+  // elementwise: special-function operations per element (GELU's tanh: 1 exp2; SiLU's sigmoid: 1 exp2, 1 reciprocal)
+  std::uint64_t exp2_per_element = 0, reciprocal_per_element = 0;
+  std::uint64_t rows = 0, cols = 0;  // reduction, softmax, norms; embedding: rows = tokens, cols = hidden
+  std::uint64_t vocab = 0;           // embedding table rows
   std::uint64_t heads = 0, kv_heads = 0, seq_q = 0, seq_kv = 0, head_dim = 0;  // attention
   bool causal = false;      // attention: only keys at or before the query
   bool flash = false;       // attention: flash (tiled) rather than naive
@@ -77,7 +79,8 @@ struct Op {
   std::optional<TileShape> tile;  // op-level tile override
   // gemm: the kind of decomposition to run (the fastest predicted of that kind); none: the fastest of all.
   std::optional<GemmDecompositionKind> decomposition;
-  std::vector<std::size_t> inputs;  // indices into Workload::tensors
+  std::optional<KernelSchedule> schedule;  // how its tiles order their steps' phases; none: the device's default
+  std::vector<std::size_t> inputs;         // indices into Workload::tensors
   std::vector<std::size_t> outputs;
   // Intermediate tensors the op keeps in device memory that are not compulsory traffic: naive attention's score
   // matrix (written and read back by the kernel, absent from bytes_read/bytes_written). Allocated like the others.

@@ -15,6 +15,11 @@ std::uint64_t activation_flops_per_element(bool silu, bool gated) {
   return gated ? base + 1 : base;
 }
 
+void set_activation_special_ops(OpShape& shape, bool silu) {
+  shape.exp2_per_element = 1;
+  shape.reciprocal_per_element = silu ? 1 : 0;
+}
+
 namespace {
 
 class Builder {
@@ -33,6 +38,7 @@ class Builder {
     draft.op.dtype = args_.dtype;
     draft.op.engine = args_.engine;
     draft.op.decomposition = args_.decomposition;
+    draft.op.schedule = args_.schedule;
     draft.op.pos = args_.pos;
     draft.op.shape.flops_per_element = default_flops_per_element(kind);
     draft.inputs = std::move(inputs);
@@ -92,8 +98,10 @@ class Builder {
     declare(prefix + "up.out", {tokens, up_width});
     declare(prefix + "act.out", {tokens, f});
     gemm(prefix + "up", tokens, up_width, h, in, prefix + "w_up", prefix + "up.out");
-    elementwise(prefix + "act", checked_mul(tokens, f), activation_flops_per_element(args_.silu, args_.gated),
-                {prefix + "up.out"}, prefix + "act.out");
+    auto& act =
+        elementwise(prefix + "act", checked_mul(tokens, f), activation_flops_per_element(args_.silu, args_.gated),
+                    {prefix + "up.out"}, prefix + "act.out");
+    set_activation_special_ops(act.op.shape, args_.silu);
     gemm(prefix + "down", tokens, h, f, prefix + "act.out", prefix + "w_down", out);
     return out;
   }
@@ -250,7 +258,8 @@ Expansion dp_training_step(const TemplateArgs& args) {
     b.declare(p + "act.out", {tokens, f});
     b.declare(p + "out", {tokens, h});
     b.gemm(p + "up", tokens, f, h, acts.back(), w + "w_up", p + "up.out");
-    b.elementwise(p + "act", checked_mul(tokens, f), act_flops, {p + "up.out"}, p + "act.out");
+    set_activation_special_ops(
+        b.elementwise(p + "act", checked_mul(tokens, f), act_flops, {p + "up.out"}, p + "act.out").op.shape, args.silu);
     b.gemm(p + "down", tokens, h, f, p + "act.out", w + "w_down", p + "out");
     acts.push_back(p + "out");
   }
@@ -303,7 +312,10 @@ Expansion dp_training_step(const TemplateArgs& args) {
     bucket.push_back({w + "w_down", p + "dw_down", true});
     if (checked_mul(weight_bytes, bucket.size()) >= args.bucket_bytes) reduce_bucket();
     // Activation gradient: f'(up.out) times the incoming gradient, one more multiply than the forward function.
-    b.elementwise(p + "act", checked_mul(tokens, f), act_flops + 1, {p + "d_act", fwd + "up.out"}, p + "d_up");
+    set_activation_special_ops(
+        b.elementwise(p + "act", checked_mul(tokens, f), act_flops + 1, {p + "d_act", fwd + "up.out"}, p + "d_up")
+            .op.shape,
+        args.silu);
     if (layer > 0) {
       b.declare(p + "d_in", {tokens, h});
       b.gemm(p + "up.dgrad", tokens, h, f, p + "d_up", w + "w_up", p + "d_in");
@@ -393,7 +405,10 @@ Expansion pipeline_stage(const TemplateArgs& args) {
       b.gemm(bp + "down.dgrad", tokens, f, h, grad, lp + "w_down", bp + "d_act");
       if (layer + 1 == args.layers) chain(first);
       b.gemm(bp + "down.wgrad", f, h, tokens, lp + "act.out", grad, bp + "dw_down");
-      b.elementwise(bp + "act", checked_mul(tokens, up_width), act_flops, {bp + "d_act", lp + "up.out"}, bp + "d_up");
+      set_activation_special_ops(b.elementwise(bp + "act", checked_mul(tokens, up_width), act_flops,
+                                               {bp + "d_act", lp + "up.out"}, bp + "d_up")
+                                     .op.shape,
+                                 args.silu);
       b.gemm(bp + "up.dgrad", tokens, h, up_width, bp + "d_up", lp + "w_up", bp + "d_in");
       b.gemm(bp + "up.wgrad", h, up_width, tokens, in, bp + "d_up", bp + "dw_up");
       previous = {bp + "up.dgrad", bp + "up.wgrad"};

@@ -46,6 +46,7 @@ struct TemplateArgs {
   DataType dtype = DataType::fp16;
   std::string engine;
   std::optional<GemmDecompositionKind> decomposition;  // of every GEMM; none: each the fastest predicted
+  std::optional<KernelSchedule> schedule;              // of its attention; none: the device's
   bool flash = true;
   bool causal = true;
   OpKind norm = OpKind::layernorm;
@@ -64,6 +65,9 @@ struct Expansion {
 
 // FLOPs per element of the MLP activation (documented in templates.cpp).
 [[nodiscard]] std::uint64_t activation_flops_per_element(bool silu, bool gated);
+// Sets the special-function operations per element of an activation (or its gradient): GELU's tanh runs as one
+// special-function op (tanh.approx on the exp2 unit), SiLU's sigmoid 1 / (1 + exp(-x)) as one exp2 and one reciprocal.
+void set_activation_special_ops(OpShape& shape, bool silu);
 
 // The ops expand_template makes of `args` (at least that many for dp_training_step, whose gradient buckets depend on
 // sizes), from the counts alone: a template of a million layers is refused before it expands. Saturates at the

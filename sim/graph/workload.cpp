@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sim/config/config_document.h"
+#include "sim/config/enum_spellings.h"
 #include "sim/config/key_spec.h"
 #include "sim/graph/counting.h"
 #include "sim/graph/dag.h"
@@ -220,7 +221,10 @@ OpDraft read_op(const ConfigSection& section, Parameters& parameters, std::set<s
       break;
   }
   s.flops_per_element = read.value("flops_per_element", default_flops_per_element(op.kind));
+  s.exp2_per_element = read.value("exp2_per_element", 0);
+  s.reciprocal_per_element = read.value("reciprocal_per_element", 0);
   op.decomposition = gemm_decomposition_kind(section.text("decomposition"));
+  op.schedule = parse_enum<KernelSchedule>(section.text("schedule"));
   if (const auto tile = section.child("tile")) {
     const ShapeReader tile_read(*tile, "op '" + op.name + "'", parameters);
     op.tile = TileShape{tile_read.positive("m", "a tile side"), tile_read.positive("n", "a tile side"),
@@ -269,6 +273,7 @@ TemplateArgs read_template(const ConfigSection& section, Parameters& parameters)
   args.decomposition = gemm_decomposition_kind(section.text("decomposition"));
   args.flash = section.text("attention") == "flash";
   args.causal = section.flag("causal");
+  args.schedule = parse_enum<KernelSchedule>(section.text("schedule"));
   args.norm = section.text("norm") == "rmsnorm" ? OpKind::rmsnorm : OpKind::layernorm;
   args.silu = section.text("activation") == "silu";
   args.gated = section.flag("gated");

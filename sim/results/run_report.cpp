@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/graph/counting.h"
+#include "sim/graph/hardware_check.h"
 #include "sim/graph/lowering.h"
 #include "sim/results/gap_attribution.h"
 #include "sim/results/power_report.h"
@@ -44,6 +46,9 @@ GapAttribution op_gap(const OpReport& op, const DeviceRoof& device, const OpRunS
                   {"tail", stats.tail_s / n},
                   {"dependencies_dispatch", stats.wait_dispatch_s / n},
                   {"launch", stats.wait_launch_s / n}};
+  // The time the op's primary engine waited on its other engines (the matrix engine on the softmax's vector and
+  // special-function work), measured per phase by the units.
+  for (const auto& [engine, seconds] : stats.wait_engines_s) input.causes.push_back({engine, seconds / n});
   if (stats.dram.measured) {
     // The detailed DRAM's losses for the op's requests, carved out of the bandwidth queueing they were counted in
     // (scaled down together when they exceed it, so the shares still add up to the simulated time).
@@ -104,6 +109,8 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
     input.network_bytes = row.network_bytes;
     input.dtype = op.dtype;
     input.engine = row.engine;
+    input.work = engine_work(op);
+    input.vector_dtype = vector_data_type(op);
     row.roofline = evaluate_roofline(device, input);
     auto& extra = row.extra;
     extra["simulated"] = stats.simulated;
@@ -129,6 +136,11 @@ Report make_run_report(const Workload& workload, const HardwareParams& hardware,
                             {"wait_launch", stats.wait_launch_s},
                             {"wait_dispatch", stats.wait_dispatch_s},
                             {"tail", stats.tail_s}};
+    for (const auto& [waited_on, seconds] : stats.wait_engines_s) extra["unit_time_s"]["wait_" + waited_on] = seconds;
+    extra["primary_engine"] = stats.primary_engine;
+    extra["engine_ops"] = {{"flops", stats.engine_flops},        {"vector_fma", stats.vector_fma_ops},
+                           {"vector_alu", stats.vector_alu_ops}, {"exp2", stats.exp2_ops},
+                           {"reciprocal", stats.reciprocal_ops}, {"rsqrt", stats.rsqrt_ops}};
     if (stats.dram.measured) {
       const auto& d = stats.dram;
       extra["dram"] = {

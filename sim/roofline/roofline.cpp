@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "sim/core/power_laws.h"
+#include "sim/graph/counting.h"
 #include "sim/graph/hardware_check.h"
 #include "sim/graph/op.h"
 
@@ -28,6 +29,30 @@ bool strictly_below(double value, double reference) {
 
 std::string compute_bound(DataType dtype) {
   return "compute:" + std::string(to_string(dtype));
+}
+
+// The compute ceiling at `clock_hz`: the peak of the op's engine for its data type, unless the op's work on another
+// engine takes longer than its FLOPs on its own (a softmax on the vector lanes or special-function units, an
+// element-wise add that issues one operation per FLOP where the peak counts an FMA as two): then the rate that work
+// allows, bound by "compute:<engine>". The work is the op's useful work per engine (counting.h engine_work), each
+// engine's time its operations over its per-unit rate times the units; engines run side by side, so the slowest binds.
+Ceiling compute_ceiling(const DeviceRoof& device, const RooflineInput& input, Hertz clock_hz) {
+  const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, clock_hz);
+  Ceiling ceiling{peak, compute_bound(input.dtype)};
+  if (input.work.empty() || input.flops == 0) return ceiling;
+  const auto* own = device.compute.engine_for(input.dtype, input.engine);
+  if (own == nullptr) return ceiling;
+  const auto routes = device.compute.routes(*own, input.dtype, input.vector_dtype);
+  const auto seconds = engine_seconds(input.work, routes, device.compute.engines.size());
+  const std::size_t binding = binding_engine(seconds, routes[0].index);
+  if (seconds[binding] <= 0) return ceiling;
+  const double scale = device.nominal_clock_hz > 0 ? clock_hz / device.nominal_clock_hz : 1.0;
+  const FlopsPerSecond work_rate =
+      static_cast<double>(input.flops) * static_cast<double>(device.compute.units) / seconds[binding] * scale;
+  if (peak <= 0 || strictly_below(work_rate, peak)) {
+    ceiling = {work_rate, "compute:" + device.compute.engines[binding].name};
+  }
+  return ceiling;
 }
 
 // A variant that does not apply, or that its extra constraint does not lower, is the classic ceiling.
@@ -134,6 +159,8 @@ RooflineInput compulsory_input(const Op& op, const DeviceRoof& device) {
   input.row_hit_rate = op.analytic_row_hit_rate;
   input.network_bytes = op.network_bytes;
   input.dtype = op.dtype;
+  input.work = engine_work(op);
+  input.vector_dtype = vector_data_type(op);
   // The engine the simulation runs the op on, so that both answers use the same peak.
   const auto* engine = op_engine(op, device.compute);
   input.engine = engine != nullptr ? engine->name : op.engine;
@@ -160,16 +187,15 @@ FlopsPerSecond peak_flops_per_s(const DeviceRoof& device, DataType dtype, std::s
 }
 
 Ceiling classic_ceiling(const DeviceRoof& device, const RooflineInput& input) {
-  const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, device.nominal_clock_hz);
+  const Ceiling compute = compute_ceiling(device, input, device.nominal_clock_hz);
   const FlopsPerSecond memory =
       bandwidth_bound(input.flops, input.bytes_at(device.main_memory), device.main_bandwidth_bytes_per_s);
-  if (memory < peak) return {memory, "memory:" + device.main_memory};
-  return {peak, compute_bound(input.dtype)};
+  if (memory < compute.flops_per_s) return {memory, "memory:" + device.main_memory};
+  return compute;
 }
 
 Ceiling hierarchical_ceiling(const DeviceRoof& device, const RooflineInput& input) {
-  Ceiling best{peak_flops_per_s(device, input.dtype, input.engine, device.nominal_clock_hz),
-               compute_bound(input.dtype)};
+  Ceiling best = compute_ceiling(device, input, device.nominal_clock_hz);
   for (const auto& level : device.levels) {
     const FlopsPerSecond bound = bandwidth_bound(input.flops, input.bytes_at(level.name), level.bandwidth_bytes_per_s);
     if (bound < best.flops_per_s) best = {bound, "memory:" + level.name};
@@ -180,7 +206,7 @@ Ceiling hierarchical_ceiling(const DeviceRoof& device, const RooflineInput& inpu
 Ceiling dram_ceiling(const DeviceRoof& device, const RooflineInput& input) {
   const Ceiling classic = classic_ceiling(device, input);
   if (!device.dram_rows) return classic;
-  const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, device.nominal_clock_hz);
+  const FlopsPerSecond peak = compute_ceiling(device, input, device.nominal_clock_hz).flops_per_s;
   const BytesPerSecond blended = blended_dram_bandwidth(*device.dram_rows, input.row_hit_rate);
   const FlopsPerSecond rows = bandwidth_bound(input.flops, input.bytes_at(kDramLevel), blended);
   return refine(classic, std::min(peak, rows), "dram-rows");
@@ -192,7 +218,7 @@ Ceiling latency_ceiling(const DeviceRoof& device, const RooflineInput& input) {
   const BytesPerSecond little = device.latency_bandwidth_bytes_per_s();
   if (little > 0) {
     const BytesPerSecond effective = std::min(device.main_bandwidth_bytes_per_s, little);
-    const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, device.nominal_clock_hz);
+    const FlopsPerSecond peak = compute_ceiling(device, input, device.nominal_clock_hz).flops_per_s;
     const FlopsPerSecond memory = bandwidth_bound(input.flops, input.bytes_at(device.main_memory), effective);
     result = refine(classic, std::min(peak, memory), "latency");
   }
@@ -219,7 +245,7 @@ Ceiling power_ceiling(const DeviceRoof& device, const RooflineInput& input) {
     const Watts available = device.power_cap_w - device_static_power_w(device, state.voltage_v);
     const Joules per_flop = flop_nominal * dynamic_energy_scale(state.voltage_v, device.nominal_voltage_v) +
                             data_energy_per_flop_j(device, input, state.voltage_v);
-    const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, state.clock_hz);
+    const FlopsPerSecond peak = compute_ceiling(device, input, state.clock_hz).flops_per_s;
     FlopsPerSecond capped = 0;
     if (available > 0) capped = per_flop > 0 ? available / per_flop : kInf;
     best = std::max(best, std::min({peak, memory, capped}));

@@ -35,6 +35,10 @@ struct RooflineInput {
   Bytes network_bytes = 0;        // bytes the device sends
   DataType dtype = DataType::fp16;
   std::string engine;  // "" = the fastest engine for the data type
+  // The op's useful work per kind of engine work (counting.h engine_work) and the data type of its vector work;
+  // empty: the engine's peak alone bounds compute.
+  PhaseWork work;
+  DataType vector_dtype = DataType::fp32;
 
   [[nodiscard]] Bytes bytes_at(std::string_view level) const;  // 0 when the level is not listed
 };

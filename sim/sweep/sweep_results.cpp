@@ -82,6 +82,7 @@ nlohmann::ordered_json sweep_manifest(const SweepSpec& spec) {
   for (const auto& axis : spec.axes) {
     axes.push_back(
         {{"key", axis.key}, {"label", axis.label}, {"scale", scale_name(axis.scale)}, {"values", axis.values}});
+    if (!axis.files.empty()) axes.back()["files"] = axis.files;
   }
   manifest["metrics"] = spec.metrics;
   manifest["chart"] = {{"metric", spec.chart_metric},
@@ -106,9 +107,19 @@ SweepSpec spec_from_manifest(const nlohmann::ordered_json& manifest) {
     }
     spec.combine = manifest.at("combine").get<std::string>() == "zip" ? SweepCombine::zip : SweepCombine::grid;
     for (const auto& axis : manifest.at("axes")) {
-      spec.axes.push_back(SweepAxis{axis.at("key").get<std::string>(), axis.at("label").get<std::string>(),
+      spec.axes.push_back(SweepAxis{axis.at("key").get<std::string>(),
+                                    axis.at("label").get<std::string>(),
                                     axis.at("values").get<std::vector<std::string>>(),
-                                    scale_from_name(axis.at("scale").get<std::string>())});
+                                    scale_from_name(axis.at("scale").get<std::string>()),
+                                    {},
+                                    {},
+                                    axis.value("files", std::vector<std::string>{})});
+      const auto& added = spec.axes.back();
+      if ((added.key == kHardwareAxisKey || added.key == kWorkloadAxisKey) &&
+          added.files.size() != added.values.size()) {
+        throw InputError(SourcePos{kManifestFile},
+                         "not a sweep manifest: the " + added.key + " axis needs a file for each of its values");
+      }
     }
     spec.metrics = manifest.at("metrics").get<std::vector<std::string>>();
     const auto& chart = manifest.at("chart");
@@ -127,6 +138,11 @@ std::string manifest_fingerprint(const nlohmann::ordered_json& manifest) {
   nlohmann::ordered_json same;
   for (const char* key : {"mode", "set", "combine", "axes", "metrics", "points"}) {
     if (manifest.contains(key)) same[key] = manifest[key];
+  }
+  if (same.contains("axes") && same["axes"].is_array()) {
+    for (auto& axis : same["axes"]) {
+      if (axis.is_object()) axis.erase("files");
+    }
   }
   return same.dump();
 }
@@ -169,7 +185,7 @@ std::filesystem::path point_dir(const std::filesystem::path& dir, std::size_t in
 }
 
 std::string point_definition(const SweepSpec& spec, const SweepPoint& point) {
-  std::string text = "mode " + spec.mode + "\nhardware " + spec.hardware + "\nworkload " + spec.workload + "\n";
+  std::string text = "mode " + spec.mode + "\nhardware " + point.hardware + "\nworkload " + point.workload + "\n";
   for (const auto& entry : point.overrides) text += "set " + override_text(entry) + "\n";
   for (const auto& metric : spec.metrics) text += "metric " + metric + "\n";
   return text;

@@ -173,6 +173,11 @@ SweepSpec load_document(const ConfigDocument& document, const std::filesystem::p
   if (axes.empty()) root.fail_message("a sweep needs at least one [[axis]]");
   for (const auto& axis : axes) {
     spec.axes.push_back(load_axis(axis));
+    if (spec.axes.back().key == kHardwareAxisKey || spec.axes.back().key == kWorkloadAxisKey) {
+      for (const auto& value : spec.axes.back().values) {
+        spec.axes.back().files.push_back(resolve_scenario_file(value, base_dir));
+      }
+    }
     for (std::size_t i = 0; i + 1 < spec.axes.size(); ++i) {
       if (spec.axes[i].key == spec.axes.back().key) axis.fail("key", "a key no other axis sweeps");
       if (spec.axes[i].label == spec.axes.back().label) axis.fail("label", "a label no other axis uses");
@@ -231,7 +236,8 @@ const KeyRegistry& sweep_registry() {
            "\"ceilings.classic\", \"bytes.dram\"), or attainable_flops_per_s and roofline_time_s (derived)"},
           {"axis", K::section_array, Q::bytes, req, "", "An axis of the sweep, in order (the first varies slowest)"},
           {"axis.[].key", K::text, Q::bytes, req, "",
-           "The --set key the axis varies (\"memory.l2.capacity\", \"workload.params.batch\")"},
+           "The --set key the axis varies (\"memory.l2.capacity\", \"workload.params.batch\"), or \"hardware\" or "
+           "\"workload\": the device or workload itself, its values bundled names or files relative to the sweep file"},
           {"axis.[].label", K::text, Q::bytes, opt, "", "Column name in sweep.csv and axis title (default: the key)"},
           {"axis.[].values", K::any, Q::bytes, opt, "",
            "The values, as --set takes them ([\"8MiB\", \"16MiB\"] or [1, 2, 4]); or give a range instead"},
@@ -287,15 +293,49 @@ void check_sweep_keys(const SweepSpec& spec) {
   }
   // A cluster file takes cluster keys (link.bandwidth, cluster.devices), as `roofsim run --hw CLUSTER` does.
   const bool cluster = parse_toml_file(hardware_file, "hardware").contains("cluster");
-  const auto workload_file = resolve_data_file(spec.workload, "workloads");
-  if (!path_exists(workload_file)) {
-    throw InputError(spec.workload_pos, "sweep.workload", spec.workload,
-                     "a bundled workload (see `roofsim list`) or a workload file relative to the sweep file");
+  // Every device of a hardware axis takes the same keys as the base one: all devices, or all clusters.
+  for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+    const auto& axis = spec.axes[a];
+    if (axis.key != kHardwareAxisKey) continue;
+    const std::string where = "axis[" + std::to_string(a) + "].values";
+    for (std::size_t v = 0; v < axis.values.size(); ++v) {
+      const auto& value = axis.values[v];
+      const auto file = resolve_sweep_hardware(axis.files.at(v));
+      if (!path_exists(file)) {
+        throw InputError(axis.values_pos, where, value,
+                         "a bundled device or cluster (see `roofsim list`) or a file relative to the sweep file");
+      }
+      if (parse_toml_file(file, "hardware").contains("cluster") != cluster) {
+        throw InputError(axis.values_pos, where, value,
+                         std::string("a ") + (cluster ? "cluster" : "device") + " file, as sweep.hardware is");
+      }
+    }
   }
-  std::set<std::string> params;
-  const auto workload_table = parse_toml_file(workload_file, "workload");
-  if (const auto* table = workload_table["params"].as_table()) {
-    for (const auto& [name, value] : *table) params.emplace(name.str());
+  // A workload parameter an axis or `set` gives must be one every workload of the sweep defines.
+  std::vector<std::string> workloads = {spec.workload};
+  std::vector<SourcePos> workload_positions = {spec.workload_pos};
+  std::vector<std::string> workload_wheres = {"sweep.workload"};
+  for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+    if (spec.axes[a].key != kWorkloadAxisKey) continue;
+    for (const auto& value : spec.axes[a].files) {
+      workloads.push_back(value);
+      workload_positions.push_back(spec.axes[a].values_pos);
+      workload_wheres.push_back("axis[" + std::to_string(a) + "].values");
+    }
+  }
+  std::vector<std::pair<std::string, std::set<std::string>>> workload_params;  // file name, its parameters
+  for (std::size_t w = 0; w < workloads.size(); ++w) {
+    const auto workload_file = resolve_data_file(workloads[w], "workloads");
+    if (!path_exists(workload_file)) {
+      throw InputError(workload_positions[w], workload_wheres[w], workloads[w],
+                       "a bundled workload (see `roofsim list`) or a workload file relative to the sweep file");
+    }
+    std::set<std::string> params;
+    const auto workload_table = parse_toml_file(workload_file, "workload");
+    if (const auto* table = workload_table["params"].as_table()) {
+      for (const auto& [name, value] : *table) params.emplace(name.str());
+    }
+    workload_params.emplace_back(workload_file.filename().string(), std::move(params));
   }
   const auto check = [&](const std::string& key, const SourcePos& pos, const std::string& where) {
     const bool workload_key = key.rfind("workload.", 0) == 0;
@@ -308,11 +348,12 @@ void check_sweep_keys(const SweepSpec& spec) {
                        "a known " + registry.file_kind() + " key as --set takes it (see `roofsim list --keys`" +
                            (workload_key ? ")" : "; workload keys start with \"workload.\")"));
     }
-    if (workload_key && segments.size() == 2 && segments[0] == "params" && params.count(segments[1]) == 0) {
+    if (!workload_key || segments.size() != 2 || segments[0] != "params") return;
+    for (const auto& [file_name, params] : workload_params) {
+      if (params.count(segments[1]) != 0) continue;
       std::string names;
       for (const auto& name : params) names += (names.empty() ? "" : ", ") + name;
-      throw InputError(pos, where, key,
-                       "a parameter that " + workload_file.filename().string() + " defines (one of: " + names + ")");
+      throw InputError(pos, where, key, "a parameter that " + file_name + " defines (one of: " + names + ")");
     }
   };
   // A value the key does not take (a unit of another kind, a clock of 1e300 GHz) would fail its point, or every point.
@@ -332,6 +373,7 @@ void check_sweep_keys(const SweepSpec& spec) {
   for (std::size_t a = 0; a < spec.axes.size(); ++a) {
     const auto& axis = spec.axes[a];
     const std::string where = "axis[" + std::to_string(a) + "]";
+    if (axis.key == kHardwareAxisKey || axis.key == kWorkloadAxisKey) continue;
     check(axis.key, axis.key_pos, where + ".key");
     for (const auto& value : axis.values) check_value(axis.key, value, axis.values_pos, where + ".values");
   }
@@ -377,6 +419,8 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
   for (std::size_t index = 0; index < total; ++index) {
     SweepPoint point;
     point.index = index;
+    point.hardware = spec.hardware;
+    point.workload = spec.workload;
     point.overrides = spec.base_overrides;
     std::size_t rest = index;
     point.value_index.assign(spec.axes.size(), 0);
@@ -388,7 +432,13 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
     for (std::size_t a = 0; a < spec.axes.size(); ++a) {
       const auto& value = spec.axes[a].values[point.value_index[a]];
       point.values.push_back(value);
-      point.overrides.push_back(Override{spec.axes[a].key, value});
+      if (spec.axes[a].key == kHardwareAxisKey) {
+        point.hardware = spec.axes[a].files.at(point.value_index[a]);
+      } else if (spec.axes[a].key == kWorkloadAxisKey) {
+        point.workload = spec.axes[a].files.at(point.value_index[a]);
+      } else {
+        point.overrides.push_back(Override{spec.axes[a].key, value});
+      }
     }
     points.push_back(std::move(point));
   }

@@ -22,8 +22,9 @@ struct SweepAxis {
   std::string label;                // column name in sweep.csv (default: the key)
   std::vector<std::string> values;  // as passed to --set ("8MiB", "64")
   AxisScale scale = AxisScale::linear;
-  SourcePos key_pos;     // of `key` in the sweep file, for errors found after parsing (unknown --set keys)
-  SourcePos values_pos;  // of `values` (or `from`), for values the key does not accept
+  SourcePos key_pos;               // of `key` in the sweep file, for errors found after parsing (unknown --set keys)
+  SourcePos values_pos;            // of `values` (or `from`), for values the key does not accept
+  std::vector<std::string> files;  // of a hardware or workload axis: each value's file, resolved as sweep.hardware is
 };
 
 enum class SweepCombine { grid, zip };
@@ -46,11 +47,18 @@ struct SweepSpec {
   SourcePos hardware_pos, workload_pos, set_pos;
 };
 
+// The axis keys that sweep the device or the workload itself rather than one of their keys: their values are bundled
+// names (or files relative to the sweep file), each point running on its own file.
+inline constexpr const char* kHardwareAxisKey = "hardware";
+inline constexpr const char* kWorkloadAxisKey = "workload";
+
 struct SweepPoint {
   std::size_t index = 0;
+  std::string hardware;                  // the device file this point runs on: the hardware axis' value, else the base
+  std::string workload;                  // likewise its workload file
   std::vector<std::size_t> value_index;  // per axis, the index into its values
   std::vector<std::string> values;       // per axis, the value text
-  std::vector<Override> overrides;       // base overrides, then one per axis
+  std::vector<Override> overrides;       // base overrides, then one per axis (but the hardware and workload axes)
 };
 
 [[nodiscard]] const KeyRegistry& sweep_registry();

@@ -1,7 +1,8 @@
 // Bad input that once ran for minutes, ate the machine or ended in "internal error": each is now exit 2 within a
 // second, with a message that names where the value was given, the key, the value and the range or limit. Out-of-range
 // values (from a file, --set or a sweep axis), input files that are not regular files or too large or whose names are
-// too long, and work past the limits (ops, tiles, sweep points, devices) unless --allow-large.
+// too long, and work past the limits (ops, tiles, sweep points, devices, compute units, message chunks) unless
+// --allow-large.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -249,4 +250,28 @@ TEST_CASE("--allow-large is offered by run, roofline, validate, sweep and collec
     const auto help = test::run_roofsim(std::string(command) + " --help");
     CHECK(help.out.find("--allow-large") != std::string::npos);
   }
+}
+
+TEST_CASE("values at the ends of their ranges that the models cannot hold are exit 2, not bad_alloc or a crash") {
+  const auto dir = test::scratch_dir("bounded_inputs_range_ends");
+  const auto small = test::write_file(dir / "small.toml",
+                                      "[workload]\nname = \"small\"\n\n[[op]]\nname = \"mm\"\nkind = \"gemm\"\n"
+                                      "dtype = \"fp16\"\nm = 512\nn = 512\nk = 512\n");
+  const auto run = "run --hw " + h100() + " --workload " + quoted(small) + " --out " + quoted(dir / "o");
+  // A million units elaborate a million modules: SystemC's allocator crashed once memory ran out.
+  expect_refused(run + " --set compute.units=1000000",
+                 {"1000000 compute units, above the limit of 65536 compute units", "--allow-large"});
+  // 1 TiB of L2 tracked in 4 KiB blocks: 2^28 tags (8 GiB) allocated before the first op.
+  expect_refused(run + " --set memory.l2.capacity=1TiB", {"memory.l2.capacity", "at most 16777216 tracked blocks"});
+  // 64 bank groups of 4 banks: the controller keeps a channel's banks as the bits of one word.
+  std::string standard = test::read_file(test::config_path("dram/HBM3-6400.toml"));
+  const auto groups = standard.find("bank_groups = ");
+  REQUIRE(groups != std::string::npos);
+  standard.replace(groups, standard.find('\n', groups) - groups, "bank_groups = 64");
+  const auto standard_file = test::write_file(dir / "HBM3-many-banks.toml", standard);
+  expect_refused("dram --hw " + quoted(standard_file) + " --pattern stream --bytes 1MiB --out " + quoted(dir / "d"),
+                 {standard_file.string() + ":", "organization.banks_per_group", "at most 64 banks"});
+  // A 1-byte chunk of a 4 MiB message: four million chunks per step.
+  expect_refused("collective --hw 8xH100-NVSwitch --min 1MiB --max 4MiB --chunk 1B --out " + quoted(dir / "c"),
+                 {"--chunk 1B", "4194304 chunks, above the limit of 65536 chunks", "--allow-large"});
 }

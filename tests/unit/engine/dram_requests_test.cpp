@@ -43,6 +43,30 @@ TEST_CASE("a DRAM trace line out of time order is an input error naming the file
   }
 }
 
+TEST_CASE("a DRAM trace line beyond the clock, the size limit or the address space is an input error at its line") {
+  const auto dir = test::scratch_dir("dram_trace_reader_bounds");
+  const auto line_of_error = [&](const std::string& name, const std::string& text) -> std::string {
+    const auto file = test::write_file(dir / name, text);
+    try {
+      (void)read_dram_trace(file.string(), 64);
+    } catch (const InputError& error) {
+      const std::string message = error.what();
+      return message.find("line 2") != std::string::npos ? "line 2" : message;
+    }
+    return "accepted";
+  };
+  // 2^63 fs is 9.22e12 ns: the last time the femtosecond clock holds with room to round.
+  CHECK(line_of_error("time_ok.txt", "0 R 0x0\n9.1e12 R 0x40\n") == "accepted");
+  CHECK(line_of_error("time_far.txt", "0 R 0x0\n9.3e12 R 0x40\n") == "line 2");
+  CHECK(line_of_error("time_huge.txt", "0 R 0x0\n1e300 R 0x40\n") == "line 2");
+  CHECK(line_of_error("bytes_at_limit.txt", "0 R 0x0\n1 R 0x40 1073741824\n") == "accepted");
+  CHECK(line_of_error("bytes_over.txt", "0 R 0x0\n1 R 0x40 1073741825\n") == "line 2");
+  CHECK(line_of_error("bytes_max.txt", "0 R 0x0\n1 R 0x40 18446744073709551615\n") == "line 2");
+  // The last 64 bytes of the address space, and one byte past them.
+  CHECK(line_of_error("end.txt", "0 R 0x0\n1 R 0xffffffffffffffc0 64\n") == "accepted");
+  CHECK(line_of_error("past_end.txt", "0 R 0x0\n1 R 0xffffffffffffffc0 65\n") == "line 2");
+}
+
 TEST_CASE("DRAM patterns: stream and strided addresses, one request per request size, the asked read share") {
   DramPattern pattern;
   pattern.kind = "stream";

@@ -233,3 +233,68 @@ values = ["100GB/s", "450GB/s"]
   CHECK_THROWS_WITH_AS(check_sweep_keys(spec_with_axis("memory.l2.capacity")),
                        doctest::Contains("expected a known cluster key"), InputError);
 }
+
+TEST_CASE("a hardware axis runs each point on its own device and sets no key, and its values must be devices") {
+  const auto spec = parse(R"(
+[[axis]]
+key = "hardware"
+values = ["H100-SXM5", "A100-SXM4-80GB"]
+[[axis]]
+key = "workload.params.size"
+values = [256, 512]
+)");
+  const auto points = expand_points(spec);
+  REQUIRE(points.size() == 4);
+  const char* devices[] = {"H100-SXM5", "H100-SXM5", "A100-SXM4-80GB", "A100-SXM4-80GB"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(points[i].hardware == devices[i]);
+    REQUIRE(points[i].overrides.size() == 2);  // the base override and the size: no "hardware=" override
+    CHECK(points[i].overrides[1].key == "workload.params.size");
+  }
+  check_sweep_keys(spec);
+  // Without a hardware axis every point runs on the base device.
+  const auto plain = parse("[[axis]]\nkey = \"workload.params.size\"\nvalues = [256]\n");
+  CHECK(expand_points(plain).front().hardware == "H100-SXM5");
+
+  const auto error_of_values = [](const std::string& values) -> std::string {
+    try {
+      check_sweep_keys(parse("[[axis]]\nkey = \"hardware\"\nvalues = " + values + "\n"));
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  CHECK(error_of_values(R"(["H100-SXM5", "H101"])").find("axis[0].values") != std::string::npos);
+  CHECK(error_of_values(R"(["H100-SXM5", "H101"])").find("H101") != std::string::npos);
+  // A cluster where the base hardware is a device takes other keys: refused before any point runs.
+  CHECK(error_of_values(R"(["8xH100-NVSwitch"])").find("a device file, as sweep.hardware is") != std::string::npos);
+}
+
+TEST_CASE("a workload axis runs each point on its own workload, and a parameter set must be defined by every one") {
+  const auto spec = parse(R"(
+[[axis]]
+key = "workload"
+values = ["gemm", "stream"]
+)");
+  const auto points = expand_points(spec);
+  REQUIRE(points.size() == 2);
+  CHECK(points[0].workload == "gemm");
+  CHECK(points[1].workload == "stream");
+  CHECK(points[1].hardware == "H100-SXM5");
+  CHECK(points[1].overrides.size() == 1);  // the base override only
+  check_sweep_keys(spec);
+  // `size` is a parameter of gemm.toml, not of stream.toml: refused for naming the workload that lacks it.
+  try {
+    check_sweep_keys(parse(R"(
+[[axis]]
+key = "workload"
+values = ["gemm", "stream"]
+[[axis]]
+key = "workload.params.size"
+values = [256]
+)"));
+    FAIL("a parameter one workload lacks was accepted");
+  } catch (const InputError& error) {
+    CHECK(std::string(error.what()).find("stream.toml defines") != std::string::npos);
+  }
+}
