@@ -160,9 +160,11 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
   }
   const std::size_t primary = execution.engine;
   const TimeFs primary_free_fs = engines_[primary].free_at();
+  const std::size_t matrix = execution.work_engine[0];
   TimeFs end = now;
   std::uint8_t binding = static_cast<std::uint8_t>(primary);
   TimeFs primary_start = now, primary_end = now;
+  TimeFs first_start = kNever, matrix_start = now, matrix_end = now;
   for (; used != 0; used &= used - 1) {
     const auto e = static_cast<std::size_t>(__builtin_ctz(used));
     const TimeFs duration = round_fs(engine_fs[e]);
@@ -170,6 +172,11 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
     if (finish > end) {
       end = finish;
       binding = static_cast<std::uint8_t>(e);
+    }
+    first_start = std::min(first_start, finish - duration);
+    if (e == matrix && work.flops != 0) {
+      matrix_start = finish - duration;
+      matrix_end = finish;
     }
     if (e != primary) continue;
     primary_start = finish - duration;
@@ -186,6 +193,27 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
   const std::size_t which = ahead ? 1 : 0;
   slot.primary_start_fs[which] = primary_start;
   slot.primary_end_fs[which] = primary_end;
+  // The step's FLOPs (counted whole at phase 0, as the energy model books them on the op's engine) are spent phase by
+  // phase in proportion to the matrix FLOPs each phase runs, over the matrix engine's busy interval in that phase; a
+  // step without matrix work spreads them by operation count over each phase's span on its engines.
+  if (phase == 0) slot.unstarted_flops[which] = static_cast<double>(step.executed_flops);
+  const bool matrix_step = step.executed_flops != 0 && (work.flops != 0 || step.work().flops != 0);
+  std::uint64_t weight = 0, weight_left = 0;
+  for (std::uint32_t p = phase; p < step.phase_count; ++p) {
+    const PhaseWork& w = step.phases[p];
+    const std::uint64_t of_p =
+        matrix_step ? w.flops : w.flops + w.vector_fma + w.vector_alu + w.exp2 + w.reciprocal + w.rsqrt;
+    if (p == phase) weight = of_p;
+    weight_left += of_p;
+  }
+  const bool last = phase + 1 >= step.phase_count || weight == weight_left;
+  const double share =
+      last ? slot.unstarted_flops[which]
+           : slot.unstarted_flops[which] * static_cast<double>(weight) / static_cast<double>(weight_left);
+  slot.unstarted_flops[which] = last ? 0.0 : slot.unstarted_flops[which] - share;
+  slot.phase_flops[which] = share;
+  slot.phase_flops_begin_fs[which] = matrix_step ? matrix_start : (first_start == kNever ? now : first_start);
+  slot.phase_flops_end_fs[which] = matrix_step ? matrix_end : end;
   if (ahead) {
     slot.ahead = kRunning;
   } else {
@@ -230,6 +258,17 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
     slot.primary_start_fs[0] = slot.primary_start_fs[1];
     slot.primary_end_fs[0] = slot.primary_end_fs[1];
   }
+  if (slot.ahead != kNone) {
+    slot.unstarted_flops[0] = slot.unstarted_flops[1];
+    slot.phase_flops[0] = slot.phase_flops[1];
+    slot.phase_flops_begin_fs[0] = slot.phase_flops_begin_fs[1];
+    slot.phase_flops_end_fs[0] = slot.phase_flops_end_fs[1];
+  } else {
+    slot.unstarted_flops[0] = 0;
+    slot.phase_flops[0] = 0;
+  }
+  slot.unstarted_flops[1] = 0;
+  slot.phase_flops[1] = 0;
   slot.ahead = kNone;
   load_ahead(index, now);
   maybe_finish_tile(index, now);
@@ -350,6 +389,18 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
   for (auto& slot : slots_) {
     if (!slot.busy) continue;
     auto& execution = ops_[slot.op];
+    for (std::size_t which = 0; which < 2; ++which) {
+      // The running phase's FLOPs left at `now` are spent over its re-timed rest.
+      const TimeFs begin = slot.phase_flops_begin_fs[which], end = slot.phase_flops_end_fs[which];
+      if (end <= now_fs) continue;
+      if (begin < now_fs) {
+        slot.phase_flops[which] *= static_cast<double>(end - now_fs) / static_cast<double>(end - begin);
+        slot.phase_flops_begin_fs[which] = now_fs;
+      } else {
+        slot.phase_flops_begin_fs[which] = warp(begin);
+      }
+      slot.phase_flops_end_fs[which] = warp(end);
+    }
     const bool running[2] = {slot.computing, slot.ahead == kRunning};
     for (std::size_t which = 0; which < 2; ++which) {
       const TimeFs start = slot.primary_start_fs[which], end = slot.primary_end_fs[which];
@@ -380,6 +431,21 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
     wake_.cancel();
     scheduled_ = kNever;
     reschedule(now_fs);
+  }
+}
+
+void ComputeUnit::add_unfinished_flops(TimeFs at_fs, std::vector<double>& per_op) const {
+  for (const Slot& slot : slots_) {
+    if (!slot.busy) continue;
+    double unfinished = slot.unstarted_flops[0] + slot.unstarted_flops[1];
+    for (std::size_t which = 0; which < 2; ++which) {
+      const TimeFs begin = slot.phase_flops_begin_fs[which], end = slot.phase_flops_end_fs[which];
+      if (slot.phase_flops[which] == 0 || end <= at_fs) continue;
+      unfinished += at_fs <= begin
+                        ? slot.phase_flops[which]
+                        : slot.phase_flops[which] * static_cast<double>(end - at_fs) / static_cast<double>(end - begin);
+    }
+    if (unfinished != 0) per_op[slot.op] += unfinished;
   }
 }
 

@@ -69,6 +69,10 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   // Timed events handled: chunk arrivals, step ends and write acknowledgements (one wake may handle several).
   [[nodiscard]] std::uint64_t events() const { return events_; }
   [[nodiscard]] TimeFs engine_busy_fs(std::size_t engine) const { return engines_[engine].busy_fs(); }
+  // Adds, per op, the FLOPs of steps on the engines that are not done at `at_fs` (OpExecution::executed_flops counts a
+  // step when its phase 0 is issued; each phase's share of them is done at an even pace over that phase's busy
+  // interval on the engine doing its matrix work, so executed minus this is what a power sensor sees spent).
+  void add_unfinished_flops(TimeFs at_fs, std::vector<double>& per_op) const;
 
  private:
   enum class Kind : std::uint8_t { read_done, write_done, compute_done };
@@ -115,6 +119,12 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
     // re-timing their busy time when the clock changes; start == end when a phase does not use it.
     TimeFs primary_start_fs[2] = {0, 0};
     TimeFs primary_end_fs[2] = {0, 0};
+    // The same two steps' FLOPs as a power sensor sees them spent (add_unfinished_flops): those of phases not yet
+    // started, and the running phase's share, done at an even pace over [phase_flops_begin_fs, phase_flops_end_fs).
+    double unstarted_flops[2] = {0, 0};
+    double phase_flops[2] = {0, 0};
+    TimeFs phase_flops_begin_fs[2] = {0, 0};
+    TimeFs phase_flops_end_fs[2] = {0, 0};
     std::uint32_t& pending_reads(std::uint32_t buffer) {
       return buffer < kInlineStages ? pending[buffer] : more_pending[buffer - kInlineStages];
     }

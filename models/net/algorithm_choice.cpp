@@ -15,6 +15,48 @@ std::vector<NodeId> ranks_for(Algorithm algorithm, const Topology& topology) {
   return natural;
 }
 
+std::vector<std::vector<NodeId>> channel_orders(const Topology& topology, std::size_t channels) {
+  std::vector<std::vector<NodeId>> orders;
+  if (topology.kind() != TopologyKind::two_level) {
+    const auto forward = topology.ring_order();
+    for (std::size_t c = 0; c < channels; ++c) {
+      orders.push_back(forward);
+      if (c % 2 == 1) std::reverse(orders.back().begin(), orders.back().end());
+    }
+    return orders;
+  }
+  const auto per_node = static_cast<NodeId>(topology.levels()[0]);
+  const auto nodes = static_cast<NodeId>(topology.levels()[1]);
+  for (std::size_t c = 0; c < channels; ++c) {
+    const auto a = static_cast<NodeId>(c % per_node);
+    const auto b = static_cast<NodeId>((c + 1) % per_node);
+    std::vector<NodeId> order;
+    for (NodeId n = 0; n < nodes; ++n) {
+      const NodeId entry = n % 2 == 0 ? a : b;
+      const NodeId exit = n % 2 == 0 ? b : a;
+      const NodeId base = n * per_node;
+      order.push_back(base + entry);
+      for (NodeId d = 0; d < per_node; ++d) {
+        if (d != entry && d != exit) order.push_back(base + d);
+      }
+      if (exit != entry) order.push_back(base + exit);
+    }
+    orders.push_back(std::move(order));
+  }
+  return orders;
+}
+
+std::size_t default_channels(const Topology& topology) {
+  switch (topology.kind()) {
+    case TopologyKind::two_level: return topology.nics_per_node();
+    case TopologyKind::switch_star: return 1;
+    case TopologyKind::ring:
+    case TopologyKind::torus:
+    case TopologyKind::fully_connected: return 2;
+  }
+  return 1;
+}
+
 Seconds link_load_bound_s(const Schedule& schedule, const Topology& topology) {
   std::vector<double> busy_s(topology.link_count(), 0.0);
   for (OpId id = 0; id < schedule.size(); ++id) {
@@ -26,6 +68,32 @@ Seconds link_load_bound_s(const Schedule& schedule, const Topology& topology) {
     }
   }
   return busy_s.empty() ? 0.0 : *std::max_element(busy_s.begin(), busy_s.end());
+}
+
+TunedChoice tuned_choice(const Topology& topology, CollectiveRequest request, NetworkOptions options,
+                         std::optional<Protocol> protocol, std::optional<Algorithm> algorithm) {
+  TunedChoice best;
+  bool found = false;
+  const std::vector<Algorithm> tuned = {Algorithm::ring, Algorithm::tree, Algorithm::in_switch};
+  const auto candidates = algorithm ? std::vector<Algorithm>{*algorithm} : tuned;
+  const auto channels = request.channels;
+  for (const auto candidate : candidates) {
+    request.algorithm = candidate;
+    request.channels = candidate == Algorithm::ring ? channels : std::vector<std::vector<NodeId>>{};
+    if (!algorithm) request.ranks = ranks_for(candidate, topology);
+    if (!unsupported_reason(request).empty()) continue;
+    for (const auto each : kAllProtocols) {
+      if (protocol && each != *protocol) continue;
+      if (!protocol_supported(each, candidate)) continue;
+      options.protocol = protocol_cost(each, candidate);
+      const Seconds predicted_s = predict(request, topology, options).time_s;
+      if (!found || predicted_s < best.predicted_s) {
+        found = true;
+        best = TunedChoice{candidate, each, predicted_s};
+      }
+    }
+  }
+  return best;
 }
 
 AlgorithmChoice fastest_algorithm(const Topology& topology, CollectiveRequest request, const NetworkOptions& options) {

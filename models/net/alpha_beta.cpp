@@ -76,6 +76,27 @@ Load link_load(const Topology& topology, const std::vector<std::tuple<NodeId, No
   return load;
 }
 
+// A lone message of `wire` bytes crossing idle links in packets of `packet` bytes, from its start to its arrival (the
+// network core's packet train): every link's overhead and latency, the first packet's service at every link, the
+// rest of the bytes at the slowest link.
+Seconds message_s(const Topology& topology, const std::vector<LinkId>& route, double wire, double packet) {
+  const double first = std::min(wire, packet);
+  Seconds time = 0;
+  double slowest = 0;
+  for (const LinkId id : route) {
+    const auto& params = topology.link(id).params;
+    time += params.overhead_s + params.latency_s + first / params.bandwidth_bytes_per_s;
+    slowest = std::max(slowest, 1.0 / params.bandwidth_bytes_per_s);
+  }
+  return time + (wire - first) * slowest;
+}
+
+// The bytes a payload puts on the wire (ProtocolCost::wire_bytes for a fractional payload).
+double wire(const ProtocolCost& protocol, double payload) {
+  return std::ceil(payload / static_cast<double>(protocol.line_payload_bytes)) *
+         static_cast<double>(protocol.line_bytes);
+}
+
 // What every algorithm's formula reads of a request: p ranks, a buffer of s bytes in chunks of `chunk` bytes.
 struct Problem {
   [[nodiscard]] Prediction ring() const;
@@ -87,6 +108,7 @@ struct Problem {
 
   const CollectiveRequest& request;
   const Topology& topology;
+  const NetworkOptions& options;
   Seconds gamma;
   const std::vector<NodeId>& ranks;
   std::size_t p_count;
@@ -108,10 +130,60 @@ Prediction Problem::ring() const {
     prediction.formula = "(p-1)(a + c b) + (k-1)(o + c b)";
     return prediction;
   }
-  prediction.time_s = ring_time(request.op, p, s, c, gamma);
-  prediction.formula = request.op == CollectiveOp::allreduce   ? "2(p-1)a + 2(p-1)/p S b + (p-1)/p S g"
-                       : request.op == CollectiveOp::allgather ? "(p-1)a + (p-1)/p S b"
-                                                               : "(p-1)a + (p-1)/p S (b + g)";
+  // Per channel: q shards of s/C bytes in k chunks of c; reduce steps and gather steps (Patarasuk and Yuan 2009).
+  const auto orders = request.channels.empty() ? std::vector<std::vector<NodeId>>{ranks} : request.channels;
+  const double channels = static_cast<double>(orders.size());
+  const double reduce_steps = request.op == CollectiveOp::allgather ? 0.0 : p - 1.0;
+  const double gather_steps = request.op == CollectiveOp::reducescatter ? 0.0 : p - 1.0;
+  const double steps = reduce_steps + gather_steps;
+  const double shard = s / channels / p;
+  const double k = chunks(shard, chunk);
+  const double piece = shard / k;
+  const double w = wire(options.protocol, piece);
+  const double packet = static_cast<double>(options.packet_bytes);
+  // D: a chunk's step from its sender's readiness to its arrival (message, protocol step latency); the slowest hop.
+  // Busy: each link direction's work, every channel's messages through it.
+  std::map<LinkId, double> busy;
+  Seconds step_s = 0;
+  for (const auto& order : orders) {
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const auto& route = topology.route(order[i], order[(i + 1) % order.size()]);
+      step_s =
+          std::max(step_s, message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route));
+      for (const LinkId id : route) {
+        const auto& params = topology.link(id).params;
+        busy[id] += steps * k * (params.overhead_s + w / params.bandwidth_bytes_per_s);
+      }
+    }
+  }
+  Seconds busiest_s = 0;
+  Seconds service_s = 0;  // one message's time on the busiest link
+  for (const auto& [id, time_s] : busy) {
+    if (time_s > busiest_s) {
+      busiest_s = time_s;
+      const auto& params = topology.link(id).params;
+      service_s = params.overhead_s + w / params.bandwidth_bytes_per_s;
+    }
+  }
+  const double reduce_s = piece * gamma;
+  // The pipeline (max-plus, as the packet trains): chunk j of step t leaves when chunk j of step t-1 has arrived and
+  // been reduced (D after it left) and the sender's link has passed its k chunks of step t-1 (k u, u the spacing of
+  // one channel's chunks on the busiest link). Chunk 0 therefore moves on every max(D, k u), and the last step
+  // adds the k-1 spacings of its chunks and its own D: link-bound, this is the busiest link's work plus one drain;
+  // latency-bound, the sum of the steps plus the spacings. The reducer: each device reduces every channel's chunks of
+  // the reduce steps one after another. Channels that share the busiest link queue behind one another once, at the
+  // first step (u - one message's service); after that they keep that offset.
+  const double spacing_s = busiest_s / (steps * k);
+  const double reduce_step_s = step_s + reduce_s;
+  const double last_s = gather_steps > 0 ? step_s : reduce_step_s;
+  const double period_s = k * spacing_s;
+  const double pipeline_s = (gather_steps > 0 ? reduce_steps : reduce_steps - 1.0) * std::max(reduce_step_s, period_s) +
+                            (gather_steps > 0 ? gather_steps - 1.0 : 0.0) * std::max(step_s, period_s) +
+                            (k - 1.0) * spacing_s + last_s + (spacing_s - service_s);
+  const double link_s = busiest_s - service_s + last_s;
+  const double reducer_s = step_s + channels * reduce_steps * k * reduce_s + gather_steps * step_s;
+  prediction.time_s = options.protocol.launch_s + std::max({pipeline_s, link_s, reducer_s});
+  prediction.formula = "launch + max(sum over steps of max(D, k u) + (k-1) u + D, reducer); D: step, u: spacing";
   return prediction;
 }
 
@@ -187,6 +259,7 @@ Prediction Problem::tree() const {
   PathCost c;
   std::map<LinkId, double> uses;  // tree edges (both directions for allreduce) per link direction
   double height = 0;
+  Seconds step_extra_s = 0;  // the protocol's step latency beyond the wire, on the slowest tree edge
   for (std::size_t t = 0; t < used_trees; ++t) {
     height = std::max(height, static_cast<double>(trees[t].height()));
     for (std::size_t i = 0; i < p_count; ++i) {
@@ -194,6 +267,8 @@ Prediction Problem::tree() const {
       if (parent < 0) continue;
       const auto up = rank_of(static_cast<std::size_t>(parent));
       c = worst(c, path_cost(topology, rank_of(i), up));
+      step_extra_s =
+          std::max(step_extra_s, protocol_step_s(topology, options.protocol, topology.route(rank_of(i), up)));
       for (const LinkId id : topology.route(up, rank_of(i))) uses[id] += 1;
       if (used_trees == 2) {
         for (const LinkId id : topology.route(rank_of(i), up)) uses[id] += 1;
@@ -205,17 +280,20 @@ Prediction Problem::tree() const {
   const double bytes = used_trees == 2 ? s / 2.0 : s;
   const double k = chunks(bytes, chunk);
   const double piece = bytes / k;
+  const double wire_piece = wire(options.protocol, piece);
   const double stages = used_trees == 2 ? 2.0 * height : height;
   prediction.cost = c;
   // A pipeline of `stages` hops through which k chunks flow one chunk time apart, unless a link shared by m
   // tree edges is the bottleneck: it must pass m k chunks, the fill and drain of the other hops hidden but their
   // latency not (Sanders, Speck, Traeff 2009 for pipelined trees; the max with the bottleneck is ours).
-  const double chunk_s = c.overhead_s + piece * c.beta_s_per_byte;
-  const double pipeline_s = stages * (c.alpha_s() + piece * c.beta_s_per_byte) + (k - 1.0) * chunk_s;
-  const double bottleneck_s = busiest * k * chunk_s + stages * c.latency_s;
-  prediction.time_s = std::max(pipeline_s, bottleneck_s) + (used_trees == 2 ? height * 2.0 * piece * gamma : 0.0);
-  prediction.formula = used_trees == 2 ? "max(2h(a + c b) + (k-1)(o + c b), m k (o + c b) + 2h L) + 2h c g"
-                                       : "max(h(a + c b) + (k-1)(o + c b), m k (o + c b) + h L)";
+  const double chunk_s = c.overhead_s + wire_piece * c.beta_s_per_byte;
+  const double pipeline_s =
+      stages * (c.alpha_s() + step_extra_s + wire_piece * c.beta_s_per_byte) + (k - 1.0) * chunk_s;
+  const double bottleneck_s = busiest * k * chunk_s + stages * (c.latency_s + step_extra_s);
+  prediction.time_s = options.protocol.launch_s + std::max(pipeline_s, bottleneck_s) +
+                      (used_trees == 2 ? height * 2.0 * piece * gamma : 0.0);
+  prediction.formula = used_trees == 2 ? "launch + max(2h(a + c b) + (k-1)(o + c b), m k (o + c b) + 2h L) + 2h c g"
+                                       : "launch + max(h(a + c b) + (k-1)(o + c b), m k (o + c b) + h L)";
   return prediction;
 }
 
@@ -277,38 +355,67 @@ Prediction Problem::hierarchical() const {
   return prediction;
 }
 
-// In-network reduction and multicast at a switch: every rank sends its shard up and receives the result down.
+// In-network reduction and multicast at a switch (NVLS, see build_in_switch): per chunk of each shard, every rank's
+// load goes up, the switch's engines reduce the p copies, the result goes down to the shard's owner, whose store goes
+// up and is multicast down to every rank. The time is the largest of: the uplinks' work (loads and stores) and the
+// multicast of the last store; the downlinks' work after the first chunk has come back; the switch engines' work
+// between the first loads and the last return, store and multicast; one chunk's whole chain after its loads.
 Prediction Problem::in_switch() const {
   Prediction prediction;
-  const auto up = path_cost(topology, ranks[0], *request.switch_node);
-  const auto down = path_cost(topology, *request.switch_node, ranks[0]);
-  const double b = std::max(up.beta_s_per_byte, down.beta_s_per_byte);
+  const NodeId sw = *request.switch_node;
   const bool broadcast = request.op == CollectiveOp::broadcast;
+  const bool reduces = request.op == CollectiveOp::allreduce || request.op == CollectiveOp::reducescatter;
+  const bool multicasts = request.op != CollectiveOp::reducescatter;
+  const double shards = broadcast ? 1.0 : p;
   const double shard = broadcast ? s : s / p;
   const double k = chunks(shard, chunk);
   const double piece = shard / k;
-  // The busiest link direction (see build_in_switch): allreduce S + S/p each way; reducescatter S up;
-  // allgather S - S/p down; broadcast S. Latency: the owner's round trip to the switch, then the multicast.
-  const double carried = request.op == CollectiveOp::allreduce       ? s + s / p
-                         : request.op == CollectiveOp::reducescatter ? s
-                         : request.op == CollectiveOp::allgather     ? s - s / p
-                                                                     : s;
-  const double trips = request.op == CollectiveOp::allreduce ? 2.0 : 1.0;
-  const double messages = broadcast ? k : p * k;
+  const double w = wire(options.protocol, piece);
+  const double packet = static_cast<double>(options.packet_bytes);
+  const auto& up_route = topology.route(ranks[0], sw);
+  const auto& down_route = topology.route(sw, ranks[0]);
+  const auto up = path_cost(topology, ranks[0], sw);
+  const auto down = path_cost(topology, sw, ranks[0]);
+  const Seconds up_s = message_s(topology, up_route, w, packet);
+  const Seconds down_s = message_s(topology, down_route, w, packet);
+  const Seconds up_service_s = up.overhead_s + w * up.beta_s_per_byte;
+  const Seconds down_service_s = down.overhead_s + w * down.beta_s_per_byte;
+  // Messages on one rank's links: loads (one per shard and chunk) and its own shard's stores up; its own shard's
+  // returns and every multicast it receives down (all shards for allreduce, the others' for allgather).
+  const double loads = reduces ? k * shards : 0.0;
+  const double stores = multicasts ? k : 0.0;
+  const double returns = reduces ? k : 0.0;
+  const double received = request.op == CollectiveOp::allreduce ? k * shards : multicasts ? k * (shards - 1.0) : 0.0;
+  const Seconds reduce_s = p * piece * options.switch_reduction.gamma_s_per_byte();
+  const Seconds after_reduce_s = (reduces ? down_s : 0.0) + (multicasts ? up_s + down_s : 0.0);
+  const Seconds before_reduce_s = reduces ? up_s : 0.0;
+  const Seconds uplinks_s = (loads + stores) * up_service_s + up.latency_s + (multicasts ? down_s : down.latency_s);
+  const Seconds downlinks_s = before_reduce_s + reduce_s + (returns + received) * down_service_s + down.latency_s;
+  // The first store queues on its uplink behind the loads issued before it (a window of chunks, every shard's), so
+  // the multicasts cannot start before those have passed.
+  const double loads_ahead = reduces ? std::min(static_cast<double>(kInSwitchWindowChunks), k) * shards : 0.0;
+  const Seconds multicasts_s = multicasts ? (loads_ahead + 1.0) * up_service_s + up.latency_s + reduce_s +
+                                                received * down_service_s + down.latency_s
+                                          : 0.0;
+  const Seconds engines_s = before_reduce_s + k * shards * reduce_s + after_reduce_s;
+  const Seconds chain_s = loads * up_service_s + up.latency_s + reduce_s + after_reduce_s;
   prediction.cost = worst(up, down);
-  prediction.time_s = trips * (up.latency_s + down.latency_s) + carried * b + piece * b + messages * up.overhead_s;
-  prediction.formula = "trips x 2L + (bytes on the busiest link + c) b + messages o";
+  prediction.time_s = options.protocol.launch_s + std::max({uplinks_s, downlinks_s, multicasts_s, engines_s, chain_s});
+  prediction.formula =
+      "launch + max(uplink work + multicast, first return + downlink work, loads ahead of the first store + "
+      "multicasts, switch engines, chain)";
   return prediction;
 }
 
 }  // namespace
 
-Prediction predict(const CollectiveRequest& request, const Topology& topology, Seconds gamma) {
+Prediction predict(const CollectiveRequest& request, const Topology& topology, const NetworkOptions& options) {
   const std::size_t p_count = request.ranks.size();
   const double p = static_cast<double>(p_count);
   const Problem problem{request,
                         topology,
-                        gamma,
+                        options,
+                        options.reduction.gamma_s_per_byte(),
                         request.ranks,
                         p_count,
                         p,
@@ -325,6 +432,12 @@ Prediction predict(const CollectiveRequest& request, const Topology& topology, S
     case Algorithm::in_switch: return problem.in_switch();
   }
   return Prediction{};
+}
+
+Prediction predict(const CollectiveRequest& request, const Topology& topology, Seconds gamma_s_per_byte) {
+  NetworkOptions options;
+  options.reduction = ReductionModel::per_byte(gamma_s_per_byte);
+  return predict(request, topology, options);
 }
 
 }  // namespace roofsim::net

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/net/collectives.h"
+#include "models/net/network_core.h"
 #include "models/net/topology.h"
 
 namespace roofsim::net {
@@ -28,6 +29,13 @@ struct Prediction {
   PathCost cost;        // the alpha and beta used (of the slowest level for hierarchical)
 };
 
+// The prediction for the network as `options` describe it: the protocol's wire bytes, step latency and launch, the
+// device's and the switch's reduction costs, the packet size. Ring and in-switch predictions follow the simulated
+// mechanism (chunks pipelined through the steps, reductions overlapping transfers, channels sharing links): the
+// larger of the pipeline's critical path and the busiest resource's work plus the drain after it.
+[[nodiscard]] Prediction predict(const CollectiveRequest& request, const Topology& topology,
+                                 const NetworkOptions& options);
+// The same on an ideal wire with a device reduction of `gamma_s_per_byte` and 64 KiB packets.
 [[nodiscard]] Prediction predict(const CollectiveRequest& request, const Topology& topology, Seconds gamma_s_per_byte);
 
 }  // namespace roofsim::net

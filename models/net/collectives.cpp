@@ -503,10 +503,7 @@ void build_in_switch(Schedule& schedule, const CollectiveRequest& request) {
   const NodeId sw = *request.switch_node;
   const bool reduces = request.op == CollectiveOp::allreduce || request.op == CollectiveOp::reducescatter;
   const std::size_t shards = request.op == CollectiveOp::broadcast ? 1 : p;
-  // The loads of a chunk start once the chunk kWindow places earlier has come back reduced, so loads, stores and
-  // multicasts of consecutive chunks overlap instead of every load queueing ahead of every store (the SMs pull a
-  // few chunks at a time).
-  constexpr std::size_t kWindow = 4;
+  constexpr std::size_t kWindow = kInSwitchWindowChunks;
   std::vector<OpId> returns;
   // Chunk-major order: every owner works on its shard at once, as every GPU's SMs do.
   const std::size_t k = chunk_count(request.op == CollectiveOp::broadcast ? request.bytes : share(request.bytes, p, 0),
@@ -521,7 +518,10 @@ void build_in_switch(Schedule& schedule, const CollectiveRequest& request) {
         std::vector<OpId> loads;
         const OpId window = returns.size() >= kWindow * shards ? returns[returns.size() - kWindow * shards] : kNoOp;
         for (std::size_t i = 0; i < p; ++i) loads.push_back(schedule.add_transfer(ranks[i], sw, part, {window}));
-        at_owner = schedule.add_transfer(sw, ranks[owner], part, {gather(schedule, loads)});
+        // The switch's reduction engines take in every rank's copy of the chunk (their throughput is a key of the
+        // switch; free by default).
+        const OpId reduced = schedule.add_reduce(sw, part * p, {gather(schedule, loads)});
+        at_owner = schedule.add_transfer(sw, ranks[owner], part, {reduced});
         returns.push_back(at_owner);
       }
       if (request.op == CollectiveOp::reducescatter) continue;
@@ -602,11 +602,9 @@ std::string unsupported_reason(const CollectiveRequest& request) {
   return "";
 }
 
-Schedule build_schedule(const CollectiveRequest& request) {
-  const auto reason = unsupported_reason(request);
-  if (!reason.empty()) throw std::invalid_argument(reason);
-  if (request.chunk_bytes == 0) throw std::invalid_argument("chunk size must be greater than 0");
-  Schedule schedule;
+namespace {
+
+void build_channel(Schedule& schedule, const CollectiveRequest& request) {
   switch (request.algorithm) {
     case Algorithm::ring: build_ring(schedule, request); break;
     case Algorithm::tree: build_tree(schedule, request); break;
@@ -615,8 +613,43 @@ Schedule build_schedule(const CollectiveRequest& request) {
     case Algorithm::hierarchical: build_hierarchical(schedule, request); break;
     case Algorithm::in_switch: build_in_switch(schedule, request); break;
   }
+}
+
+}  // namespace
+
+Schedule build_schedule(const CollectiveRequest& request) {
+  const auto reason = unsupported_reason(request);
+  if (!reason.empty()) throw std::invalid_argument(reason);
+  if (request.chunk_bytes == 0) throw std::invalid_argument("chunk size must be greater than 0");
+  for (const auto& order : request.channels) {
+    if (order.size() != request.ranks.size()) throw std::invalid_argument("a channel must order every rank");
+  }
+  Schedule schedule;
+  if (request.channels.size() <= 1) {
+    CollectiveRequest one = request;
+    if (!request.channels.empty() && follows_channel_order(request.algorithm)) one.ranks = request.channels.front();
+    build_channel(schedule, one);
+  } else {
+    const std::size_t count = request.channels.size();
+    for (std::size_t c = 0; c < count; ++c) {
+      CollectiveRequest part = request;
+      part.bytes = share(request.bytes, count, c);
+      if (follows_channel_order(request.algorithm)) {
+        part.ranks = request.channels[c];
+        // The broadcast root stays the same device.
+        const NodeId root = request.ranks[request.root];
+        part.root =
+            static_cast<std::size_t>(std::find(part.ranks.begin(), part.ranks.end(), root) - part.ranks.begin());
+      }
+      if (part.bytes > 0) build_channel(schedule, part);
+    }
+  }
   schedule.finalize();
   return schedule;
+}
+
+bool follows_channel_order(Algorithm algorithm) {
+  return algorithm == Algorithm::ring || algorithm == Algorithm::tree;
 }
 
 }  // namespace roofsim::net

@@ -45,14 +45,28 @@ struct CollectiveRequest {
   // (i / product of the faster levels) mod levels[l].
   std::vector<std::uint64_t> levels;
   std::optional<NodeId> switch_node;  // in_switch: the reducing switch (none: the algorithm is unavailable)
+  // NCCL's channels: the buffer is split evenly over them and each runs the algorithm on its own, in parallel. Each
+  // entry is a channel's order of the same devices (a ring's order: rail-aligned, or reversed to use the other link
+  // direction); ring and tree follow it, the other algorithms keep `ranks`. Empty: one channel on `ranks`.
+  std::vector<std::vector<NodeId>> channels;
+
+  [[nodiscard]] std::size_t channel_count() const { return channels.empty() ? 1 : channels.size(); }
 };
 
 // Why an algorithm cannot run a request ("" when it can): an op it does not implement, a rank count that is not a
 // power of two for halving-doubling, levels that do not multiply to the group size, no reducing switch.
 [[nodiscard]] std::string unsupported_reason(const CollectiveRequest& request);
 
+// Whether an algorithm runs each channel in the channel's order of ranks (ring, tree) or in `ranks` (the others).
+[[nodiscard]] bool follows_channel_order(Algorithm algorithm);
+
 // The schedule of the request (finalized). Throws std::invalid_argument when unsupported_reason() is not empty.
 [[nodiscard]] Schedule build_schedule(const CollectiveRequest& request);
+
+// In-switch reduction: the loads of a chunk start once the chunk this many places earlier has come back reduced, so
+// loads, stores and multicasts of consecutive chunks overlap instead of every load queueing ahead of every store (the
+// SMs pull a few chunks at a time).
+inline constexpr std::size_t kInSwitchWindowChunks = 4;
 
 // Hierarchical collectives run the buffer in this many pipelined slices (each keeps at least one chunk per rank
 // of the first level; at most 8).

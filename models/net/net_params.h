@@ -24,7 +24,9 @@ struct TopologyParams {
   TopologyKind topology = TopologyKind::ring;
   std::vector<std::uint64_t> dims;   // torus: devices along each dimension, first dimension fastest
   bool in_switch_reduction = false;  // switch: the switch can reduce (NVLink SHARP) and multicast
-  LinkParams link;                   // ring, fully connected and torus neighbour links; device-switch links
+  // switch: bytes of operands per second the switch's reduction engines take in (all ports together); 0: unlimited
+  BytesPerSecond switch_reduction_bytes_per_s = 0;
+  LinkParams link;  // ring, fully connected and torus neighbour links; device-switch links
   // two_level only
   std::uint64_t devices_per_node = 0;
   std::uint64_t nics_per_node = 0;
@@ -32,6 +34,7 @@ struct TopologyParams {
   LinkParams nic_link;           // NIC to the first fat-tree switch
   LinkParams fabric_link;        // between fat-tree switches
   std::uint64_t leaf_ports = 0;  // down ports of a fat-tree leaf switch; as many up ports (full bisection)
+  bool rail_optimized = false;   // NIC i of every node on the leaves of rail i (else NICs fill leaves in order)
 
   [[nodiscard]] std::uint64_t nodes() const {
     return topology == TopologyKind::two_level ? devices / devices_per_node : 1;

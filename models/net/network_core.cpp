@@ -94,7 +94,9 @@ void NetworkCore::start_op(CollectiveId collective, OpId op_id, TimeFs now_fs) {
     case OpKind::reduce: {
       auto& busy = reducer_busy_until_fs_[op.src];
       const TimeFs begin = std::max(busy, now_fs);
-      busy = begin + to_fs(options_.reduction.time_s(op.bytes));
+      const auto& engine =
+          topology_->node_kind(op.src) == NodeKind::device ? options_.reduction : options_.switch_reduction;
+      busy = begin + to_fs(engine.time_s(op.bytes));
       schedule_event(busy, EventKind::done, collective, op_id);
       break;
     }
@@ -105,7 +107,8 @@ void NetworkCore::start_op(CollectiveId collective, OpId op_id, TimeFs now_fs) {
         break;
       }
       std::uint32_t slot = 0;
-      InFlight flight{PacketTrain(op.bytes, options_.packet_bytes, now_fs), &route};
+      InFlight flight{PacketTrain(options_.protocol.wire_bytes(op.bytes), options_.packet_bytes, now_fs), &route,
+                      to_fs(protocol_step_s(*topology_, options_.protocol, route))};
       if (free_slots_.empty()) {
         slot = static_cast<std::uint32_t>(in_flight_.size());
         in_flight_.push_back(flight);
@@ -119,6 +122,19 @@ void NetworkCore::start_op(CollectiveId collective, OpId op_id, TimeFs now_fs) {
       break;
     }
   }
+}
+
+Seconds protocol_step_s(const Topology& topology, const ProtocolCost& protocol, const std::vector<LinkId>& route) {
+  if (protocol.hop_nvlink_s <= 0 && protocol.hop_network_s <= 0) return 0;
+  Seconds wire_s = 0;
+  bool network = false;
+  for (const LinkId id : route) {
+    const auto& link = topology.link(id);
+    wire_s += link.params.latency_s;
+    network = network || topology.node_kind(link.from) == NodeKind::nic;
+  }
+  const Seconds step_s = network ? protocol.hop_network_s : protocol.hop_nvlink_s;
+  return std::max(0.0, step_s - wire_s);
 }
 
 void NetworkCore::cross_hop(CollectiveId collective, OpId op, std::uint32_t slot, std::uint32_t hop) {
@@ -137,7 +153,7 @@ void NetworkCore::cross_hop(CollectiveId collective, OpId op, std::uint32_t slot
   if (hop + 1 < flight.route->size()) {
     schedule_event(flight.train.first_arrival_fs(), EventKind::hop, collective, op, slot, hop + 1);
   } else {
-    schedule_event(flight.train.last_arrival_fs(), EventKind::done, collective, op);
+    schedule_event(flight.train.last_arrival_fs() + flight.protocol_fs, EventKind::done, collective, op);
     free_slots_.push_back(slot);
   }
 }
@@ -156,7 +172,7 @@ CollectiveRun run_collective(const Topology& topology, const CollectiveRequest& 
                              const NetworkOptions& options) {
   auto schedule = std::make_shared<const Schedule>(build_schedule(request));
   NetworkCore core(topology, options);
-  const auto id = core.issue(schedule, 0);
+  const auto id = core.issue(schedule, to_fs(options.protocol.launch_s));
   (void)core.run();
   CollectiveRun result;
   result.time_s = to_seconds(core.finish_fs(id));

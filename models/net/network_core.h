@@ -15,6 +15,7 @@
 
 #include "models/net/collectives.h"
 #include "models/net/packet_train.h"
+#include "models/net/protocol.h"
 #include "models/net/reduction_model.h"
 #include "models/net/schedule.h"
 #include "models/net/topology.h"
@@ -25,7 +26,12 @@ using CollectiveId = std::uint32_t;
 
 struct NetworkOptions {
   Bytes packet_bytes = 64 * 1024;
-  ReductionModel reduction;  // default: free
+  ReductionModel reduction;         // a device's reductions; default: free
+  ReductionModel switch_reduction;  // a reducing switch's engines, per byte of operands it takes in; default: free
+  // The wire protocol: a transfer of n payload bytes puts protocol.wire_bytes(n) on its links, and arrives
+  // max(0, step latency - the route's link latencies) after its last packet (NCCL's step latency counts the wire too).
+  // Default: an ideal wire.
+  ProtocolCost protocol;
 };
 
 struct LinkStats {
@@ -43,6 +49,11 @@ struct LinkReservation {
   TimeFs end_fs = 0;
   Bytes bytes = 0;
 };
+
+// The protocol's step latency beyond the route's own (NCCL's step latencies count the wire too): the NVLink figure
+// on routes between GPUs of a node, the network figure on routes that cross a NIC; never negative.
+[[nodiscard]] Seconds protocol_step_s(const Topology& topology, const ProtocolCost& protocol,
+                                      const std::vector<LinkId>& route);
 
 class NetworkCore {
  public:
@@ -72,6 +83,7 @@ class NetworkCore {
   [[nodiscard]] std::uint64_t events() const { return events_; }
   [[nodiscard]] const LinkStats& link_stats(LinkId id) const { return link_stats_[id]; }
   [[nodiscard]] const Topology& topology() const { return *topology_; }
+  [[nodiscard]] const NetworkOptions& options() const { return options_; }
 
  private:
   enum class EventKind : std::uint8_t { start, hop, done };
@@ -99,6 +111,7 @@ class NetworkCore {
   struct InFlight {
     PacketTrain train;
     const std::vector<LinkId>* route;
+    TimeFs protocol_fs;  // the protocol's step latency beyond the route's own, added on arrival
   };
 
   void schedule_event(TimeFs time_fs, EventKind kind, CollectiveId collective, OpId op, std::uint32_t train = 0,
@@ -129,7 +142,8 @@ struct CollectiveRun {
   std::uint64_t events = 0;
   std::uint64_t transfers = 0;
 };
-// Builds the request's schedule and plays it alone on an idle network (what `roofsim collective` measures).
+// Builds the request's schedule and plays it alone on an idle network (what `roofsim collective` measures); the
+// first step starts after the protocol's launch latency.
 [[nodiscard]] CollectiveRun run_collective(const Topology& topology, const CollectiveRequest& request,
                                            const NetworkOptions& options);
 

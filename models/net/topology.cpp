@@ -54,6 +54,7 @@ Topology::Topology(const TopologyParams& cluster)
       const auto per_node = cluster.devices_per_node;
       const auto nodes = cluster.devices / per_node;
       levels_ = {per_node, nodes};
+      nics_per_node_ = cluster.nics_per_node;
       std::vector<NodeId> nics;
       for (std::uint64_t n = 0; n < nodes; ++n) {
         const auto node_switch = add_node(NodeKind::switch_node);
@@ -68,11 +69,21 @@ Topology::Topology(const TopologyParams& cluster)
       }
       // A two-tier fat tree of leaf switches with leaf_ports NICs each and, when one leaf is not enough, one spine
       // per down port, each leaf linked once to every spine (full bisection bandwidth).
+      // Rail-optimized (NVIDIA DGX SuperPOD reference architecture): NIC i of every node goes to the leaves of rail
+      // i, so that same-rail traffic between nodes crosses one leaf only; otherwise NICs fill leaves in order.
       const auto ports = cluster.leaf_ports;
-      const auto leaves = (nics.size() + ports - 1) / ports;
+      const auto nics_per_node = cluster.nics_per_node;
+      const auto groups = cluster.rail_optimized ? nics_per_node : 1;
+      const auto per_group = nics.size() / groups;
+      const auto leaves_per_group = (per_group + ports - 1) / ports;
       std::vector<NodeId> leaf_ids;
-      for (std::uint64_t l = 0; l < leaves; ++l) leaf_ids.push_back(add_node(NodeKind::switch_node));
-      for (std::size_t i = 0; i < nics.size(); ++i) connect(nics[i], leaf_ids[i / ports], cluster.nic_link, "nic_link");
+      for (std::uint64_t l = 0; l < groups * leaves_per_group; ++l) leaf_ids.push_back(add_node(NodeKind::switch_node));
+      const auto leaves = leaf_ids.size();
+      for (std::size_t i = 0; i < nics.size(); ++i) {
+        const std::size_t group = cluster.rail_optimized ? i % nics_per_node : 0;
+        const std::size_t index = cluster.rail_optimized ? i / nics_per_node : i;
+        connect(nics[i], leaf_ids[group * leaves_per_group + index / ports], cluster.nic_link, "nic_link");
+      }
       if (leaves > 1) {
         for (std::uint64_t s = 0; s < ports; ++s) {
           const auto spine = add_node(NodeKind::switch_node);

@@ -56,6 +56,7 @@ class Topology {
   // The crossbar of a switch topology that reduces in the switch, or none.
   [[nodiscard]] bool in_switch_reduction() const { return in_switch_reduction_; }
   [[nodiscard]] NodeId switch_node() const { return switch_node_; }
+  [[nodiscard]] std::uint64_t nics_per_node() const { return nics_per_node_; }
 
  private:
   NodeId add_node(NodeKind kind);
@@ -72,6 +73,7 @@ class Topology {
   std::vector<std::uint64_t> dims_;
   bool in_switch_reduction_ = false;
   NodeId switch_node_ = 0;
+  std::uint64_t nics_per_node_ = 0;
   mutable std::vector<std::vector<std::uint32_t>> hops_to_;  // per destination, lazily: hop count from each vertex
   mutable std::unordered_map<std::uint64_t, std::vector<LinkId>> routes_;
 };

@@ -28,6 +28,8 @@ struct CollectiveOptions {
   std::string cluster;
   std::string op = "allreduce";
   std::string algorithm = "auto";
+  std::string protocol;
+  std::optional<std::size_t> channels;
   std::string min_size = "8B";
   std::string max_size = "1GB";
   double factor = 2.0;
@@ -61,6 +63,17 @@ int run_collective_command(const CollectiveOptions& options) {
                        "ring, tree, hd, direct, hierarchical, switch or auto");
     }
   }
+  std::optional<net::Protocol> protocol;
+  if (!options.protocol.empty() && options.protocol != "auto") {
+    protocol = net::parse_protocol(options.protocol);
+    if (!protocol) {
+      throw InputError(SourcePos{"--proto " + options.protocol}, "--proto", options.protocol,
+                       "Simple, LL, LL128 or auto");
+    }
+  }
+  if (options.channels && (*options.channels < 1 || *options.channels > 64)) {
+    throw InputError(SourcePos{"--channels"}, "--channels", std::to_string(*options.channels), "1 to 64 channels");
+  }
   const Bytes min_bytes = option_bytes("--min", options.min_size);
   const Bytes max_bytes = option_bytes("--max", options.max_size);
   if (max_bytes < min_bytes)
@@ -69,12 +82,17 @@ int run_collective_command(const CollectiveOptions& options) {
     throw InputError(SourcePos{"--factor"}, "--factor", fmt::format("{}", options.factor), "a factor greater than 1");
   }
 
-  const auto overrides = split_overrides(options.sets);
+  auto sets = options.sets;
+  // `--proto auto` overrides a cluster file that fixes its protocol.
+  if (options.protocol == "auto") sets.push_back("collective.protocol=auto");
+  const auto overrides = split_overrides(sets);
   const auto file = resolve_data_file(options.cluster, "configs/clusters");
   const ClusterParams cluster = load_cluster(file, overrides.hardware, work_limits(options.allow_large));
   CollectiveSweepParams params;
   params.op = *op;
   params.algorithm = fixed;
+  params.protocol = protocol;
+  params.channels = options.channels;
   params.min_bytes = min_bytes;
   params.max_bytes = max_bytes;
   params.factor = options.factor;
@@ -115,8 +133,13 @@ void add_collective_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command
       ->add_option("--algo", options->algorithm,
-                   "ring, tree, hd, direct, hierarchical, switch, or auto (the fastest in simulation)")
+                   "ring, tree, hd, direct, hierarchical, switch, or auto (ring, tree or switch by the least predicted "
+                   "time, as NCCL's tuner)")
       ->capture_default_str();
+  command->add_option("--proto", options->protocol,
+                      "Simple, LL, LL128, or auto (default: the cluster's collective.protocol)");
+  command->add_option("--channels", options->channels,
+                      "Ring channels (default: the cluster's collective.channels; one ring per NIC on two_level)");
   command->add_option("--min", options->min_size, "Smallest size (nccl-tests -b)")->capture_default_str();
   command->add_option("--max", options->max_size, "Largest size (nccl-tests -e)")->capture_default_str();
   command->add_option("--factor", options->factor, "Size multiplier between rows (nccl-tests -f)")

@@ -59,6 +59,13 @@ const KeyRegistry& cluster_registry() {
           {"topology.in_switch_reduction", K::flag, Q::bytes, opt, "false",
            "switch: the switch reduces and multicasts (NVLink SHARP), enabling the `switch` algorithm",
            &ClusterParams::in_switch_reduction},
+          {"topology.switch_reduction_bandwidth", K::quantity, Q::bandwidth, opt, "0B/s",
+           "switch with in_switch_reduction: bytes of operands per second the switch's reduction engines take in, "
+           "all ports together (0: unlimited)",
+           &ClusterParams::switch_reduction_bytes_per_s, within(0, 1e15)},
+          {"topology.rail_optimized", K::flag, Q::bytes, opt, "false",
+           "two_level: NIC i of every node connects to the leaf switches of rail i (a rail-optimized fat tree)",
+           &ClusterParams::rail_optimized},
           {"topology.devices_per_node", K::count, Q::bytes, opt, "", "two_level: devices per node (on one switch)",
            &ClusterParams::devices_per_node, within(1, 65536)},
           {"topology.nics_per_node", K::count, Q::bytes, opt, "",
@@ -80,6 +87,13 @@ const KeyRegistry& cluster_registry() {
           {"collective.chunk_size", K::quantity, Q::bytes, opt, "1MiB",
            "Pipelining unit: a schedule splits each message larger than this into chunks",
            &CollectiveDefaults::chunk_bytes, within(1, 1ULL << 40)},
+          {"collective.channels", K::integer, Q::bytes, opt, "0",
+           "Channels (rings) a collective is split over; 0: one per NIC of a node on two_level, one per link "
+           "direction on ring, torus and fully connected, one on a switch",
+           &CollectiveDefaults::channels, within(0, 64)},
+          {"collective.protocol", K::text, Q::bytes, opt, "auto",
+           "Wire protocol: Simple, LL, LL128, or auto (the least predicted time at each size, as NCCL's tuner)",
+           &CollectiveDefaults::protocol},
           {"collective.data_type", K::choice, Q::bytes, opt, "fp32", "Element type of the buffers (reductions)",
            &CollectiveDefaults::data_type},
           {"collective.reduce_cost", K::choice, Q::bytes, opt, "device",
@@ -154,6 +168,9 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
 
   const auto topology = *root.child("topology");
   read_cluster_fields(topology, cluster);
+  if (cluster.rail_optimized && cluster.topology != TopologyKind::two_level) {
+    topology.fail("rail_optimized", "false unless kind = \"two_level\"");
+  }
   if (cluster.in_switch_reduction && cluster.topology != TopologyKind::switch_star) {
     topology.fail("in_switch_reduction", "false unless kind = \"switch\"");
   }
@@ -206,6 +223,10 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
   collective.read_fields(cluster.collective);
   if (cluster.collective.packet_bytes == 0) collective.fail("packet_size", "a packet size greater than 0 B");
   if (cluster.collective.chunk_bytes == 0) collective.fail("chunk_size", "a chunk size greater than 0 B");
+  const auto& protocol = cluster.collective.protocol;
+  if (protocol != "auto" && protocol != "Simple" && protocol != "LL" && protocol != "LL128") {
+    collective.fail("protocol", "Simple, LL, LL128 or auto");
+  }
   return cluster;
 }
 

@@ -25,6 +25,8 @@ struct CollectiveDefaults {
   Bytes chunk_bytes = 0;   // pipelining unit of the collective schedules
   DataType data_type = DataType::fp32;
   ReduceCost reduce_cost = ReduceCost::device;
+  std::uint64_t channels = 0;     // 0: the network model's default for the topology
+  std::string protocol = "auto";  // Simple, LL, LL128 or auto
 };
 
 // The topology's fields (devices, topology, links, ...) are the network model's parameters (models/net/net_params.h),

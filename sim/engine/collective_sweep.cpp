@@ -22,7 +22,15 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
   if (cluster.collective.reduce_cost == ReduceCost::device) {
     network.reduction = net::ReductionModel(reduction_params(cluster.device, cluster.collective.data_type));
   }
+  if (cluster.switch_reduction_bytes_per_s > 0) {
+    network.switch_reduction = net::ReductionModel::per_byte(1.0 / cluster.switch_reduction_bytes_per_s);
+  }
   sweep.gamma_s_per_byte = network.reduction.gamma_s_per_byte();
+  std::optional<net::Protocol> protocol = params.protocol;
+  if (!protocol && cluster.collective.protocol != "auto") protocol = net::parse_protocol(cluster.collective.protocol);
+  sweep.protocol_name = protocol ? std::string(net::to_string(*protocol)) : "auto";
+  const std::size_t configured_channels = params.channels.value_or(cluster.collective.channels);
+  sweep.channels = configured_channels > 0 ? configured_channels : net::default_channels(topology);
 
   const auto& fixed = params.algorithm;
   net::CollectiveRequest base;
@@ -30,10 +38,14 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
   base.ranks = net::ranks_for(fixed ? *fixed : net::Algorithm::ring, topology);
   base.chunk_bytes = sweep.chunk_bytes;
   base.levels = topology.levels();
+  base.channels = net::channel_orders(topology, sweep.channels);
   if (topology.in_switch_reduction()) base.switch_node = topology.switch_node();
   if (fixed) {
     base.algorithm = *fixed;
     sweep.unsupported = net::unsupported_reason(base);
+    if (sweep.unsupported.empty() && protocol && !net::protocol_supported(*protocol, *fixed)) {
+      sweep.unsupported = std::string(net::to_string(*fixed)) + " runs the Simple protocol only";
+    }
     if (!sweep.unsupported.empty()) return sweep;
   }
   sweep.ranks = base.ranks.size();
@@ -52,18 +64,19 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
     }
     net::CollectiveRequest request = base;
     request.bytes = bytes;
+    const auto choice = net::tuned_choice(topology, request, network, protocol, fixed);
+    request.algorithm = choice.algorithm;
+    if (!fixed) request.ranks = net::ranks_for(choice.algorithm, topology);
+    if (choice.algorithm != net::Algorithm::ring) request.channels.clear();
+    net::NetworkOptions options = network;
+    options.protocol = net::protocol_cost(choice.protocol, choice.algorithm);
     CollectiveSweepRow row;
     row.bytes = request.bytes;
-    if (fixed) {
-      row.run = net::run_collective(topology, request, network);
-    } else {
-      const auto choice = net::fastest_algorithm(topology, request, network);
-      request.algorithm = choice.algorithm;
-      request.ranks = net::ranks_for(choice.algorithm, topology);
-      row.run = choice.run;
-    }
     row.algorithm = std::string(net::to_string(request.algorithm));
-    row.prediction = net::predict(request, topology, sweep.gamma_s_per_byte);
+    row.protocol = std::string(net::to_string(choice.protocol));
+    row.channels = request.channel_count();
+    row.run = net::run_collective(topology, request, options);
+    row.prediction = net::predict(request, topology, options);
     sweep.rows.push_back(std::move(row));
   }
   return sweep;

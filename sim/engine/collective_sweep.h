@@ -18,7 +18,9 @@ namespace roofsim {
 
 struct CollectiveSweepParams {
   net::CollectiveOp op = net::CollectiveOp::allreduce;
-  std::optional<net::Algorithm> algorithm;  // none: the fastest in simulation at each size
+  std::optional<net::Algorithm> algorithm;  // none: NCCL-like tuning at each size (net::tuned_choice)
+  std::optional<net::Protocol> protocol;    // none: the cluster's collective.protocol (auto: tuned at each size)
+  std::optional<std::size_t> channels;      // none: the cluster's collective.channels (0: the topology's default)
   Bytes min_bytes = 8;
   Bytes max_bytes = 1000000000;
   double factor = 2.0;                // size multiplier between rows
@@ -28,7 +30,9 @@ struct CollectiveSweepParams {
 
 struct CollectiveSweepRow {
   Bytes bytes = 0;
-  std::string algorithm;  // the fixed one, or the fastest at this size
+  std::string algorithm;  // the fixed one, or the tuned one at this size
+  std::string protocol;   // Simple, LL or LL128
+  std::size_t channels = 1;
   net::CollectiveRun run;
   net::Prediction prediction;
 };
@@ -41,6 +45,8 @@ struct CollectiveSweep {
   Seconds gamma_s_per_byte = 0;  // the reduction's cost (0 when the cluster's reduce_cost is free)
   Bytes chunk_bytes = 0;
   Bytes packet_bytes = 0;
+  std::size_t channels = 1;              // ring channels (the other algorithms run one)
+  std::string protocol_name;             // the fixed protocol, or "auto"
   std::vector<CollectiveSweepRow> rows;  // min_bytes, then x factor up to max_bytes
   // False when a SIGINT or SIGTERM inside a DeferInterrupts scope (sim/core/interrupt.h) stopped the sweep between
   // two sizes: `rows` holds the sizes done.

@@ -89,6 +89,9 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   for (auto& unit : units_) unit->attach_clock(power_->clock());
   activity_ =
       std::make_unique<OpActivity>(executions_, *policy_, workload, power_->model(), memory_->level_names(), detailed_);
+  std::vector<const ComputeUnit*> counted_units;
+  for (const auto& unit : units_) counted_units.push_back(unit.get());
+  activity_->count_steps_over_their_interval(std::move(counted_units));
   power_->elaborate(*activity_, scheduler_.get());
 }
 

@@ -1,7 +1,10 @@
 #include "sim/engine/op_activity.h"
 
 #include <algorithm>
+#include <cmath>
+
 #include <stdexcept>
+#include <systemc>
 
 namespace roofsim {
 
@@ -18,9 +21,27 @@ OpActivity::OpActivity(const std::vector<OpExecution>& executions, const Dispatc
   }
 }
 
+void OpActivity::count_steps_over_their_interval(std::vector<const ComputeUnit*> units) {
+  units_ = std::move(units);
+  unfinished_flops_.assign(executions_.size(), 0.0);
+  reported_flops_.assign(executions_.size(), 0);
+}
+
 void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
   const auto& execution = executions_[op];
-  into.flops[slots_[op]] += execution.executed_flops;
+  Flops flops = execution.executed_flops;
+  if (!units_.empty()) {
+    const TimeFs now = sc_core::sc_time_stamp().value();
+    if (now != read_at_fs_) {
+      read_at_fs_ = now;
+      std::fill(unfinished_flops_.begin(), unfinished_flops_.end(), 0.0);
+      for (const auto* unit : units_) unit->add_unfinished_flops(now, unfinished_flops_);
+    }
+    const auto unfinished = static_cast<Flops>(std::ceil(unfinished_flops_[op]));
+    flops = std::max(reported_flops_[op], unfinished < flops ? flops - unfinished : 0);
+    reported_flops_[op] = flops;
+  }
+  into.flops[slots_[op]] += flops;
   for (std::size_t level = 0; level < execution.bytes.size() && level < into.level_bytes.size(); ++level) {
     into.level_bytes[level] += execution.bytes[level];
   }

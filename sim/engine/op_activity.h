@@ -5,6 +5,7 @@
 // charged to it (EngineDramAdapter::op_counters), read only when the governor wakes.
 #include <vector>
 
+#include "models/compute/compute_unit.h"
 #include "models/compute/dispatch_policy.h"
 #include "models/compute/op_execution.h"
 #include "models/dram/engine_dram_adapter.h"
@@ -22,6 +23,11 @@ class OpActivity final : public DeviceActivity {
              const EnergyModel& model, const std::vector<std::string>& level_names,
              const EngineDramAdapter* dram = nullptr);
 
+  // FLOPs are counted when their step is issued; with the units given here, the FLOPs of steps still on an engine
+  // at the time of a reading are left out until they are done, at an even pace over each step's busy interval, so
+  // that a governor window sees the power a sensor would read rather than lumps at step starts.
+  void count_steps_over_their_interval(std::vector<const ComputeUnit*> units);
+
   [[nodiscard]] std::size_t op_count() const override { return executions_.size(); }
   void add_op_activity(std::size_t op, Activity& into) const override;
   [[nodiscard]] bool finished(TimeFs& end_fs) const override;
@@ -32,6 +38,12 @@ class OpActivity final : public DeviceActivity {
   std::vector<std::size_t> slots_;  // per op: its (engine, data type) slot in Activity::flops
   const EngineDramAdapter* dram_;
   std::uint64_t banks_ = 1;  // per channel: a per-bank refresh refreshes 1/banks of what an all-bank one does
+  std::vector<const ComputeUnit*> units_;
+  // Per op, at the time of the last reading: the FLOPs on the engines not yet done, and the done FLOPs reported
+  // (never less than before: the even-pace shares are doubles, the counts integers).
+  mutable TimeFs read_at_fs_ = kNever;
+  mutable std::vector<double> unfinished_flops_;
+  mutable std::vector<Flops> reported_flops_;
 };
 
 }  // namespace roofsim

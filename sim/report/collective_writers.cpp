@@ -10,34 +10,59 @@
 
 namespace roofsim {
 
+namespace {
+
+std::string link_text(const LinkParams& link) {
+  return fmt::format("{}, latency {}, overhead {}", format_si(link.bandwidth_bytes_per_s, "B/s"),
+                     format_si(link.latency_s, "s"), format_si(link.overhead_s, "s"));
+}
+
+}  // namespace
+
 void write_collective_table(const CollectiveSweep& sweep, const ClusterParams& cluster, const std::string& op_name,
                             const std::string& algorithm_name, std::ostream& out) {
   const Bytes element = element_bytes(cluster.collective.data_type);
-  out << fmt::format("# roofsim collective: {} on {} ({} ranks, {} topology)\n", op_name, cluster.name, sweep.ranks,
-                     to_string(cluster.topology));
-  out << fmt::format("# algorithm {}, type {}, chunk {}, packet {}, reduction gamma {:.4g} ps/B ({})\n", algorithm_name,
-                     to_string(cluster.collective.data_type), format_bytes(sweep.chunk_bytes),
-                     format_bytes(sweep.packet_bytes), sweep.gamma_s_per_byte * 1e12,
-                     cluster.collective.reduce_cost == ReduceCost::device ? "device vector engine and memory" : "free");
+  // Every figure of the header comes from the parameters as loaded (the file and every --set), not from its name.
+  out << fmt::format("# roofsim collective: {} on {} x {} ({} ranks, {} topology; cluster file \"{}\")\n", op_name,
+                     cluster.devices, cluster.device.name, sweep.ranks, to_string(cluster.topology), cluster.name);
+  out << "# link " << link_text(cluster.link) << "\n";
+  if (cluster.topology == TopologyKind::two_level) {
+    out << fmt::format("# {} devices and {} NICs per node{}; host_link {}; nic_link {}; fabric_link {}\n",
+                       cluster.devices_per_node, cluster.nics_per_node,
+                       cluster.rail_optimized ? ", rail-optimized" : "", link_text(cluster.host_link),
+                       link_text(cluster.nic_link), link_text(cluster.fabric_link));
+  }
+  if (cluster.in_switch_reduction) {
+    out << "# in-switch reduction (NVLS): engines take in "
+        << (cluster.switch_reduction_bytes_per_s > 0 ? format_si(cluster.switch_reduction_bytes_per_s, "B/s")
+                                                     : std::string("unlimited"))
+        << " of operands\n";
+  }
+  out << fmt::format(
+      "# algorithm {}, protocol {}, ring channels {}, type {}, chunk {}, packet {}, reduction gamma {:.4g} ps/B ({})\n",
+      algorithm_name, sweep.protocol_name, sweep.channels, to_string(cluster.collective.data_type),
+      format_bytes(sweep.chunk_bytes), format_bytes(sweep.packet_bytes), sweep.gamma_s_per_byte * 1e12,
+      cluster.collective.reduce_cost == ReduceCost::device ? "device vector engine and memory" : "free");
   out << "# busbw = algbw x "
       << (sweep.op == net::CollectiveOp::broadcast   ? "1"
           : sweep.op == net::CollectiveOp::allreduce ? "2(n-1)/n"
                                                      : "(n-1)/n")
-      << fmt::format(" = {:.4f} (nccl-tests); pred: alpha-beta-gamma prediction (Thakur, Rabenseifner, Gropp 2005)\n",
-                     sweep.bus_factor);
-  out << "# sim/pred < 1 where chunks pipeline what the formula counts in full (latencies, reductions); > 1 where "
-         "links are shared or packets store and forward\n";
-  out << fmt::format("{:>14} {:>12} {:>6} {:>12} {:>12} {:>11} {:>11} {:>12} {:>11} {:>9}\n", "size", "count", "type",
-                     "algo", "time_us", "algbw_GB/s", "busbw_GB/s", "pred_us", "pred_busbw", "sim/pred");
+      << fmt::format(" = {:.4f} (nccl-tests)\n", sweep.bus_factor);
+  out << "# pred_us: this model's prediction of the simulated mechanism (pipelined chunks, overlapped reductions, "
+         "protocol, channels; alpha_beta.h), also what auto chooses by\n";
+  out << fmt::format("{:>14} {:>12} {:>6} {:>12} {:>6} {:>3} {:>12} {:>11} {:>11} {:>12} {:>11} {:>9}\n", "size",
+                     "count", "type", "algo", "proto", "ch", "time_us", "algbw_GB/s", "busbw_GB/s", "pred_us",
+                     "pred_busbw", "sim/pred");
   std::map<std::string, net::Prediction> formulas;
   for (const auto& row : sweep.rows) {
     const double time_s = row.run.time_s;
     const double algbw = static_cast<double>(row.bytes) / time_s / 1e9;
     const double pred_algbw = static_cast<double>(row.bytes) / row.prediction.time_s / 1e9;
-    out << fmt::format("{:>14} {:>12} {:>6} {:>12} {:>12.2f} {:>11.2f} {:>11.2f} {:>12.2f} {:>11.2f} {:>9.3f}\n",
-                       row.bytes, row.bytes / element, to_string(cluster.collective.data_type), row.algorithm,
-                       time_s * 1e6, algbw, algbw * sweep.bus_factor, row.prediction.time_s * 1e6,
-                       pred_algbw * sweep.bus_factor, time_s / row.prediction.time_s);
+    out << fmt::format(
+        "{:>14} {:>12} {:>6} {:>12} {:>6} {:>3} {:>12.2f} {:>11.2f} {:>11.2f} {:>12.2f} {:>11.2f} {:>9.3f}\n",
+        row.bytes, row.bytes / element, to_string(cluster.collective.data_type), row.algorithm, row.protocol,
+        row.channels, time_s * 1e6, algbw, algbw * sweep.bus_factor, row.prediction.time_s * 1e6,
+        pred_algbw * sweep.bus_factor, time_s / row.prediction.time_s);
     formulas.emplace(row.algorithm, row.prediction);
   }
   for (const auto& [name, prediction] : formulas) {
@@ -51,13 +76,14 @@ void write_collective_table(const CollectiveSweep& sweep, const ClusterParams& c
 void write_collective_csv(const CollectiveSweep& sweep, const ClusterParams& cluster, const std::string& op_name,
                           std::ostream& out) {
   const Bytes element = element_bytes(cluster.collective.data_type);
-  out << "op,ranks,size_bytes,count,type,algorithm,time_us,algbw_GB_per_s,busbw_GB_per_s,pred_time_us,"
-         "pred_busbw_GB_per_s,formula,events\n";
+  out << "op,ranks,device,size_bytes,count,type,algorithm,protocol,channels,time_us,algbw_GB_per_s,busbw_GB_per_s,"
+         "pred_time_us,pred_busbw_GB_per_s,formula,events\n";
   for (const auto& row : sweep.rows) {
     const double algbw = static_cast<double>(row.bytes) / row.run.time_s / 1e9;
     const double pred_algbw = static_cast<double>(row.bytes) / row.prediction.time_s / 1e9;
-    out << fmt::format("{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},\"{}\",{}\n", op_name, sweep.ranks,
-                       row.bytes, row.bytes / element, to_string(cluster.collective.data_type), row.algorithm,
+    out << fmt::format("{},{},{},{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},\"{}\",{}\n", op_name,
+                       sweep.ranks, cluster.device.name, row.bytes, row.bytes / element,
+                       to_string(cluster.collective.data_type), row.algorithm, row.protocol, row.channels,
                        row.run.time_s * 1e6, algbw, algbw * sweep.bus_factor, row.prediction.time_s * 1e6,
                        pred_algbw * sweep.bus_factor, row.prediction.formula, row.run.events);
   }

@@ -203,3 +203,90 @@ TEST_CASE("power: per-op energies add up to the total and the total is the integ
   CHECK(test::within(sampled, power.energy_j, 1e-9));
   CHECK(power.throttled());
 }
+
+namespace {
+
+// The average power of the first op of an uncapped run, in a child process (one elaboration per process).
+Watts uncapped_power_in_child(test::PowerTestDevice device, const Workload& workload) {
+  device.cap_w = 0;
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::close(fds[0]);
+    const double watts = run_workload(device.build(), workload).power.ops.at(0).average_power_w;
+    const auto written = ::write(fds[1], &watts, sizeof watts);
+    std::_Exit(written == sizeof watts ? 0 : 1);
+  }
+  ::close(fds[1]);
+  double watts = 0;
+  const auto got = ::read(fds[0], &watts, sizeof watts);
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  REQUIRE(got == static_cast<ssize_t>(sizeof watts));
+  REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  return watts;
+}
+
+// A DVFS table with a state every 10 MHz from 0.5 to 1 GHz, voltage on a line from 0.7 V to 1 V: dense enough that
+// some state's power lies within 3% under any cap the load can meet.
+std::vector<DvfsState> dense_states() {
+  std::vector<DvfsState> states;
+  for (int step = 0; step <= 50; ++step) {
+    const double f = 0.5e9 + 10e6 * step;
+    states.push_back({f, 0.7 + 0.3 * (f - 0.5e9) / 0.5e9});
+  }
+  return states;
+}
+
+// The engines' load alone: the GEMM's DRAM bytes are still counted when requested (in bursts as panels start), so
+// the steady load of these tests is the compute domain's.
+test::PowerTestDevice steady_device() {
+  test::PowerTestDevice device;
+  device.dram_byte_j = 0;
+  device.states = dense_states();
+  return device;
+}
+
+Workload long_gemm_workload() {
+  test::WorkloadBuilder builder;
+  builder.gemm("gemm", 4096, 4096, 2048, TileShape{128, 128, 64});
+  return builder.workload();
+}
+
+}  // namespace
+
+TEST_CASE("power: a steady GEMM at 95% of the cap never changes the clock (energy booked over each step's interval)") {
+  test::PowerTestDevice device = steady_device();
+  const Watts uncapped_w = uncapped_power_in_child(device, long_gemm_workload());
+  device.cap_w = uncapped_w / 0.95;
+  const auto result = run_workload(device.build(), long_gemm_workload());
+  MESSAGE("uncapped " << uncapped_w << " W, cap " << device.cap_w << " W, " << result.power.clock_changes
+                      << " clock changes");
+  CHECK(result.power.clock_changes == 0);
+  // Every whole window of the run's middle reads the steady power (no lumps of steps counted at their start).
+  const double end_s = result.sim_time_s;
+  for (const auto& sample : result.power.trace) {
+    const double a = static_cast<double>(sample.start_fs) * 1e-15;
+    if (a >= device.window_s && a + 2 * device.window_s <= end_s) CHECK(sample.power.total_w() <= device.cap_w);
+  }
+}
+
+TEST_CASE("power: a steady GEMM at 110% of the cap settles at a clock whose power is within 3% of the cap") {
+  test::PowerTestDevice device = steady_device();
+  const Watts uncapped_w = uncapped_power_in_child(device, long_gemm_workload());
+  device.cap_w = uncapped_w / 1.10;
+  const auto result = run_workload(device.build(), long_gemm_workload());
+  // Settled: the second half of the run, up to its tail. With states 10 MHz apart the governor may alternate
+  // between two neighbours there; the average is what a sensor reads.
+  const double from_s = result.sim_time_s / 2;
+  const double to_s = result.sim_time_s - 2 * device.window_s;
+  const Watts settled_w = trace_power_w(result.power, from_s, to_s);
+  MESSAGE("uncapped " << uncapped_w << " W, cap " << device.cap_w << " W, settled " << settled_w << " W at "
+                      << result.power.trace.back().clock_hz / 1e9 << " GHz after " << result.power.clock_changes
+                      << " clock changes");
+  CHECK(settled_w <= device.cap_w);
+  CHECK(settled_w >= 0.97 * device.cap_w);
+}

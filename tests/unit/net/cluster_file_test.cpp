@@ -91,11 +91,24 @@ TEST_CASE("roofsim collective prints nccl-tests columns and writes a CSV, and ba
       "collective --hw 8xA100-NVSwitch --min 1MB --max 64MB --factor 4 --algo ring --out " + dir.string());
   CHECK(result.exit_code == 0);
   CHECK(result.out.find("algbw_GB/s  busbw_GB/s") != std::string::npos);
-  CHECK(result.out.find("2(p-1)a + 2(p-1)/p S b") != std::string::npos);
+  CHECK(result.out.find("algo  proto  ch") != std::string::npos);
+  CHECK(result.out.find("ring Simple   1") != std::string::npos);
   CHECK(std::filesystem::exists(dir / "collective.csv"));
   CHECK(test::run_roofsim("collective --hw 8xA100-NVSwitch --algo hd --op alltoall").exit_code == 2);
   const auto validated = test::run_roofsim("validate " + test::config_path("clusters/4x8xH100-NDR.toml").string());
   CHECK(validated.exit_code == 0);
   CHECK(validated.out.find("ok (cluster)") != std::string::npos);
   CHECK(test::run_roofsim("collective --hw 8xA100-NVSwitch --set link.bandwidth=fast").exit_code == 2);
+  CHECK(test::run_roofsim("collective --hw 8xA100-NVSwitch --proto LL64").exit_code == 2);
+  CHECK(test::run_roofsim("collective --hw 8xH100-NVSwitch --algo switch --proto LL").exit_code == 2);
+}
+
+TEST_CASE("the collective table's header follows every --set: device, device count, links") {
+  const auto result = test::run_roofsim(
+      "collective --hw 8xH100-NVSwitch --min 1MB --max 1MB --set cluster.device=H200 --set cluster.devices=16 "
+      "--set link.bandwidth=400GB/s --proto LL128 --channels 3");
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("on 16 x H200 (16 ranks") != std::string::npos);
+  CHECK(result.out.find("# link 400 GB/s") != std::string::npos);
+  CHECK(result.out.find("protocol LL128, ring channels 3") != std::string::npos);
 }
