@@ -8,6 +8,7 @@
 #include "sim/config/hardware_params.h"
 #include "sim/core/output_folder.h"
 #include "sim/graph/workload.h"
+#include "sim/report/html_report.h"
 #include "sim/report/report_writers.h"
 #include "sim/results/roofline_report.h"
 #include "sim/roofline/roofline.h"
@@ -37,6 +38,7 @@ int run_roofline(const RooflineOptions& options) {
   const std::filesystem::path out(options.out);
   std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
             << (out / "roofline.svg").string() << ", " << (out / "energy.svg").string() << "\n";
+  write_report_html_file(report, out, std::cout);
   return 0;
 }
 

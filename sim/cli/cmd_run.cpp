@@ -27,6 +27,7 @@
 #include "sim/report/dram_table.h"
 #include "sim/report/dram_trace_writer.h"
 #include "sim/report/engine_table.h"
+#include "sim/report/html_report.h"
 #include "sim/report/power_table.h"
 #include "sim/report/report_writers.h"
 #include "sim/report/trace_writer.h"
@@ -131,6 +132,7 @@ int run_scenario(const RunOptions& options) {
                 << (out / "ops.csv").string() << ", " << (out / "roofline.svg").string() << ", "
                 << (out / "energy.svg").string() << " of the finished ops; no trace.json\n";
     }
+    write_report_html_file(report, out, std::cout);
   }
   return work_exit_code(scenario.result.ops.size(), scenario.workload.ops.size(), "ops");
 }

@@ -12,6 +12,7 @@
 #include "sim/core/interrupt.h"
 #include "sim/core/output_file.h"
 #include "sim/core/output_folder.h"
+#include "sim/report/html_report.h"
 #include "sim/sweep/sweep_chart.h"
 #include "sim/sweep/sweep_results.h"
 #include "sim/sweep/sweep_runner.h"
@@ -92,6 +93,7 @@ std::size_t write_collected(const SweepSpec& spec, const std::vector<std::filesy
   write_sweep_charts(spec, points, results, out);
   std::cout << "wrote " << (out / "sweep.csv").string() << ", " << (out / "sweep.svg").string() << ", "
             << (out / "sweep_roofline.svg").string() << "\n";
+  write_sweep_html_file(spec.name, out, std::cout);
   return bad;
 }
 

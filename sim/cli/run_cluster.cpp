@@ -20,6 +20,7 @@
 #include "sim/report/cluster_trace_writer.h"
 #include "sim/report/cluster_writers.h"
 #include "sim/report/engine_table.h"
+#include "sim/report/html_report.h"
 #include "sim/report/report_writers.h"
 #include "sim/results/cluster_report.h"
 #include "sim/results/run_report.h"
@@ -87,6 +88,7 @@ int write_interrupted_cluster_run(const Workload& workload, const ClusterParams&
               << (out / "ops.csv").string() << ", " << (out / "roofline.svg").string() << ", "
               << (out / "energy.svg").string() << " of rank " << rank.rank
               << "'s finished ops; no cluster.json or trace.json\n";
+    write_report_html_file(report, out, std::cout);
   }
   return work_exit_code(rank.result.ops.size(), workload.ops.size(), "ops of rank " + std::to_string(rank.rank));
 }
@@ -137,6 +139,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
     std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
               << (out / "roofline.svg").string() << " (rank " << result.simulated.front().rank << "), "
               << (out / "cluster.json").string() << ", " << (out / "trace.json").string() << "\n";
+    write_report_html_file(reports.front(), out, std::cout);
   }
   return work_exit_code(workload.ops.size(), workload.ops.size(), "ops");
 }
