@@ -66,6 +66,7 @@ int run_main(int argc, char* argv[]) {
   add_bench_command(app, exit_code);
   add_sweep_command(app, exit_code);
   add_ert_command(app, exit_code);
+  add_diff_command(app, exit_code);
   try {
     app.parse(argc, argv);
     if (app.get_subcommands().empty()) return run_default_scenario();

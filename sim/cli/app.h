@@ -48,6 +48,7 @@ void add_collective_command(CLI::App& app, int& exit_code);  // cmd_collective.c
 void add_bench_command(CLI::App& app, int& exit_code);       // cmd_bench.cpp
 void add_sweep_command(CLI::App& app, int& exit_code);       // cmd_sweep.cpp
 void add_ert_command(CLI::App& app, int& exit_code);         // cmd_ert.cpp
+void add_diff_command(CLI::App& app, int& exit_code);        // cmd_diff.cpp
 
 // `roofsim` with no command: the default scenario (cmd_run.cpp).
 int run_default_scenario();
