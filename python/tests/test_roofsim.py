@@ -1,0 +1,100 @@
+"""The Python package against the real program: results read back as objects and rows, checked with closed forms."""
+import os
+import shutil
+import tempfile
+import unittest
+
+import roofsim
+
+
+def have_binary():
+    try:
+        return os.path.isfile(roofsim.binary())
+    except FileNotFoundError:
+        return False
+
+
+@unittest.skipUnless(have_binary(), "no roofsim program (set ROOFSIM_BIN)")
+class PackageTest(unittest.TestCase):
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="roofsim-python-")
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def test_roofline_ops_have_the_closed_form_gemm_intensity(self):
+        result = roofsim.roofline(hw="H100-SXM5", workload="gemm")
+        self.assertIsNone(result.folder)  # a temporary folder, read and removed
+        names = [op["name"] for op in result.ops]
+        self.assertIn("gemm_8192x8192x8192", names)
+        cube = result.ops[names.index("gemm_8192x8192x8192")]
+        # 2 n^3 FLOPs over 3 n^2 fp16 elements read or written once: OI = n / 3 FLOP/B.
+        self.assertAlmostEqual(cube["useful_flops"], 2 * 8192 ** 3)
+        self.assertAlmostEqual(cube["oi.dram"], 8192 / 3, places=6)
+        self.assertEqual(result.report.command, "roofline")
+        self.assertEqual(len(result.ops_csv), len(result.ops))
+
+    def test_run_keeps_its_folder_and_loads_back(self):
+        out = os.path.join(self.scratch, "run")
+        result = roofsim.run(hw="H100-SXM5", workload="transformer_prefill_small", out=out)
+        self.assertTrue(os.path.isfile(os.path.join(out, "report.html")))
+        for op in result.ops:
+            if op.get("achieved_flops_per_s"):
+                # achieved = useful FLOPs / simulated time, by definition.
+                self.assertAlmostEqual(op["achieved_flops_per_s"] * op["sim_time_s"] / op["useful_flops"], 1.0,
+                                       places=9)
+        again = roofsim.load(out)
+        self.assertEqual(again.report, result.report)
+        self.assertEqual(result.op("block.qkv").kind, "gemm")
+        self.assertGreater(result.report.total.sim_time_s, 0)
+
+    def test_an_override_reaches_the_program(self):
+        base = roofsim.roofline(hw="H100-SXM5", workload="transformer_prefill_small")
+        bigger = roofsim.roofline(hw="H100-SXM5", workload="transformer_prefill_small",
+                                  set={"workload.params.batch": 2})
+        flops = lambda result: sum(op["useful_flops"] for op in result.ops)  # noqa: E731
+        # Every op of the block is linear in the tokens (batch x seq): twice the batch, twice the FLOPs.
+        self.assertEqual(flops(bigger), 2 * flops(base))
+
+    def test_bad_input_raises_with_exit_code_2(self):
+        with self.assertRaises(roofsim.RoofsimError) as caught:
+            roofsim.roofline(hw="H100-SXM5", workload="gemm", set={"no.such.key": "1"})
+        self.assertEqual(caught.exception.exit_code, 2)
+        self.assertIn("no.such.key", str(caught.exception))
+
+    def test_sweep_rows_and_points(self):
+        out = os.path.join(self.scratch, "sweep")
+        result = roofsim.sweep("gemm_batch_ridge", out=out, mode="roofline", jobs=2)
+        self.assertEqual(len(result.points), len(result.manifest.axes[0]["values"]))
+        op_rows = [row for row in result.rows if row.get("op") not in (None, "total")]
+        self.assertEqual(len(op_rows), len(result.points))
+        self.assertEqual(roofsim.load_sweep(out).rows, result.rows)
+
+    def test_diff_text(self):
+        a = os.path.join(self.scratch, "a")
+        roofsim.roofline(hw="H100-SXM5", workload="gemm", out=a)
+        text = roofsim.diff(a, a)
+        self.assertIn("4 ops in both, 0 with another bound, 0 added, 0 removed", text)
+
+    def test_dataframe_when_pandas_is_there(self):
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            self.skipTest("pandas not installed (optional)")
+        frame = roofsim.roofline(hw="H100-SXM5", workload="gemm").to_dataframe()
+        self.assertEqual(len(frame), 4)
+
+
+class OfflineTest(unittest.TestCase):
+    def test_flatten_and_records(self):
+        self.assertEqual(roofsim.flatten({"a": 1, "b": {"c": 2, "d": {"e": 3}}, "f": [1]}),
+                         {"a": 1, "b.c": 2, "b.d.e": 3, "f": [1]})
+        record = roofsim.Record.wrap({"total": {"sim_time_s": 1.5}, "ops": [{"name": "x"}]})
+        self.assertEqual(record.total.sim_time_s, 1.5)
+        self.assertEqual(record.ops[0].name, "x")
+        with self.assertRaises(AttributeError):
+            _ = record.missing
+
+
+if __name__ == "__main__":
+    unittest.main()
