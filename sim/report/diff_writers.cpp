@@ -44,11 +44,12 @@ std::string change_text(const OpChange& op) {
 void write_diff_table(const ResultDiff& diff, std::ostream& out) {
   out << fmt::format("A: {} ({} on {}), B: {} ({} on {})\n", diff.a.source, diff.a.workload, diff.a.hardware,
                      diff.b.source, diff.b.workload, diff.b.hardware);
-  out << fmt::format("total simulated: {} us -> {} us ({}); {} ops in both, {} with another bound, {} added, {} "
-                     "removed\n",
-                     optional_text(diff.a.total_sim_time_s, 1e6), optional_text(diff.b.total_sim_time_s, 1e6),
-                     ratio_text(diff.total_time_ratio()), diff.count(OpPresence::both), diff.bound_changes(),
-                     diff.count(OpPresence::added), diff.count(OpPresence::removed));
+  out << fmt::format(
+      "total simulated: {} us -> {} us ({}); {} ops in both, {} with another bound, {} added, {} "
+      "removed\n",
+      optional_text(diff.a.total_sim_time_s, 1e6), optional_text(diff.b.total_sim_time_s, 1e6),
+      ratio_text(diff.total_time_ratio()), diff.count(OpPresence::both), diff.bound_changes(),
+      diff.count(OpPresence::added), diff.count(OpPresence::removed));
 
   std::vector<std::string> header = {"op", "kind", "time A", "time B", "time B/A"};
   std::vector<std::string> units = {"", "", "us", "us", ""};

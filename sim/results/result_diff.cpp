@@ -51,13 +51,15 @@ OpFigures op_figures(const Json& op, const std::string& source, std::size_t inde
   figures.kind = string_at(op, "kind");
   figures.binding = string_at(op, "binding");
   figures.bound_by = string_at(op, "bound_by");
-  if (const auto flops = op.find("useful_flops"); flops != op.end() && flops->is_number_integer() && flops->get<std::int64_t>() >= 0) {
+  if (const auto flops = op.find("useful_flops");
+      flops != op.end() && flops->is_number_integer() && flops->get<std::int64_t>() >= 0) {
     figures.useful_flops = flops->get<Flops>();
   }
   if (const auto bytes = op.find("bytes"); bytes != op.end() && !bytes->is_null()) {
     if (!bytes->is_object()) bad_report(source, where + ".bytes", "an object of bytes per level");
     for (const auto& [level, value] : bytes->items()) {
-      if (!value.is_number_integer() || value.get<std::int64_t>() < 0) bad_report(source, where + ".bytes." + level, "a whole number of bytes");
+      if (!value.is_number_integer() || value.get<std::int64_t>() < 0)
+        bad_report(source, where + ".bytes." + level, "a whole number of bytes");
       figures.bytes.push_back(LevelBytes{level, value.get<Bytes>()});
     }
   }

@@ -20,8 +20,8 @@ std::string quoted(const std::filesystem::path& path) {
 TEST_CASE("diff: a run against itself, and report.html beside it written the same twice") {
   const auto dir = test::scratch_dir("diff_command_self");
   for (const char* name : {"a", "b"}) {
-    const auto run = test::run_roofsim("run --hw H100-SXM5 --workload transformer_prefill_small --out " +
-                                       quoted(dir / name));
+    const auto run =
+        test::run_roofsim("run --hw H100-SXM5 --workload transformer_prefill_small --out " + quoted(dir / name));
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     CHECK(run.out.find("report.html") != std::string::npos);
@@ -30,8 +30,8 @@ TEST_CASE("diff: a run against itself, and report.html beside it written the sam
   CHECK(page.size() > 10000);
   CHECK(page == test::read_file(dir / "b" / "report.html"));
 
-  const auto diff = test::run_roofsim("diff " + quoted(dir / "a") + " " + quoted(dir / "b") + " --out " +
-                                      quoted(dir / "diff"));
+  const auto diff =
+      test::run_roofsim("diff " + quoted(dir / "a") + " " + quoted(dir / "b") + " --out " + quoted(dir / "diff"));
   INFO(diff.err);
   REQUIRE(diff.exit_code == 0);
   CHECK(diff.out.find("(x1); 10 ops in both, 0 with another bound, 0 added, 0 removed") != std::string::npos);

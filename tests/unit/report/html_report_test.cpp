@@ -44,9 +44,8 @@ TEST_CASE("report.html: self-contained, deterministic, and its data holds every 
   report.roofs = device_lines(device);
   report.ops[0].sim_time_s = 2e-3;
   report.ops[0].achieved_flops_per_s = 5e14;
-  report.ops[0].extra["gap"] = {{"ceiling_time_s", 1.5e-3},
-                                {"gap_s", 0.5e-3},
-                                {"causes_s", {{"tail", 0.3e-3}, {"latency", 0.2e-3}}}};
+  report.ops[0].extra["gap"] = {
+      {"ceiling_time_s", 1.5e-3}, {"gap_s", 0.5e-3}, {"causes_s", {{"tail", 0.3e-3}, {"latency", 0.2e-3}}}};
   const auto page = page_text(report);
   CHECK(page == page_text(report));
   CHECK(page.rfind("<!DOCTYPE html>", 0) == 0);
@@ -99,5 +98,6 @@ TEST_CASE("sweep report.html embeds the sweep's charts as images and its CSV as 
   REQUIRE(data.at("charts").size() == 1);  // sweep_roofline.svg is absent
   // The 64-byte SVG in base64 (RFC 4648): 22 groups of 4 characters, the last padded with "==".
   CHECK(data.at("charts")[0].at("data_uri") ==
-        "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSIxMCIgaGVpZ2h0PSIxMCIvPg==");
+        "data:image/"
+        "svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSIxMCIgaGVpZ2h0PSIxMCIvPg==");
 }

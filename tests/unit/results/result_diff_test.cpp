@@ -12,15 +12,12 @@ using namespace roofsim;
 
 namespace {
 
-nlohmann::ordered_json op(const std::string& name, double time_s, std::uint64_t dram_bytes, const std::string& bound_by) {
-  return {{"name", name},
-          {"kind", "gemm"},
-          {"useful_flops", 1000},
-          {"bytes", {{"l2", 2 * dram_bytes}, {"dram", dram_bytes}}},
-          {"binding", "classic"},
-          {"bound_by", bound_by},
-          {"sim_time_s", time_s},
-          {"achieved_flops_per_s", 1000 / time_s}};
+nlohmann::ordered_json op(const std::string& name, double time_s, std::uint64_t dram_bytes,
+                          const std::string& bound_by) {
+  return {{"name", name},         {"kind", "gemm"},
+          {"useful_flops", 1000}, {"bytes", {{"l2", 2 * dram_bytes}, {"dram", dram_bytes}}},
+          {"binding", "classic"}, {"bound_by", bound_by},
+          {"sim_time_s", time_s}, {"achieved_flops_per_s", 1000 / time_s}};
 }
 
 nlohmann::ordered_json report(nlohmann::ordered_json ops, double total_s) {
@@ -98,8 +95,8 @@ TEST_CASE("diff: a roofline report (no simulated times) has no time ratios, and 
   roofline_op["sim_time_s"] = nullptr;
   auto other = op("g", 1e-6, 10, "m");
   other["bytes"]["l1"] = 5;
-  const auto diff = diff_results(result_figures(report({roofline_op}, 0), "A"),
-                                 result_figures(report({other}, 1e-6), "B"));
+  const auto diff =
+      diff_results(result_figures(report({roofline_op}, 0), "A"), result_figures(report({other}, 1e-6), "B"));
   CHECK_FALSE(change(diff, 0).time_ratio());
   CHECK(diff.levels == std::vector<std::string>{"l2", "dram", "l1"});
   CHECK_FALSE(change(diff, 0).bytes[2].a);
