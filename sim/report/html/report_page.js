@@ -1,3 +1,8 @@
+// The script of every page roofsim writes (sim/report/html_page.h). It reads the JSON in #roofsim-data and draws
+// the page its "page" field names: "report" (roofline chart, gap bars, op table), "sweep" (the sweep's charts and
+// sweep.csv) or "diff" (two results op by op). Plain ES5 and the DOM only: the page must work from a file, offline,
+// in any browser. With the fragment #selftest it also drives its own controls and writes what it saw into
+// the <pre> element with id selftest-result, which tests/browser/report_pages_test.py reads.
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('roofsim-data').textContent);
@@ -271,6 +276,11 @@
     draw();
     return {
       root: root, tooltip: tooltip, reset: reset,
+      mark: function (index) {
+        Array.prototype.forEach.call(pointLayer.children, function (g) {
+          g.classList.toggle('marked', g.getAttribute('data-op') === String(index));
+        });
+      },
       setHiddenKinds: function (h) { state.hiddenKinds = h; drawPoints(); },
       setHiddenLines: function (h) { state.hiddenLines = h; drawLines(); }
     };
@@ -410,6 +420,11 @@
       columns.push({title: 'energy', unit: 'J', numeric: true, value: function (op) { return op.energy_j; }, format: function (v) { return si(v, ''); }});
     }
     var table = sortableTable(tableSection, 'op-table', columns, ops);
+    // A row under the pointer marks its op on the chart.
+    ops.forEach(function (op) {
+      op.rowElement.addEventListener('mouseenter', function () { chart.mark(op.index); });
+      op.rowElement.addEventListener('mouseleave', function () { chart.mark(-1); });
+    });
 
     var hiddenLines = {};
     filterBox(controls, 'kind-filter', 'Op kinds', kinds, function (k) { return kindColor[k]; }, function (k) {
@@ -483,6 +498,11 @@
         lineInput.click();
         check('ceiling toggle', before && !after && shown(), before + ' ' + after);
       }
+      var row = table.body.querySelector('tr[data-row="' + plotted[0].index + '"]');
+      row.dispatchEvent(new MouseEvent('mouseenter'));
+      var marked = document.querySelectorAll('#roofline-chart g.op.marked');
+      check('a row marks its op', marked.length === 1 && marked[0].getAttribute('data-op') === String(plotted[0].index), '');
+      row.dispatchEvent(new MouseEvent('mouseleave'));
       var sortColumn = run ? 10 : 4;
       var value = columns[sortColumn].value;
       var th = table.table.querySelector('th[data-column="' + sortColumn + '"]');
