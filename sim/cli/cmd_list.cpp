@@ -7,6 +7,7 @@
 #include "sim/cli/app.h"
 #include "sim/cli/file_kinds.h"
 #include "sim/config/data_paths.h"
+#include "sim/graph/model_config.h"
 
 namespace roofsim::cli {
 
@@ -36,6 +37,10 @@ void print_bundled() {
     std::cout << fmt::format("{} files ({}/):\n", kind.name, kind.bundled_in);
     for (const auto& file : files) std::cout << "  " << file.stem().string() << "\n";
   }
+  const auto models = bundled_model_files();
+  if (models.empty()) return;
+  std::cout << "model configs (workloads/models/, for --model):\n";
+  for (const auto& file : models) std::cout << "  " << file.stem().string() << "\n";
 }
 
 }  // namespace
