@@ -463,8 +463,14 @@ class ModelGraph {
     const auto head = g_.weight(mb + "lm_head", {h, l_.vocab});
     auto logits = g_.gemm(mb + "lm_head", rows, l_.vocab, h, x, head);
     if (train) {
-      // Vocabulary-parallel cross-entropy (Megatron-LM): softmax over this rank's slice of the logits.
-      const auto loss = g_.rowwise(mb + "loss", OpKind::softmax, rows, l_.vocab, logits);
+      // Vocabulary-parallel cross-entropy (Megatron-LM) over this rank's slice of the logits, streamed in chunks as
+      // fused kernels do (a row of 128k logits is larger than an SM's shared memory): per logit the max, the
+      // exponent's argument, the exp2, the sum and the gradient's scale, 5 FLOPs and one exp2.
+      const auto loss = g_.tensor(mb + "loss.out", {rows, l_.vocab});
+      auto& cross_entropy = g_.op(mb + "loss", OpKind::elementwise, {logits}, {loss});
+      cross_entropy.op.shape.elements = checked_mul(rows, l_.vocab);
+      cross_entropy.op.shape.flops_per_element = 5;
+      cross_entropy.op.shape.exp2_per_element = 1;
       const auto seed = g_.tensor(mb + "loss.grad", {rows, l_.vocab});
       g_.mark_input(seed);
       g_.seed_grad(loss, seed);
