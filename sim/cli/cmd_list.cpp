@@ -8,6 +8,7 @@
 #include "sim/cli/file_kinds.h"
 #include "sim/config/data_paths.h"
 #include "sim/graph/model_config.h"
+#include "sim/graph/model_workload_args.h"
 
 namespace roofsim::cli {
 
@@ -27,6 +28,12 @@ void print_keys() {
                                range.empty() ? "-" : range, spec.description);
     }
     std::cout << "\n";
+  }
+  std::cout << "# --model workload (--set workload.KEY=VALUE)\n";
+  std::cout << fmt::format("{:<48} {:<34} {:<12} {:<26} {}\n", "key", "unit", "default", "range", "description");
+  for (const auto& key : model_workload_keys()) {
+    std::cout << fmt::format("{:<48} {:<34} {:<12} {:<26} {}\n", std::string("workload.") + key.name, key.unit,
+                             key.default_value, "-", key.description);
   }
 }
 

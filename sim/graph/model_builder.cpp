@@ -330,7 +330,7 @@ class ModelGraph {
     result.config = c_;
     result.args = a_;
     const bool train = a_.phase == ModelPhase::train;
-    for (std::uint64_t j = 0; j < (train ? a_.micro_batches : 1); ++j) {
+    for (std::uint64_t j = 0; j < a_.micro_batches; ++j) {
       const std::string mb = a_.micro_batches > 1 || a_.pp > 1 ? "mb" + std::to_string(j) + "." : "";
       micro_batch_forward(mb);
       if (train && a_.pp == 1) micro_batch_backward(mb, j + 1 == a_.micro_batches);

@@ -17,7 +17,7 @@ const std::vector<ModelWorkloadKey>& model_workload_keys() {
       {"micro_batches", "-", "1", "micro-batches per step (pipeline, gradient accumulation)"},
       {"tp", "ranks", "1", "tensor-parallel degree (Megatron-LM layout)"},
       {"pp", "ranks", "1", "pipeline-parallel stages"},
-      {"dp", "ranks", "1 (cluster: devices / (tp pp))", "data-parallel replicas"},
+      {"dp", "ranks", "1", "data-parallel replicas (on a cluster: its devices / (tp x pp))"},
       {"ep", "ranks", "1", "expert-parallel ranks (MoE; within the data-parallel ranks)"},
       {"sequence_parallel", "-", "false", "tp: all-gather / reduce-scatter instead of all-reduce, norms sharded"},
       {"zero", "-", "0", "ZeRO stage 0-3 over the data-parallel ranks"},
@@ -27,7 +27,7 @@ const std::vector<ModelWorkloadKey>& model_workload_keys() {
       {"routing", "-", "balanced", "balanced | zipf token routing over experts"},
       {"zipf_s", "-", "1.0", "zipf exponent of expert popularity"},
       {"seed", "-", "0", "zipf: seed of the popularity permutation"},
-      {"capacity_factor", "-", "0 (unlimited)", "expert capacity = factor x assignments / experts"},
+      {"capacity_factor", "-", "0", "expert capacity = factor x assignments / experts (0: unlimited)"},
       {"dtype", "-", "bf16", "compute data type (fp32 master weights and Adam moments in training)"},
   };
   return keys;
