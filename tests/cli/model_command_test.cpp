@@ -78,3 +78,18 @@ TEST_CASE("roofsim list names the bundled models, --verbose the unused config fi
   CHECK(verbose.out.find("config fields not used: ") != std::string::npos);
   CHECK(verbose.out.find("router_aux_loss_coef") != std::string::npos);
 }
+
+TEST_CASE("a cluster run refuses a pipeline mixed with tensor or data parallelism, and fills dp from the devices") {
+  const auto mixed = test::run_roofsim(
+      "run --hw 8xH100-NVSwitch --model llama3_8b --set workload.phase=train "
+      "--set workload.pp=2 --set workload.layers=2 " +
+      out_dir("model-mixed-pipeline"));
+  CHECK(mixed.exit_code == 2);
+  CHECK(mixed.err.find("key 'workload.pp' = 2") != std::string::npos);
+  const auto wrong = test::run_roofsim(
+      "run --hw 8xH100-NVSwitch --model llama3_8b --set workload.tp=2 "
+      "--set workload.dp=2 --set workload.layers=2 " +
+      out_dir("model-wrong-devices"));
+  CHECK(wrong.exit_code == 2);
+  CHECK(wrong.err.find("equal to the cluster's 8 devices") != std::string::npos);
+}
