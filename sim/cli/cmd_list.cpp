@@ -7,6 +7,8 @@
 #include "sim/cli/app.h"
 #include "sim/cli/file_kinds.h"
 #include "sim/config/data_paths.h"
+#include "sim/graph/model_config.h"
+#include "sim/graph/model_workload_args.h"
 
 namespace roofsim::cli {
 
@@ -27,6 +29,12 @@ void print_keys() {
     }
     std::cout << "\n";
   }
+  std::cout << "# --model workload (--set workload.KEY=VALUE)\n";
+  std::cout << fmt::format("{:<48} {:<34} {:<12} {:<26} {}\n", "key", "unit", "default", "range", "description");
+  for (const auto& key : model_workload_keys()) {
+    std::cout << fmt::format("{:<48} {:<34} {:<12} {:<26} {}\n", std::string("workload.") + key.name, key.unit,
+                             key.default_value, "-", key.description);
+  }
 }
 
 void print_bundled() {
@@ -36,6 +44,10 @@ void print_bundled() {
     std::cout << fmt::format("{} files ({}/):\n", kind.name, kind.bundled_in);
     for (const auto& file : files) std::cout << "  " << file.stem().string() << "\n";
   }
+  const auto models = bundled_model_files();
+  if (models.empty()) return;
+  std::cout << "model configs (workloads/models/, for --model):\n";
+  for (const auto& file : models) std::cout << "  " << file.stem().string() << "\n";
 }
 
 }  // namespace

@@ -2,14 +2,17 @@
 // (DESIGN.md section 5): a console table, and report.json, ops.csv and roofline.svg in the output folder.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "sim/cli/app.h"
+#include "sim/cli/model_option.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
 #include "sim/core/output_folder.h"
 #include "sim/graph/workload.h"
 #include "sim/report/html_report.h"
 #include "sim/report/report_writers.h"
+#include "sim/results/model_report.h"
 #include "sim/results/roofline_report.h"
 #include "sim/roofline/roofline.h"
 
@@ -23,16 +26,24 @@ struct RooflineOptions {
   std::vector<std::string> sets;
   std::string out = "results";
   bool allow_large = false;
+  ModelOptions model;
 };
 
 int run_roofline(const RooflineOptions& options) {
   const auto overrides = split_overrides(options.sets);
   const auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
-  const auto workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload, hardware,
-                                      work_limits(options.allow_large));
+  require_workload_or_model(options.workload, options.model);
+  std::optional<ModelWorkload> model;
+  if (!options.model.model.empty()) {
+    model = load_model_workload(options.model, overrides.workload, hardware, 0, work_limits(options.allow_large));
+  }
+  const auto workload = model ? model->workload
+                              : load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload,
+                                              hardware, work_limits(options.allow_large));
   const OutputFolder folder(options.out);
   const auto device = make_device_roof(hardware);
-  const auto report = make_roofline_report(workload, hardware, device);
+  auto report = make_roofline_report(workload, hardware, device);
+  if (model) report.extra["model"] = model_report_json(*model, hardware.dram ? hardware.dram->capacity_bytes : 0);
   write_console_table(report, std::cout);
   write_report_files(report, device, options.out);
   const std::filesystem::path out(options.out);
@@ -50,8 +61,9 @@ void add_roofline_command(CLI::App& app, int& exit_code) {
                                      "ops.csv, roofline.svg, energy.svg");
   auto options = std::make_shared<RooflineOptions>();
   command->add_option("--hw", options->hardware, "Hardware file, or a bundled device by name (H100-SXM5)")->required();
-  command->add_option("--workload", options->workload, "Workload file, or a bundled workload by name (gemm)")
-      ->required();
+  auto* workload =
+      command->add_option("--workload", options->workload, "Workload file, or a bundled workload by name (gemm)");
+  add_model_options(*command, options->model, workload);
   command->add_option("--set", options->sets,
                       "Override KEY=VALUE (repeatable): a hardware key (power.cap=450W) or workload.<key> "
                       "(workload.params.batch=8)");

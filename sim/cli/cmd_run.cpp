@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/cli/model_option.h"
 #include "sim/cli/run_cluster.h"
 #include "sim/config/cluster_params.h"
 #include "sim/config/data_paths.h"
@@ -31,6 +32,7 @@
 #include "sim/report/power_table.h"
 #include "sim/report/report_writers.h"
 #include "sim/report/trace_writer.h"
+#include "sim/results/model_report.h"
 #include "sim/results/run_report.h"
 #include "sim/results/run_trace.h"
 #include "sim/roofline/roofline.h"
@@ -50,18 +52,27 @@ struct RunOptions {
   std::string algorithm;
   bool allow_large = false;
   std::string dram_trace;
+  ModelOptions model;
 };
 
 struct Scenario {
   HardwareParams hardware;
   Workload workload;
   RunResult result;
+  std::optional<nlohmann::ordered_json> model;  // --model: the model's summary for report.json
 };
 
 Scenario load_scenario(const RunOptions& options) {
   const auto overrides = split_overrides(options.sets);
   Scenario scenario;
   scenario.hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  if (!options.model.model.empty()) {
+    auto model = load_model_workload(options.model, overrides.workload, scenario.hardware, 0,
+                                     work_limits(options.allow_large));
+    scenario.model = model_report_json(model, scenario.hardware.dram ? scenario.hardware.dram->capacity_bytes : 0);
+    scenario.workload = std::move(model.workload);
+    return scenario;
+  }
   scenario.workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload,
                                     scenario.hardware, work_limits(options.allow_large));
   return scenario;
@@ -81,11 +92,12 @@ std::filesystem::path resolve_hardware(const std::string& name) {
 }
 
 int run_scenario(const RunOptions& options) {
+  require_workload_or_model(options.workload, options.model);
   const auto hardware_file = resolve_hardware(options.hardware);
   if (is_cluster_file(hardware_file)) {
     return run_cluster_scenario(ClusterRunArgs{hardware_file, options.workload, options.sets, options.out_dir,
                                                options.write_files, options.full, options.algorithm,
-                                               options.allow_large});
+                                               options.allow_large, options.model});
   }
   Scenario scenario = load_scenario(options);
   check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));
@@ -110,7 +122,8 @@ int run_scenario(const RunOptions& options) {
   }
   const bool complete = scenario.result.complete;
   const auto device = make_device_roof(scenario.hardware);
-  const auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
+  auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
+  if (scenario.model) report.extra["model"] = *scenario.model;
   write_console_table(report, std::cout);
   write_engine_table(report, device, scenario.result, std::cout);
   write_power_table(report, scenario.result, std::cout);
@@ -147,7 +160,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->add_option("--hw", options->hardware,
                    "Hardware or cluster file (or a bundled name, e.g. H100-SXM5, 8xH100-NVSwitch)")
       ->required();
-  command->add_option("--workload", options->workload, "Workload file (or a bundled name, e.g. gemm)")->required();
+  auto* workload = command->add_option("--workload", options->workload, "Workload file (or a bundled name, e.g. gemm)");
+  add_model_options(*command, options->model, workload);
   command->add_option("--set", options->sets, "Override KEY=VALUE (hardware key, or workload.<key>); repeatable");
   command
       ->add_option("--out", options->out_dir,

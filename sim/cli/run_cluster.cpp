@@ -23,6 +23,7 @@
 #include "sim/report/html_report.h"
 #include "sim/report/report_writers.h"
 #include "sim/results/cluster_report.h"
+#include "sim/results/model_report.h"
 #include "sim/results/run_report.h"
 
 namespace roofsim::cli {
@@ -99,8 +100,15 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   const auto overrides = split_overrides(args.sets);
   const WorkLimits limits = work_limits(args.allow_large);
   const ClusterParams cluster = load_cluster(args.cluster_file, overrides.hardware, limits);
+  std::optional<nlohmann::ordered_json> model_json;
+  std::optional<ModelWorkload> model;
+  if (!args.model.model.empty()) {
+    model = load_model_workload(args.model, overrides.workload, cluster.device, cluster.devices, limits);
+    model_json = model_report_json(*model, cluster.device.dram ? cluster.device.dram->capacity_bytes : 0);
+  }
   const Workload workload =
-      load_for_cluster(resolve_data_file(args.workload, "workloads"), overrides.workload, cluster, limits);
+      model ? std::move(model->workload)
+            : load_for_cluster(resolve_data_file(args.workload, "workloads"), overrides.workload, cluster, limits);
   // The ranks whose compute runs: one per class of symmetric ranks (one class), every rank with --full or pipeline
   // stages (as run_cluster decides).
   const bool pipeline = std::any_of(workload.ops.begin(), workload.ops.end(),
@@ -123,6 +131,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   std::vector<Report> reports;
   for (const auto& rank : result.simulated)
     reports.push_back(make_rank_report(workload, cluster, device, rank, result));
+  if (model_json) reports.front().extra["model"] = *model_json;
 
   // The representative of rank 0 (every rank when symmetric) in the single-device tables, then the cluster's.
   write_console_table(reports.front(), std::cout);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli/model_option.h"
+
 namespace roofsim::cli {
 
 struct ClusterRunArgs {
@@ -16,6 +18,7 @@ struct ClusterRunArgs {
   bool full = false;      // simulate the compute of every rank (no symmetry collapse)
   std::string algorithm;  // "" = ring
   bool allow_large = false;
+  ModelOptions model;  // --model in place of `workload`
 };
 
 [[nodiscard]] bool is_cluster_file(const std::filesystem::path& file);

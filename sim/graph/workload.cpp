@@ -677,6 +677,11 @@ Workload build_workload(const std::filesystem::path& file, const std::vector<Ove
                   alignment_bytes);
 }
 
+Workload assemble_workload(std::string name, std::string file, std::uint64_t devices, std::vector<OpDraft> drafts,
+                           const std::vector<TensorDraft>& tensors, Bytes alignment_bytes) {
+  return assemble(std::move(name), std::move(file), devices, std::move(drafts), tensors, {}, alignment_bytes);
+}
+
 Workload load_workload(const std::filesystem::path& file, const std::vector<Override>& overrides,
                        const HardwareParams& hardware, const WorkLimits& limits) {
   Bytes alignment = kTensorAlignmentBytes;

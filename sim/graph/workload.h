@@ -46,4 +46,12 @@ class KeyRegistry;
 [[nodiscard]] Workload build_workload(const std::filesystem::path& file, const std::vector<Override>& overrides,
                                       Bytes alignment_bytes = kTensorAlignmentBytes, const WorkLimits& limits = {});
 
+// The workload of ops and tensors built in code (sim/graph/model_builder.h) rather than read from a file: the same DAG
+// building, counting and address assignment as a file's.
+struct OpDraft;
+struct TensorDraft;
+[[nodiscard]] Workload assemble_workload(std::string name, std::string file, std::uint64_t devices,
+                                         std::vector<OpDraft> drafts, const std::vector<TensorDraft>& tensors,
+                                         Bytes alignment_bytes = kTensorAlignmentBytes);
+
 }  // namespace roofsim
