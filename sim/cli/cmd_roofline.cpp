@@ -7,8 +7,11 @@
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
 #include "sim/core/output_folder.h"
+#include "sim/design/design_model.h"
 #include "sim/graph/workload.h"
+#include "sim/report/design_table.h"
 #include "sim/report/report_writers.h"
+#include "sim/results/design_report.h"
 #include "sim/results/roofline_report.h"
 #include "sim/roofline/roofline.h"
 
@@ -26,13 +29,16 @@ struct RooflineOptions {
 
 int run_roofline(const RooflineOptions& options) {
   const auto overrides = split_overrides(options.sets);
-  const auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  (void)apply_derived_tdp(hardware);
   const auto workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload, hardware,
                                       work_limits(options.allow_large));
   const OutputFolder folder(options.out);
   const auto device = make_device_roof(hardware);
-  const auto report = make_roofline_report(workload, hardware, device);
+  auto report = make_roofline_report(workload, hardware, device);
+  add_design_report(report, hardware);
   write_console_table(report, std::cout);
+  write_design_line(report, std::cout);
   write_report_files(report, device, options.out);
   const std::filesystem::path out(options.out);
   std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "

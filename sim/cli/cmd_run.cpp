@@ -21,15 +21,18 @@
 #include "sim/core/interrupt.h"
 #include "sim/core/output_file.h"
 #include "sim/core/output_folder.h"
+#include "sim/design/design_model.h"
 #include "sim/engine/cluster_run.h"
 #include "sim/engine/empty_model.h"
 #include "sim/engine/engine.h"
+#include "sim/report/design_table.h"
 #include "sim/report/dram_table.h"
 #include "sim/report/dram_trace_writer.h"
 #include "sim/report/engine_table.h"
 #include "sim/report/power_table.h"
 #include "sim/report/report_writers.h"
 #include "sim/report/trace_writer.h"
+#include "sim/results/design_report.h"
 #include "sim/results/run_report.h"
 #include "sim/results/run_trace.h"
 #include "sim/roofline/roofline.h"
@@ -61,6 +64,7 @@ Scenario load_scenario(const RunOptions& options) {
   const auto overrides = split_overrides(options.sets);
   Scenario scenario;
   scenario.hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  (void)apply_derived_tdp(scenario.hardware);
   scenario.workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload,
                                     scenario.hardware, work_limits(options.allow_large));
   return scenario;
@@ -109,8 +113,10 @@ int run_scenario(const RunOptions& options) {
   }
   const bool complete = scenario.result.complete;
   const auto device = make_device_roof(scenario.hardware);
-  const auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
+  auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
+  add_design_report(report, scenario.hardware);
   write_console_table(report, std::cout);
+  write_design_line(report, std::cout);
   write_engine_table(report, device, scenario.result, std::cout);
   write_power_table(report, scenario.result, std::cout);
   write_dram_table(scenario.result, std::cout);
