@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -18,7 +19,11 @@ struct Placed {
   double x = 0, y = 0;
   bool front = false;
   std::string label;
+  std::string group;
 };
+
+// One colour per workload group, in the order the groups first appear.
+constexpr const char* kGroupColours[] = {"#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#17a589"};
 
 std::optional<double> objective_value(const SweepSpec& spec, const SweepPoint& point, const PointResult& result,
                                       const std::string& objective) {
@@ -52,7 +57,7 @@ bool write_pareto_chart(const SweepSpec& spec, const std::vector<SweepPoint>& po
     std::string label = "p" + std::to_string(points[i].index);
     for (const auto& value : points[i].values) label += " " + value;
     if (!points[i].take_value.empty()) label += " -> " + points[i].take_value;
-    placed.push_back({*x, *y, front[i], label});
+    placed.push_back({*x, *y, front[i], label, pareto_group(spec, points[i])});
   }
   constexpr double kWidth = 900, kHeight = 560, kLeft = 90, kRight = 260, kTop = 50, kBottom = 60;
   double x_lo = std::numeric_limits<double>::max(), x_hi = std::numeric_limits<double>::lowest();
@@ -99,24 +104,34 @@ bool write_pareto_chart(const SweepSpec& spec, const std::vector<SweepPoint>& po
                R"svg(<text x="16" y="{}" font-size="12" transform="rotate(-90 16 {})" text-anchor="middle">{}</text>)svg",
                svg::px(kTop + plot_h / 2), svg::px(kTop + plot_h / 2), svg::escape(axis_title(spec.pareto[1])))
         << "\n";
-    std::vector<Placed> on_front;
+    std::vector<std::string> groups;
     for (const auto& p : placed) {
-      if (p.front) on_front.push_back(p);
+      if (std::find(groups.begin(), groups.end(), p.group) == groups.end()) groups.push_back(p.group);
     }
-    std::sort(on_front.begin(), on_front.end(), [](const Placed& a, const Placed& b) { return a.x < b.x; });
-    if (on_front.size() > 1) {
+    const auto colour = [&](const std::string& group) {
+      const auto at = static_cast<std::size_t>(std::find(groups.begin(), groups.end(), group) - groups.begin());
+      return kGroupColours[at % std::size(kGroupColours)];
+    };
+    for (const auto& group : groups) {
+      std::vector<Placed> on_front;
+      for (const auto& p : placed) {
+        if (p.front && p.group == group) on_front.push_back(p);
+      }
+      std::sort(on_front.begin(), on_front.end(), [](const Placed& a, const Placed& b) { return a.x < b.x; });
+      if (on_front.size() < 2) continue;
       std::string path;
       for (const auto& p : on_front) path += (path.empty() ? "M" : " L") + svg::px(sx(p.x)) + " " + svg::px(sy(p.y));
-      svg << fmt::format(R"(<path d="{}" fill="none" stroke="#c0392b" stroke-width="2"/>)", path) << "\n";
+      svg << fmt::format(R"(<path d="{}" fill="none" stroke="{}" stroke-width="2"/>)", path, colour(group)) << "\n";
     }
     double legend_y = kTop + 8;
     for (const auto& p : placed) {
-      svg << fmt::format(R"(<circle cx="{}" cy="{}" r="{}" fill="{}"><title>{}</title></circle>)", svg::px(sx(p.x)),
-                         svg::px(sy(p.y)), p.front ? 6 : 4, p.front ? "#c0392b" : "#7f8c8d", svg::escape(p.label))
+      svg << fmt::format(R"(<circle cx="{}" cy="{}" r="{}" fill="{}" fill-opacity="{}"><title>{}</title></circle>)",
+                         svg::px(sx(p.x)), svg::px(sy(p.y)), p.front ? 6 : 4, colour(p.group), p.front ? "1" : "0.45",
+                         svg::escape(p.label))
           << "\n";
       if (p.front && legend_y < kHeight - kBottom) {
-        svg << fmt::format(R"(<text x="{}" y="{}" font-size="11" fill="#c0392b">{}</text>)",
-                           svg::px(kWidth - kRight + 12), svg::px(legend_y), svg::escape(p.label))
+        svg << fmt::format(R"(<text x="{}" y="{}" font-size="11" fill="{}">{}</text>)", svg::px(kWidth - kRight + 12),
+                           svg::px(legend_y), colour(p.group), svg::escape(p.label))
             << "\n";
         legend_y += 15;
       }

@@ -1,6 +1,6 @@
 #pragma once
-// pareto.svg: every point that ran, placed by the sweep's first two Pareto objectives (both minimized), the
-// Pareto-optimal ones joined into the front.
+// pareto.svg: every point that ran, placed by the sweep's first two Pareto objectives (both minimized), coloured by
+// its workload group (sweep_results.h pareto_group), each group's Pareto-optimal points joined into its front.
 #include <filesystem>
 #include <vector>
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -347,28 +348,44 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+std::string pareto_group(const SweepSpec& spec, const SweepPoint& point) {
+  std::string group;
+  for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+    if (spec.axes[a].key.rfind(kWorkloadAxisKey, 0) == 0) group += point.values[a] + "\n";
+  }
+  return group;
+}
+
 std::vector<bool> pareto_marks(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                                const std::vector<PointResult>& results) {
-  std::vector<std::vector<std::optional<double>>> objectives(points.size());
-  if (spec.pareto.empty()) return std::vector<bool>(points.size(), false);
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    if (results[i].status != PointStatus::ok || !points[i].design) continue;
-    for (const auto& objective : spec.pareto) {
-      std::optional<double> value;
-      if (objective == "area") {
-        value = points[i].design->area_mm2;
-      } else if (objective == "cost") {
-        value = points[i].design->cost_usd;
-      } else if (objective == "tdp") {
-        value = points[i].design->tdp_w;
-      } else {
-        const auto metric = std::find(spec.metrics.begin(), spec.metrics.end(), objective) - spec.metrics.begin();
-        value = results[i].rows.back().numbers.at(static_cast<std::size_t>(metric));
+  std::vector<bool> marks(points.size(), false);
+  if (spec.pareto.empty()) return marks;
+  std::map<std::string, std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < points.size(); ++i) groups[pareto_group(spec, points[i])].push_back(i);
+  for (const auto& [group, members] : groups) {
+    std::vector<std::vector<std::optional<double>>> objectives(members.size());
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      const auto i = members[m];
+      if (results[i].status != PointStatus::ok || !points[i].design) continue;
+      for (const auto& objective : spec.pareto) {
+        std::optional<double> value;
+        if (objective == "area") {
+          value = points[i].design->area_mm2;
+        } else if (objective == "cost") {
+          value = points[i].design->cost_usd;
+        } else if (objective == "tdp") {
+          value = points[i].design->tdp_w;
+        } else {
+          const auto metric = std::find(spec.metrics.begin(), spec.metrics.end(), objective) - spec.metrics.begin();
+          value = results[i].rows.back().numbers.at(static_cast<std::size_t>(metric));
+        }
+        objectives[m].push_back(value);
       }
-      objectives[i].push_back(value);
     }
+    const auto front = pareto_front(objectives);
+    for (std::size_t m = 0; m < members.size(); ++m) marks[members[m]] = front[m];
   }
-  return pareto_front(objectives);
+  return marks;
 }
 
 void write_sweep_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points,

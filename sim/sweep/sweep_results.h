@@ -63,8 +63,11 @@ struct PointResult {
 [[nodiscard]] PointResult collect_point(const SweepSpec& spec, const SweepPoint& point,
                                         const std::vector<std::filesystem::path>& dirs);
 
-// Per point, whether it is Pareto-optimal over the sweep's objectives among the points that ran (all false without
-// objectives).
+// The points a point's Pareto optimality is judged among: those with the same workload (the values of its workload
+// axes, `workload` and `workload.*`), since a design is compared with others on the same work.
+[[nodiscard]] std::string pareto_group(const SweepSpec& spec, const SweepPoint& point);
+// Per point, whether it is Pareto-optimal over the sweep's objectives among the points of its group that ran (all
+// false without objectives).
 [[nodiscard]] std::vector<bool> pareto_marks(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                                              const std::vector<PointResult>& results);
 

@@ -121,3 +121,25 @@ TEST_CASE("Pareto marks agree with a brute-force sort over random points") {
     }
   }
 }
+
+TEST_CASE("Pareto marks compare a point only with the points of the same workload") {
+  const auto spec = spec_of("pareto = [\"sim_time_s\", \"cost\"]",
+                            "[[axis]]\nkey = \"workload.params.size\"\nvalues = [1, 16]\n"
+                            "[[axis]]\nkey = \"compute.units\"\nvalues = [100, 132]\n");
+  const auto points = expand_points(spec);
+  REQUIRE(points.size() == 4);
+  CHECK(points[0].design->cost_usd < points[1].design->cost_usd);  // fewer SMs, a smaller and cheaper die
+  // size 1: the cheap die is also faster; size 16: the dear one is faster, so both are optimal. Across groups the
+  // cheap size-1 point would dominate both size-16 points.
+  const double times_s[] = {1e-3, 2e-3, 10e-3, 5e-3};
+  std::vector<PointResult> results(4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    results[i].status = PointStatus::ok;
+    OpRow total;
+    total.op = "total";
+    total.numbers = {times_s[i]};
+    total.cells = {std::to_string(times_s[i])};
+    results[i].rows.push_back(total);
+  }
+  CHECK(pareto_marks(spec, points, results) == std::vector<bool>{true, false, true, true});
+}
