@@ -13,7 +13,7 @@ void write_design_line(const Report& report, std::ostream& out) {
       "(silicon {:.0f}, DRAM {:.0f}, interposer {:.0f}); power budget {:.0f} W (datasheet TDP {:.0f} W)\n",
       design["node"].get<std::string>(), design["area"]["total_mm2"].get<double>(),
       design["area"]["sram_mm2"].get<double>() + design["area"]["register_file_mm2"].get<double>(),
-      cost["dies_per_wafer"].get<double>(), cost["yield"].get<double>() * 100, cost["total_usd"].get<double>(),
+      cost["dies_per_wafer"].get<double>(), cost["yield_fraction"].get<double>() * 100, cost["total_usd"].get<double>(),
       cost["silicon_usd"].get<double>(), cost["dram_usd"].get<double>(), cost["interposer_usd"].get<double>(),
       design["power_budget"]["tdp_w"].get<double>(), design["power_budget"]["datasheet_tdp_w"].get<double>());
 }

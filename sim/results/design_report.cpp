@@ -41,7 +41,7 @@ void add_design_report(Report& report, const HardwareParams& hardware) {
        {{"total_usd", cost.total_usd},
         {"die_mm2", cost.die_mm2},
         {"dies_per_wafer", cost.dies_per_wafer},
-        {"yield", cost.yield},
+        {"yield_fraction", cost.yield},
         {"silicon_usd", cost.silicon_usd},
         {"dram_usd", cost.dram_usd},
         {"interposer_usd", cost.interposer_usd},
