@@ -9,9 +9,12 @@
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
 #include "sim/core/output_folder.h"
+#include "sim/design/design_model.h"
 #include "sim/graph/workload.h"
+#include "sim/report/design_table.h"
 #include "sim/report/html_report.h"
 #include "sim/report/report_writers.h"
+#include "sim/results/design_report.h"
 #include "sim/results/model_report.h"
 #include "sim/results/roofline_report.h"
 #include "sim/roofline/roofline.h"
@@ -31,7 +34,8 @@ struct RooflineOptions {
 
 int run_roofline(const RooflineOptions& options) {
   const auto overrides = split_overrides(options.sets);
-  const auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  (void)apply_derived_tdp(hardware);
   require_workload_or_model(options.workload, options.model);
   std::optional<ModelWorkload> model;
   if (!options.model.model.empty()) {
@@ -44,7 +48,9 @@ int run_roofline(const RooflineOptions& options) {
   const auto device = make_device_roof(hardware);
   auto report = make_roofline_report(workload, hardware, device);
   if (model) report.extra["model"] = model_report_json(*model, hardware.dram ? hardware.dram->capacity_bytes : 0);
+  add_design_report(report, hardware);
   write_console_table(report, std::cout);
+  write_design_line(report, std::cout);
   write_report_files(report, device, options.out);
   const std::filesystem::path out(options.out);
   std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "

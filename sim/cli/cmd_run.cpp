@@ -22,9 +22,11 @@
 #include "sim/core/interrupt.h"
 #include "sim/core/output_file.h"
 #include "sim/core/output_folder.h"
+#include "sim/design/design_model.h"
 #include "sim/engine/cluster_run.h"
 #include "sim/engine/empty_model.h"
 #include "sim/engine/engine.h"
+#include "sim/report/design_table.h"
 #include "sim/report/dram_table.h"
 #include "sim/report/dram_trace_writer.h"
 #include "sim/report/engine_table.h"
@@ -32,6 +34,7 @@
 #include "sim/report/power_table.h"
 #include "sim/report/report_writers.h"
 #include "sim/report/trace_writer.h"
+#include "sim/results/design_report.h"
 #include "sim/results/model_report.h"
 #include "sim/results/run_report.h"
 #include "sim/results/run_trace.h"
@@ -66,6 +69,7 @@ Scenario load_scenario(const RunOptions& options) {
   const auto overrides = split_overrides(options.sets);
   Scenario scenario;
   scenario.hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  (void)apply_derived_tdp(scenario.hardware);
   if (!options.model.model.empty()) {
     auto model = load_model_workload(options.model, overrides.workload, scenario.hardware, 0,
                                      work_limits(options.allow_large));
@@ -124,7 +128,9 @@ int run_scenario(const RunOptions& options) {
   const auto device = make_device_roof(scenario.hardware);
   auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
   if (scenario.model) report.extra["model"] = *scenario.model;
+  add_design_report(report, scenario.hardware);
   write_console_table(report, std::cout);
+  write_design_line(report, std::cout);
   write_engine_table(report, device, scenario.result, std::cout);
   write_power_table(report, scenario.result, std::cout);
   write_dram_table(scenario.result, std::cout);

@@ -13,6 +13,7 @@
 #include "sim/core/output_file.h"
 #include "sim/core/output_folder.h"
 #include "sim/report/html_report.h"
+#include "sim/sweep/pareto_chart.h"
 #include "sim/sweep/sweep_chart.h"
 #include "sim/sweep/sweep_results.h"
 #include "sim/sweep/sweep_runner.h"
@@ -87,12 +88,13 @@ std::size_t write_collected(const SweepSpec& spec, const std::vector<std::filesy
   std::size_t bad = 0;
   for (const auto& point : points) {
     results.push_back(collect_point(spec, point, dirs));
-    if (results.back().status != PointStatus::ok) ++bad;
+    if (results.back().status != PointStatus::ok && results.back().status != PointStatus::dropped) ++bad;
   }
   write_output_file(out / "sweep.csv", [&](std::ostream& csv) { write_sweep_csv(spec, points, results, csv); });
   write_sweep_charts(spec, points, results, out);
+  const bool pareto = write_pareto_chart(spec, points, results, out);
   std::cout << "wrote " << (out / "sweep.csv").string() << ", " << (out / "sweep.svg").string() << ", "
-            << (out / "sweep_roofline.svg").string() << "\n";
+            << (out / "sweep_roofline.svg").string() << (pareto ? ", " + (out / "pareto.svg").string() : "") << "\n";
   write_sweep_html_file(spec.name, out, std::cout);
   return bad;
 }
@@ -142,6 +144,10 @@ int run_sweep(const SweepOptions& options) {
     const bool wanted = options.point ? point.index == *options.point : in_shard(point.index, shard.index, shard.count);
     if (!wanted) continue;
     ++selected;
+    if (!point.dropped_by.empty()) {
+      std::cerr << "roofsim sweep: point " << point.index << " dropped (not run): " << point.dropped_by << "\n";
+      continue;
+    }
     const auto folder = point_dir(out, point.index, points.size());
     const auto definition = point_definition(spec, point);
     if (point_done(folder, definition)) continue;

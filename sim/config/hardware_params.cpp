@@ -9,6 +9,7 @@
 
 #include "sim/config/config_document.h"
 #include "sim/config/data_paths.h"
+#include "sim/config/design_reader.h"
 #include "sim/config/key_spec.h"
 #include "sim/config/work_limits.h"
 
@@ -225,6 +226,7 @@ HardwareParams load_hardware(const std::filesystem::path& file, const std::vecto
   hw.power = read_power(root.child("power"), nominal_clock);
 
   if (const auto link = root.child("interconnect")) link->read_fields(hw.interconnect);
+  read_design(root, hw);
   return hw;
 }
 

@@ -12,6 +12,7 @@
 #include "models/compute/compute_params.h"
 #include "models/memory/memory_params.h"
 #include "models/power/power_params.h"
+#include "sim/config/design_params.h"
 #include "sim/config/dram_params.h"
 #include "sim/core/data_type.h"
 #include "sim/core/units.h"
@@ -39,6 +40,7 @@ struct HardwareParams {
   std::optional<DramParams> dram;         // absent on SRAM-only designs
   PowerParams power;
   InterconnectParams interconnect;
+  DesignParams design;  // area, cost and power budget inputs (sim/design)
 
   [[nodiscard]] const MemoryLevelParams* level(std::string_view name) const;
   // The last on-chip level a unit's requests go through before DRAM (or the outermost level without DRAM).

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -88,6 +90,13 @@ nlohmann::ordered_json sweep_manifest(const SweepSpec& spec) {
   manifest["chart"] = {{"metric", spec.chart_metric},
                        {"op", spec.chart_op},
                        {"y_scale", spec.chart_y_scale ? scale_name(*spec.chart_y_scale) : "auto"}};
+  if (spec.uses_design()) {
+    auto& design = manifest["design"] = nlohmann::ordered_json::object();
+    if (spec.trade) design["trade"] = {{"give", spec.trade->give}, {"take", spec.trade->take}, {"at", spec.trade->at}};
+    auto& constraints = design["constraint"] = nlohmann::ordered_json::array();
+    for (const auto& constraint : spec.constraints) constraints.push_back(constraint.text);
+    design["pareto"] = spec.pareto;
+  }
   manifest["points"] = expand_points(spec).size();
   return manifest;
 }
@@ -127,6 +136,21 @@ SweepSpec spec_from_manifest(const nlohmann::ordered_json& manifest) {
     spec.chart_op = chart.at("op").get<std::string>();
     const auto y_scale = chart.at("y_scale").get<std::string>();
     if (y_scale != "auto") spec.chart_y_scale = scale_from_name(y_scale);
+    if (manifest.contains("design")) {
+      const auto& design = manifest.at("design");
+      if (design.contains("trade")) {
+        const auto& trade = design.at("trade");
+        spec.trade = SweepTrade{trade.at("give").get<std::string>(), trade.at("take").get<std::string>(),
+                                trade.at("at").get<std::string>()};
+      }
+      for (const auto& text : design.at("constraint")) {
+        std::string problem;
+        const auto constraint = parse_constraint(text.get<std::string>(), problem);
+        if (!constraint) throw InputError(SourcePos{kManifestFile}, "not a sweep manifest: constraint " + problem);
+        spec.constraints.push_back(*constraint);
+      }
+      spec.pareto = design.at("pareto").get<std::vector<std::string>>();
+    }
   } catch (const nlohmann::json::exception& error) {
     throw InputError(SourcePos{kManifestFile}, std::string("not a sweep manifest: ") + error.what());
   }
@@ -136,7 +160,7 @@ SweepSpec spec_from_manifest(const nlohmann::ordered_json& manifest) {
 std::string manifest_fingerprint(const nlohmann::ordered_json& manifest) {
   // Paths of the hardware and workload may differ between the machines of a cluster; the points may not.
   nlohmann::ordered_json same;
-  for (const char* key : {"mode", "set", "combine", "axes", "metrics", "points"}) {
+  for (const char* key : {"mode", "set", "combine", "axes", "metrics", "points", "design"}) {
     if (manifest.contains(key)) same[key] = manifest[key];
   }
   if (same.contains("axes") && same["axes"].is_array()) {
@@ -266,7 +290,12 @@ PointResult collect_point(const SweepSpec& spec, const SweepPoint& point,
                           const std::vector<std::filesystem::path>& dirs) {
   PointResult result;
   result.index = point.index;
-  const std::size_t count = expand_points(spec).size();
+  if (!point.dropped_by.empty()) {
+    result.status = PointStatus::dropped;
+    result.error = point.dropped_by;
+    return result;
+  }
+  const auto count = static_cast<std::size_t>(point_count(spec));
   std::optional<std::filesystem::path> failed_folder;
   for (const auto& dir : dirs) {
     const auto folder = point_dir(dir, point.index, count);
@@ -319,10 +348,54 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+std::string pareto_group(const SweepSpec& spec, const SweepPoint& point) {
+  std::string group;
+  for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+    if (spec.axes[a].key.rfind(kWorkloadAxisKey, 0) == 0) group += point.values[a] + "\n";
+  }
+  return group;
+}
+
+std::vector<bool> pareto_marks(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                               const std::vector<PointResult>& results) {
+  std::vector<bool> marks(points.size(), false);
+  if (spec.pareto.empty()) return marks;
+  std::map<std::string, std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < points.size(); ++i) groups[pareto_group(spec, points[i])].push_back(i);
+  for (const auto& [group, members] : groups) {
+    std::vector<std::vector<std::optional<double>>> objectives(members.size());
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      const auto i = members[m];
+      if (results[i].status != PointStatus::ok || !points[i].design) continue;
+      for (const auto& objective : spec.pareto) {
+        std::optional<double> value;
+        if (objective == "area") {
+          value = points[i].design->area_mm2;
+        } else if (objective == "cost") {
+          value = points[i].design->cost_usd;
+        } else if (objective == "tdp") {
+          value = points[i].design->tdp_w;
+        } else {
+          const auto metric = std::find(spec.metrics.begin(), spec.metrics.end(), objective) - spec.metrics.begin();
+          value = results[i].rows.back().numbers.at(static_cast<std::size_t>(metric));
+        }
+        objectives[m].push_back(value);
+      }
+    }
+    const auto front = pareto_front(objectives);
+    for (std::size_t m = 0; m < members.size(); ++m) marks[members[m]] = front[m];
+  }
+  return marks;
+}
+
 void write_sweep_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                      const std::vector<PointResult>& results, std::ostream& out) {
+  const bool design = spec.uses_design();
+  const auto pareto = pareto_marks(spec, points, results);
   out << "point";
   for (const auto& axis : spec.axes) out << "," << csv_field(axis.label);
+  if (spec.trade) out << "," << csv_field(spec.trade->take);
+  if (design) out << ",area_mm2,filler_mm2,cost_usd,tdp_w,pareto";
   out << ",op,status";
   for (const auto& metric : spec.metrics) out << "," << csv_field(metric);
   out << ",error\n";
@@ -331,8 +404,19 @@ void write_sweep_csv(const SweepSpec& spec, const std::vector<SweepPoint>& point
     const auto& result = results[i];
     std::string prefix = std::to_string(point.index);
     for (const auto& value : point.values) prefix += "," + csv_field(value);
+    if (spec.trade) prefix += "," + csv_field(point.take_value);
+    if (design && point.design) {
+      const auto& f = *point.design;
+      prefix += fmt::format(",{:.3f},{:.3f},{:.0f},{:.1f},{}", f.area_mm2, f.filler_mm2, f.cost_usd, f.tdp_w,
+                            pareto[i] ? "yes" : "no");
+    } else if (design) {
+      prefix += ",,,,,";
+    }
     if (result.status != PointStatus::ok) {
-      out << prefix << ",," << (result.status == PointStatus::failed ? "failed" : "missing");
+      out << prefix << ",,"
+          << (result.status == PointStatus::failed    ? "failed"
+              : result.status == PointStatus::dropped ? "dropped"
+                                                      : "missing");
       for (std::size_t m = 0; m < spec.metrics.size(); ++m) out << ",";
       out << "," << csv_field(result.error) << "\n";
       continue;

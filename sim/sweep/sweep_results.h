@@ -35,7 +35,8 @@ void write_or_check_manifest(const SweepSpec& spec, const std::filesystem::path&
 [[nodiscard]] std::string point_definition(const SweepSpec& spec, const SweepPoint& point);
 [[nodiscard]] bool point_done(const std::filesystem::path& point_folder, const std::string& definition);
 
-enum class PointStatus { ok, failed, missing };
+// dropped: the point breaks a budget of the sweep's constraints and was not run.
+enum class PointStatus { ok, failed, missing, dropped };
 
 struct OpRow {
   std::string op;                              // op name, or "total"
@@ -62,6 +63,16 @@ struct PointResult {
 [[nodiscard]] PointResult collect_point(const SweepSpec& spec, const SweepPoint& point,
                                         const std::vector<std::filesystem::path>& dirs);
 
+// The points a point's Pareto optimality is judged among: those with the same workload (the values of its workload
+// axes, `workload` and `workload.*`), since a design is compared with others on the same work.
+[[nodiscard]] std::string pareto_group(const SweepSpec& spec, const SweepPoint& point);
+// Per point, whether it is Pareto-optimal over the sweep's objectives among the points of its group that ran (all
+// false without objectives).
+[[nodiscard]] std::vector<bool> pareto_marks(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                                             const std::vector<PointResult>& results);
+
+// With design figures (SweepSpec::uses_design), sweep.csv adds after the axes the trade's `take` value, then
+// area_mm2, filler_mm2, cost_usd, tdp_w and pareto (yes/no); a dropped point's error names the budgets it breaks.
 void write_sweep_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                      const std::vector<PointResult>& results, std::ostream& out);
 

@@ -207,6 +207,31 @@ SweepSpec load_document(const ConfigDocument& document, const std::filesystem::p
     }
   }
   if (spec.chart_metric.empty()) spec.chart_metric = spec.metrics.front();
+
+  if (const auto trade = sweep.child("trade")) {
+    spec.trade = SweepTrade{trade->text("give"), trade->text("take"), trade->text("at")};
+    spec.trade_pos = sweep.pos("trade");
+    if (std::none_of(spec.axes.begin(), spec.axes.end(), [&](const auto& a) { return a.key == spec.trade->give; })) {
+      trade->fail("give", "the key of one of the sweep's axes");
+    }
+    if (std::any_of(spec.axes.begin(), spec.axes.end(), [&](const auto& a) { return a.key == spec.trade->take; })) {
+      trade->fail("take", "a key no axis sets (the trade sets it)");
+    }
+  }
+  for (const auto& text : sweep.text_list("constraint")) {
+    std::string problem;
+    const auto constraint = parse_constraint(text, problem);
+    if (!constraint) sweep.fail("constraint", problem + ", such as \"area <= 814mm2\"");
+    spec.constraints.push_back(*constraint);
+  }
+  spec.pareto = sweep.text_list("pareto");
+  for (const auto& objective : spec.pareto) {
+    const bool design = objective == "area" || objective == "cost" || objective == "tdp";
+    if (!design && std::find(spec.metrics.begin(), spec.metrics.end(), objective) == spec.metrics.end()) {
+      sweep.fail("pareto", "objectives among area, cost, tdp and the sweep's metrics (\"" + objective + "\" is none)");
+    }
+  }
+  if (!spec.pareto.empty() && spec.pareto.size() < 2) sweep.fail("pareto", "at least two objectives");
   return spec;
 }
 
@@ -234,6 +259,19 @@ const KeyRegistry& sweep_registry() {
           {"sweep.metrics", K::text_list, Q::bytes, req, "",
            "Op fields of report.json to collect, dotted into objects (\"sim_time_s\", \"bound_by\", "
            "\"ceilings.classic\", \"bytes.dram\"), or attainable_flops_per_s and roofline_time_s (derived)"},
+          {"sweep.trade", K::section, Q::bytes, opt, "",
+           "A trade at constant die area: { give = AXIS KEY, take = compute.units | dram.stacks | "
+           "memory.<level>.capacity, at = \"area\" }; each point takes the largest value that keeps the base die area"},
+          {"sweep.trade.give", K::text, Q::bytes, req, "", "The axis key whose values give silicon"},
+          {"sweep.trade.take", K::text, Q::bytes, req, "", "The key the trade solves for"},
+          {"sweep.trade.at", K::choice, Q::bytes, opt, "area", "What the trade keeps constant", "area"},
+          {"sweep.constraint", K::text_list, Q::bytes, opt, "",
+           "Budgets of the design model (\"area <= 814mm2\", \"cost <= 25000USD\", \"tdp <= 700W\"); a point that "
+           "breaks one is dropped before it runs and listed as dropped in sweep.csv"},
+          {"sweep.pareto", K::text_list, Q::bytes, opt, "",
+           "Objectives, each minimized (area, cost, tdp or metrics of the total row): sweep.csv marks the "
+           "Pareto-optimal "
+           "points and pareto.svg draws the front of the first two"},
           {"axis", K::section_array, Q::bytes, req, "", "An axis of the sweep, in order (the first varies slowest)"},
           {"axis.[].key", K::text, Q::bytes, req, "",
            "The --set key the axis varies (\"memory.l2.capacity\", \"workload.params.batch\"), or \"hardware\" or "
@@ -442,7 +480,46 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
     }
     points.push_back(std::move(point));
   }
+  if (spec.uses_design()) add_design_figures(spec, points);
   return points;
+}
+
+void add_design_figures(const SweepSpec& spec, std::vector<SweepPoint>& points) {
+  // The hardware's own keys among a point's overrides (the workload's go to the run only).
+  const auto hardware_overrides = [](const std::vector<Override>& overrides) {
+    std::vector<Override> kept;
+    for (const auto& entry : overrides) {
+      if (entry.key.rfind("workload.", 0) != 0) kept.push_back(entry);
+    }
+    return kept;
+  };
+  std::optional<double> target_area_mm2;
+  if (spec.trade) {
+    const auto base = load_hardware(resolve_sweep_hardware(spec.hardware), hardware_overrides(spec.base_overrides));
+    if (!base.design.technology) {
+      throw InputError(spec.trade_pos, "sweep.trade: " + spec.hardware + " has no [technology] section");
+    }
+    target_area_mm2 = design_figures(base).area_mm2;
+  }
+  for (auto& point : points) {
+    const auto file = resolve_sweep_hardware(point.hardware).string();
+    const auto overrides = hardware_overrides(point.overrides);
+    if (spec.trade) {
+      const auto trade = solve_trade(*spec.trade, file, overrides, *target_area_mm2, spec.trade_pos);
+      point.take_value = trade.take_value;
+      point.overrides.insert(point.overrides.end(), trade.overrides.begin(), trade.overrides.end());
+      point.design = trade.figures;
+    } else {
+      const auto hw = load_hardware(file, overrides);
+      if (!hw.design.technology) {
+        throw InputError(
+            spec.hardware_pos,
+            "sweep: " + point.hardware + " has no [technology] section (constraint and pareto need the design model)");
+      }
+      point.design = design_figures(hw);
+    }
+    point.dropped_by = broken_constraints(*point.design, spec.constraints);
+  }
 }
 
 bool in_shard(std::size_t index, std::size_t shard, std::size_t shards) {

@@ -12,6 +12,7 @@
 #include "sim/config/key_spec.h"
 #include "sim/config/work_limits.h"
 #include "sim/core/input_error.h"
+#include "sim/sweep/design_sweep.h"
 
 namespace roofsim {
 
@@ -43,8 +44,16 @@ struct SweepSpec {
   std::string chart_metric;                // the metric sweep.svg draws
   std::string chart_op = "total";          // the op (or "total") whose metric sweep.svg draws
   std::optional<AxisScale> chart_y_scale;  // default: log when the values span more than a decade
+  // Design-space keys (sim/sweep/design_sweep.h): a trade at constant die area, budgets, Pareto objectives (each
+  // minimized: a metric of the total row, or area, cost, tdp).
+  std::optional<SweepTrade> trade;
+  std::vector<SweepConstraint> constraints;
+  std::vector<std::string> pareto;
   // Positions in the sweep file, for errors found after parsing (empty for a spec read back from sweep.json).
-  SourcePos hardware_pos, workload_pos, set_pos;
+  SourcePos hardware_pos, workload_pos, set_pos, trade_pos;
+
+  // True when points carry design figures (a trade, constraints or a Pareto objective).
+  [[nodiscard]] bool uses_design() const { return trade.has_value() || !constraints.empty() || !pareto.empty(); }
 };
 
 // The axis keys that sweep the device or the workload itself rather than one of their keys: their values are bundled
@@ -59,6 +68,11 @@ struct SweepPoint {
   std::vector<std::size_t> value_index;  // per axis, the index into its values
   std::vector<std::string> values;       // per axis, the value text
   std::vector<Override> overrides;       // base overrides, then one per axis (but the hardware and workload axes)
+  // Of a sweep that uses the design model: the trade's value of its `take` key (its override is in `overrides`), the
+  // point's figures, and the budgets it breaks (a point that breaks one is dropped, not run).
+  std::string take_value;
+  std::optional<DesignFigures> design;
+  std::string dropped_by;
 };
 
 [[nodiscard]] const KeyRegistry& sweep_registry();
@@ -84,8 +98,11 @@ void check_sweep_keys(const SweepSpec& spec);
 // `roofsim run --hw` resolves it.
 [[nodiscard]] std::filesystem::path resolve_sweep_hardware(const std::string& hardware);
 
-// The points of a sweep in order: a grid varies the last axis fastest; zip takes the i-th value of every axis.
+// The points of a sweep in order: a grid varies the last axis fastest; zip takes the i-th value of every axis. A sweep
+// that uses the design model loads each point's hardware to solve its trade, figures and budgets.
 [[nodiscard]] std::vector<SweepPoint> expand_points(const SweepSpec& spec);
+// The design part of expand_points: solves each point's trade, computes its figures and the budgets it breaks.
+void add_design_figures(const SweepSpec& spec, std::vector<SweepPoint>& points);
 
 // The values of a range: from, from*factor, ... up to `to` (geometric), or from, from+step, ... (linear); each
 // value computed from the start (no accumulated rounding); integers are written without a decimal point.

@@ -116,6 +116,7 @@ TEST_CASE("list --keys documents every key the bundled device files use") {
         start = dot + 1;
       }
       if (segments[0] == "memory" && segments.size() > 1) segments[1] = "<name>";
+      if (segments[0] == "area" && segments.size() > 2 && segments[1] == "memory") segments[2] = "<name>";
       if (segments[0] == "compute" && segments.size() > 2 && segments[1] == "engines") segments[2] = "<name>";
       if (segments[0] == "power" && segments.size() > 1 && segments[1] == "dvfs") segments[1] = "dvfs.[]";
       const auto last = segments.back();
