@@ -49,6 +49,7 @@ struct RunOptions {
   std::string algorithm;
   bool allow_large = false;
   std::string dram_trace;
+  bool exact = false;
 };
 
 struct Scenario {
@@ -97,8 +98,8 @@ int run_scenario(const RunOptions& options) {
   }
   const DeferInterrupts defer;
   std::vector<DramRequest> dram_requests;
-  scenario.result =
-      run_workload(scenario.hardware, scenario.workload, options.dram_trace.empty() ? nullptr : &dram_requests);
+  scenario.result = run_workload(scenario.hardware, scenario.workload,
+                                 options.dram_trace.empty() ? nullptr : &dram_requests, !options.exact);
   if (!options.dram_trace.empty()) {
     // roofsim's own trace format: `roofsim dram FILE --convert FORMAT` turns it into a peer simulator's.
     write_output_file(options.dram_trace, [&](std::ostream& out) {
@@ -162,6 +163,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_flag("--full", options->full,
                     "Cluster runs: simulate the compute of every rank rather than one per class of symmetric ranks");
   command->add_option("--algo", options->algorithm, "Cluster runs: collective algorithm (ring, tree, hd, direct)");
+  command->add_flag("--exact", options->exact,
+                    "Simulate every op; by default an op that starts alone and matches the signature of one "
+                    "simulated before (kind, shapes, tiling, clock state, the fraction of each input resident in each "
+                    "cache level) replays its result");
   add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_scenario(*options); });
 }

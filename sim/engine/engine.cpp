@@ -103,16 +103,24 @@ void keep_finished_ops(const std::vector<bool>& finished, RunResult& result) {
 
 }  // namespace
 
-RunResult run_workload(const HardwareParams& hw, const Workload& workload, std::vector<DramRequest>* dram_requests) {
+RunResult run_workload(const HardwareParams& hw, const Workload& workload, std::vector<DramRequest>* dram_requests,
+                       bool memoize) {
   const auto wall_start = std::chrono::steady_clock::now();
-  // Lives until the process exits: SystemC cannot tear an elaborated hierarchy down and elaborate another.
-  auto* device = new Device("device", hw, workload);
+  // Live until the process exits: SystemC cannot tear an elaborated hierarchy down and elaborate another.
+  auto* memo = memoize ? new OpMemoStore() : nullptr;
+  auto* device = new Device("device", hw, workload, false, memo);
   if (dram_requests != nullptr && device->detailed_dram() != nullptr)
     device->detailed_dram()->set_request_log(dram_requests);
   const bool complete = simulate_until_idle_or_interrupted();
-  return collect_run_result(hw, workload, *device,
-                            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(),
-                            complete);
+  auto result = collect_run_result(hw, workload, *device,
+                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(),
+                                   complete);
+  if (memo != nullptr) {
+    result.ops_replayed = memo->replayed;
+    result.ops_recorded = memo->recorded;
+    result.memo_signatures = memo->size();
+  }
+  return result;
 }
 
 RunResult collect_run_result(const HardwareParams& hw, const Workload& workload, const Device& device_ref,
@@ -209,8 +217,8 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
         LevelRunStats{names[l], c.read_bytes, c.write_bytes, c.hit_bytes, c.miss_bytes,
                       last_end == 0 ? 0.0 : fs_to_seconds(c.port_busy_fs) / (ports * fs_to_seconds(last_end))});
   }
-  if (const auto* dram = memory.dram()) {
-    result.levels.push_back(LevelRunStats{"dram", dram->bytes_read(), dram->bytes_written(), 0, 0, 0});
+  if (memory.dram() != nullptr) {
+    result.levels.push_back(LevelRunStats{"dram", memory.dram_bytes_read(), memory.dram_bytes_written(), 0, 0, 0});
   }
   result.events = device->events();
   result.kernel_activations = device->kernel_activations();

@@ -17,8 +17,9 @@ namespace roofsim {
 // holds the ops that finished.
 // `dram_requests` (the detailed DRAM model only): every request the device's memory system sent to its DRAM, with the
 // time it was sent, in that order.
+// `memoize`: replay ops whose signature was simulated before (sim/engine/op_replay.h); false is `--exact`.
 [[nodiscard]] RunResult run_workload(const HardwareParams& hw, const Workload& workload,
-                                     std::vector<DramRequest>* dram_requests = nullptr);
+                                     std::vector<DramRequest>* dram_requests = nullptr, bool memoize = false);
 
 class Device;
 // The statistics of a device whose simulation has ended (run_workload's second half; cluster runs call it per
