@@ -29,7 +29,8 @@ TimeFs shifted(TimeFs t, TimeFs by, bool forward) {
 
 DeviceOpReplay::DeviceOpReplay(const Workload& workload, std::vector<OpExecution>& executions,
                                const DispatchPolicy& policy, MemorySystem& memory, EngineDramAdapter* dram,
-                               Dispatcher& dispatcher, const ClockDomain& clock, OpMemoStore& store)
+                               Dispatcher& dispatcher, const ClockDomain& clock, OpMemoStore& store,
+                               TimeFs shortest_record_fs)
     : workload_(workload),
       executions_(executions),
       policy_(policy),
@@ -38,6 +39,7 @@ DeviceOpReplay::DeviceOpReplay(const Workload& workload, std::vector<OpExecution
       dispatcher_(dispatcher),
       clock_(clock),
       store_(store),
+      shortest_record_fs_(shortest_record_fs),
       sram_levels_(memory.sram_levels()) {}
 
 std::vector<const Tensor*> DeviceOpReplay::tensors_of(std::size_t op) const {
@@ -126,7 +128,7 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
     if (recordings_[i].op != op) continue;
     const Recording r = std::move(recordings_[i]);
     recordings_.erase(recordings_.begin() + static_cast<std::ptrdiff_t>(i));
-    if (r.valid && r.clock_changes == clock_.changes()) {
+    if (r.valid && r.clock_changes == clock_.changes() && now - r.start_fs >= shortest_record_fs_) {
       store_.insert(r.signature, record(r, now));
       ++store_.recorded;
     } else {
