@@ -52,6 +52,7 @@ class DispatchPolicy {
   // The next time something happens without a tile finishing (a launch latency or a replay ending), or kNever.
   [[nodiscard]] TimeFs next_wake() const;
   [[nodiscard]] bool all_done() const { return done_ops_ == ops_.size(); }
+  [[nodiscard]] std::size_t done_ops() const { return done_ops_; }
   // External ops whose inputs became ready since the last call, in program order.
   [[nodiscard]] std::vector<std::size_t> take_reached();
   // An external op finished at `now` (its dependants may launch at the next advance()).

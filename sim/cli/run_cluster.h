@@ -16,6 +16,7 @@ struct ClusterRunArgs {
   bool full = false;      // simulate the compute of every rank (no symmetry collapse)
   std::string algorithm;  // "" = ring
   bool allow_large = false;
+  bool exact = false;  // simulate every op (no memoized replay)
 };
 
 [[nodiscard]] bool is_cluster_file(const std::filesystem::path& file);
