@@ -58,9 +58,7 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
   // none for a scratchpad), and the counters a replayed op adds (port busy time included) with its DRAM bytes.
   [[nodiscard]] std::size_t sram_levels() const { return levels_.size(); }
   [[nodiscard]] std::size_t tag_arrays(std::size_t level) const { return levels_[level].tags.size(); }
-  [[nodiscard]] const CacheTags& tags(std::size_t level, std::size_t index) const {
-    return levels_[level].tags[index];
-  }
+  [[nodiscard]] const CacheTags& tags(std::size_t level, std::size_t index) const { return levels_[level].tags[index]; }
   [[nodiscard]] CacheTags& tags(std::size_t level, std::size_t index) { return levels_[level].tags[index]; }
   [[nodiscard]] bool unit_scope(std::size_t level) const { return levels_[level].unit_scope; }
   void add_replayed(const std::vector<LevelCounters>& levels, Bytes dram_read, Bytes dram_written);
@@ -111,7 +109,8 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
   std::vector<std::vector<AddressRange>> more_fills_;  // per pending record: its fill ranges after the first
   std::vector<std::uint32_t> free_pending_;
   std::array<CacheLookup, 2> lookups_;
-  Bytes replayed_dram_read_ = 0, replayed_dram_written_ = 0;  // reused from chunk to chunk, so a lookup does not allocate
+  Bytes replayed_dram_read_ = 0,
+        replayed_dram_written_ = 0;  // reused from chunk to chunk, so a lookup does not allocate
 };
 
 }  // namespace roofsim

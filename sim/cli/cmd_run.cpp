@@ -99,9 +99,9 @@ int run_scenario(const RunOptions& options) {
   }
   const DeferInterrupts defer;
   std::vector<DramRequest> dram_requests;
-  scenario.result = run_workload(scenario.hardware, scenario.workload,
-                                 options.dram_trace.empty() ? nullptr : &dram_requests,
-                                 EngineRunOptions{!options.exact, !options.quiet});
+  scenario.result =
+      run_workload(scenario.hardware, scenario.workload, options.dram_trace.empty() ? nullptr : &dram_requests,
+                   EngineRunOptions{!options.exact, !options.quiet});
   if (!options.exact && !options.quiet) {
     std::cerr << fmt::format("memoized: {} of {} ops replayed, {} recorded ({} signatures); --exact simulates all\n",
                              scenario.result.ops_replayed, scenario.workload.ops.size(), scenario.result.ops_recorded,

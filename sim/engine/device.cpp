@@ -95,9 +95,10 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   power_->elaborate(*activity_, scheduler_.get());
   if (memo != nullptr) {
     const TimeFs shortest_record_fs =
-        detailed_ != nullptr ? seconds_to_fs(static_cast<double>(kRecordRefreshIntervals * hw.dram->standard.timing.tREFI) *
-                                             hw.dram->standard.tck_s)
-                             : 0;
+        detailed_ != nullptr
+            ? seconds_to_fs(static_cast<double>(kRecordRefreshIntervals * hw.dram->standard.timing.tREFI) *
+                            hw.dram->standard.tck_s)
+            : 0;
     replay_ = std::make_unique<DeviceOpReplay>(workload, executions_, *policy_, *memory_, detailed_, *dispatcher_,
                                                power_->clock(), *memo, shortest_record_fs);
     dispatcher_->set_replay_hook(replay_.get());

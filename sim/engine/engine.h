@@ -18,7 +18,7 @@ namespace roofsim {
 // `dram_requests` (the detailed DRAM model only): every request the device's memory system sent to its DRAM, with the
 // time it was sent, in that order.
 struct EngineRunOptions {
-  bool memoize = false;  // replay ops whose signature was simulated before (sim/engine/op_replay.h); false: --exact
+  bool memoize = false;   // replay ops whose signature was simulated before (sim/engine/op_replay.h); false: --exact
   bool progress = false;  // print progress on stderr once the run takes long (sim/engine/progress.h)
 };
 [[nodiscard]] RunResult run_workload(const HardwareParams& hw, const Workload& workload,

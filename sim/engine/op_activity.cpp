@@ -47,10 +47,10 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
   if (execution.replay_end_fs != kNever) {
     const TimeFs now = sc_core::sc_time_stamp().value();
     if (now < execution.replay_end_fs) {
-      share = now <= execution.replay_start_fs ? 0.0
-                                               : static_cast<double>(now - execution.replay_start_fs) /
-                                                     static_cast<double>(execution.replay_end_fs -
-                                                                         execution.replay_start_fs);
+      share = now <= execution.replay_start_fs
+                  ? 0.0
+                  : static_cast<double>(now - execution.replay_start_fs) /
+                        static_cast<double>(execution.replay_end_fs - execution.replay_start_fs);
     }
   }
   const auto part = [share](std::uint64_t count) {

@@ -47,7 +47,7 @@ struct OpRecord {
   std::vector<Bytes> bytes;
   TimeFs latency_fs = 0, queueing_fs = 0;
   std::vector<TimeFs> busy_at_state_fs;
-  std::vector<UnitResidency> units;  // times relative to the start
+  std::vector<UnitResidency> units;   // times relative to the start
   std::vector<LevelCounters> levels;  // what the SRAM levels counted over the op (port busy time included)
   Bytes dram_read_bytes = 0, dram_written_bytes = 0;
   bool detailed_dram = false;

@@ -56,11 +56,12 @@ std::string DeviceOpReplay::signature(std::size_t op) const {
   const OpExecution& e = executions_[op];
   const OpShape& s = o.shape;
   std::string key = fmt::format(
-      "{}|{}|{}|{}|{}|{}|{}|{} {} {} {}|{} {} {} {} {} {} {} {}|{} {} {} {}|{} {} {}|{} {} {} {} {}|{} {} {}|", to_string(o.kind),
-      to_string(o.dtype), e.engine, static_cast<int>(e.schedule), e.stages, e.lowering->description(),
-      e.lowering->tiles(), s.batch, s.m, s.n, s.k, s.channels, s.height, s.width, s.filters, s.kernel_h, s.kernel_w,
-      s.stride, s.padding, s.elements, s.flops_per_element, s.exp2_per_element, s.reciprocal_per_element, s.rows,
-      s.cols, s.vocab, s.heads, s.kv_heads, s.seq_q, s.seq_kv, s.head_dim, s.causal, s.flash, s.ert_passes);
+      "{}|{}|{}|{}|{}|{}|{}|{} {} {} {}|{} {} {} {} {} {} {} {}|{} {} {} {}|{} {} {}|{} {} {} {} {}|{} {} {}|",
+      to_string(o.kind), to_string(o.dtype), e.engine, static_cast<int>(e.schedule), e.stages,
+      e.lowering->description(), e.lowering->tiles(), s.batch, s.m, s.n, s.k, s.channels, s.height, s.width, s.filters,
+      s.kernel_h, s.kernel_w, s.stride, s.padding, s.elements, s.flops_per_element, s.exp2_per_element,
+      s.reciprocal_per_element, s.rows, s.cols, s.vocab, s.heads, s.kv_heads, s.seq_q, s.seq_kv, s.head_dim, s.causal,
+      s.flash, s.ert_passes);
   for (const auto* t : tensors_of(op)) key += fmt::format("{}{} ", t->bytes, t->resident ? "r" : "");
   key += fmt::format("|clock {}|", clock_.state());
   // The residency class of each input at each cache level.
@@ -88,7 +89,8 @@ std::string DeviceOpReplay::signature(std::size_t op) const {
       });
     }
     const Bytes compulsory = std::max<Bytes>(o.compulsory_bytes(), 1);
-    for (std::size_t i = 0; i < o.inputs.size(); ++i) key += fmt::format("{} ", residency_class(resident[i], compulsory));
+    for (std::size_t i = 0; i < o.inputs.size(); ++i)
+      key += fmt::format("{} ", residency_class(resident[i], compulsory));
     // How full the level is: whether the op's fills evict what it reads, or find empty ways (a cold cache).
     key += fmt::format("held {}", residency_class(held, capacity) / (kResidencyClasses / kFillClasses));
     key += '|';
@@ -241,8 +243,8 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
       const std::int64_t lo_signed = base + static_cast<std::int64_t>(first * sector);
       const std::int64_t hi_signed = base + static_cast<std::int64_t>((last + 1) * sector);
       const Bytes lo = std::max<Bytes>(static_cast<Bytes>(std::max<std::int64_t>(lo_signed, 0)), tensor.address);
-      const Bytes hi = std::min<Bytes>(static_cast<Bytes>(std::max<std::int64_t>(hi_signed, 0)),
-                                       tensor.address + tensor.bytes);
+      const Bytes hi =
+          std::min<Bytes>(static_cast<Bytes>(std::max<std::int64_t>(hi_signed, 0)), tensor.address + tensor.bytes);
       if (hi <= lo) continue;
       tags.write(lo, hi - lo);
       tags.mark_ready(lo, hi - lo, end_fs);

@@ -8,8 +8,8 @@
 // the compute clock did not change while it ran and it lasted at least `shortest_record_fs`, recorded. With the
 // detailed DRAM that is kRecordRefreshIntervals refresh intervals: where refreshes fall in a shorter op (the DRAM's
 // state across ops that the signature leaves out) moves its time by more than the 2% a replay may differ, measured
-// against --exact (a 10 us GEMM of a small transformer moved by 3.8%); short ops also cost little to simulate. Ops that overlap others are simulated: their
-// overlap pattern is not part of the signature.
+// against --exact (a 10 us GEMM of a small transformer moved by 3.8%); short ops also cost little to simulate. Ops that
+// overlap others are simulated: their overlap pattern is not part of the signature.
 #include <string>
 #include <vector>
 

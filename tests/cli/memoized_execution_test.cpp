@@ -56,16 +56,19 @@ void compare_with_exact(const std::string& name, const std::string& args) {
 }  // namespace
 
 TEST_CASE("a 4-layer transformer prefill replayed from its memoized ops stays within the bounds of --exact") {
-  compare_with_exact("prefill", "run --hw H100-SXM5 --workload transformer_prefill_small --set workload.params.layers=4 "
-                                "--set dram.model=simple");
+  compare_with_exact("prefill",
+                     "run --hw H100-SXM5 --workload transformer_prefill_small --set workload.params.layers=4 "
+                     "--set dram.model=simple");
 }
 
 TEST_CASE("a 4-layer transformer decode step replayed from its memoized ops stays within the bounds of --exact") {
-  compare_with_exact("decode", "run --hw H100-SXM5 --workload llama2_7b_decode --set workload.params.layers=4 "
-                               "--set dram.model=simple");
+  compare_with_exact("decode",
+                     "run --hw H100-SXM5 --workload llama2_7b_decode --set workload.params.layers=4 "
+                     "--set dram.model=simple");
 }
 
 TEST_CASE("a 4-stage pipeline whose ranks share memoized ops stays within the bounds of --exact") {
-  compare_with_exact("pipeline", "run --hw 8xH100-NVSwitch --workload pp_forward --set cluster.devices=4 "
-                                 "--set dram.model=simple");
+  compare_with_exact("pipeline",
+                     "run --hw 8xH100-NVSwitch --workload pp_forward --set cluster.devices=4 "
+                     "--set dram.model=simple");
 }

@@ -19,7 +19,7 @@ TEST_CASE("valid_bytes_in counts the valid sectors' bytes inside a range, clippe
   // A 4 KiB block at 8192 with 128-byte sectors 0, 1 and 31 valid.
   const std::uint64_t valid = 0b11ULL | (1ULL << 31);
   CHECK(valid_bytes_in(8192, valid, 128, 0, 1ULL << 20) == 3 * 128);
-  CHECK(valid_bytes_in(8192, valid, 128, 8192 + 64, 128) == 128);       // half of sector 0, half of sector 1
+  CHECK(valid_bytes_in(8192, valid, 128, 8192 + 64, 128) == 128);            // half of sector 0, half of sector 1
   CHECK(valid_bytes_in(8192, valid, 128, 8192 + 256, 31 * 128 - 256) == 0);  // sectors 2..30 hold nothing
   CHECK(valid_bytes_in(8192, valid, 128, 8192 + 31 * 128, 64) == 64);
 }
