@@ -29,9 +29,46 @@ void DispatchPolicy::finish(std::size_t op, TimeFs now) {
   times_[op].end_fs = now;
   ++done_ops_;
   if (ops_[op].simulated) --active_streams_;
+  while (first_open_ < ops_.size() && times_[first_open_].end_fs != kNever) ++first_open_;
+}
+
+std::optional<std::size_t> DispatchPolicy::next_starting(TimeFs now) {
+  for (std::size_t i = first_open_; i < launched_end_; ++i) {
+    auto& t = times_[i];
+    if (t.announced || !ops_[i].simulated || ops_[i].tiles == 0 || t.start_fs > now || t.end_fs != kNever ||
+        t.issued != 0)
+      continue;
+    t.announced = true;
+    return i;
+  }
+  return std::nullopt;
+}
+
+void DispatchPolicy::replay(std::size_t op, TimeFs end_fs) {
+  auto& t = times_[op];
+  if (t.issued != 0 || t.end_fs != kNever) throw std::logic_error("replay() of an op that has started");
+  t.issued = t.finished = ops_[op].tiles;
+  t.replay_end_fs = end_fs;
+  ++replays_open_;
+}
+
+bool DispatchPolicy::others_in_flight(std::size_t op) const {
+  for (std::size_t i = first_open_; i < launched_end_; ++i) {
+    if (i != op && ops_[i].simulated && times_[i].launch_fs != kNever && times_[i].end_fs == kNever) return true;
+  }
+  return false;
 }
 
 void DispatchPolicy::advance(TimeFs now) {
+  if (replays_open_ > 0) {
+    for (std::size_t i = first_open_; i < ops_.size(); ++i) {
+      auto& t = times_[i];
+      if (t.replay_end_fs <= now && t.end_fs == kNever) {
+        --replays_open_;
+        finish(i, t.replay_end_fs);
+      }
+    }
+  }
   bool progress = true;
   while (progress) {
     progress = false;
@@ -60,6 +97,7 @@ void DispatchPolicy::advance(TimeFs now) {
       if (t.queued_fs == kNever) t.queued_fs = now;
       t.launch_fs = now;
       t.start_fs = now + launch_fs_;
+      launched_end_ = std::max(launched_end_, i + 1);
       ++active_streams_;
       if (ops_[i].tiles == 0 && launch_fs_ == 0) {
         finish(i, now);
@@ -69,7 +107,7 @@ void DispatchPolicy::advance(TimeFs now) {
     while (first_waiting_ < ops_.size() && times_[first_waiting_].launch_fs != kNever) ++first_waiting_;
   }
   // Ops without tiles end when their launch latency is over.
-  for (std::size_t i = 0; i < ops_.size(); ++i) {
+  for (std::size_t i = first_open_; i < ops_.size(); ++i) {
     auto& t = times_[i];
     if (ops_[i].simulated && ops_[i].tiles == 0 && t.start_fs <= now && t.end_fs == kNever) {
       finish(i, t.start_fs);
@@ -80,7 +118,7 @@ void DispatchPolicy::advance(TimeFs now) {
 }
 
 std::optional<TileAssignment> DispatchPolicy::next_tile(TimeFs now) {
-  for (std::size_t i = 0; i < ops_.size(); ++i) {
+  for (std::size_t i = first_open_; i < ops_.size(); ++i) {
     auto& t = times_[i];
     if (t.start_fs > now || t.end_fs != kNever || t.issued == ops_[i].tiles) continue;
     std::uint64_t best = 0;
@@ -122,8 +160,9 @@ void DispatchPolicy::external_done(std::size_t op, TimeFs now) {
 
 TimeFs DispatchPolicy::next_wake() const {
   TimeFs next = kNever;
-  for (std::size_t i = 0; i < ops_.size(); ++i) {
+  for (std::size_t i = first_open_; i < ops_.size(); ++i) {
     const auto& t = times_[i];
+    if (t.end_fs == kNever && t.replay_end_fs != kNever) next = std::min(next, t.replay_end_fs);
     // An external op in flight waits for its owner, not for a time.
     if (t.end_fs != kNever || t.start_fs == kNever || ops_[i].external) continue;
     if (t.issued < ops_[i].tiles || ops_[i].tiles == 0) next = std::min(next, t.start_fs);

@@ -42,9 +42,17 @@ class DispatchPolicy {
   // returns true when that ended the op.
   void write_posted(std::size_t op) { ++times_[op].pending_writes; }
   bool write_acknowledged(std::size_t op, TimeFs now);
-  // The next time something happens without a tile finishing (a launch latency ending), or kNever.
+  // The next simulated op with tiles whose launch latency is over at `now` and that no tile of has started, each
+  // once: the moment a memoized replay may stand in for it.
+  [[nodiscard]] std::optional<std::size_t> next_starting(TimeFs now);
+  // Replays `op` (returned by next_starting): its tiles count as issued and done, and it ends at `end_fs`.
+  void replay(std::size_t op, TimeFs end_fs);
+  // True when a simulated op other than `op` has launched and not ended.
+  [[nodiscard]] bool others_in_flight(std::size_t op) const;
+  // The next time something happens without a tile finishing (a launch latency or a replay ending), or kNever.
   [[nodiscard]] TimeFs next_wake() const;
   [[nodiscard]] bool all_done() const { return done_ops_ == ops_.size(); }
+  [[nodiscard]] std::size_t done_ops() const { return done_ops_; }
   // External ops whose inputs became ready since the last call, in program order.
   [[nodiscard]] std::vector<std::size_t> take_reached();
   // An external op finished at `now` (its dependants may launch at the next advance()).
@@ -57,6 +65,8 @@ class DispatchPolicy {
     TimeFs end_fs = kNever;     // last tile finished
     std::uint64_t issued = 0, finished = 0;
     std::uint64_t pending_writes = 0;
+    TimeFs replay_end_fs = kNever;  // a memoized replay's end
+    bool announced = false;         // next_starting returned it
   };
   [[nodiscard]] const OpTimes& times(std::size_t op) const { return times_[op]; }
   [[nodiscard]] std::uint64_t free_slots(std::uint64_t unit) const { return free_[unit]; }
@@ -72,6 +82,9 @@ class DispatchPolicy {
   std::uint64_t active_streams_ = 0;
   TimeFs launch_fs_;
   std::size_t first_waiting_ = 0;  // ops before this one have all launched
+  std::size_t first_open_ = 0;     // ops before this one have all ended
+  std::size_t launched_end_ = 0;   // no simulated op from this one on has launched
+  std::size_t replays_open_ = 0;   // replays not yet ended
   std::size_t done_ops_ = 0;
   std::vector<std::size_t> reached_;
 };

@@ -16,6 +16,12 @@ void Dispatcher::run() {
   for (const auto op : policy_.take_reached()) {
     if (on_reached_) on_reached_(op);
   }
+  if (replay_ != nullptr) {
+    while (const auto op = policy_.next_starting(now)) {
+      const TimeFs end = replay_->op_starting(*op, now);
+      if (end != kNever) policy_.replay(*op, end);
+    }
+  }
   while (const auto assignment = policy_.next_tile(now)) {
     spans_.start(assignment->op, assignment->unit, now);
     units_[assignment->unit]->start_tile(assignment->op, assignment->tile);
@@ -25,14 +31,19 @@ void Dispatcher::run() {
 }
 
 void Dispatcher::tile_finished(std::size_t op, std::uint64_t unit) {
-  spans_.finish(op, unit, sc_core::sc_time_stamp().value());
-  policy_.tile_done(op, unit, sc_core::sc_time_stamp().value());
-  wake_.notify_at(sc_core::sc_time_stamp().value());
+  const TimeFs now = sc_core::sc_time_stamp().value();
+  spans_.finish(op, unit, now);
+  policy_.tile_done(op, unit, now);
+  if (replay_ != nullptr && policy_.times(op).end_fs != kNever) replay_->op_finished(op, now);
+  wake_.notify_at(now);
 }
 
 void Dispatcher::write_acknowledged(std::size_t op) {
-  if (policy_.write_acknowledged(op, sc_core::sc_time_stamp().value()))
-    wake_.notify_at(sc_core::sc_time_stamp().value());
+  const TimeFs now = sc_core::sc_time_stamp().value();
+  if (policy_.write_acknowledged(op, now)) {
+    if (replay_ != nullptr) replay_->op_finished(op, now);
+    wake_.notify_at(now);
+  }
 }
 
 void Dispatcher::complete(std::size_t op) {

@@ -11,6 +11,7 @@
 
 #include "models/compute/compute_unit.h"
 #include "models/compute/dispatch_policy.h"
+#include "models/compute/op_replay_hook.h"
 #include "models/compute/tile_spans.h"
 #include "models/kernel/device_scheduler.h"
 
@@ -35,6 +36,9 @@ class Dispatcher : public sc_core::sc_module, public TileListener, private Wakea
   void attach_scheduler(DeviceScheduler& scheduler) { wake_.attach(scheduler, *this); }
   [[nodiscard]] std::uint64_t activations() const { return activations_; }
   [[nodiscard]] const TileSpanRecorder& tile_spans() const { return spans_; }
+  [[nodiscard]] TileSpanRecorder& tile_spans() { return spans_; }
+  // Memoized execution: asked before each op's first tile (null: every op is simulated).
+  void set_replay_hook(OpReplayHook* hook) { replay_ = hook; }
 
  private:
   void run();
@@ -47,6 +51,7 @@ class Dispatcher : public sc_core::sc_module, public TileListener, private Wakea
   std::uint64_t activations_ = 0;
   TileSpanRecorder spans_;
   std::function<void(std::size_t)> on_reached_;
+  OpReplayHook* replay_ = nullptr;
 };
 
 }  // namespace roofsim

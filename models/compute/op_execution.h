@@ -49,6 +49,10 @@ struct OpExecution {
   // units; a step re-timed by a clock change moves its remaining time to the new state. Empty without a clock.
   std::vector<TimeFs> busy_at_state_fs;
   std::vector<UnitResidency> units;
+  // A memoized replay (models/compute/op_replay_hook.h) books the op's counters at once and runs no tile; readers of
+  // activity over time (the power domain) spread them over [replay_start_fs, replay_end_fs).
+  TimeFs replay_start_fs = kNever;
+  TimeFs replay_end_fs = kNever;
 };
 
 }  // namespace roofsim

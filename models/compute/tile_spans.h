@@ -42,6 +42,8 @@ class TileSpanRecorder {
   }
 
   [[nodiscard]] const std::vector<TileSpan>& spans() const { return spans_; }
+  // A span of a memoized replay, recorded from its twin and shifted in time.
+  void add(const TileSpan& span) { spans_.push_back(span); }
 
  private:
   struct Open {

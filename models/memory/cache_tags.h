@@ -57,6 +57,17 @@ class CacheTags {
   void mark_ready(Bytes address, Bytes bytes, TimeFs ready_fs);
 
   [[nodiscard]] Bytes sector_bytes() const { return sector_bytes_; }
+  [[nodiscard]] Bytes tracking_bytes() const { return tracking_bytes_; }
+  // Visits every held block with valid sectors: visit(block start address, valid sector mask, last use). Memoized
+  // replay reads what an op left resident through it (sim/engine/op_replay.h); it is not on a chunk's path.
+  template <class Visit>
+  void for_each_block(Visit&& visit) const {
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const Entry& e = entries_[i];
+      if (e.block == kEmpty || e.valid == 0) continue;
+      visit(e.block * tracking_bytes_, e.valid, uses_[i / 8].last_use[i % 8]);
+    }
+  }
   [[nodiscard]] std::uint64_t sets() const { return sets_; }
   [[nodiscard]] std::uint64_t ways() const { return ways_; }
   [[nodiscard]] std::uint64_t evictions() const { return evictions_; }

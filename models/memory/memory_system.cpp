@@ -244,7 +244,7 @@ std::vector<LevelCounters> MemorySystem::counters() const {
   std::vector<LevelCounters> out;
   for (const auto& level : levels_) {
     LevelCounters c = level.counters;
-    c.port_busy_fs = level.ports.busy_fs();
+    c.port_busy_fs = level.ports.busy_fs() + level.replayed_port_busy_fs;
     out.push_back(c);
   }
   return out;
@@ -263,8 +263,8 @@ void MemorySystem::check_conservation() const {
       below_read = levels_[l + 1].counters.read_bytes;
       below_write = levels_[l + 1].counters.write_bytes;
     } else if (dram_ != nullptr) {
-      below_read = dram_->bytes_read();
-      below_write = dram_->bytes_written();
+      below_read = dram_bytes_read();
+      below_write = dram_bytes_written();
     } else {
       continue;
     }
@@ -274,6 +274,30 @@ void MemorySystem::check_conservation() const {
                              std::to_string(below_read) + " B / " + std::to_string(below_write) + " B");
     }
   }
+}
+
+Bytes MemorySystem::dram_bytes_read() const {
+  return (dram_ != nullptr ? dram_->bytes_read() : 0) + replayed_dram_read_;
+}
+
+Bytes MemorySystem::dram_bytes_written() const {
+  return (dram_ != nullptr ? dram_->bytes_written() : 0) + replayed_dram_written_;
+}
+
+void MemorySystem::add_replayed(const std::vector<LevelCounters>& levels, Bytes dram_read, Bytes dram_written) {
+  for (std::size_t l = 0; l < levels.size() && l < levels_.size(); ++l) {
+    auto& c = levels_[l].counters;
+    const auto& d = levels[l];
+    c.read_bytes += d.read_bytes;
+    c.write_bytes += d.write_bytes;
+    c.hit_bytes += d.hit_bytes;
+    c.miss_bytes += d.miss_bytes;
+    c.below_read_bytes += d.below_read_bytes;
+    c.below_write_bytes += d.below_write_bytes;
+    levels_[l].replayed_port_busy_fs += d.port_busy_fs;
+  }
+  replayed_dram_read_ += dram_read;
+  replayed_dram_written_ += dram_written;
 }
 
 }  // namespace roofsim

@@ -49,6 +49,19 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
   // Throws std::logic_error when bytes are not conserved between levels: reads delivered = hits + misses, and what
   // a level asked of the one below is what that level delivered.
   void check_conservation() const;
+  // DRAM bytes, the model's own and those of memoized replays.
+  [[nodiscard]] Bytes dram_bytes_read() const;
+  [[nodiscard]] Bytes dram_bytes_written() const;
+
+  // Memoized replay (sim/engine/op_replay.h) reads and restores cache contents and books a replayed op's traffic
+  // without simulating it: the cache tag arrays of level `level` (one per unit for unit scope, one for the device;
+  // none for a scratchpad), and the counters a replayed op adds (port busy time included) with its DRAM bytes.
+  [[nodiscard]] std::size_t sram_levels() const { return levels_.size(); }
+  [[nodiscard]] std::size_t tag_arrays(std::size_t level) const { return levels_[level].tags.size(); }
+  [[nodiscard]] const CacheTags& tags(std::size_t level, std::size_t index) const { return levels_[level].tags[index]; }
+  [[nodiscard]] CacheTags& tags(std::size_t level, std::size_t index) { return levels_[level].tags[index]; }
+  [[nodiscard]] bool unit_scope(std::size_t level) const { return levels_[level].unit_scope; }
+  void add_replayed(const std::vector<LevelCounters>& levels, Bytes dram_read, Bytes dram_written);
 
  private:
   struct Level {
@@ -65,6 +78,7 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
     Divider bank_run;    // by the bank count: a run of lines that covers every bank once
     TimeFs line_fs = 0;  // a port's time for one line
     LevelCounters counters;
+    TimeFs replayed_port_busy_fs = 0;
   };
 
   // A chunk's DRAM parts in flight, in one host cache line: the first fill range is kept inline (a missing chunk is
@@ -94,7 +108,9 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
   std::vector<Pending> pending_;
   std::vector<std::vector<AddressRange>> more_fills_;  // per pending record: its fill ranges after the first
   std::vector<std::uint32_t> free_pending_;
-  std::array<CacheLookup, 2> lookups_;  // reused from chunk to chunk, so a lookup does not allocate
+  std::array<CacheLookup, 2> lookups_;
+  Bytes replayed_dram_read_ = 0,
+        replayed_dram_written_ = 0;  // reused from chunk to chunk, so a lookup does not allocate
 };
 
 }  // namespace roofsim

@@ -116,7 +116,7 @@ void GovernorModule::wake() {
 
 void GovernorModule::plan(TimeFs now_fs) {
   const TimeFs next = policy_.next_wake_fs();
-  if (scheduler_ == nullptr || policy_.change_pending()) {
+  if (scheduler_ == nullptr || policy_.change_pending() || device_.replaying(now_fs)) {
     arm_at(next, now_fs);
     return;
   }

@@ -56,6 +56,8 @@ struct RunOptions {
   bool allow_large = false;
   std::string dram_trace;
   ModelOptions model;
+  bool exact = false;
+  bool quiet = false;
 };
 
 struct Scenario {
@@ -101,7 +103,7 @@ int run_scenario(const RunOptions& options) {
   if (is_cluster_file(hardware_file)) {
     return run_cluster_scenario(ClusterRunArgs{hardware_file, options.workload, options.sets, options.out_dir,
                                                options.write_files, options.full, options.algorithm,
-                                               options.allow_large, options.model});
+                                               options.allow_large, options.model, options.exact});
   }
   Scenario scenario = load_scenario(options);
   check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));
@@ -115,7 +117,13 @@ int run_scenario(const RunOptions& options) {
   const DeferInterrupts defer;
   std::vector<DramRequest> dram_requests;
   scenario.result =
-      run_workload(scenario.hardware, scenario.workload, options.dram_trace.empty() ? nullptr : &dram_requests);
+      run_workload(scenario.hardware, scenario.workload, options.dram_trace.empty() ? nullptr : &dram_requests,
+                   EngineRunOptions{!options.exact, !options.quiet});
+  if (!options.exact && !options.quiet) {
+    std::cerr << fmt::format("memoized: {} of {} ops replayed, {} recorded ({} signatures); --exact simulates all\n",
+                             scenario.result.ops_replayed, scenario.workload.ops.size(), scenario.result.ops_recorded,
+                             scenario.result.memo_signatures);
+  }
   if (!options.dram_trace.empty()) {
     // roofsim's own trace format: `roofsim dram FILE --convert FORMAT` turns it into a peer simulator's.
     write_output_file(options.dram_trace, [&](std::ostream& out) {
@@ -184,6 +192,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_flag("--full", options->full,
                     "Cluster runs: simulate the compute of every rank rather than one per class of symmetric ranks");
   command->add_option("--algo", options->algorithm, "Cluster runs: collective algorithm (ring, tree, hd, direct)");
+  command->add_flag("--exact", options->exact,
+                    "Simulate every op; by default an op that starts alone and matches the signature of one "
+                    "simulated before (kind, shapes, tiling, clock state, the fraction of each input resident in each "
+                    "cache level) replays its result");
+  command->add_flag("--quiet", options->quiet, "No progress lines on stderr (printed once a run takes over 2 s)");
   add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_scenario(*options); });
 }

@@ -116,6 +116,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   check_run_work(workload, cluster.device, args.full || pipeline ? cluster.devices : 1, limits);
   ClusterRunOptions options;
   options.collapse_symmetric = !args.full;
+  options.memoize = !args.exact;
   if (!args.algorithm.empty()) {
     const auto algorithm = net::parse_algorithm(args.algorithm);
     if (!algorithm) throw InputError(SourcePos{"--algo"}, fmt::format("unknown algorithm '{}'", args.algorithm));

@@ -19,6 +19,7 @@ struct ClusterRunArgs {
   std::string algorithm;  // "" = ring
   bool allow_large = false;
   ModelOptions model;  // --model in place of `workload`
+  bool exact = false;  // simulate every op (no memoized replay)
 };
 
 [[nodiscard]] bool is_cluster_file(const std::filesystem::path& file);

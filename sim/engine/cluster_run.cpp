@@ -65,7 +65,7 @@ class ClusterShell : public sc_core::sc_module {
     }
     for (std::size_t c = 0; c < classes_.count(); ++c) {
       devices_.push_back(std::make_unique<Device>(fmt::format("rank{}", classes_.members[c][0]).c_str(), cluster.device,
-                                                  workload, true));
+                                                  workload, true, options.memoize ? &memo_ : nullptr));
       devices_.back()->dispatcher().on_reached([this, c](std::size_t op) { reached(c, op); });
     }
     busy_.resize(topology.link_count());
@@ -87,6 +87,7 @@ class ClusterShell : public sc_core::sc_module {
   }
 
   [[nodiscard]] const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
+  [[nodiscard]] const OpMemoStore& memo() const { return memo_; }
   [[nodiscard]] const std::vector<GroupCollectiveStats>& collectives() const { return stats_; }
   [[nodiscard]] const net::NetworkModule& network() const { return network_; }
   [[nodiscard]] bool idle() const { return sync_.idle(); }
@@ -249,6 +250,9 @@ class ClusterShell : public sc_core::sc_module {
   RankClasses classes_;
   net::NetworkModule network_;
   CollectiveSync sync_;
+  // One store for every simulated rank: the ranks run the same graph on the same device, so a pipeline stage replays
+  // what another stage recorded where the signature (the memory state included) matches.
+  OpMemoStore memo_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<net::CollectiveId> completions_;
   std::map<net::CollectiveId, std::size_t> by_id_;
@@ -395,6 +399,9 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
     rank.rank = classes.members[c][0];
     rank.represents = classes.members[c].size();
     rank.result = collect_run_result(cluster.device, workload, *shell->devices()[c], wall_s);
+    rank.result.ops_replayed = shell->memo().replayed;
+    rank.result.ops_recorded = shell->memo().recorded;
+    rank.result.memo_signatures = shell->memo().size();
     // Communication: the rank's collectives and sends/receives from the moment it reached them until they ended
     // on it (waiting for the other ranks of the group, for the communicator, for the network, or, on a receive,
     // for the previous stage's message): time the rank's communication stream was occupied.

@@ -18,6 +18,8 @@ namespace roofsim {
 struct ClusterRunOptions {
   bool collapse_symmetric = true;
   net::Algorithm algorithm = net::Algorithm::ring;
+  // Replay ops whose signature a rank simulated before (sim/engine/op_replay.h), across ranks; false is `--exact`.
+  bool memoize = false;
 };
 
 // One group's instance of a collective op.

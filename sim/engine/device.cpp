@@ -21,7 +21,7 @@ std::uint32_t pipeline_stages(const TileSource& lowering, const HardwareParams& 
 }
 
 Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload,
-               bool external_collectives)
+               bool external_collectives, OpMemoStore* memo)
     : sc_core::sc_module(name) {
   const std::uint64_t units = hw.compute.units;
 
@@ -93,6 +93,16 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   for (const auto& unit : units_) counted_units.push_back(unit.get());
   activity_->count_steps_over_their_interval(std::move(counted_units));
   power_->elaborate(*activity_, scheduler_.get());
+  if (memo != nullptr) {
+    const TimeFs shortest_record_fs =
+        detailed_ != nullptr
+            ? seconds_to_fs(static_cast<double>(kRecordRefreshIntervals * hw.dram->standard.timing.tREFI) *
+                            hw.dram->standard.tck_s)
+            : 0;
+    replay_ = std::make_unique<DeviceOpReplay>(workload, executions_, *policy_, *memory_, detailed_, *dispatcher_,
+                                               power_->clock(), *memo, shortest_record_fs);
+    dispatcher_->set_replay_hook(replay_.get());
+  }
 }
 
 std::uint64_t Device::events() const {

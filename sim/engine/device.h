@@ -17,6 +17,7 @@
 #include "models/power/power_domain.h"
 #include "sim/config/hardware_params.h"
 #include "sim/engine/op_activity.h"
+#include "sim/engine/op_replay.h"
 #include "sim/graph/lowering.h"
 #include "sim/graph/workload.h"
 
@@ -25,9 +26,10 @@ namespace roofsim {
 class Device : public sc_core::sc_module {
  public:
   // external_collectives: collectives wait for Dispatcher::complete() (a cluster run's network) instead of taking
-  // zero time.
+  // zero time. memo: the store of memoized op results (sim/engine/op_replay.h) to record into and replay from;
+  // null simulates every op.
   Device(const sc_core::sc_module_name& name, const HardwareParams& hw, const Workload& workload,
-         bool external_collectives = false);
+         bool external_collectives = false, OpMemoStore* memo = nullptr);
 
   [[nodiscard]] const std::vector<std::unique_ptr<OpLowering>>& lowerings() const { return lowerings_; }
   [[nodiscard]] const std::vector<OpExecution>& executions() const { return executions_; }
@@ -56,6 +58,7 @@ class Device : public sc_core::sc_module {
   std::vector<std::unique_ptr<ComputeUnit>> units_;
   std::unique_ptr<PowerDomain> power_;
   std::unique_ptr<OpActivity> activity_;
+  std::unique_ptr<DeviceOpReplay> replay_;
 };
 
 }  // namespace roofsim

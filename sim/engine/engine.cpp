@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iostream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "sim/engine/device.h"
 #include "sim/engine/dram_op_stats.h"
+#include "sim/engine/progress.h"
 #include "sim/engine/simulation_loop.h"
 
 namespace roofsim {
@@ -103,16 +105,36 @@ void keep_finished_ops(const std::vector<bool>& finished, RunResult& result) {
 
 }  // namespace
 
-RunResult run_workload(const HardwareParams& hw, const Workload& workload, std::vector<DramRequest>* dram_requests) {
+RunResult run_workload(const HardwareParams& hw, const Workload& workload, std::vector<DramRequest>* dram_requests,
+                       const EngineRunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
-  // Lives until the process exits: SystemC cannot tear an elaborated hierarchy down and elaborate another.
-  auto* device = new Device("device", hw, workload);
+  // Live until the process exits: SystemC cannot tear an elaborated hierarchy down and elaborate another.
+  auto* memo = options.memoize ? new OpMemoStore() : nullptr;
+  auto* device = new Device("device", hw, workload, false, memo);
   if (dram_requests != nullptr && device->detailed_dram() != nullptr)
     device->detailed_dram()->set_request_log(dram_requests);
-  const bool complete = simulate_until_idle_or_interrupted();
-  return collect_run_result(hw, workload, *device,
-                            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(),
-                            complete);
+  Flops total_flops = 0;
+  for (const auto& op : workload.ops) total_flops += op.useful_flops;
+  ProgressReport progress(workload.ops.size(), total_flops, options.progress ? &std::cerr : nullptr);
+  const auto& policy = device->policy();
+  const bool complete = simulate_until_idle_or_interrupted([&]() {
+    if (!options.progress) return;
+    Flops done_flops = 0;
+    for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+      if (policy.times(i).end_fs != kNever) done_flops += workload.ops[i].useful_flops;
+    }
+    progress.report(policy.done_ops(), done_flops, fs_to_seconds(sc_core::sc_time_stamp().value()),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
+  });
+  auto result = collect_run_result(hw, workload, *device,
+                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(),
+                                   complete);
+  if (memo != nullptr) {
+    result.ops_replayed = memo->replayed;
+    result.ops_recorded = memo->recorded;
+    result.memo_signatures = memo->size();
+  }
+  return result;
 }
 
 RunResult collect_run_result(const HardwareParams& hw, const Workload& workload, const Device& device_ref,
@@ -209,8 +231,8 @@ RunResult collect_run_result(const HardwareParams& hw, const Workload& workload,
         LevelRunStats{names[l], c.read_bytes, c.write_bytes, c.hit_bytes, c.miss_bytes,
                       last_end == 0 ? 0.0 : fs_to_seconds(c.port_busy_fs) / (ports * fs_to_seconds(last_end))});
   }
-  if (const auto* dram = memory.dram()) {
-    result.levels.push_back(LevelRunStats{"dram", dram->bytes_read(), dram->bytes_written(), 0, 0, 0});
+  if (memory.dram() != nullptr) {
+    result.levels.push_back(LevelRunStats{"dram", memory.dram_bytes_read(), memory.dram_bytes_written(), 0, 0, 0});
   }
   result.events = device->events();
   result.kernel_activations = device->kernel_activations();

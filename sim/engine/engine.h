@@ -17,8 +17,13 @@ namespace roofsim {
 // holds the ops that finished.
 // `dram_requests` (the detailed DRAM model only): every request the device's memory system sent to its DRAM, with the
 // time it was sent, in that order.
+struct EngineRunOptions {
+  bool memoize = false;   // replay ops whose signature was simulated before (sim/engine/op_replay.h); false: --exact
+  bool progress = false;  // print progress on stderr once the run takes long (sim/engine/progress.h)
+};
 [[nodiscard]] RunResult run_workload(const HardwareParams& hw, const Workload& workload,
-                                     std::vector<DramRequest>* dram_requests = nullptr);
+                                     std::vector<DramRequest>* dram_requests = nullptr,
+                                     const EngineRunOptions& options = {});
 
 class Device;
 // The statistics of a device whose simulation has ended (run_workload's second half; cluster runs call it per

@@ -31,6 +31,7 @@ class OpActivity final : public DeviceActivity {
   [[nodiscard]] std::size_t op_count() const override { return executions_.size(); }
   void add_op_activity(std::size_t op, Activity& into) const override;
   [[nodiscard]] bool finished(TimeFs& end_fs) const override;
+  [[nodiscard]] bool replaying(TimeFs now_fs) const override;
 
  private:
   const std::vector<OpExecution>& executions_;

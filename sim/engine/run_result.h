@@ -101,6 +101,9 @@ struct RunResult {
   std::uint64_t kernel_activations = 0;  // SystemC process runs they cost (the device scheduler's)
   std::uint64_t processes = 0;           // SystemC processes of the model (units, dispatcher, DRAM)
   std::vector<TileSpan> tile_spans;      // when each tile ran where (for trace.json)
+  // Memoized execution (sim/engine/op_replay.h): ops replayed from a recorded twin, ops simulated and recorded, and
+  // distinct signatures kept; all 0 with --exact.
+  std::uint64_t ops_replayed = 0, ops_recorded = 0, memo_signatures = 0;
   Seconds wall_s = 0;
 };
 

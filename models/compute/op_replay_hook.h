@@ -1,0 +1,23 @@
+#pragma once
+// Memoized op execution as the dispatcher sees it: when an op's launch latency is over and before its first tile,
+// the dispatcher asks the hook whether a recorded twin stands in for it (same signature: sim/engine/op_replay.h). A
+// replayed op runs no tile: the hook books its counters and the dispatcher ends it after the recorded duration.
+// Ops that are simulated are reported when they end, so that the hook may record them.
+#include <cstddef>
+
+#include "models/kernel/time_fs.h"
+
+namespace roofsim {
+
+class OpReplayHook {
+ public:
+  // `op` may start its tiles at `now`: the end time of its replay, or kNever to simulate it.
+  [[nodiscard]] virtual TimeFs op_starting(std::size_t op, TimeFs now) = 0;
+  // A simulated op ended at `now`.
+  virtual void op_finished(std::size_t op, TimeFs now) = 0;
+
+ protected:
+  ~OpReplayHook() = default;
+};
+
+}  // namespace roofsim

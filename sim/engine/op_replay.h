@@ -1,0 +1,68 @@
+#pragma once
+// Memoized op execution on one device (the plain part, signatures and the store, is sim/engine/op_memo.h). Before
+// an op's first tile the dispatcher asks this hook (models/compute/op_replay_hook.h): an op that starts alone on the
+// device (no other simulated op in flight) and whose signature was recorded is replayed: its counters, DRAM counts,
+// unit-time accounting and tile spans are booked from the record, shifted to its start, the cache contents the
+// recorded op left of its own tensors are installed at its own tensors' addresses, and the dispatcher ends it after
+// the recorded duration. An op that starts alone and is not in the store is simulated and, if no other op started,
+// the compute clock did not change while it ran and it lasted at least `shortest_record_fs`, recorded. With the
+// detailed DRAM that is kRecordRefreshIntervals refresh intervals: where refreshes fall in a shorter op (the DRAM's
+// state across ops that the signature leaves out) moves its time by more than the 2% a replay may differ, measured
+// against --exact (a 10 us GEMM of a small transformer moved by 3.8%); short ops also cost little to simulate. Ops that
+// overlap others are simulated: their overlap pattern is not part of the signature.
+#include <string>
+#include <vector>
+
+#include "models/compute/dispatch_policy.h"
+#include "models/compute/dispatcher.h"
+#include "models/compute/op_replay_hook.h"
+#include "models/power/clock_domain.h"
+#include "sim/engine/op_memo.h"
+#include "sim/graph/workload.h"
+
+namespace roofsim {
+
+inline constexpr std::uint64_t kRecordRefreshIntervals = 16;
+
+class DeviceOpReplay final : public OpReplayHook {
+ public:
+  DeviceOpReplay(const Workload& workload, std::vector<OpExecution>& executions, const DispatchPolicy& policy,
+                 MemorySystem& memory, EngineDramAdapter* dram, Dispatcher& dispatcher, const ClockDomain& clock,
+                 OpMemoStore& store, TimeFs shortest_record_fs);
+
+  [[nodiscard]] TimeFs op_starting(std::size_t op, TimeFs now) override;
+  void op_finished(std::size_t op, TimeFs now) override;
+
+  // The signature of `op` if it started now (public for tests).
+  [[nodiscard]] std::string signature(std::size_t op) const;
+
+ private:
+  struct Recording {
+    std::size_t op = 0;
+    std::string signature;
+    TimeFs start_fs = 0;
+    std::vector<LevelCounters> levels;
+    Bytes dram_read = 0, dram_written = 0, asked = 0;
+    std::size_t spans = 0;
+    std::uint64_t clock_changes = 0;
+    bool valid = true;
+  };
+
+  [[nodiscard]] std::vector<const Tensor*> tensors_of(std::size_t op) const;
+  void replay(std::size_t op, const OpRecord& record, TimeFs start_fs);
+  [[nodiscard]] std::unique_ptr<OpRecord> record(const Recording& recording, TimeFs end_fs) const;
+
+  const Workload& workload_;
+  std::vector<OpExecution>& executions_;
+  const DispatchPolicy& policy_;
+  MemorySystem& memory_;
+  EngineDramAdapter* dram_;
+  Dispatcher& dispatcher_;
+  const ClockDomain& clock_;
+  OpMemoStore& store_;
+  TimeFs shortest_record_fs_;
+  std::size_t sram_levels_ = 0;
+  std::vector<Recording> recordings_;
+};
+
+}  // namespace roofsim

@@ -1,0 +1,74 @@
+// Memoized op execution against --exact: a 4-layer transformer (prefill and decode) and a 4-stage pipeline run both
+// ways; the replayed run keeps the total time within 0.5%, each op's time within 2%, each op's bytes at every level
+// within 1% and the energy within 1%, and it did replay ops.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_paths.h"
+
+using namespace roofsim;
+
+namespace {
+
+double relative(double a, double b) {
+  return b == 0 ? (a == 0 ? 0.0 : 1.0) : std::abs(a - b) / std::abs(b);
+}
+
+nlohmann::json report(const std::string& dir) {
+  auto json = nlohmann::json::parse(test::read_file(std::filesystem::path(dir) / "report.json"));
+  // A cluster run's report: its first simulated rank.
+  if (!json.contains("ops") && json.contains("ranks")) return json["ranks"][0];
+  return json;
+}
+
+void compare_with_exact(const std::string& name, const std::string& args) {
+  const auto dir = test::scratch_dir("memo-" + name);
+  const auto memo = test::run_roofsim(args + " --out " + (dir / "memo").string());
+  INFO("stderr: " << memo.err);
+  REQUIRE(memo.exit_code == 0);
+  CHECK(memo.err.find("memoized: 0 of") == std::string::npos);
+  const auto exact = test::run_roofsim(args + " --exact --quiet --out " + (dir / "exact").string());
+  REQUIRE(exact.exit_code == 0);
+  CHECK(exact.err.find("memoized") == std::string::npos);
+  const auto m = report((dir / "memo").string());
+  const auto e = report((dir / "exact").string());
+  CHECK(relative(m["total"]["sim_time_s"].get<double>(), e["total"]["sim_time_s"].get<double>()) < 0.005);
+  REQUIRE(m["ops"].size() == e["ops"].size());
+  for (std::size_t i = 0; i < e["ops"].size(); ++i) {
+    const auto& mo = m["ops"][i];
+    const auto& eo = e["ops"][i];
+    if (eo["sim_time_s"].is_null() || !eo.value("simulated", true)) continue;
+    INFO("op " << eo["name"].get<std::string>());
+    CHECK(relative(mo["sim_time_s"].get<double>(), eo["sim_time_s"].get<double>()) < 0.02);
+    for (const auto& [level, bytes] : eo["bytes"].items()) {
+      CHECK(relative(mo["bytes"][level].get<double>(), bytes.get<double>()) < 0.01);
+    }
+  }
+  if (e.contains("power") && e["power"].contains("energy_j")) {
+    CHECK(relative(m["power"]["energy_j"].get<double>(), e["power"]["energy_j"].get<double>()) < 0.01);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a 4-layer transformer prefill replayed from its memoized ops stays within the bounds of --exact") {
+  compare_with_exact("prefill",
+                     "run --hw H100-SXM5 --workload transformer_prefill_small --set workload.params.layers=4 "
+                     "--set dram.model=simple");
+}
+
+TEST_CASE("a 4-layer transformer decode step replayed from its memoized ops stays within the bounds of --exact") {
+  compare_with_exact("decode",
+                     "run --hw H100-SXM5 --workload llama2_7b_decode --set workload.params.layers=4 "
+                     "--set dram.model=simple");
+}
+
+TEST_CASE("a 4-stage pipeline whose ranks share memoized ops stays within the bounds of --exact") {
+  compare_with_exact("pipeline",
+                     "run --hw 8xH100-NVSwitch --workload pp_forward --set cluster.devices=4 "
+                     "--set dram.model=simple");
+}

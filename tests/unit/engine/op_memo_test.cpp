@@ -1,0 +1,41 @@
+#include "sim/engine/op_memo.h"
+
+#include <doctest/doctest.h>
+
+namespace roofsim {
+
+TEST_CASE("residency_class rounds resident / total to the nearest 1/64, ties up, and clips at the whole") {
+  CHECK(residency_class(0, 1000) == 0);
+  CHECK(residency_class(1000, 1000) == kResidencyClasses);
+  CHECK(residency_class(5000, 1000) == kResidencyClasses);
+  CHECK(residency_class(500, 1000) == 32);
+  // 1/128 of the whole is the boundary between class 0 and 1: just below stays 0, at it rounds up.
+  CHECK(residency_class(127, 128 * 128) == 0);
+  CHECK(residency_class(128, 128 * 128) == 1);
+  CHECK(residency_class(7, 0) == 0);
+}
+
+TEST_CASE("valid_bytes_in counts the valid sectors' bytes inside a range, clipped at both ends") {
+  // A 4 KiB block at 8192 with 128-byte sectors 0, 1 and 31 valid.
+  const std::uint64_t valid = 0b11ULL | (1ULL << 31);
+  CHECK(valid_bytes_in(8192, valid, 128, 0, 1ULL << 20) == 3 * 128);
+  CHECK(valid_bytes_in(8192, valid, 128, 8192 + 64, 128) == 128);            // half of sector 0, half of sector 1
+  CHECK(valid_bytes_in(8192, valid, 128, 8192 + 256, 31 * 128 - 256) == 0);  // sectors 2..30 hold nothing
+  CHECK(valid_bytes_in(8192, valid, 128, 8192 + 31 * 128, 64) == 64);
+}
+
+TEST_CASE("the memo store keeps the first record of a signature") {
+  OpMemoStore store;
+  auto first = std::make_unique<OpRecord>();
+  first->duration_fs = 10;
+  auto second = std::make_unique<OpRecord>();
+  second->duration_fs = 20;
+  store.insert("gemm|a", std::move(first));
+  store.insert("gemm|a", std::move(second));
+  REQUIRE(store.find("gemm|a") != nullptr);
+  CHECK(store.find("gemm|a")->duration_fs == 10);
+  CHECK(store.find("gemm|b") == nullptr);
+  CHECK(store.size() == 1);
+}
+
+}  // namespace roofsim
