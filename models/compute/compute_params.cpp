@@ -45,9 +45,6 @@ std::string_view to_string(EngineOpClass op_class) {
   return "fp32_fma";
 }
 
-namespace {
-
-// The FMA and ALU classes of a data type; fp32's for types without classes of their own.
 std::array<EngineOpClass, 2> vector_classes(DataType type) {
   switch (type) {
     case DataType::fp16: return {EngineOpClass::fp16_fma, EngineOpClass::fp16_alu};
@@ -56,7 +53,24 @@ std::array<EngineOpClass, 2> vector_classes(DataType type) {
   }
 }
 
-}  // namespace
+Joules EngineParams::op_energy_j(EngineOpClass op_class) const {
+  const auto found = energy_per_op_j.find(op_class);
+  if (found != energy_per_op_j.end()) return found->second;
+  const auto fma_of = [&](DataType type) {
+    const auto per_flop = energy_per_flop_j.find(type);
+    return per_flop == energy_per_flop_j.end() ? 0.0 : 2 * per_flop->second;
+  };
+  // An ALU-class operation runs on the lanes of its type's FMA pipe; without a figure of its own it costs an FMA's.
+  switch (op_class) {
+    case EngineOpClass::fp32_fma: return fma_of(DataType::fp32);
+    case EngineOpClass::fp16_fma: return fma_of(DataType::fp16);
+    case EngineOpClass::bf16_fma: return fma_of(DataType::bf16);
+    case EngineOpClass::fp32_alu: return op_energy_j(EngineOpClass::fp32_fma);
+    case EngineOpClass::fp16_alu: return op_energy_j(EngineOpClass::fp16_fma);
+    case EngineOpClass::bf16_alu: return op_energy_j(EngineOpClass::bf16_fma);
+    default: return 0.0;
+  }
+}
 
 std::array<ComputeParams::Route, 6> ComputeParams::routes(const EngineParams& own, DataType op_type,
                                                           DataType vector_type) const {

@@ -41,6 +41,8 @@ inline constexpr std::array<EngineOpClass, 9> kAllEngineOpClasses = {
     EngineOpClass::fp16_alu, EngineOpClass::bf16_fma,   EngineOpClass::bf16_alu,
     EngineOpClass::exp2,     EngineOpClass::reciprocal, EngineOpClass::rsqrt};
 [[nodiscard]] std::string_view to_string(EngineOpClass op_class);
+// The operation classes of the vector work of a data type: its FMA class and its ALU class (fp32's for other types).
+[[nodiscard]] std::array<EngineOpClass, 2> vector_classes(DataType type);
 
 // How a tile slot orders the phases of its steps (an attention step: S = Q K^T, softmax, P V).
 enum class KernelSchedule : std::uint8_t {
@@ -49,14 +51,18 @@ enum class KernelSchedule : std::uint8_t {
 };
 
 struct EngineParams {
-  std::string name;                               // "matrix" (tensor cores, MXU), "vector" (SIMT/VPU), ...
-  Hertz clock_hz = 0;                             // nominal clock of this engine
-  std::map<DataType, double> flops_per_cycle;     // dense FLOPs per cycle per compute unit
-  std::map<DataType, Joules> energy_per_flop_j;   // dynamic energy per FLOP at the nominal voltage
-  std::map<EngineOpClass, double> ops_per_cycle;  // lane operations per cycle per compute unit, per class
+  std::string name;                                 // "matrix" (tensor cores, MXU), "vector" (SIMT/VPU), ...
+  Hertz clock_hz = 0;                               // nominal clock of this engine
+  std::map<DataType, double> flops_per_cycle;       // dense FLOPs per cycle per compute unit
+  std::map<DataType, Joules> energy_per_flop_j;     // dynamic energy per FLOP at the nominal voltage
+  std::map<EngineOpClass, double> ops_per_cycle;    // lane operations per cycle per compute unit, per class
+  std::map<EngineOpClass, Joules> energy_per_op_j;  // dynamic energy per lane operation at the nominal voltage
 
   [[nodiscard]] bool supports(DataType type) const { return flops_per_cycle.count(type) != 0; }
   [[nodiscard]] bool rates(EngineOpClass op_class) const { return ops_per_cycle.count(op_class) != 0; }
+  // Energy of one operation of a class on this engine: the file's figure, else for an FMA-class operation two FLOPs
+  // of its data type (an FMA is two FLOPs of the same datapath), else 0.
+  [[nodiscard]] Joules op_energy_j(EngineOpClass op_class) const;
   // Peak of all units of the device for one data type, FLOP/s; 0 when unsupported.
   [[nodiscard]] FlopsPerSecond peak_flops_per_s(DataType type, std::uint64_t units) const;
 };

@@ -165,10 +165,14 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
   std::uint8_t binding = static_cast<std::uint8_t>(primary);
   TimeFs primary_start = now, primary_end = now;
   TimeFs first_start = kNever, matrix_start = now, matrix_end = now;
+  std::array<TimeFs, kMaxUnitEngines> engine_start, engine_end;
+  const unsigned engines_used = used;
   for (; used != 0; used &= used - 1) {
     const auto e = static_cast<std::size_t>(__builtin_ctz(used));
     const TimeFs duration = round_fs(engine_fs[e]);
     const TimeFs finish = engines_[e].run(now, duration);
+    engine_start[e] = finish - duration;
+    engine_end[e] = finish;
     if (finish > end) {
       end = finish;
       binding = static_cast<std::uint8_t>(e);
@@ -214,6 +218,13 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
   slot.phase_flops[which] = share;
   slot.phase_flops_begin_fs[which] = matrix_step ? matrix_start : (first_start == kNever ? now : first_start);
   slot.phase_flops_end_fs[which] = matrix_step ? matrix_end : end;
+  for (std::size_t kind = 1; kind < kWorkKinds; ++kind) {
+    const unsigned e = execution.work_engine[kind];
+    const bool ran = counts[kind] != 0 && (engines_used & (1U << e)) != 0;
+    slot.phase_ops[which][kind - 1] = ran ? static_cast<double>(counts[kind]) : 0.0;
+    slot.phase_ops_begin_fs[which][kind - 1] = ran ? engine_start[e] : now;
+    slot.phase_ops_end_fs[which][kind - 1] = ran ? engine_end[e] : now;
+  }
   if (ahead) {
     slot.ahead = kRunning;
   } else {
@@ -263,12 +274,17 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
     slot.phase_flops[0] = slot.phase_flops[1];
     slot.phase_flops_begin_fs[0] = slot.phase_flops_begin_fs[1];
     slot.phase_flops_end_fs[0] = slot.phase_flops_end_fs[1];
+    slot.phase_ops[0] = slot.phase_ops[1];
+    slot.phase_ops_begin_fs[0] = slot.phase_ops_begin_fs[1];
+    slot.phase_ops_end_fs[0] = slot.phase_ops_end_fs[1];
   } else {
     slot.unstarted_flops[0] = 0;
     slot.phase_flops[0] = 0;
+    slot.phase_ops[0] = {};
   }
   slot.unstarted_flops[1] = 0;
   slot.phase_flops[1] = 0;
+  slot.phase_ops[1] = {};
   slot.ahead = kNone;
   load_ahead(index, now);
   maybe_finish_tile(index, now);
@@ -401,6 +417,19 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
       }
       slot.phase_flops_end_fs[which] = warp(end);
     }
+    for (std::size_t which = 0; which < 2; ++which) {
+      for (std::size_t kind = 0; kind + 1 < kWorkKinds; ++kind) {
+        const TimeFs begin = slot.phase_ops_begin_fs[which][kind], end = slot.phase_ops_end_fs[which][kind];
+        if (slot.phase_ops[which][kind] == 0 || end <= now_fs) continue;
+        if (begin < now_fs) {
+          slot.phase_ops[which][kind] *= static_cast<double>(end - now_fs) / static_cast<double>(end - begin);
+          slot.phase_ops_begin_fs[which][kind] = now_fs;
+        } else {
+          slot.phase_ops_begin_fs[which][kind] = warp(begin);
+        }
+        slot.phase_ops_end_fs[which][kind] = warp(end);
+      }
+    }
     const bool running[2] = {slot.computing, slot.ahead == kRunning};
     for (std::size_t which = 0; which < 2; ++which) {
       const TimeFs start = slot.primary_start_fs[which], end = slot.primary_end_fs[which];
@@ -434,18 +463,24 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
   }
 }
 
-void ComputeUnit::add_unfinished_flops(TimeFs at_fs, std::vector<double>& per_op) const {
+void ComputeUnit::add_unfinished_work(TimeFs at_fs, std::vector<UnfinishedWork>& per_op) const {
+  // The share of `amount` spent evenly over [begin, end) that is still to come at `at_fs`.
+  const auto left = [at_fs](double amount, TimeFs begin, TimeFs end) {
+    if (amount == 0 || end <= at_fs) return 0.0;
+    return at_fs <= begin ? amount : amount * static_cast<double>(end - at_fs) / static_cast<double>(end - begin);
+  };
   for (const Slot& slot : slots_) {
     if (!slot.busy) continue;
-    double unfinished = slot.unstarted_flops[0] + slot.unstarted_flops[1];
+    double flops = slot.unstarted_flops[0] + slot.unstarted_flops[1];
+    UnfinishedWork& unfinished = per_op[slot.op];
     for (std::size_t which = 0; which < 2; ++which) {
-      const TimeFs begin = slot.phase_flops_begin_fs[which], end = slot.phase_flops_end_fs[which];
-      if (slot.phase_flops[which] == 0 || end <= at_fs) continue;
-      unfinished += at_fs <= begin
-                        ? slot.phase_flops[which]
-                        : slot.phase_flops[which] * static_cast<double>(end - at_fs) / static_cast<double>(end - begin);
+      flops += left(slot.phase_flops[which], slot.phase_flops_begin_fs[which], slot.phase_flops_end_fs[which]);
+      for (std::size_t kind = 0; kind + 1 < kWorkKinds; ++kind) {
+        unfinished.ops[kind] +=
+            left(slot.phase_ops[which][kind], slot.phase_ops_begin_fs[which][kind], slot.phase_ops_end_fs[which][kind]);
+      }
     }
-    if (unfinished != 0) per_op[slot.op] += unfinished;
+    if (flops != 0) unfinished.flops += flops;
   }
 }
 

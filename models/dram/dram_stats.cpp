@@ -2,14 +2,45 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
+#include <utility>
 
 namespace roofsim::dram {
+
+namespace {
+
+// Sorts non-negative doubles (latencies) by a radix sort of their bit patterns, which order as the values do; a
+// million samples sort several times faster than by comparisons. Any negative value falls back to std::sort.
+void sort_latencies(std::vector<double>& samples) {
+  if (samples.size() < 4096 ||
+      std::any_of(samples.begin(), samples.end(), [](double x) { return std::signbit(x) || std::isnan(x); })) {
+    std::sort(samples.begin(), samples.end());
+    return;
+  }
+  std::vector<std::uint64_t> keys(samples.size()), other(samples.size());
+  for (std::size_t i = 0; i < samples.size(); ++i) std::memcpy(&keys[i], &samples[i], sizeof(double));
+  constexpr unsigned kDigitBits = 16;
+  std::vector<std::size_t> counts(std::size_t{1} << kDigitBits);
+  for (unsigned shift = 0; shift < 64; shift += kDigitBits) {
+    std::fill(counts.begin(), counts.end(), 0);
+    for (const auto key : keys) ++counts[(key >> shift) & 0xFFFF];
+    if (counts[(keys[0] >> shift) & 0xFFFF] == keys.size()) continue;  // one digit value: the pass changes nothing
+    std::size_t sum = 0;
+    for (auto& count : counts) sum += std::exchange(count, sum);
+    for (const auto key : keys) other[counts[(key >> shift) & 0xFFFF]++] = key;
+    keys.swap(other);
+  }
+  for (std::size_t i = 0; i < samples.size(); ++i) std::memcpy(&samples[i], &keys[i], sizeof(double));
+}
+
+}  // namespace
 
 LatencySummary summarize_latency(std::vector<double> samples) {
   LatencySummary summary;
   if (samples.empty()) return summary;
-  std::sort(samples.begin(), samples.end());
+  sort_latencies(samples);
   const auto rank = [&](double q) {
     const auto index = static_cast<std::size_t>(std::ceil(q * static_cast<double>(samples.size())));
     return samples[std::min(samples.size(), std::max<std::size_t>(1, index)) - 1];

@@ -93,7 +93,7 @@ EnergyTotals EnergyLedger::finish(const std::vector<OpInterval>& ops,
     for (std::size_t state = 0; state < state_count; ++state) {
       const Activity& activity = activity_[op][state];
       result.energy += model_.dynamic_energy(activity, states_[state].voltage_v);
-      result.flops += total_flops(activity);
+      result.flops += total_flops(activity) + activity.lane_flops;
     }
     for (const auto& [key, fs] : shares[op]) {
       const auto [state, sharers] = key;

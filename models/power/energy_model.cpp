@@ -33,6 +33,8 @@ DramCommandCounts& DramCommandCounts::operator-=(const DramCommandCounts& other)
 
 Activity& Activity::operator+=(const Activity& other) {
   add_into(flops, other.flops, false);
+  add_into(ops, other.ops, false);
+  lane_flops += other.lane_flops;
   add_into(level_bytes, other.level_bytes, false);
   dram_commands += other.dram_commands;
   network_bytes += other.network_bytes;
@@ -41,6 +43,8 @@ Activity& Activity::operator+=(const Activity& other) {
 
 Activity& Activity::operator-=(const Activity& other) {
   add_into(flops, other.flops, true);
+  add_into(ops, other.ops, true);
+  lane_flops -= other.lane_flops;
   add_into(level_bytes, other.level_bytes, true);
   dram_commands -= other.dram_commands;
   network_bytes -= other.network_bytes;
@@ -50,8 +54,9 @@ Activity& Activity::operator-=(const Activity& other) {
 bool Activity::empty() const {
   const auto zero = [](std::uint64_t value) { return value == 0; };
   const auto& c = dram_commands;
-  return std::all_of(flops.begin(), flops.end(), zero) && std::all_of(level_bytes.begin(), level_bytes.end(), zero) &&
-         c.act == 0 && c.pre == 0 && c.rd == 0 && c.wr == 0 && c.ref == 0 && network_bytes == 0;
+  return std::all_of(flops.begin(), flops.end(), zero) && std::all_of(ops.begin(), ops.end(), zero) &&
+         std::all_of(level_bytes.begin(), level_bytes.end(), zero) && lane_flops == 0 && c.act == 0 && c.pre == 0 &&
+         c.rd == 0 && c.wr == 0 && c.ref == 0 && network_bytes == 0;
 }
 
 EnergyBreakdown& EnergyBreakdown::operator+=(const EnergyBreakdown& other) {
@@ -83,6 +88,12 @@ EnergyModel::EnergyModel(const PowerDomainParams& params, DramEnergyBasis basis)
       const auto found = engine.energy_per_flop_j.find(dtype);
       flop_energy_j_.push_back(found == engine.energy_per_flop_j.end() ? 0.0 : found->second);
     }
+    op_classes_ = std::max(op_classes_, engine.energy_per_op_j.size());
+  }
+  for (const auto& engine : params.engines) {
+    for (std::size_t op_class = 0; op_class < op_classes_; ++op_class) {
+      op_energy_j_.push_back(op_class < engine.energy_per_op_j.size() ? engine.energy_per_op_j[op_class] : 0.0);
+    }
   }
   for (const auto& level : params.levels) {
     level_names_.push_back(level.name);
@@ -111,9 +122,18 @@ std::size_t EnergyModel::flop_slot(std::size_t engine, DataType dtype) const {
   return slot;
 }
 
+std::size_t EnergyModel::op_slot(std::size_t engine, std::size_t op_class) const {
+  const std::size_t slot = engine * op_classes_ + op_class;
+  if (op_class >= op_classes_ || slot >= op_energy_j_.size()) {
+    throw std::out_of_range("EnergyModel::op_slot: no such engine or operation class");
+  }
+  return slot;
+}
+
 Activity EnergyModel::activity() const {
   Activity activity;
   activity.flops.assign(flop_energy_j_.size(), 0);
+  activity.ops.assign(op_energy_j_.size(), 0);
   activity.level_bytes.assign(level_names_.size(), 0);
   return activity;
 }
@@ -123,6 +143,9 @@ EnergyBreakdown EnergyModel::dynamic_energy(const Activity& activity, Volts volt
   EnergyBreakdown energy;
   for (std::size_t slot = 0; slot < activity.flops.size() && slot < flop_energy_j_.size(); ++slot) {
     energy.compute_j += static_cast<double>(activity.flops[slot]) * flop_energy_j_[slot];
+  }
+  for (std::size_t slot = 0; slot < activity.ops.size() && slot < op_energy_j_.size(); ++slot) {
+    energy.compute_j += static_cast<double>(activity.ops[slot]) * op_energy_j_[slot];
   }
   energy.compute_j *= scale;
   energy.level_j.assign(level_names_.size(), 0.0);

@@ -30,6 +30,8 @@ struct DramCommandCounts {
 // Counts of everything that costs dynamic energy. Sized by an EnergyModel (activity()).
 struct Activity {
   std::vector<Flops> flops;        // per compute slot (EnergyModel::flop_slot: engine x data type)
+  std::vector<std::uint64_t> ops;  // lane operations per slot (EnergyModel::op_slot: engine x operation class)
+  Flops lane_flops = 0;            // FLOPs done as lane operations: counted, their energy is the operations'
   std::vector<Bytes> level_bytes;  // per level in EnergyModel::level_names() order ("dram" last where present)
   DramCommandCounts dram_commands;
   Bytes network_bytes = 0;
@@ -41,7 +43,7 @@ struct Activity {
 
 // Where energy went. `level_j` has one entry per level (SRAM levels and "dram") in level_names() order.
 struct EnergyBreakdown {
-  Joules compute_j = 0;         // FLOPs on the engines
+  Joules compute_j = 0;         // FLOPs and lane operations on the engines
   std::vector<Joules> level_j;  // bytes at each level (for "dram": per byte or per command)
   Joules network_j = 0;         // bytes sent over links
   Joules compute_static_j = 0;  // compute-domain leakage
@@ -65,6 +67,8 @@ class EnergyModel {
   // Index of (engine, data type) in Activity::flops; engines in PowerDomainParams::engines order.
   [[nodiscard]] std::size_t flop_slot(std::size_t engine, DataType dtype) const;
   [[nodiscard]] std::size_t flop_slots() const { return flop_energy_j_.size(); }
+  // Index of (engine, operation class) in Activity::ops; the class by its index in the engines' energy_per_op_j.
+  [[nodiscard]] std::size_t op_slot(std::size_t engine, std::size_t op_class) const;
   [[nodiscard]] const std::vector<std::string>& level_names() const { return level_names_; }
   // Index of "dram" in level_names(); level_names().size() when the device has none.
   [[nodiscard]] std::size_t dram_index() const { return dram_index_; }
@@ -80,11 +84,14 @@ class EnergyModel {
 
   // Per-event energies at the nominal voltage, for closed forms in tests and reports.
   [[nodiscard]] Joules flop_energy_j(std::size_t slot) const { return flop_energy_j_[slot]; }
+  [[nodiscard]] Joules op_energy_j(std::size_t slot) const { return op_energy_j_[slot]; }
   [[nodiscard]] Joules level_energy_per_byte_j(std::size_t level) const { return level_energy_j_[level]; }
   [[nodiscard]] bool level_on_chip(std::size_t level) const { return level != dram_index_; }
 
  private:
   std::vector<Joules> flop_energy_j_;  // per slot, at nominal voltage
+  std::vector<Joules> op_energy_j_;    // per operation slot, at nominal voltage
+  std::size_t op_classes_ = 0;         // operation classes per engine
   std::vector<std::string> level_names_;
   std::vector<Joules> level_energy_j_;  // per byte; DRAM: per byte of the simple model
   std::size_t dram_index_ = 0;

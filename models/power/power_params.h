@@ -31,11 +31,13 @@ struct PowerParams {
   Seconds up_hold_s = 0;         // time at a state whose mean power must predict a fit before a step up
 };
 
-// An engine of the compute units: its nominal clock (the compute domain's, when the power section names none) and
-// its dynamic energy per FLOP at the nominal voltage.
+// An engine of the compute units: its nominal clock (the compute domain's, when the power section names none), its
+// dynamic energy per FLOP and per lane operation of each class at the nominal voltage. The classes are the compute
+// model's (models/compute/compute_params.h, kAllEngineOpClasses), by their index in its order.
 struct EngineEnergyParams {
   Hertz clock_hz = 0;
   std::map<DataType, Joules> energy_per_flop_j;
+  std::vector<Joules> energy_per_op_j;
 };
 
 // An on-chip memory level: energy per byte moved at the nominal voltage.

@@ -74,6 +74,14 @@ EngineParams read_engine(const ConfigSection& section) {
       engine.energy_per_flop_j[type] = energies->quantity(key, QuantityKind::energy);
     }
   }
+  if (const auto energies = section.child("energy_per_op")) {
+    for (const auto& key : energies->keys()) {
+      for (const auto op_class : kAllEngineOpClasses) {
+        if (to_string(op_class) == key)
+          engine.energy_per_op_j[op_class] = energies->quantity(key, QuantityKind::energy);
+      }
+    }
+  }
   return engine;
 }
 

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace roofsim {
 
@@ -11,7 +13,11 @@ MemorySystemParams memory_system_params(const HardwareParams& hw) {
 
 PowerDomainParams power_domain_params(const HardwareParams& hw) {
   PowerDomainParams params;
-  for (const auto& engine : hw.compute.engines) params.engines.push_back({engine.clock_hz, engine.energy_per_flop_j});
+  for (const auto& engine : hw.compute.engines) {
+    std::vector<Joules> per_op;
+    for (const auto op_class : kAllEngineOpClasses) per_op.push_back(engine.op_energy_j(op_class));
+    params.engines.push_back({engine.clock_hz, engine.energy_per_flop_j, std::move(per_op)});
+  }
   for (const auto& level : hw.levels) params.levels.push_back({level.name, level.energy_per_byte_j});
   if (hw.dram) {
     const auto& energy = hw.dram->standard.energy;

@@ -67,6 +67,24 @@ Fields split(std::string_view line) {
 template <class T>
 bool parse_number(std::string_view text, T& value, int base = 10) {
   if (text.empty()) return false;
+  if constexpr (std::is_floating_point_v<T>) {
+    // A whole number of up to 15 digits (most trace times) converts exactly: the same value from_chars gives.
+    if (text.size() <= 15) {
+      std::uint64_t whole = 0;
+      bool digits = true;
+      for (const char c : text) {
+        if (c < '0' || c > '9') {
+          digits = false;
+          break;
+        }
+        whole = whole * 10 + static_cast<std::uint64_t>(c - '0');
+      }
+      if (digits) {
+        value = static_cast<T>(whole);
+        return true;
+      }
+    }
+  }
   const auto* end = text.data() + text.size();
   std::from_chars_result result{};
   if constexpr (std::is_floating_point_v<T>) {

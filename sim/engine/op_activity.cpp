@@ -4,7 +4,10 @@
 #include <cmath>
 
 #include <stdexcept>
+
 #include <systemc>
+#include "sim/graph/counting.h"
+#include "sim/graph/hardware_check.h"
 
 namespace roofsim {
 
@@ -18,28 +21,54 @@ OpActivity::OpActivity(const std::vector<OpExecution>& executions, const Dispatc
   }
   for (std::size_t op = 0; op < executions.size(); ++op) {
     slots_.push_back(model.flop_slot(executions[op].engine, workload.ops[op].dtype));
+    // An op without matrix work (element-wise, reduction, softmax, normalization) does its FLOPs as the lane
+    // operations its steps count: their energy is the operations', not the FLOPs' again.
+    flops_on_lanes_.push_back(engine_work(workload.ops[op]).flops == 0);
+    // Each kind of lane operation on the engine that runs it, at the energy of its class there.
+    const auto vector = vector_classes(vector_data_type(workload.ops[op]));
+    const std::array<EngineOpClass, kWorkKinds - 1> classes = {vector[0], vector[1], EngineOpClass::exp2,
+                                                               EngineOpClass::reciprocal, EngineOpClass::rsqrt};
+    std::array<std::size_t, kWorkKinds - 1> op_slots{};
+    for (std::size_t kind = 0; kind + 1 < kWorkKinds; ++kind) {
+      const auto class_index =
+          static_cast<std::size_t>(std::find(kAllEngineOpClasses.begin(), kAllEngineOpClasses.end(), classes[kind]) -
+                                   kAllEngineOpClasses.begin());
+      op_slots[kind] = model.op_slot(executions[op].work_engine[kind + 1], class_index);
+    }
+    op_slots_.push_back(op_slots);
   }
 }
 
 void OpActivity::count_steps_over_their_interval(std::vector<const ComputeUnit*> units) {
   units_ = std::move(units);
-  unfinished_flops_.assign(executions_.size(), 0.0);
+  unfinished_.assign(executions_.size(), ComputeUnit::UnfinishedWork{});
   reported_flops_.assign(executions_.size(), 0);
+  reported_ops_.assign(executions_.size(), {});
 }
 
 void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
   const auto& execution = executions_[op];
   Flops flops = execution.executed_flops;
+  const auto& work = execution.executed_work;
+  std::array<std::uint64_t, kWorkKinds - 1> ops = {work.vector_fma, work.vector_alu, work.exp2, work.reciprocal,
+                                                   work.rsqrt};
   if (!units_.empty()) {
     const TimeFs now = sc_core::sc_time_stamp().value();
     if (now != read_at_fs_) {
       read_at_fs_ = now;
-      std::fill(unfinished_flops_.begin(), unfinished_flops_.end(), 0.0);
-      for (const auto* unit : units_) unit->add_unfinished_flops(now, unfinished_flops_);
+      std::fill(unfinished_.begin(), unfinished_.end(), ComputeUnit::UnfinishedWork{});
+      for (const auto* unit : units_) unit->add_unfinished_work(now, unfinished_);
     }
-    const auto unfinished = static_cast<Flops>(std::ceil(unfinished_flops_[op]));
-    flops = std::max(reported_flops_[op], unfinished < flops ? flops - unfinished : 0);
-    reported_flops_[op] = flops;
+    // Counts are integers and never go down between readings (the even-pace shares are doubles).
+    const auto done = [](std::uint64_t issued, double unfinished_share, std::uint64_t& reported) {
+      const auto unfinished = static_cast<std::uint64_t>(std::ceil(unfinished_share));
+      reported = std::max(reported, unfinished < issued ? issued - unfinished : 0);
+      return reported;
+    };
+    flops = done(flops, unfinished_[op].flops, reported_flops_[op]);
+    for (std::size_t kind = 0; kind < ops.size(); ++kind) {
+      ops[kind] = done(ops[kind], unfinished_[op].ops[kind], reported_ops_[op][kind]);
+    }
   }
   // A memoized replay books its counters at its start; a reading inside it sees them at an even pace over its
   // interval, as it sees a simulated op's steps.
@@ -56,7 +85,8 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
   const auto part = [share](std::uint64_t count) {
     return share >= 1.0 ? count : static_cast<std::uint64_t>(std::floor(static_cast<double>(count) * share));
   };
-  into.flops[slots_[op]] += part(flops);
+  (flops_on_lanes_[op] ? into.lane_flops : into.flops[slots_[op]]) += part(flops);
+  for (std::size_t kind = 0; kind < ops.size(); ++kind) into.ops[op_slots_[op][kind]] += part(ops[kind]);
   for (std::size_t level = 0; level < execution.bytes.size() && level < into.level_bytes.size(); ++level) {
     into.level_bytes[level] += part(execution.bytes[level]);
   }

@@ -3,6 +3,7 @@
 // its engine and data type and the bytes it moved at each memory level, straight from the counters the compute units
 // and the memory system keep (OpExecution), and with the detailed DRAM model the DRAM commands the controller
 // charged to it (EngineDramAdapter::op_counters), read only when the governor wakes.
+#include <array>
 #include <vector>
 
 #include "models/compute/compute_unit.h"
@@ -23,9 +24,9 @@ class OpActivity final : public DeviceActivity {
              const EnergyModel& model, const std::vector<std::string>& level_names,
              const EngineDramAdapter* dram = nullptr);
 
-  // FLOPs are counted when their step is issued; with the units given here, the FLOPs of steps still on an engine
-  // at the time of a reading are left out until they are done, at an even pace over each step's busy interval, so
-  // that a governor window sees the power a sensor would read rather than lumps at step starts.
+  // FLOPs are counted when their step is issued, lane operations when their phase is; with the units given here, the
+  // work still on an engine at the time of a reading is left out until it is done, at an even pace over each phase's
+  // busy interval, so that a governor window sees the power a sensor would read rather than lumps at step starts.
   void count_steps_over_their_interval(std::vector<const ComputeUnit*> units);
 
   [[nodiscard]] std::size_t op_count() const override { return executions_.size(); }
@@ -36,15 +37,19 @@ class OpActivity final : public DeviceActivity {
  private:
   const std::vector<OpExecution>& executions_;
   const DispatchPolicy& policy_;
-  std::vector<std::size_t> slots_;  // per op: its (engine, data type) slot in Activity::flops
+  std::vector<std::size_t> slots_;    // per op: its (engine, data type) slot in Activity::flops
+  std::vector<bool> flops_on_lanes_;  // per op: its FLOPs are its lane operations (no matrix work)
+  // per op: the (engine, operation class) slot in Activity::ops of each kind of lane operation (PhaseWork order)
+  std::vector<std::array<std::size_t, kWorkKinds - 1>> op_slots_;
   const EngineDramAdapter* dram_;
   std::uint64_t banks_ = 1;  // per channel: a per-bank refresh refreshes 1/banks of what an all-bank one does
   std::vector<const ComputeUnit*> units_;
-  // Per op, at the time of the last reading: the FLOPs on the engines not yet done, and the done FLOPs reported
+  // Per op, at the time of the last reading: the work on the engines not yet done, and the done work reported
   // (never less than before: the even-pace shares are doubles, the counts integers).
   mutable TimeFs read_at_fs_ = kNever;
-  mutable std::vector<double> unfinished_flops_;
+  mutable std::vector<ComputeUnit::UnfinishedWork> unfinished_;
   mutable std::vector<Flops> reported_flops_;
+  mutable std::vector<std::array<std::uint64_t, kWorkKinds - 1>> reported_ops_;
 };
 
 }  // namespace roofsim

@@ -1,8 +1,10 @@
 #include "sim/roofline/roofline.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "sim/core/power_laws.h"
 #include "sim/graph/counting.h"
@@ -76,11 +78,31 @@ Joules data_energy_per_flop_j(const DeviceRoof& device, const RooflineInput& inp
   return energy;
 }
 
+// Energy per FLOP of the op's work on the engines at the nominal voltage: its FLOPs on its own engine, and its lane
+// operations (vector and special-function work) on the engines that run them, at their classes' energies. An op
+// without matrix work does its FLOPs as those operations.
 Joules flop_energy_j(const DeviceRoof& device, const RooflineInput& input) {
   const auto* engine = device.compute.engine_for(input.dtype, input.engine);
   if (engine == nullptr) return 0;
   const auto found = engine->energy_per_flop_j.find(input.dtype);
-  return found == engine->energy_per_flop_j.end() ? 0.0 : found->second;
+  Joules energy = found == engine->energy_per_flop_j.end() ? 0.0 : found->second;
+  if (input.work.empty() || input.flops == 0) return energy;
+  // Without matrix work the FLOPs are the lane operations counted below (as the simulation books them).
+  if (input.work.flops == 0) energy = 0;
+  const auto routes = device.compute.routes(*engine, input.dtype, input.vector_dtype);
+  const auto vector = vector_classes(input.vector_dtype);
+  const std::array<std::pair<std::uint64_t, EngineOpClass>, 5> ops = {
+      {{input.work.vector_fma, vector[0]},
+       {input.work.vector_alu, vector[1]},
+       {input.work.exp2, EngineOpClass::exp2},
+       {input.work.reciprocal, EngineOpClass::reciprocal},
+       {input.work.rsqrt, EngineOpClass::rsqrt}}};
+  for (std::size_t kind = 0; kind < ops.size(); ++kind) {
+    const auto& runner = device.compute.engines[routes[kind + 1].index];
+    energy +=
+        static_cast<double>(ops[kind].first) * runner.op_energy_j(ops[kind].second) / static_cast<double>(input.flops);
+  }
+  return energy;
 }
 
 }  // namespace

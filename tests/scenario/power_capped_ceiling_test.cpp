@@ -48,10 +48,10 @@ TEST_CASE("power-aware ceiling with one DVFS state equals W over Choi's capped t
     const auto report = nlohmann::json::parse(test::read_file(dir / cap / "report.json"));
     const double cap_w = std::stod(cap);
     const double v = 0.85 / 0.95;
-    const double peak = 132.0 * 4096 * 1.83e9;                 // the matrix engine's fp16 peak
-    const double bandwidth = 5 * 1024 / 8.0 * 5.234e9;         // 5 HBM3 stacks x 1024 bits x 5.234 Gb/s
-    const double e_flop = 0.34e-12 * v * v;                    // fp16 on the matrix engine
-    const double e_byte = (0.5e-12 + 2e-12) * v * v + 24e-12;  // smem + L2 (compute supply) + HBM
+    const double peak = 132.0 * 4096 * 1.83e9;                      // the matrix engine's fp16 peak
+    const double bandwidth = 5 * 1024 / 8.0 * 5.234e9;              // 5 HBM3 stacks x 1024 bits x 5.234 Gb/s
+    const double e_flop = 0.466e-12 * v * v;                        // fp16 on the matrix engine
+    const double e_byte = (0.888e-12 + 4.44e-12) * v * v + 24e-12;  // smem + L2 (compute supply) + HBM
     const double pi0 = 140.0 * v + 0.055 * 160;  // HBM3: 55 mW x 5 stacks x 16 channels x 2 pseudo-channels
     std::size_t power_bound = 0;
     for (const auto& op : report["ops"]) {

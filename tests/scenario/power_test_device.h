@@ -29,6 +29,9 @@ struct PowerTestDevice {
     for (auto& engine : hw.compute.engines) {
       for (const auto& [dtype, rate] : engine.flops_per_cycle) {
         engine.energy_per_flop_j[dtype] = engine.name == "matrix" ? matrix_flop_j : vector_flop_j;
+        // A lane operation of the FMA class costs what a FLOP of its type does, so that an element-wise op's
+        // energy is its FLOPs x vector_flop_j (its FLOPs are those operations).
+        if (engine.name != "matrix") engine.energy_per_op_j[vector_classes(dtype)[0]] = vector_flop_j;
       }
     }
     for (auto& level : hw.levels) level.energy_per_byte_j = level.name == "smem" ? smem_byte_j : l2_byte_j;

@@ -3,8 +3,10 @@
 // and per-op energies that add up to the total whatever the order in which activity was counted.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <vector>
 
+#include "models/compute/compute_params.h"
 #include "models/power/energy_ledger.h"
 #include "models/power/energy_model.h"
 #include "sim/config/hardware_params.h"
@@ -50,13 +52,44 @@ TEST_CASE("dynamic energy: FLOPs, SRAM bytes, DRAM bytes and link bytes times th
   activity.level_bytes[level_index(model, "dram")] = 5'000'000;
   activity.network_bytes = 6'000'000;
   const auto energy = model.dynamic_energy(activity, hw.power.nominal_voltage_v);
-  // H100 file: bf16 0.34 pJ, vector fp32 5 pJ, smem 0.5 pJ/B, L2 2 pJ/B, HBM 24 pJ/B, NVLink 10 pJ/B.
-  CHECK(test::within(energy.compute_j, 1e9 * 0.34e-12 + 2e6 * 5e-12, 1e-12));
-  CHECK(test::within(energy.level_j[level_index(model, "smem")], 3e6 * 0.5e-12, 1e-12));
-  CHECK(test::within(energy.level_j[level_index(model, "l2")], 4e6 * 2e-12, 1e-12));
+  // H100 file: bf16 0.374 pJ, vector fp32 4.37 pJ, smem 0.888 pJ/B, L2 4.44 pJ/B, HBM 24 pJ/B, NVLink 10 pJ/B.
+  CHECK(test::within(energy.compute_j, 1e9 * 0.374e-12 + 2e6 * 4.37e-12, 1e-12));
+  CHECK(test::within(energy.level_j[level_index(model, "smem")], 3e6 * 0.888e-12, 1e-12));
+  CHECK(test::within(energy.level_j[level_index(model, "l2")], 4e6 * 4.44e-12, 1e-12));
   CHECK(test::within(energy.level_j[level_index(model, "dram")], 5e6 * 24e-12, 1e-12));
   CHECK(test::within(energy.network_j, 6e6 * 10e-12, 1e-12));
   CHECK(energy.static_j() == 0);
+}
+
+TEST_CASE("lane operations cost the file's energy per operation of their class on the engine that runs them") {
+  const auto hw = h100();
+  const EnergyModel model(power_domain_params(hw), DramEnergyBasis::per_byte);
+  const auto class_index = [](EngineOpClass op_class) {
+    return static_cast<std::size_t>(std::find(kAllEngineOpClasses.begin(), kAllEngineOpClasses.end(), op_class) -
+                                    kAllEngineOpClasses.begin());
+  };
+  auto activity = model.activity();
+  const std::size_t vector = engine_index(hw, "vector"), special = engine_index(hw, "special_function");
+  activity.ops[model.op_slot(vector, class_index(EngineOpClass::fp32_fma))] = 3'000'000;
+  activity.ops[model.op_slot(vector, class_index(EngineOpClass::fp32_alu))] = 2'000'000;
+  activity.ops[model.op_slot(special, class_index(EngineOpClass::exp2))] = 1'000'000;
+  // H100 file: fp32 FMA 8.74 pJ, fp32 ALU 5.65 pJ, exp2 6.82 pJ per operation.
+  const double expected = 3e6 * 8.74e-12 + 2e6 * 5.65e-12 + 1e6 * 6.82e-12;
+  CHECK(test::within(model.dynamic_energy(activity, hw.power.nominal_voltage_v).compute_j, expected, 1e-12));
+  const double scale = (0.70 / 0.95) * (0.70 / 0.95);
+  CHECK(test::within(model.dynamic_energy(activity, 0.70).compute_j, expected * scale, 1e-12));
+}
+
+TEST_CASE("an FMA class without an energy of its own costs two FLOPs of its type, an ALU class its FMA class's") {
+  EngineParams engine;
+  engine.energy_per_flop_j = {{DataType::fp16, 2e-12}, {DataType::fp32, 5e-12}};
+  engine.energy_per_op_j = {{EngineOpClass::fp32_alu, 3e-12}};
+  CHECK(engine.op_energy_j(EngineOpClass::fp16_fma) == 4e-12);
+  CHECK(engine.op_energy_j(EngineOpClass::fp16_alu) == 4e-12);
+  CHECK(engine.op_energy_j(EngineOpClass::fp32_fma) == 10e-12);
+  CHECK(engine.op_energy_j(EngineOpClass::fp32_alu) == 3e-12);
+  CHECK(engine.op_energy_j(EngineOpClass::bf16_fma) == 0);
+  CHECK(engine.op_energy_j(EngineOpClass::exp2) == 0);
 }
 
 TEST_CASE("at a lower voltage FLOP and SRAM energies scale with (V/V0)^2 and DRAM and link energies do not") {

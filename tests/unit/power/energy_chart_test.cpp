@@ -30,14 +30,14 @@ struct Setup {
 
 TEST_CASE("the arch line: 1 / (e_flop + e_mem / OI + pi_0 max(1 / P, 1 / (OI B))) at the nominal and slowest states") {
   const Setup s;
-  // H100 file: matrix fp16 0.34 pJ/FLOP; smem 0.5, L2 2, HBM 24 pJ/B; 140 W static at 0.95 V; 132 x 4096 FLOP/cycle
-  // at 1.83 GHz; 3.35 TB/s; HBM3 background 55 mW x 160 pseudo-channels = 8.8 W, not voltage-scaled.
+  // H100 file: matrix fp16 0.466 pJ/FLOP; smem 0.888, L2 4.44, HBM 24 pJ/B; 140 W static at 0.95 V; 132 x 4096
+  // FLOP/cycle at 1.83 GHz; 3.35 TB/s; HBM3 background 55 mW x 160 pseudo-channels = 8.8 W, not voltage-scaled.
   const double peak = 132.0 * 4096 * 1.83e9;
   const double bandwidth = s.device.main_bandwidth_bytes_per_s;
-  const double e_mem = (0.5 + 2 + 24) * 1e-12;
+  const double e_mem = (0.888 + 4.44 + 24) * 1e-12;
   for (const double oi : {0.1, 10.0, 295.0, 5000.0}) {
     const double expected =
-        1.0 / (0.34e-12 + e_mem / oi + (140.0 + kDramW) * std::max(1.0 / peak, 1.0 / (oi * bandwidth)));
+        1.0 / (0.466e-12 + e_mem / oi + (140.0 + kDramW) * std::max(1.0 / peak, 1.0 / (oi * bandwidth)));
     CHECK(test::within(arch_flops_per_j(s.device, DataType::fp16, "matrix", oi, s.device.dvfs.size() - 1), expected,
                        1e-9));
   }
@@ -46,7 +46,7 @@ TEST_CASE("the arch line: 1 / (e_flop + e_mem / OI + pi_0 max(1 / P, 1 / (OI B))
   const double v = 0.70 / 0.95;
   const double slow_peak = peak * 0.99 / 1.98;
   const double oi = 5000;
-  const double expected = 1.0 / (0.34e-12 * v * v + ((0.5 + 2) * 1e-12 * v * v + 24e-12) / oi +
+  const double expected = 1.0 / (0.466e-12 * v * v + ((0.888 + 4.44) * 1e-12 * v * v + 24e-12) / oi +
                                  (140.0 * v + kDramW) * std::max(1.0 / slow_peak, 1.0 / (oi * bandwidth)));
   CHECK(test::within(arch_flops_per_j(s.device, DataType::fp16, "matrix", oi, 0), expected, 1e-9));
 }
@@ -70,8 +70,8 @@ TEST_CASE("energy.svg puts each op at its OI and useful FLOPs per modelled joule
     // Closed form: FLOPs x e_flop + sum of compulsory bytes x e_l + static power x FLOPs / binding ceiling.
     const double flops = static_cast<double>(found->useful_flops);
     const double bytes = static_cast<double>(found->bytes_at("dram"));
-    const double energy =
-        flops * 0.34e-12 + bytes * (0.5 + 2 + 24) * 1e-12 + (140.0 + kDramW) * flops / found->attainable_flops_per_s();
+    const double energy = flops * 0.466e-12 + bytes * (0.888 + 4.44 + 24) * 1e-12 +
+                          (140.0 + kDramW) * flops / found->attainable_flops_per_s();
     CHECK(test::within(std::stod((*it)[2]), flops / bytes, 1e-8));
     CHECK(test::within(std::stod((*it)[3]), flops / energy, 1e-8));
     ++points;
