@@ -35,24 +35,54 @@ std::string name_pattern(std::string_view name) {
   return pattern;
 }
 
+namespace {
+
+// The runs of digits and of other characters of a name, in order.
+std::vector<std::string> digit_runs(std::string_view name) {
+  std::vector<std::string> runs;
+  bool previous_digit = false;
+  for (const char c : name) {
+    const bool digit = std::isdigit(static_cast<unsigned char>(c)) != 0;
+    if (runs.empty() || digit != previous_digit) runs.emplace_back();
+    runs.back() += c;
+    previous_digit = digit;
+  }
+  return runs;
+}
+
+}  // namespace
+
 std::string summarise_names(const std::vector<std::string>& names, std::size_t max_groups) {
+  // A group holds the names of one pattern: its runs as in the first name, and which digit runs vary among them.
   struct Group {
-    std::string first;  // the first name of the pattern
+    std::vector<std::string> runs;
+    std::vector<bool> varies;
     std::size_t count = 0;
   };
-  std::vector<std::pair<std::string, Group>> groups;  // in order of first appearance
+  std::vector<Group> groups;  // in order of first appearance
   std::unordered_map<std::string, std::size_t> index;
   for (const auto& name : names) {
-    auto pattern = name_pattern(name);
-    const auto [at, inserted] = index.emplace(std::move(pattern), groups.size());
-    if (inserted) groups.push_back({at->first, {name, 0}});
-    ++groups[at->second].second.count;
+    const auto [at, inserted] = index.emplace(name_pattern(name), groups.size());
+    if (inserted) {
+      auto runs = digit_runs(name);
+      const auto size = runs.size();
+      groups.push_back({std::move(runs), std::vector<bool>(size, false), 0});
+    } else if (groups[at->second].varies.size() > 0) {
+      auto& group = groups[at->second];
+      const auto runs = digit_runs(name);
+      for (std::size_t r = 0; r < runs.size() && r < group.runs.size(); ++r) {
+        if (runs[r] != group.runs[r]) group.varies[r] = true;
+      }
+    }
+    ++groups[at->second].count;
   }
   std::string text;
   std::size_t shown = 0;
   for (std::size_t g = 0; g < groups.size() && g < max_groups; ++g) {
-    const auto& [pattern, group] = groups[g];
-    text += (g ? ", " : "") + (group.count == 1 ? group.first : fmt::format("{} x{}", pattern, group.count));
+    const auto& group = groups[g];
+    std::string name;
+    for (std::size_t r = 0; r < group.runs.size(); ++r) name += group.varies[r] ? "*" : group.runs[r];
+    text += (g ? ", " : "") + (group.count == 1 ? name : fmt::format("{} x{}", name, group.count));
     shown += group.count;
   }
   if (shown < names.size()) text += fmt::format("{}+{} more", text.empty() ? "" : ", ", names.size() - shown);

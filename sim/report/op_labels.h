@@ -17,7 +17,8 @@ namespace roofsim {
 [[nodiscard]] std::string name_pattern(std::string_view name);
 
 // The names grouped by pattern, in order of first appearance, at most `max_groups` groups: a group of one name is the
-// name, a larger one its pattern and count; then "+N more" ops. "decoder.l*.attn.qkv x32, embed, +40 more".
+// name, a larger one the name with '*' for the numbers that differ among its names, and its count; then "+N more"
+// ops. "decoder.l*.attn.qkv x32, embed, +40 more"; "batch=16 power cap=*W x10".
 [[nodiscard]] std::string summarise_names(const std::vector<std::string>& names, std::size_t max_groups);
 
 struct OpLabelPoint {

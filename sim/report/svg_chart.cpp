@@ -503,6 +503,15 @@ struct Chart {
         }
         if (placed) break;
       }
+      if (placed) continue;
+      // No room inside the plot (diagonals cross the lower roofs): the peak at the roof's right end, outside the
+      // plot, where nothing else is drawn; the legend moves right to make room.
+      const double x = kPlotRight + 4, baseline = y + 0.3 * kSmallFontPx;
+      const auto box = text_box(value, x, baseline, kSmallFontPx, Anchor::start);
+      if (!margin_placer.try_place({box})) continue;
+      svg.text(x, baseline, value, kSmallFontPx, Anchor::start, "compute-label", group.colour, 0, true,
+               fmt::format(" data-line=\"roof-{}\"", g));
+      margin_right = std::max(margin_right, box.x1);
     }
   }
 
@@ -595,7 +604,8 @@ struct Chart {
     place_op_labels();
 
     // Legend, on the right of the plot.
-    svg::Legend legend(kLegendLeft, kPlotTop + 6, kFontPx, kSmallFontPx);
+    const double legend_left = std::max(kLegendLeft, margin_right + 14);
+    svg::Legend legend(legend_left, kPlotTop + 6, kFontPx, kSmallFontPx);
     legend.title("Compute peaks");
     for (const auto& group : peaks)
       legend.line({group.colour, 2.0, ""}, group.label + ": " + format_si(group.peak, "FLOP/s"));
@@ -621,10 +631,10 @@ struct Chart {
     legend.gap(6);
     legend.title("Markers");
     const double ly = legend.y();
-    legend.out().raw("<path d=\"M" + px(kLegendLeft + 14) + " " + px(ly - 5) + " L" + px(kLegendLeft + 19) + " " +
-                     px(ly) + " L" + px(kLegendLeft + 14) + " " + px(ly + 5) + " L" + px(kLegendLeft + 9) + " " +
+    legend.out().raw("<path d=\"M" + px(legend_left + 14) + " " + px(ly - 5) + " L" + px(legend_left + 19) + " " +
+                     px(ly) + " L" + px(legend_left + 14) + " " + px(ly + 5) + " L" + px(legend_left + 9) + " " +
                      px(ly) + " Z\" fill=\"#FFFFFF\" stroke=\"#000000\" stroke-width=\"1.3\"/>");
-    legend.out().text(kLegendLeft + 36, ly + 4, "ridge point (OI = P / B_" + report.main_memory + ")", kSmallFontPx,
+    legend.out().text(legend_left + 36, ly + 4, "ridge point (OI = P / B_" + report.main_memory + ")", kSmallFontPx,
                       Anchor::start, "legend-text");
     legend.gap(16);
     std::vector<std::string> categories;
@@ -642,33 +652,33 @@ struct Chart {
 
     for (const auto level : drawn_levels) {
       const double y = legend.y();
-      legend.out().raw("<path d=\"" + level_marker(level, kLegendLeft + 14, y) +
+      legend.out().raw("<path d=\"" + level_marker(level, legend_left + 14, y) +
                        "\" fill=\"none\" stroke=\"#444444\" stroke-width=\"1.3\"/>");
-      legend.out().text(kLegendLeft + 36, y + 4, "op at its " + report.levels[level] + " intensity (measured bytes)",
+      legend.out().text(legend_left + 36, y + 4, "op at its " + report.levels[level] + " intensity (measured bytes)",
                         kSmallFontPx, Anchor::start, "legend-text");
       legend.gap(16);
     }
 
     if (drawn_network_points) {
       const double y = legend.y();
-      legend.out().raw("<path d=\"" + diamond(kLegendLeft + 14, y, kPointRadius + 1.5) + "\" fill=\"" +
+      legend.out().raw("<path d=\"" + diamond(legend_left + 14, y, kPointRadius + 1.5) + "\" fill=\"" +
                        bound_colour("network") + "\" stroke=\"#000000\" stroke-width=\"0.8\"/>");
-      legend.out().text(kLegendLeft + 36, y + 4, "step at its network intensity (FLOP per byte sent)", kSmallFontPx,
+      legend.out().text(legend_left + 36, y + 4, "step at its network intensity (FLOP per byte sent)", kSmallFontPx,
                         Anchor::start, "legend-text");
       legend.gap(16);
       const double by = legend.y();
-      legend.out().raw("<path d=\"M" + px(kLegendLeft + 7) + " " + px(by) + " H" + px(kLegendLeft + 21) +
+      legend.out().raw("<path d=\"M" + px(legend_left + 7) + " " + px(by) + " H" + px(legend_left + 21) +
                        "\" stroke=\"" + bound_colour("network") + "\" stroke-width=\"2.4\"/>");
-      legend.out().text(kLegendLeft + 36, by + 4, "its communication-aware ceiling", kSmallFontPx, Anchor::start,
+      legend.out().text(legend_left + 36, by + 4, "its communication-aware ceiling", kSmallFontPx, Anchor::start,
                         "legend-text");
       legend.gap(16);
     }
 
     if (drawn_dram_points) {
       const double y = legend.y();
-      legend.out().raw("<path d=\"M" + px(kLegendLeft + 8) + " " + px(y) + " H" + px(kLegendLeft + 20) +
+      legend.out().raw("<path d=\"M" + px(legend_left + 8) + " " + px(y) + " H" + px(legend_left + 20) +
                        "\" stroke=\"" + bound_colour("dram-rows") + "\" stroke-width=\"2\"/>");
-      legend.out().text(kLegendLeft + 36, y + 4, "op's DRAM-aware ceiling at its measured row-hit rate", kSmallFontPx,
+      legend.out().text(legend_left + 36, y + 4, "op's DRAM-aware ceiling at its measured row-hit rate", kSmallFontPx,
                         Anchor::start, "legend-text");
       legend.gap(16);
     }
@@ -703,6 +713,9 @@ struct Chart {
   std::vector<PlotPoint> points;
   OpKey op_key;  // numbered and unlabelled points, for the legend
   LabelPlacer placer{Box{kPlotLeft + 2, kPlotTop + 2, kPlotRight - 2, kPlotBottom - 2}};
+  // Roof labels that find no room inside the plot go right of it; the legend starts after them.
+  LabelPlacer margin_placer{Box{kPlotRight + 2, kPlotTop - 12, kPlotRight + 200, kPlotBottom + 12}};
+  double margin_right = 0;
   std::ostringstream body;  // everything inside the plot, written between the frame's two rectangles
   SvgOut svg{body};
   std::vector<PlacedLine> diagonals;

@@ -32,7 +32,8 @@ constexpr double kMaxLegendWidth = 300;
 constexpr double kFontPx = 12, kSmallFontPx = 10.5;
 // More x labels than this crowd the axis; then every k-th value is labelled.
 constexpr std::size_t kMaxXLabels = 12;
-constexpr std::size_t kMaxLegendEntries = 16;
+// Legend rows beside a panel: these entries, "+N more" and the reference line fit the plot's height.
+constexpr std::size_t kMaxLegendEntries = 11;
 
 // Okabe and Ito's (2008) colour-blind-safe palette and four of Paul Tol's muted colours: 12 distinct colours; past
 // them a series differs from the one 12 before it by its dash pattern.
@@ -103,15 +104,14 @@ std::string tick_text(double value, const std::string& unit) {
 }  // namespace
 
 std::string metric_title(const std::string& metric) {
-  static const std::pair<const char*, const char*> kTitles[] = {
-      {"achieved_flops_per_s", "Achieved performance"},
-      {"attainable_flops_per_s", "Attainable performance (roofline)"},
-      {"sim_time_s", "Simulated time"},
-      {"roofline_time_s", "Roofline time"},
-      {"useful_flops", "Useful FLOPs"},
-      {"executed_flops", "Executed FLOPs"},
-      {"bound_by", "Bound by"},
-      {"binding", "Binding ceiling"}};
+  static const std::pair<const char*, const char*> kTitles[] = {{"achieved_flops_per_s", "Achieved performance"},
+                                                                {"attainable_flops_per_s", "Roofline ceiling"},
+                                                                {"sim_time_s", "Simulated time"},
+                                                                {"roofline_time_s", "Roofline time"},
+                                                                {"useful_flops", "Useful FLOPs"},
+                                                                {"executed_flops", "Executed FLOPs"},
+                                                                {"bound_by", "Bound by"},
+                                                                {"binding", "Binding ceiling"}};
   for (const auto& [name, title] : kTitles) {
     if (metric == name) return title;
   }
@@ -249,7 +249,11 @@ std::vector<ChartPanel> sweep_panels(const SweepSpec& spec, const std::vector<Sw
     const std::string bound = reference_metric(spec);
     if (!bound.empty()) panel.reference_label = metric_title(bound);
     panel.x_scale = axis.scale;
-    panel.x_labels = axis.values;
+    // Values that are files (a workload axis) are labelled by their names: the path would run into its neighbours.
+    for (const auto& value : axis.values) {
+      const std::filesystem::path path(value);
+      panel.x_labels.push_back(path.has_parent_path() && path.has_extension() ? path.stem().string() : value);
+    }
     for (std::size_t i = 0; i < axis.values.size(); ++i) {
       panel.x.push_back(axis.scale == AxisScale::category ? static_cast<double>(i)
                                                           : numeric_value(axis.values[i]).value_or(0.0));
@@ -303,7 +307,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
     const bool has_legend = panel.series.size() > 1 || !panel.references.empty();
     std::vector<std::string> legend_texts;
     for (std::size_t s = 0; s < panel.series.size() && s < kMaxLegendEntries; ++s) {
-      legend_texts.push_back(panel.series[s].label);
+      legend_texts.push_back(fmt::format("{}. {} (= {}.)", s + 1, panel.series[s].label, s));
     }
     if (!panel.references.empty()) legend_texts.push_back("dashed: " + panel.reference_label);
     double legend_width = 0;
@@ -454,8 +458,12 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
       if (!has_legend) continue;
       const double ly = top + 8 + 18 * static_cast<double>(s);
       if (s < kMaxLegendEntries) {
-        std::string label = series.label;
-        if (same_as[s]) label += " (= " + panel.series[*same_as[s]].label + ")";
+        // Numbered, cut to the legend's width; a line identical to an earlier one names its number.
+        std::string label = fmt::format("{}. {}", s + 1, series.label);
+        const std::string same = same_as[s] ? fmt::format(" (= {}.)", *same_as[s] + 1) : "";
+        const auto max_chars = static_cast<std::size_t>((kMaxLegendWidth - 30) / (0.65 * kSmallFontPx));
+        if (label.size() + same.size() > max_chars) label = label.substr(0, max_chars - same.size() - 3) + "...";
+        label += same;
         out << "<line x1=\"" << px(legend_left) << "\" y1=\"" << px(ly) << "\" x2=\"" << px(legend_left + 22)
             << "\" y2=\"" << px(ly) << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dash_of(s) << "/>\n";
         out << "<text class=\"legend\" x=\"" << px(legend_left + 28) << "\" y=\"" << px(ly + 4) << "\" font-size=\""

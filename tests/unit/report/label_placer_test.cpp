@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/report/label_placer.h"
+#include "sim/report/op_labels.h"
 
 using namespace roofsim;
 
@@ -65,4 +66,11 @@ TEST_CASE("the placer's work per candidate depends on what is near it, not on ho
     (void)placer.fits({text_box("op", 20 + 260 * next(), 20 + 470 * next(), 10, Anchor::start)});
   // 100,000 markers over 300 x 500 px: about 11 per 16 px cell, a candidate 13 x 11 px covers at most 4 cells.
   CHECK(placer.comparisons() / 1000 < 4 * 11 * 2);
+}
+
+TEST_CASE("op names are summarised by pattern, keeping the numbers all of a group share") {
+  CHECK(name_pattern("decoder.l12.attn.qkv") == "decoder.l*.attn.qkv");
+  CHECK(summarise_names({"l0.qkv", "l1.qkv", "embed", "l2.qkv"}, 4) == "l*.qkv x3, embed");
+  CHECK(summarise_names({"batch=16 cap=250W", "batch=16 cap=300W"}, 4) == "batch=16 cap=*W x2");
+  CHECK(summarise_names({"a", "b", "c"}, 2) == "a, b, +1 more");
 }
