@@ -7,10 +7,12 @@
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <unordered_map>
 
 #include "sim/config/quantity.h"
 #include "sim/core/power_laws.h"
 #include "sim/report/label_placer.h"
+#include "sim/report/op_labels.h"
 #include "sim/report/power_labels.h"
 #include "sim/report/svg_chart.h"
 #include "sim/report/svg_primitives.h"
@@ -25,6 +27,8 @@ using svg::px;
 
 using namespace svg::layout;
 constexpr int kPointsPerDecade = 48;
+// Ops whose points fall in one cell of this size share a label.
+constexpr double kSharePx = 3;
 
 Joules flop_energy_nominal_j(const DeviceRoof& device, DataType dtype, const std::string& engine) {
   const auto* chosen = device.compute.engine_for(dtype, engine);
@@ -33,8 +37,12 @@ Joules flop_energy_nominal_j(const DeviceRoof& device, DataType dtype, const std
   return found == chosen->energy_per_flop_j.end() ? 0.0 : found->second;
 }
 
-std::string arch_label(const std::string& engine, DataType dtype) {
-  return engine + " " + std::string(to_string(dtype));
+// "matrix fp16": the engine that runs the type. Ops without an engine of their own (a cluster step's row) name the
+// one the device chooses for the type.
+std::string arch_label(const DeviceRoof& device, const std::string& engine, DataType dtype) {
+  const auto* chosen = device.compute.engine_for(dtype, engine);
+  const std::string name = chosen != nullptr ? chosen->name : engine;
+  return name.empty() ? std::string(to_string(dtype)) : name + " " + std::string(to_string(dtype));
 }
 
 }  // namespace
@@ -85,14 +93,18 @@ struct EnergyChart {
   void choose_arches() {
     // The ops' main data types by FLOPs, at most three, as on roofline.svg's power curves.
     std::map<std::pair<DataType, std::string>, Flops> flops_by_type;
-    for (const auto& op : report.ops) flops_by_type[{op.dtype, op.engine}] += op.useful_flops;
+    for (const auto& op : report.ops) {
+      // Keyed by the engine that runs the op: a row without an engine of its own joins that engine's ops.
+      const auto* chosen = device.compute.engine_for(op.dtype, op.engine);
+      flops_by_type[{op.dtype, chosen != nullptr ? chosen->name : op.engine}] += op.useful_flops;
+    }
     std::vector<std::pair<Flops, std::pair<DataType, std::string>>> ranked;
     for (const auto& [key, flops] : flops_by_type) ranked.push_back({flops, key});
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& [flops, key] : ranked) {
       if (arches.size() == 3) break;
       if (flops == 0 || peak_flops_per_s(device, key.first, key.second, device.nominal_clock_hz) <= 0) continue;
-      arches.push_back({key.first, key.second, arch_label(key.second, key.first)});
+      arches.push_back({key.first, key.second, arch_label(device, key.second, key.first)});
     }
   }
 
@@ -102,9 +114,9 @@ struct EnergyChart {
       const double oi = op.oi_at(report.main_memory);
       const Joules energy = op_energy_j(device, op);
       if (op.useful_flops == 0 || !(energy > 0)) {
-        not_plotted.push_back(op.name + " (0 FLOP or no energy)");
+        not_plotted.push_back(op.name);
       } else if (!std::isfinite(oi) || !(oi > 0)) {
-        not_plotted.push_back(op.name + " (no " + report.main_memory + " bytes)");
+        not_plotted.push_back(op.name);
       } else {
         plotted.push_back({i, oi, static_cast<double>(op.useful_flops) / energy});
       }
@@ -154,12 +166,16 @@ struct EnergyChart {
       if (slowest != nominal) states.push_back(slowest);
       for (const std::size_t state : states) {
         std::string path;
+        double previous_x = 0, previous_y = 0;
         const int steps = static_cast<int>(std::ceil((x_hi - x_lo) * kPointsPerDecade));
         for (int i = 0; i <= steps; ++i) {
           const double oi = std::pow(10.0, x_lo + (x_hi - x_lo) * i / steps);
           const double value = arch_flops_per_j(device, arch.dtype, arch.engine, oi, state);
           if (!(value > 0)) continue;
-          path += (path.empty() ? "M" : " L") + px(x_axis.map(oi)) + " " + px(y_axis.map(value));
+          const double x = x_axis.map(oi), y = y_axis.map(value);
+          if (!path.empty()) placer.block_line(Segment{previous_x, previous_y, x, y});
+          path += (path.empty() ? "M" : " L") + px(x) + " " + px(y);
+          previous_x = x, previous_y = y;
         }
         if (path.empty()) continue;
         const bool is_nominal = state == nominal;
@@ -178,6 +194,10 @@ struct EnergyChart {
   }
 
   void draw_points() {
+    // Ops drawn within a cell of kSharePx share one label and one reserved marker box (the box covers the cell), so
+    // the label placer's work follows the picture, not the number of ops.
+    std::vector<OpLabelPoint> label_points;
+    std::unordered_map<std::uint64_t, std::size_t> shared;
     for (const auto& point : plotted) {
       const auto& op = report.ops[point.op];
       const double x = x_axis.map(point.oi), y = y_axis.map(point.flops_per_j);
@@ -185,33 +205,19 @@ struct EnergyChart {
            << "\" data-op=\"" << svg::escape(op.name) << "\" data-oi=\"" << fmt::format("{:.9g}", point.oi)
            << "\" data-flops-per-j=\"" << fmt::format("{:.9g}", point.flops_per_j) << "\" fill=\""
            << svg::bound_colour(op.roofline.bound_by) << "\" stroke=\"#FFFFFF\" stroke-width=\"1\"/>\n";
-      placer.block({x - kPointRadius - 1, y - kPointRadius - 1, x + kPointRadius + 1, y + kPointRadius + 1});
-    }
-    std::vector<std::string> unplaced;
-    for (const auto& point : plotted) {
-      const std::string name = op_chart_label(report.ops[point.op]);
-      const double x = x_axis.map(point.oi), y = y_axis.map(point.flops_per_j);
-      bool placed = false;
-      for (const double radius : {7.0, 14.0, 24.0}) {
-        const std::pair<double, double> directions[] = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {-1, 1}};
-        for (const auto& [dx, dy] : directions) {
-          const Anchor anchor = dx > 0 ? Anchor::start : dx < 0 ? Anchor::end : Anchor::middle;
-          const double tx = x + dx * radius;
-          const double ty = y + dy * radius + (dy == 0 ? 3.5 : dy > 0 ? kOpFontPx * 0.8 : 0.0);
-          if (!placer.try_place({text_box(name, tx, ty, kOpFontPx, anchor)})) continue;
-          svg.text(tx, ty, name, kOpFontPx, anchor, "op-label", "#111111", 0, true);
-          placed = true;
-          break;
-        }
-        if (placed) break;
+      const double cx = std::floor(std::clamp(x, -1e6, 1e6) / kSharePx);
+      const double cy = std::floor(std::clamp(y, -1e6, 1e6) / kSharePx);
+      const auto cell = (static_cast<std::uint64_t>(cx + (1 << 30)) << 32) | static_cast<std::uint64_t>(cy + (1 << 30));
+      const auto [at, inserted] = shared.emplace(cell, label_points.size());
+      if (inserted) {
+        const double left = cx * kSharePx, top = cy * kSharePx;
+        placer.block(Box{left - kPointRadius - 1, top - kPointRadius - 1, left + kSharePx + kPointRadius + 1,
+                         top + kSharePx + kPointRadius + 1});
+        label_points.push_back({x, y, {}});
       }
-      if (!placed) unplaced.push_back(name);
+      label_points[at->second].names.push_back(op_chart_label(op));
     }
-    if (!unplaced.empty()) {
-      std::string text = "Unlabelled (crowded): ";
-      for (std::size_t i = 0; i < unplaced.size(); ++i) text += (i ? ", " : "") + unplaced[i];
-      notes.push_back(text);
-    }
+    op_key = place_op_labels(label_points, placer, svg, kOpFontPx);
   }
 
   void write(std::ostream& stream) {
@@ -237,9 +243,9 @@ struct EnergyChart {
         format_si(device.main_bandwidth_bytes_per_s, "B/s"), report.main_memory));
     if (any_throttled(report)) notes.push_back(throttled_label_note());
     if (!not_plotted.empty()) {
-      std::string text = "Not on a log-log chart: ";
-      for (std::size_t i = 0; i < not_plotted.size(); ++i) text += (i ? ", " : "") + not_plotted[i];
-      notes.push_back(text);
+      notes.push_back(fmt::format("Not on a log-log chart ({} op{}: 0 FLOP, no energy or no {} bytes): {}.",
+                                  not_plotted.size(), not_plotted.size() == 1 ? "" : "s", report.main_memory,
+                                  summarise_names(not_plotted, 8)));
     }
 
     svg::Legend legend(kLegendLeft, kPlotTop + 6, kFontPx, kSmallFontPx);
@@ -259,33 +265,16 @@ struct EnergyChart {
                                                          : category;
       legend.circle(svg::bound_colour(example), kPointRadius, "op bound by " + category);
     }
+    draw_op_key(legend, op_key);
 
-    const auto note_lines = svg::wrap_notes(notes, static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56)));
-    const double notes_top = kPlotBottom + 62;
-    const double width = std::max(kWidth, legend.right() + 16);
-    const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, legend.y() + 12);
-    svg::open_layout_document(stream, width, height);
-    svg::SvgOut head(stream);
-    head.text(kPlotLeft, 24, "Energy efficiency: " + report.workload_name + " on " + report.hardware_name, 16,
-              Anchor::start, "title", "#000000");
-    head.text(kPlotLeft, 44,
-              fmt::format("roofsim {}: {} ops; FLOP/J against intensity, the arch line of Choi et al. 2013",
-                          report.command, report.ops.size()),
-              kSmallFontPx, Anchor::start, "subtitle", "#555555");
-    stream << "<rect class=\"plot-area\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
-           << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
-    stream << body.str();
-    head.text(kPlotLeft + kPlotWidth / 2, kPlotBottom + 42,
-              "Operational intensity (FLOP/B, " + report.bytes_basis + " " + report.main_memory + " bytes)", kFontPx,
-              Anchor::middle, "axis-title-x", "#000000");
-    head.text(24, kPlotTop + kPlotHeight / 2, "Energy efficiency (FLOP/J)", kFontPx, Anchor::middle, "axis-title-y",
-              "#000000", -90);
-    stream << legend.body();
-    for (std::size_t i = 0; i < note_lines.size(); ++i) {
-      head.text(24, notes_top + 16.0 * static_cast<double>(i), note_lines[i], kSmallFontPx, Anchor::start, "note",
-                "#444444");
-    }
-    stream << "</svg>\n";
+    svg::LayoutPage page;
+    page.title = "Energy efficiency: " + report.workload_name + " on " + report.hardware_name;
+    page.subtitle = fmt::format("roofsim {}: {} ops; FLOP/J against intensity, the arch line of Choi et al. 2013",
+                                report.command, report.ops.size());
+    page.x_title = "Operational intensity (FLOP/B, " + report.bytes_basis + " " + report.main_memory + " bytes)";
+    page.y_title = "Energy efficiency (FLOP/J)";
+    page.notes = notes;
+    svg::write_layout_page(stream, page, body.str(), legend);
   }
 
   struct Point {
@@ -299,6 +288,7 @@ struct EnergyChart {
   std::vector<std::string> not_plotted;
   std::vector<std::string> notes;
   std::vector<std::pair<LineStyle, std::string>> legend_entries;
+  OpKey op_key;
   double x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
   LogAxis x_axis, y_axis;
   LabelPlacer placer{Box{kPlotLeft + 2, kPlotTop + 2, kPlotRight - 2, kPlotBottom - 2}};
@@ -308,8 +298,10 @@ struct EnergyChart {
 
 }  // namespace
 
-void write_energy_svg(const Report& report, const DeviceRoof& device, std::ostream& out) {
-  EnergyChart(report, device).write(out);
+ChartWork write_energy_svg(const Report& report, const DeviceRoof& device, std::ostream& out) {
+  EnergyChart chart(report, device);
+  chart.write(out);
+  return {chart.placer.comparisons()};
 }
 
 }  // namespace roofsim

@@ -10,6 +10,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "sim/report/svg_chart.h"
 #include "sim/results/report_model.h"
 #include "sim/roofline/roofline.h"
 
@@ -29,6 +30,7 @@ namespace roofsim {
 // dashed, at the slowest DVFS state, each op a point at (OI at the main memory, useful FLOPs / energy) coloured as
 // in roofline.svg and labelled without overlaps, a legend and notes. Class names (plot-area, arch, op, op-label,
 // tick-x, tick-y) let tests parse it; each arch path and op point carries its data in data-* attributes.
-void write_energy_svg(const Report& report, const DeviceRoof& device, std::ostream& out);
+// Returns the label placer's work (bounded, as for roofline.svg).
+ChartWork write_energy_svg(const Report& report, const DeviceRoof& device, std::ostream& out);
 
 }  // namespace roofsim

@@ -206,31 +206,14 @@ struct ErtChart {
         "(memory: per "
         "band of working sets; compute: per engine and data type)."};
     notes.insert(notes.end(), report.notes.begin(), report.notes.end());
-    const auto note_lines = svg::wrap_notes(notes, static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56)));
-    const double notes_top = kPlotBottom + 62;
-    const double width = std::max(kWidth, legend.right() + 16);
-    const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, legend.y() + 12);
-    svg::open_layout_document(stream, width, height);
-    svg::SvgOut head(stream);
-    head.text(kPlotLeft, 24, "Empirical roofline (ERT) of the simulated " + report.device, 16, Anchor::start, "title",
-              "#000000");
-    head.text(kPlotLeft, 44,
-              fmt::format("roofsim ert: {} points, {} DRAM model{}", report.measured_points,
-                          report.dram_model.empty() ? "no" : report.dram_model, report.quick ? ", quick" : ""),
-              kSmallFontPx, Anchor::start, "subtitle", "#555555");
-    stream << "<rect class=\"plot-area\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
-           << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
-    stream << body.str();
-    head.text(kPlotLeft + kPlotWidth / 2, kPlotBottom + 42, "Operational intensity (FLOP/B loaded and stored)", kFontPx,
-              Anchor::middle, "axis-title-x", "#000000");
-    head.text(24, kPlotTop + kPlotHeight / 2, "Performance (FLOP/s)", kFontPx, Anchor::middle, "axis-title-y",
-              "#000000", -90);
-    stream << legend.body();
-    for (std::size_t i = 0; i < note_lines.size(); ++i) {
-      head.text(24, notes_top + 16.0 * static_cast<double>(i), note_lines[i], kSmallFontPx, Anchor::start, "note",
-                "#444444");
-    }
-    stream << "</svg>\n";
+    svg::LayoutPage page;
+    page.title = "Empirical roofline (ERT) of the simulated " + report.device;
+    page.subtitle = fmt::format("roofsim ert: {} points, {} DRAM model{}", report.measured_points,
+                                report.dram_model.empty() ? "no" : report.dram_model, report.quick ? ", quick" : "");
+    page.x_title = "Operational intensity (FLOP/B loaded and stored)";
+    page.y_title = "Performance (FLOP/s)";
+    page.notes = notes;
+    svg::write_layout_page(stream, page, body.str(), legend);
   }
 
   const ErtReport& report;

@@ -9,9 +9,11 @@
 #include <ostream>
 #include <sstream>
 #include <tuple>
+#include <unordered_map>
 
 #include "sim/config/quantity.h"
 #include "sim/report/label_placer.h"
+#include "sim/report/op_labels.h"
 #include "sim/report/power_labels.h"
 #include "sim/report/svg_primitives.h"
 #include "sim/roofline/chart_lines.h"
@@ -32,6 +34,10 @@ using svg::SvgOut;
 using namespace svg::layout;
 // Ops closer than this share a point and a label ("conv1 +2"): separate markers would hide each other.
 constexpr double kMergePx = 2.5;
+// Owner ids of the lines in the label placer: bandwidth lines count from 0, compute roofs from here.
+constexpr int kRoofOwner = 1000;
+// Baselines of a horizontal line's label: above the line its descenders clear it by 1.6 px, below it its ascenders.
+constexpr double kAboveLinePx = -4.2, kBelowLinePx = 11.8;
 
 std::string engine_colour(std::size_t index) {
   static const char* kColours[] = {"#1F3B73", "#6A3D9A", "#2E6E8E", "#7F7F7F"};
@@ -116,9 +122,9 @@ struct Chart {
       const double oi = op.oi_at(report.main_memory);
       const double perf = op.chart_flops_per_s();
       if (op.useful_flops == 0 || !(perf > 0)) {
-        not_plotted.push_back(op.name + " (0 FLOP)");
+        not_plotted.push_back(op.name);
       } else if (!std::isfinite(oi) || !(oi > 0)) {
-        not_plotted.push_back(op.name + " (no " + report.main_memory + " bytes)");
+        not_plotted.push_back(op.name);
       } else {
         plotted.push_back(i);
       }
@@ -205,13 +211,13 @@ struct Chart {
            << "\" stroke-width=\"0.8\" stroke-dasharray=\"3 2\"/>\n";
       body << "<path class=\"op-network\" data-op=\"" << op.name << "\" d=\"" << diamond(x, y, kPointRadius + 1.5)
            << "\" fill=\"" << colour << "\" stroke=\"#000000\" stroke-width=\"0.8\"/>\n";
-      placer.block({x - kPointRadius - 3, y - kPointRadius - 3, x + kPointRadius + 3, y + kPointRadius + 3});
+      placer.block(Box{x - kPointRadius - 3, y - kPointRadius - 3, x + kPointRadius + 3, y + kPointRadius + 3});
       const double comm = op.roofline.ceilings.comm.flops_per_s;
       if (comm > 0) {
         const double cy = y_axis.map(comm);
         body << "<path class=\"op-comm-ceiling\" d=\"M" << px(x - 7) << " " << px(cy) << " H" << px(x + 7)
              << "\" stroke=\"" << colour << "\" stroke-width=\"2.4\"/>\n";
-        placer.block({x - 8, cy - 3, x + 8, cy + 3});
+        placer.block(Box{x - 8, cy - 3, x + 8, cy + 3});
       }
       drawn_network_points = true;
     }
@@ -254,6 +260,7 @@ struct Chart {
         const double x = x_axis.map(oi);
         body << "<path class=\"op-level-link\" d=\"M" << px(std::min(x, main_x)) << " " << px(y) << " H"
              << px(std::max(x, main_x)) << "\" stroke=\"#999999\" stroke-width=\"0.6\" stroke-dasharray=\"2 2\"/>\n";
+        placer.block(Box{x - kPointRadius - 1, y - kPointRadius - 1, x + kPointRadius + 1, y + kPointRadius + 1});
         body << "<path class=\"op-level\" data-level=\"" << report.levels[level] << "\" d=\""
              << level_marker(level, x, y) << "\" fill=\"none\" stroke=\"" << bound_colour(op.roofline.bound_by)
              << "\" stroke-width=\"1.3\"/>\n";
@@ -268,6 +275,7 @@ struct Chart {
         const double cy = y_axis.map(dram_ceiling);
         body << "<path class=\"op-dram\" d=\"M" << px(main_x - 6) << " " << px(cy) << " H" << px(main_x + 6)
              << "\" stroke=\"" << bound_colour("dram-rows") << "\" stroke-width=\"2\"/>\n";
+        placer.block(Box{main_x - 7, cy - 2, main_x + 7, cy + 2});
         drawn_dram_points = true;
       }
     }
@@ -279,23 +287,46 @@ struct Chart {
                     (report.command == "run" ? "achieved FLOP/s" : "the binding ceiling of the six variants") + ".");
     if (any_throttled(report)) notes.push_back(throttled_label_note());
     if (!not_plotted.empty()) {
-      std::string text = "Not on a log-log chart: ";
-      for (std::size_t i = 0; i < not_plotted.size(); ++i) text += (i ? ", " : "") + not_plotted[i];
-      notes.push_back(text);
+      notes.push_back(fmt::format("Not on a log-log chart ({} op{}: 0 FLOP or no {} bytes): {}.", not_plotted.size(),
+                                  not_plotted.size() == 1 ? "" : "s", report.main_memory,
+                                  summarise_names(not_plotted, 8)));
     }
   }
 
   void merge_points() {
+    // An op joins the first point (in drawing order) closer than kMergePx on both axes with the same bound. Points
+    // are filed in cells of kMergePx, so that the candidates are those of the 3 x 3 cells around the op: merging
+    // stays linear in the number of ops.
+    std::unordered_map<std::uint64_t, std::vector<std::size_t>> cells;
+    const auto cell_of = [](double value) {
+      return static_cast<std::int64_t>(std::floor(std::clamp(value, -1e6, 1e6) / kMergePx));
+    };
+    const auto key = [](std::int64_t cx, std::int64_t cy) {
+      return (static_cast<std::uint64_t>(cx + (1 << 30)) << 32) | static_cast<std::uint64_t>(cy + (1 << 30));
+    };
     for (const auto i : plotted) {
       const auto& op = report.ops[i];
       const double x = x_axis.map(op.oi_at(report.main_memory));
       const double y = y_axis.map(op.chart_flops_per_s());
-      auto same = std::find_if(points.begin(), points.end(), [&](const PlotPoint& p) {
-        return std::abs(p.x - x) < kMergePx && std::abs(p.y - y) < kMergePx && p.bound_by == op.roofline.bound_by;
-      });
-      if (same != points.end()) {
-        same->ops.push_back(i);
+      const auto cx = cell_of(x), cy = cell_of(y);
+      std::size_t same = points.size();
+      for (std::int64_t dx = -1; dx <= 1; ++dx) {
+        for (std::int64_t dy = -1; dy <= 1; ++dy) {
+          const auto found = cells.find(key(cx + dx, cy + dy));
+          if (found == cells.end()) continue;
+          for (const auto p : found->second) {
+            const auto& point = points[p];
+            if (p < same && std::abs(point.x - x) < kMergePx && std::abs(point.y - y) < kMergePx &&
+                point.bound_by == op.roofline.bound_by) {
+              same = p;
+            }
+          }
+        }
+      }
+      if (same != points.size()) {
+        points[same].ops.push_back(i);
       } else {
+        cells[key(cx, cy)].push_back(points.size());
         points.push_back({{i}, x, y, op.roofline.bound_by});
       }
     }
@@ -303,13 +334,13 @@ struct Chart {
 
   void block_markers() {
     for (const auto& point : points) {
-      placer.block({point.x - kPointRadius - 1, point.y - kPointRadius - 1, point.x + kPointRadius + 1,
-                    point.y + kPointRadius + 1});
+      placer.block(Box{point.x - kPointRadius - 1, point.y - kPointRadius - 1, point.x + kPointRadius + 1,
+                       point.y + kPointRadius + 1});
     }
     for (const auto& group : peaks) {
       if (group.ridge_oi >= oi_lo && group.ridge_oi <= oi_hi) {
         const double rx = x_axis.map(group.ridge_oi), ry = y_axis.map(group.peak);
-        placer.block({rx - 5, ry - 5, rx + 5, ry + 5});
+        placer.block(Box{rx - 5, ry - 5, rx + 5, ry + 5});
       }
     }
   }
@@ -331,19 +362,27 @@ struct Chart {
       const double end_oi = std::min(oi_hi, top_peak / line.bandwidth_bytes_per_s);
       const double x0 = x_axis.map(oi_lo), y0 = y_axis.map(line.bandwidth_bytes_per_s * oi_lo);
       const double x1 = x_axis.map(end_oi), y1 = y_axis.map(line.bandwidth_bytes_per_s * end_oi);
-      svg.line(x0, y0, x1, y1, style, "bandwidth");
+      const int owner = static_cast<int>(diagonals.size());
+      svg.line(x0, y0, x1, y1, style, "bandwidth", fmt::format(" data-line=\"bandwidth-{}\"", owner));
+      placer.block_line(Segment{x0, y0, x1, y1, owner});
       diagonals.push_back({line.name, x0, y0, x1, y1, style});
     }
     // Compute roofs from the ridge with the main memory to the right edge.
-    for (const auto& group : peaks) {
+    for (std::size_t g = 0; g < peaks.size(); ++g) {
+      const auto& group = peaks[g];
       const double start = group.ridge_oi > oi_lo ? x_axis.map(std::min(group.ridge_oi, oi_hi)) : kPlotLeft;
       const double y = y_axis.map(group.peak);
-      svg.line(start, y, kPlotRight, y, {group.colour, 2.0, ""}, "compute");
+      svg.line(start, y, kPlotRight, y, {group.colour, 2.0, ""}, "compute", fmt::format(" data-line=\"roof-{}\"", g));
+      placer.block_line(Segment{start, y, kPlotRight, y, kRoofOwner + static_cast<int>(g)});
     }
     // Power-capped curves of the ops' main data types (by FLOPs), at most three.
     if (device.power_cap_w > 0) {
       std::map<std::pair<DataType, std::string>, Flops> flops_by_type;
-      for (const auto& op : report.ops) flops_by_type[{op.dtype, op.engine}] += op.useful_flops;
+      for (const auto& op : report.ops) {
+        // Keyed by the engine that runs the op: a row without an engine of its own joins that engine's ops.
+        const auto* chosen = device.compute.engine_for(op.dtype, op.engine);
+        flops_by_type[{op.dtype, chosen != nullptr ? chosen->name : op.engine}] += op.useful_flops;
+      }
       std::vector<std::pair<Flops, std::pair<DataType, std::string>>> ranked;
       for (const auto& [key, flops] : flops_by_type) ranked.push_back({flops, key});
       std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -357,16 +396,21 @@ struct Chart {
         const auto curve = power_curve(device, dtype, engine, oi_lo, oi_hi, 64);
         std::string path;
         bool open = false;
+        double last_x = 0, last_y = 0;
         for (const auto& point : curve) {
           const double classic = std::min(peak, point.oi * device.main_bandwidth_bytes_per_s);
           const bool binds = point.flops_per_s > 0 && point.flops_per_s < classic * (1 - 1e-6);
           if (binds) {
-            path += (open ? " L" : (path.empty() ? "M" : " M")) + px(x_axis.map(point.oi)) + " " +
-                    px(y_axis.map(point.flops_per_s));
+            const double px_x = x_axis.map(point.oi), px_y = y_axis.map(point.flops_per_s);
+            path += (open ? " L" : (path.empty() ? "M" : " M")) + px(px_x) + " " + px(px_y);
+            if (open) placer.block_line(Segment{last_x, last_y, px_x, px_y});
+            last_x = px_x, last_y = px_y;
           }
           open = binds;
         }
-        const std::string label = fmt::format("{} {}", engine, to_string(dtype));
+        // Rows without an engine of their own (a cluster step's) name the engine the device chooses for the type.
+        const auto* chosen = device.compute.engine_for(dtype, engine);
+        const std::string label = fmt::format("{} {}", chosen != nullptr ? chosen->name : engine, to_string(dtype));
         const auto same = std::find(drawn_paths.begin(), drawn_paths.end(), path);
         if (same != drawn_paths.end()) {
           power_curves[static_cast<std::size_t>(same - drawn_paths.begin())].label += ", " + label;
@@ -376,15 +420,19 @@ struct Chart {
         if (power_curves.empty()) {
           // The cap alone (nominal state), thin: where it lies above the roofs it shows the headroom.
           std::string bound_path;
+          double previous_x = 0, previous_y = 0;
           for (const auto& point : curve) {
             const double bound = nominal_power_bound_flops_per_s(device, dtype, engine, point.oi);
             if (!(bound > 0)) continue;
-            bound_path += (bound_path.empty() ? "M" : " L") + px(x_axis.map(point.oi)) + " " + px(y_axis.map(bound));
+            const double bound_x = x_axis.map(point.oi), bound_y = y_axis.map(bound);
+            if (!bound_path.empty()) placer.block_line(Segment{previous_x, previous_y, bound_x, bound_y});
+            bound_path += (bound_path.empty() ? "M" : " L") + px(bound_x) + " " + px(bound_y);
+            previous_x = bound_x, previous_y = bound_y;
           }
           if (!bound_path.empty()) {
             body << "<path class=\"power-bound\" d=\"" << bound_path
                  << "\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"1\" stroke-dasharray=\"1 3\"/>\n";
-            power_bound_label = fmt::format("cap alone, nominal V ({} {})", engine, to_string(dtype));
+            power_bound_label = fmt::format("cap alone, nominal V ({})", label);
           }
         }
         if (!path.empty()) {
@@ -416,76 +464,54 @@ struct Chart {
   }
 
   void place_op_labels() {
-    // Labels, most important first: ops, compute roofs, then bandwidth lines and ridges where room is left.
-    std::vector<std::string> unplaced;
-    int footnote_number = 0;
+    std::vector<OpLabelPoint> label_points;
+    label_points.reserve(points.size());
     for (const auto& point : points) {
-      std::string text = op_chart_label(report.ops[point.ops.front()]);
-      if (point.ops.size() > 1) text += fmt::format(" +{}", point.ops.size() - 1);
+      OpLabelPoint label{point.x, point.y, {}};
+      for (const auto i : point.ops) label.names.push_back(op_chart_label(report.ops[i]));
+      label_points.push_back(std::move(label));
+    }
+    op_key = roofsim::place_op_labels(label_points, placer, svg, kOpFontPx);
+  }
+
+  void place_compute_labels() {
+    // Each roof's label lies along its own line, just above it, else just below it: at the right edge first, then
+    // further left while most of it stays over the roof; else in line with the roof, left of where it starts. Other
+    // lines, markers and labels are never covered, so that a label cannot be read as another roof's. Where the full
+    // label finds no room (diagonals cross the lower roofs), the peak alone is written; the legend names it.
+    for (std::size_t g = 0; g < peaks.size(); ++g) {
+      const auto& group = peaks[g];
+      const double y = y_axis.map(group.peak);
+      const double roof_start = group.ridge_oi > oi_lo ? x_axis.map(std::min(group.ridge_oi, oi_hi)) : kPlotLeft;
+      const int owner = kRoofOwner + static_cast<int>(g);
+      const std::string value = format_si(group.peak, "FLOP/s");
       bool placed = false;
-      for (const double radius : {7.0, 14.0, 24.0, 36.0}) {
-        // Right, left, above, below, then the diagonals.
-        const std::pair<double, double> directions[] = {{1, 0},  {-1, 0},  {0, -1}, {0, 1},
-                                                        {1, -1}, {-1, -1}, {1, 1},  {-1, 1}};
-        for (const auto& [dx, dy] : directions) {
-          const Anchor anchor = dx > 0 ? Anchor::start : dx < 0 ? Anchor::end : Anchor::middle;
-          const double tx = point.x + dx * radius;
-          const double ty = point.y + dy * radius + (dy == 0 ? 3.5 : dy > 0 ? kOpFontPx * 0.8 : 0.0);
-          const auto box = text_box(text, tx, ty, kOpFontPx, anchor);
-          if (!placer.try_place({box})) continue;
-          if (radius > 10) {
-            const double lx = std::clamp(point.x, box.x0, box.x1), ly = std::clamp(point.y, box.y0, box.y1);
-            svg.line(point.x, point.y, lx, ly, {"#999999", 0.7, ""}, "leader");
-          }
-          svg.text(tx, ty, text, kOpFontPx, anchor, "op-label", "#111111", 0, true);
+      for (const std::string& text : {fmt::format("{}  {}", group.label, value), value}) {
+        const double width = text_width_px(text, kSmallFontPx);
+        std::vector<std::pair<double, double>> candidates;  // (right end, baseline)
+        for (double right = kPlotRight - 6; right - std::max(roof_start, right - width) >= 0.6 * width; right -= 10) {
+          candidates.push_back({right, y + kAboveLinePx});
+          candidates.push_back({right, y + kBelowLinePx});
+        }
+        candidates.push_back({roof_start - 9, y + 0.3 * kSmallFontPx});
+        for (const auto& [right, baseline] : candidates) {
+          if (!placer.try_place({text_box(text, right, baseline, kSmallFontPx, Anchor::end)}, owner)) continue;
+          svg.text(right, baseline, text, kSmallFontPx, Anchor::end, "compute-label", group.colour, 0, true,
+                   fmt::format(" data-line=\"roof-{}\"", g));
           placed = true;
           break;
         }
         if (placed) break;
       }
-      if (!placed) {
-        // No room for the name: a number beside the point, the name in the notes.
-        const std::string number = std::to_string(++footnote_number);
-        bool numbered = false;
-        for (const double radius : {6.0, 11.0, 18.0}) {
-          for (const auto& [dx, dy] : {std::pair<double, double>{1, -1}, {-1, -1}, {1, 1}, {-1, 1}, {0, -1}, {0, 1}}) {
-            const double tx = point.x + dx * radius, ty = point.y + dy * radius + 3.5;
-            const auto box = text_box(number, tx, ty, kOpFontPx, Anchor::middle);
-            if (!placer.try_place({box})) continue;
-            svg.text(tx, ty, number, kOpFontPx, Anchor::middle, "op-label", "#111111", 0, true);
-            numbered = true;
-            break;
-          }
-          if (numbered) break;
-        }
-        unplaced.push_back((numbered ? "[" + number + "] " : "[unlabelled] ") + text);
-      }
-    }
-    if (!unplaced.empty()) {
-      std::string text = "Crowded points: ";
-      for (std::size_t i = 0; i < unplaced.size(); ++i) text += (i ? ", " : "") + unplaced[i];
-      notes.push_back(text);
-    }
-  }
-
-  void place_compute_labels() {
-    for (const auto& group : peaks) {
-      const std::string text = fmt::format("{}  {}", group.label, format_si(group.peak, "FLOP/s"));
-      const double y = y_axis.map(group.peak);
-      // At the right edge just above or below the roof, then further left along it (not left of its ridge).
-      const double roof_start = group.ridge_oi > oi_lo ? x_axis.map(std::min(group.ridge_oi, oi_hi)) : kPlotLeft;
-      const double width = text_width_px(text, kSmallFontPx);
-      std::vector<std::pair<double, double>> candidates;  // (right end, baseline offset)
-      for (const double dy : {-5.0, 13.0, -16.0, 24.0}) candidates.push_back({kPlotRight - 6, dy});
-      for (double right = kPlotRight - 66; right - width >= roof_start; right -= 60) {
-        candidates.push_back({right, -5.0});
-        candidates.push_back({right, 13.0});
-      }
-      for (const auto& [right, dy] : candidates) {
-        if (!placer.try_place({text_box(text, right, y + dy, kSmallFontPx, Anchor::end)})) continue;
-        svg.text(right, y + dy, text, kSmallFontPx, Anchor::end, "compute-label", group.colour, 0, true);
-        break;
-      }
+      if (placed) continue;
+      // No room inside the plot (diagonals cross the lower roofs): the peak at the roof's right end, outside the
+      // plot, where nothing else is drawn; the legend moves right to make room.
+      const double x = kPlotRight + 4, baseline = y + 0.3 * kSmallFontPx;
+      const auto box = text_box(value, x, baseline, kSmallFontPx, Anchor::start);
+      if (!margin_placer.try_place({box})) continue;
+      svg.text(x, baseline, value, kSmallFontPx, Anchor::start, "compute-label", group.colour, 0, true,
+               fmt::format(" data-line=\"roof-{}\"", g));
+      margin_right = std::max(margin_right, box.x1);
     }
   }
 
@@ -510,7 +536,8 @@ struct Chart {
     // The text's upward normal (rotated_text_boxes' convention). The glyphs span about 0.8 em above the baseline.
     const double nx = std::sin(radians), ny = -std::cos(radians);
     const double glyphs_px = 0.8 * kSmallFontPx, gap_px = 3.0;
-    for (const auto& line : diagonals) {
+    for (std::size_t d = 0; d < diagonals.size(); ++d) {
+      const auto& line = diagonals[d];
       const std::string text = line.label;
       const double half_extent_x = 0.5 * text_width_px(text, kSmallFontPx) * std::cos(radians);
       // The usual places first, then every 4% of the line (a line whose left part lies below the plot or among the
@@ -529,8 +556,11 @@ struct Chart {
             continue;
           }
           const double ox = x + nx * baseline, oy = y + ny * baseline;
-          if (!placer.try_place(rotated_text_boxes(text, ox, oy, kSmallFontPx, angle_deg))) continue;
-          svg.text(ox, oy, text, kSmallFontPx, Anchor::middle, "bandwidth-label", line.style.colour, angle_deg, true);
+          if (!placer.try_place(rotated_text_boxes(text, ox, oy, kSmallFontPx, angle_deg), static_cast<int>(d))) {
+            continue;
+          }
+          svg.text(ox, oy, text, kSmallFontPx, Anchor::middle, "bandwidth-label", line.style.colour, angle_deg, true,
+                   fmt::format(" data-line=\"bandwidth-{}\"", d));
           placed = true;
           break;
         }
@@ -543,7 +573,7 @@ struct Chart {
     for (const auto& group : peaks) {
       if (group.ridge_oi < oi_lo || group.ridge_oi > oi_hi) continue;
       const double rx = x_axis.map(group.ridge_oi), ry = y_axis.map(group.peak);
-      const std::string text = fmt::format("{:.3g}", group.ridge_oi);
+      const std::string text = fmt::format("{:.3g} FLOP/B", group.ridge_oi);
       for (const auto& [tx, ty, anchor] : {std::tuple<double, double, Anchor>{rx - 7, ry + 14, Anchor::end},
                                            {rx + 7, ry + 14, Anchor::start},
                                            {rx, ry + 18, Anchor::middle}}) {
@@ -566,13 +596,16 @@ struct Chart {
     draw_level_points();
     draw_network_points();
     draw_markers();
-    place_op_labels();
+    // Lines' labels first: they are few and say what the chart is measured against; op labels take the room left,
+    // and a crowded chart counts the ops it cannot label.
     place_compute_labels();
     place_bandwidth_labels();
     place_ridge_labels();
+    place_op_labels();
 
     // Legend, on the right of the plot.
-    svg::Legend legend(kLegendLeft, kPlotTop + 6, kFontPx, kSmallFontPx);
+    const double legend_left = std::max(kLegendLeft, margin_right + 14);
+    svg::Legend legend(legend_left, kPlotTop + 6, kFontPx, kSmallFontPx);
     legend.title("Compute peaks");
     for (const auto& group : peaks)
       legend.line({group.colour, 2.0, ""}, group.label + ": " + format_si(group.peak, "FLOP/s"));
@@ -598,10 +631,10 @@ struct Chart {
     legend.gap(6);
     legend.title("Markers");
     const double ly = legend.y();
-    legend.out().raw("<path d=\"M" + px(kLegendLeft + 14) + " " + px(ly - 5) + " L" + px(kLegendLeft + 19) + " " +
-                     px(ly) + " L" + px(kLegendLeft + 14) + " " + px(ly + 5) + " L" + px(kLegendLeft + 9) + " " +
+    legend.out().raw("<path d=\"M" + px(legend_left + 14) + " " + px(ly - 5) + " L" + px(legend_left + 19) + " " +
+                     px(ly) + " L" + px(legend_left + 14) + " " + px(ly + 5) + " L" + px(legend_left + 9) + " " +
                      px(ly) + " Z\" fill=\"#FFFFFF\" stroke=\"#000000\" stroke-width=\"1.3\"/>");
-    legend.out().text(kLegendLeft + 36, ly + 4, "ridge point (OI = P / B_" + report.main_memory + ")", kSmallFontPx,
+    legend.out().text(legend_left + 36, ly + 4, "ridge point (OI = P / B_" + report.main_memory + ")", kSmallFontPx,
                       Anchor::start, "legend-text");
     legend.gap(16);
     std::vector<std::string> categories;
@@ -619,67 +652,48 @@ struct Chart {
 
     for (const auto level : drawn_levels) {
       const double y = legend.y();
-      legend.out().raw("<path d=\"" + level_marker(level, kLegendLeft + 14, y) +
+      legend.out().raw("<path d=\"" + level_marker(level, legend_left + 14, y) +
                        "\" fill=\"none\" stroke=\"#444444\" stroke-width=\"1.3\"/>");
-      legend.out().text(kLegendLeft + 36, y + 4, "op at its " + report.levels[level] + " intensity (measured bytes)",
+      legend.out().text(legend_left + 36, y + 4, "op at its " + report.levels[level] + " intensity (measured bytes)",
                         kSmallFontPx, Anchor::start, "legend-text");
       legend.gap(16);
     }
 
     if (drawn_network_points) {
       const double y = legend.y();
-      legend.out().raw("<path d=\"" + diamond(kLegendLeft + 14, y, kPointRadius + 1.5) + "\" fill=\"" +
+      legend.out().raw("<path d=\"" + diamond(legend_left + 14, y, kPointRadius + 1.5) + "\" fill=\"" +
                        bound_colour("network") + "\" stroke=\"#000000\" stroke-width=\"0.8\"/>");
-      legend.out().text(kLegendLeft + 36, y + 4, "step at its network intensity (FLOP per byte sent)", kSmallFontPx,
+      legend.out().text(legend_left + 36, y + 4, "step at its network intensity (FLOP per byte sent)", kSmallFontPx,
                         Anchor::start, "legend-text");
       legend.gap(16);
       const double by = legend.y();
-      legend.out().raw("<path d=\"M" + px(kLegendLeft + 7) + " " + px(by) + " H" + px(kLegendLeft + 21) +
+      legend.out().raw("<path d=\"M" + px(legend_left + 7) + " " + px(by) + " H" + px(legend_left + 21) +
                        "\" stroke=\"" + bound_colour("network") + "\" stroke-width=\"2.4\"/>");
-      legend.out().text(kLegendLeft + 36, by + 4, "its communication-aware ceiling", kSmallFontPx, Anchor::start,
+      legend.out().text(legend_left + 36, by + 4, "its communication-aware ceiling", kSmallFontPx, Anchor::start,
                         "legend-text");
       legend.gap(16);
     }
 
     if (drawn_dram_points) {
       const double y = legend.y();
-      legend.out().raw("<path d=\"M" + px(kLegendLeft + 8) + " " + px(y) + " H" + px(kLegendLeft + 20) +
+      legend.out().raw("<path d=\"M" + px(legend_left + 8) + " " + px(y) + " H" + px(legend_left + 20) +
                        "\" stroke=\"" + bound_colour("dram-rows") + "\" stroke-width=\"2\"/>");
-      legend.out().text(kLegendLeft + 36, y + 4, "op's DRAM-aware ceiling at its measured row-hit rate", kSmallFontPx,
+      legend.out().text(legend_left + 36, y + 4, "op's DRAM-aware ceiling at its measured row-hit rate", kSmallFontPx,
                         Anchor::start, "legend-text");
       legend.gap(16);
     }
 
-    // Notes under the plot, wrapped.
-    const auto note_lines = svg::wrap_notes(notes, static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56)));
-    const double notes_top = kPlotBottom + 62;
-    const double width = std::max(kWidth, legend.right() + 16);
-    const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, legend.y() + 12);
+    draw_op_key(legend, op_key);
 
-    svg::open_layout_document(stream, width, height);
-    SvgOut head(stream);
-    head.text(kPlotLeft, 24, "Roofline: " + report.workload_name + " on " + report.hardware_name, 16, Anchor::start,
-              "title", "#000000");
-    head.text(kPlotLeft, 44,
-              fmt::format("roofsim {}: {} ops; {} bytes; six ceilings per op, the binding one plotted", report.command,
-                          report.ops.size(), report.bytes_basis),
-              kSmallFontPx, Anchor::start, "subtitle", "#555555");
-    stream << "<rect class=\"plot-area\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
-           << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
-    stream << body.str();
-    stream << "<rect class=\"plot-frame\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
-           << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
-    head.text(kPlotLeft + kPlotWidth / 2, kPlotBottom + 42,
-              "Operational intensity (FLOP/B, " + report.bytes_basis + " " + report.main_memory + " bytes)", kFontPx,
-              Anchor::middle, "axis-title-x", "#000000");
-    head.text(24, kPlotTop + kPlotHeight / 2, "Performance (FLOP/s)", kFontPx, Anchor::middle, "axis-title-y",
-              "#000000", -90);
-    stream << legend.body();
-    for (std::size_t i = 0; i < note_lines.size(); ++i) {
-      head.text(24, notes_top + 16.0 * static_cast<double>(i), note_lines[i], kSmallFontPx, Anchor::start, "note",
-                "#444444");
-    }
-    stream << "</svg>\n";
+    svg::LayoutPage page;
+    page.title = "Roofline: " + report.workload_name + " on " + report.hardware_name;
+    page.subtitle = fmt::format("roofsim {}: {} ops; {} bytes; six ceilings per op, the binding one plotted",
+                                report.command, report.ops.size(), report.bytes_basis);
+    page.x_title = "Operational intensity (FLOP/B, " + report.bytes_basis + " " + report.main_memory + " bytes)";
+    page.y_title = "Performance (FLOP/s)";
+    page.notes = notes;
+    page.frame_over_body = true;
+    svg::write_layout_page(stream, page, body.str(), legend);
   }
 
   const Report& report;
@@ -697,7 +711,11 @@ struct Chart {
   double top_peak = 0;                    // the highest compute roof: bandwidth lines end there
   std::vector<std::string> notes;
   std::vector<PlotPoint> points;
+  OpKey op_key;  // numbered and unlabelled points, for the legend
   LabelPlacer placer{Box{kPlotLeft + 2, kPlotTop + 2, kPlotRight - 2, kPlotBottom - 2}};
+  // Roof labels that find no room inside the plot go right of it; the legend starts after them.
+  LabelPlacer margin_placer{Box{kPlotRight + 2, kPlotTop - 12, kPlotRight + 200, kPlotBottom + 12}};
+  double margin_right = 0;
   std::ostringstream body;  // everything inside the plot, written between the frame's two rectangles
   SvgOut svg{body};
   std::vector<PlacedLine> diagonals;
@@ -717,8 +735,10 @@ std::string decade_label(int exponent) {
   return fmt::format("1e{}", exponent);
 }
 
-void write_roofline_svg(const Report& report, const DeviceRoof& device, std::ostream& stream) {
-  Chart(report, device).write(stream);
+ChartWork write_roofline_svg(const Report& report, const DeviceRoof& device, std::ostream& stream) {
+  Chart chart(report, device);
+  chart.write(stream);
+  return {chart.placer.comparisons()};
 }
 
 }  // namespace roofsim

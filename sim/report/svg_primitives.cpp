@@ -76,16 +76,17 @@ void SvgOut::raw(const std::string& text) {
   out_ << text << "\n";
 }
 
-void SvgOut::line(double x1, double y1, double x2, double y2, const LineStyle& style, const std::string& cls) {
-  out_ << "<line" << class_attr(cls) << " x1=\"" << px(x1) << "\" y1=\"" << px(y1) << "\" x2=\"" << px(x2) << "\" y2=\""
-       << px(y2) << "\" stroke=\"" << style.colour << "\" stroke-width=\"" << px(style.width) << "\""
+void SvgOut::line(double x1, double y1, double x2, double y2, const LineStyle& style, const std::string& cls,
+                  const std::string& attributes) {
+  out_ << "<line" << class_attr(cls) << attributes << " x1=\"" << px(x1) << "\" y1=\"" << px(y1) << "\" x2=\"" << px(x2)
+       << "\" y2=\"" << px(y2) << "\" stroke=\"" << style.colour << "\" stroke-width=\"" << px(style.width) << "\""
        << dash_attr(style.dash) << "/>\n";
 }
 
 void SvgOut::text(double x, double y, std::string_view content, double font_px, Anchor anchor, const std::string& cls,
-                  const std::string& fill, double rotate_deg, bool halo) {
-  out_ << "<text" << class_attr(cls) << " x=\"" << px(x) << "\" y=\"" << px(y) << "\" font-size=\"" << px(font_px)
-       << "\" text-anchor=\"" << anchor_name(anchor) << "\" fill=\"" << fill << "\"";
+                  const std::string& fill, double rotate_deg, bool halo, const std::string& attributes) {
+  out_ << "<text" << class_attr(cls) << attributes << " x=\"" << px(x) << "\" y=\"" << px(y) << "\" font-size=\""
+       << px(font_px) << "\" text-anchor=\"" << anchor_name(anchor) << "\" fill=\"" << fill << "\"";
   if (rotate_deg != 0) out_ << " transform=\"rotate(" << px(rotate_deg) << " " << px(x) << " " << px(y) << ")\"";
   if (halo) out_ << " stroke=\"#FFFFFF\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"";
   out_ << ">" << escape(content) << "</text>\n";
@@ -137,6 +138,12 @@ void Legend::circle(const std::string& colour, double radius, const std::string&
   y_ += 16;
 }
 
+void Legend::text(const std::string& text) {
+  right_ = std::max(right_, left_ + text_width_px(text, small_font_px_) * 0.92);
+  out_.text(left_, y_ + 4, text, small_font_px_, Anchor::start, "legend-text");
+  y_ += 16;
+}
+
 std::vector<std::string> wrap_notes(const std::vector<std::string>& notes, std::size_t wrap) {
   std::vector<std::string> lines;
   for (const auto& note : notes) {
@@ -164,6 +171,34 @@ void open_layout_document(std::ostream& stream, double width, double height) {
   stream << "<defs><clipPath id=\"plot-clip\"><rect x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
          << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\"/></clipPath></defs>\n";
   stream << "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n";
+}
+
+void write_layout_page(std::ostream& stream, const LayoutPage& page, const std::string& body, const Legend& legend) {
+  using namespace layout;
+  const auto note_lines = wrap_notes(page.notes, static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56)));
+  const double notes_top = kPlotBottom + 62;
+  const double width = std::max(kWidth, legend.right() + 16);
+  const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, legend.y() + 12);
+  open_layout_document(stream, width, height);
+  SvgOut head(stream);
+  head.text(kPlotLeft, 24, page.title, 16, Anchor::start, "title", "#000000");
+  head.text(kPlotLeft, 44, page.subtitle, kSmallFontPx, Anchor::start, "subtitle", "#555555");
+  const auto rectangle = [&](const char* cls) {
+    stream << "<rect class=\"" << cls << "\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(kPlotTop) << "\" width=\""
+           << px(kPlotWidth) << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
+  };
+  rectangle("plot-area");
+  stream << body;
+  if (page.frame_over_body) rectangle("plot-frame");
+  head.text(kPlotLeft + kPlotWidth / 2, kPlotBottom + 42, page.x_title, kFontPx, Anchor::middle, "axis-title-x",
+            "#000000");
+  head.text(24, kPlotTop + kPlotHeight / 2, page.y_title, kFontPx, Anchor::middle, "axis-title-y", "#000000", -90);
+  stream << legend.body();
+  for (std::size_t i = 0; i < note_lines.size(); ++i) {
+    head.text(24, notes_top + 16.0 * static_cast<double>(i), note_lines[i], kSmallFontPx, Anchor::start, "note",
+              "#444444");
+  }
+  stream << "</svg>\n";
 }
 
 }  // namespace roofsim::svg

@@ -54,9 +54,12 @@ class SvgOut {
  public:
   explicit SvgOut(std::ostream& out) : out_(out) {}
   void raw(const std::string& text);
-  void line(double x1, double y1, double x2, double y2, const LineStyle& style, const std::string& cls = "");
+  void line(double x1, double y1, double x2, double y2, const LineStyle& style, const std::string& cls = "",
+            const std::string& attributes = "");
+  // `attributes`: more attributes written after the class (` data-line="roof-0"`), for tests that read the chart.
   void text(double x, double y, std::string_view content, double font_px, Anchor anchor, const std::string& cls = "",
-            const std::string& fill = "#222222", double rotate_deg = 0, bool halo = false);
+            const std::string& fill = "#222222", double rotate_deg = 0, bool halo = false,
+            const std::string& attributes = "");
 
  private:
   std::ostream& out_;
@@ -81,6 +84,8 @@ class Legend {
   void line(const LineStyle& style, const std::string& text);
   // A circle marker of `colour` (and class `cls` when given) followed by text.
   void circle(const std::string& colour, double radius, const std::string& text);
+  // A line of text alone (a key entry).
+  void text(const std::string& text);
   void gap(double px_height) { y_ += px_height; }
   [[nodiscard]] double y() const { return y_; }
   [[nodiscard]] double right() const { return right_; }
@@ -92,6 +97,16 @@ class Legend {
   std::ostringstream body_;
   SvgOut out_{body_};
 };
+
+// The page around a log-log plot of the shared layout: title and subtitle above, the plot area's rectangle, the
+// body (grid, lines, markers, labels), axis titles, the legend column and the wrapped notes below; the page grows to
+// hold the legend and the notes.
+struct LayoutPage {
+  std::string title, subtitle, x_title, y_title;
+  std::vector<std::string> notes;
+  bool frame_over_body = false;  // a second rectangle (class plot-frame) over the body, so that lines end under it
+};
+void write_layout_page(std::ostream& stream, const LayoutPage& page, const std::string& body, const Legend& legend);
 
 // Notes broken into lines of at most `wrap` characters at word boundaries.
 [[nodiscard]] std::vector<std::string> wrap_notes(const std::vector<std::string>& notes, std::size_t wrap);

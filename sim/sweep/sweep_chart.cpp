@@ -26,25 +26,44 @@ namespace {
 constexpr double kWidth = 920;
 constexpr double kTitleHeight = 56;
 constexpr double kPanelHeight = 340;
-constexpr double kPlotLeft = 110, kPlotWidth = 520, kPlotTop = 24, kPlotHeight = 250;
-constexpr double kLegendLeft = kPlotLeft + kPlotWidth + 24;
+constexpr double kPlotLeft = 110, kPlotTop = 24, kPlotHeight = 250;
+// The plot takes the width the legend leaves (all of it without a legend); a legend is at most this wide.
+constexpr double kMaxLegendWidth = 300;
 constexpr double kFontPx = 12, kSmallFontPx = 10.5;
 // More x labels than this crowd the axis; then every k-th value is labelled.
 constexpr std::size_t kMaxXLabels = 12;
-constexpr std::size_t kMaxLegendEntries = 16;
+// Legend rows beside a panel: these entries, "+N more" and the reference line fit the plot's height.
+constexpr std::size_t kMaxLegendEntries = 11;
 
-// Okabe and Ito (2008) colour-blind-safe palette, then dash patterns once the colours are used up.
-const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C6D1F"};
+// Okabe and Ito's (2008) colour-blind-safe palette and four of Paul Tol's muted colours: 12 distinct colours; past
+// them a series differs from the one 12 before it by its dash pattern.
+const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+                                "#000000", "#8C6D1F", "#882255", "#44AA99", "#999933", "#AA4499"};
+constexpr std::size_t kColourCount = sizeof(kColours) / sizeof(kColours[0]);
 const char* const kDashes[] = {"", "6 3", "2 3", "8 3 2 3"};
 
 using svg::escape;
 using svg::px;
 
-// "sim_time_s (s, log)": the metric as sweep.csv names it, its unit, and the scale when it is not linear.
+// "Simulated time (s, log)": the metric in words, its unit, and the scale when it is not linear.
 std::string y_title(const std::string& metric, const std::string& unit, bool log) {
   std::string note = unit;
   if (log) note += note.empty() ? "log" : ", log";
-  return note.empty() ? metric : metric + " (" + note + ")";
+  const auto title = metric_title(metric);
+  return note.empty() ? title : title + " (" + note + ")";
+}
+
+// The metric that bounds the charted one from the roofline, where the sweep collects it.
+std::string reference_metric(const SweepSpec& spec) {
+  const std::pair<const char*, const char*> pairs[] = {{"achieved_flops_per_s", "attainable_flops_per_s"},
+                                                       {"sim_time_s", "roofline_time_s"}};
+  for (const auto& [charted, bound] : pairs) {
+    if (spec.chart_metric == charted &&
+        std::find(spec.metrics.begin(), spec.metrics.end(), bound) != spec.metrics.end()) {
+      return bound;
+    }
+  }
+  return "";
 }
 
 struct Mapping {
@@ -57,14 +76,14 @@ struct Mapping {
   }
 };
 
-std::size_t metric_index(const SweepSpec& spec) {
-  const auto found = std::find(spec.metrics.begin(), spec.metrics.end(), spec.chart_metric);
+std::size_t metric_index(const SweepSpec& spec, const std::string& name) {
+  const auto found = std::find(spec.metrics.begin(), spec.metrics.end(), name);
   return static_cast<std::size_t>(found - spec.metrics.begin());
 }
 
-std::optional<double> point_value(const SweepSpec& spec, const PointResult& result) {
+std::optional<double> point_value(const SweepSpec& spec, const PointResult& result, const std::string& name) {
   if (result.status != PointStatus::ok) return std::nullopt;
-  const std::size_t metric = metric_index(spec);
+  const std::size_t metric = metric_index(spec, name);
   if (metric >= spec.metrics.size()) return std::nullopt;
   for (const auto& row : result.rows) {
     if (row.op == spec.chart_op) return row.numbers[metric];
@@ -83,6 +102,28 @@ std::string tick_text(double value, const std::string& unit) {
 }
 
 }  // namespace
+
+std::string metric_title(const std::string& metric) {
+  static const std::pair<const char*, const char*> kTitles[] = {{"achieved_flops_per_s", "Achieved performance"},
+                                                                {"attainable_flops_per_s", "Roofline ceiling"},
+                                                                {"sim_time_s", "Simulated time"},
+                                                                {"roofline_time_s", "Roofline time"},
+                                                                {"useful_flops", "Useful FLOPs"},
+                                                                {"executed_flops", "Executed FLOPs"},
+                                                                {"bound_by", "Bound by"},
+                                                                {"binding", "Binding ceiling"}};
+  for (const auto& [name, title] : kTitles) {
+    if (metric == name) return title;
+  }
+  const std::pair<const char*, const char*> kPrefixes[] = {
+      {"bytes.", "Bytes at "}, {"oi.", "Operational intensity at "}, {"ceilings.", "Ceiling: "}};
+  for (const auto& [prefix, title] : kPrefixes) {
+    if (metric.rfind(prefix, 0) == 0) return title + metric.substr(std::string(prefix).size());
+  }
+  std::string words = metric;
+  std::replace(words.begin(), words.end(), '_', ' ');
+  return words;
+}
 
 std::string metric_unit(const std::string& metric) {
   const auto ends_with = [&](std::string_view tail) {
@@ -161,7 +202,9 @@ void write_points_roofline(const SweepSpec& spec, const std::vector<SweepPoint>&
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (results[i].status != PointStatus::ok) continue;
     std::string prefix;
-    for (std::size_t a = 0; a < spec.axes.size(); ++a) prefix += (a ? "," : "") + points[i].values[a];
+    for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+      prefix += (a ? " " : "") + spec.axes[a].label + "=" + points[i].values[a];
+    }
     const auto json = nlohmann::ordered_json::parse(results[i].report.dump());
     const bool single_op = json.at("ops").size() == 1;
     for (const auto& op : json.at("ops")) {
@@ -203,8 +246,14 @@ std::vector<ChartPanel> sweep_panels(const SweepSpec& spec, const std::vector<Sw
     const auto& axis = spec.axes[a];
     ChartPanel panel;
     panel.x_title = axis.label;
+    const std::string bound = reference_metric(spec);
+    if (!bound.empty()) panel.reference_label = metric_title(bound);
     panel.x_scale = axis.scale;
-    panel.x_labels = axis.values;
+    // Values that are files (a workload axis) are labelled by their names: the path would run into its neighbours.
+    for (const auto& value : axis.values) {
+      const std::filesystem::path path(value);
+      panel.x_labels.push_back(path.has_parent_path() && path.has_extension() ? path.stem().string() : value);
+    }
     for (std::size_t i = 0; i < axis.values.size(); ++i) {
       panel.x.push_back(axis.scale == AxisScale::category ? static_cast<double>(i)
                                                           : numeric_value(axis.values[i]).value_or(0.0));
@@ -223,10 +272,13 @@ std::vector<ChartPanel> sweep_panels(const SweepSpec& spec, const std::vector<Sw
       }
       auto [at, inserted] = series_of.emplace(others, panel.series.size());
       if (inserted) {
-        panel.series.push_back(ChartSeries{label.empty() ? spec.chart_metric : label, {}});
+        panel.series.push_back(ChartSeries{label.empty() ? metric_title(spec.chart_metric) : label, {}});
         panel.series.back().y.assign(axis.values.size(), std::nullopt);
+        if (!bound.empty()) panel.references.push_back(ChartSeries{panel.series.back().label, panel.series.back().y});
       }
-      panel.series[at->second].y[points[p].value_index[a]] = point_value(spec, results[p]);
+      panel.series[at->second].y[points[p].value_index[a]] = point_value(spec, results[p], spec.chart_metric);
+      if (!bound.empty())
+        panel.references[at->second].y[points[p].value_index[a]] = point_value(spec, results[p], bound);
     }
     panels.push_back(std::move(panel));
   }
@@ -239,8 +291,9 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
       << "\" viewBox=\"0 0 " << px(kWidth) << " " << px(height)
       << "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
   out << "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n";
+  const std::string of = spec.chart_op == "total" ? "all ops" : spec.chart_op;
   out << "<text class=\"title\" x=\"" << px(kWidth / 2) << "\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">"
-      << escape(spec.name + ": " + spec.chart_metric + " of " + spec.chart_op) << "</text>\n";
+      << escape(spec.name + ": " + metric_title(spec.chart_metric) + " of " + of) << "</text>\n";
   const std::string y_unit = metric_unit(spec.chart_metric);
   if (!spec.description.empty()) {
     out << "<text x=\"" << px(kWidth / 2) << "\" y=\"44\" font-size=\"" << px(kSmallFontPx)
@@ -250,12 +303,26 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
     const auto& panel = panels[p];
     const double top = kTitleHeight + kPanelHeight * static_cast<double>(p) + kPlotTop;
     const double bottom = top + kPlotHeight;
-    const double right = kPlotLeft + kPlotWidth;
+    // The legend's width from its longest entry; the plot takes the rest of the width.
+    const bool has_legend = panel.series.size() > 1 || !panel.references.empty();
+    std::vector<std::string> legend_texts;
+    for (std::size_t s = 0; s < panel.series.size() && s < kMaxLegendEntries; ++s) {
+      legend_texts.push_back(fmt::format("{}. {} (= {}.)", s + 1, panel.series[s].label, s));
+    }
+    if (!panel.references.empty()) legend_texts.push_back("dashed: " + panel.reference_label);
+    double legend_width = 0;
+    for (const auto& text : legend_texts) legend_width = std::max(legend_width, 30 + text_width_px(text, kSmallFontPx));
+    legend_width = has_legend ? std::min(kMaxLegendWidth, legend_width) : 0;
+    const double right = kWidth - 24 - (has_legend ? legend_width + 16 : 0);
+    const double plot_width = right - kPlotLeft;
+    const double legend_left = right + 16;
 
     std::vector<double> ys;
-    for (const auto& series : panel.series) {
-      for (const auto& y : series.y) {
-        if (y && std::isfinite(*y)) ys.push_back(*y);
+    for (const auto* group : {&panel.series, &panel.references}) {
+      for (const auto& series : *group) {
+        for (const auto& y : series.y) {
+          if (y && std::isfinite(*y)) ys.push_back(*y);
+        }
       }
     }
     Mapping x_map{panel.x_scale == AxisScale::log, 0, 1, kPlotLeft + 12, right - 12};
@@ -289,7 +356,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
     }
 
     out << "<g class=\"panel\">\n";
-    out << "<rect class=\"plot-area\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(top) << "\" width=\"" << px(kPlotWidth)
+    out << "<rect class=\"plot-area\" x=\"" << px(kPlotLeft) << "\" y=\"" << px(top) << "\" width=\"" << px(plot_width)
         << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#222222\"/>\n";
     for (const auto& [value, text] : y_ticks) {
       const double y = y_map.map(value);
@@ -298,12 +365,20 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
       out << "<text class=\"tick-y\" x=\"" << px(kPlotLeft - 6) << "\" y=\"" << px(y + 4) << "\" font-size=\""
           << px(kFontPx) << "\" text-anchor=\"end\">" << escape(text) << "</text>\n";
     }
-    // Ticks at the axis values, labelled as written; a long linear axis gets round ticks instead.
+    // Ticks at the axis values, labelled as written; a long linear axis gets round ticks instead. Labels that would
+    // run into each other are thinned to every k-th.
     std::vector<std::pair<double, std::string>> x_ticks;
     if (panel.x_scale == AxisScale::linear && panel.x.size() > kMaxXLabels) {
       for (const double tick : nice_ticks(x_map.lo, x_map.hi, 8)) x_ticks.emplace_back(tick, tick_text(tick, ""));
     } else {
-      const std::size_t label_every = std::max<std::size_t>(1, (panel.x.size() + kMaxXLabels - 1) / kMaxXLabels);
+      double widest = 0;
+      for (const auto& label : panel.x_labels) widest = std::max(widest, text_width_px(label, kSmallFontPx));
+      const double spacing =
+          panel.x.size() > 1 ? (right - kPlotLeft - 24) / static_cast<double>(panel.x.size() - 1) : 1e9;
+      std::size_t label_every = std::max<std::size_t>(1, (panel.x.size() + kMaxXLabels - 1) / kMaxXLabels);
+      if (panel.x_scale == AxisScale::category) {
+        while (spacing * static_cast<double>(label_every) < widest + 6) ++label_every;
+      }
       for (std::size_t i = 0; i < panel.x.size(); i += label_every) x_ticks.emplace_back(panel.x[i], panel.x_labels[i]);
     }
     for (const auto& [value, text] : x_ticks) {
@@ -314,7 +389,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
           << px(kSmallFontPx) << "\" text-anchor=\"middle\">" << escape(text) << "</text>\n";
     }
     const char* scale_note = panel.x_scale == AxisScale::log ? " (log)" : "";
-    out << "<text class=\"axis-title\" x=\"" << px(kPlotLeft + kPlotWidth / 2) << "\" y=\"" << px(bottom + 40)
+    out << "<text class=\"axis-title\" x=\"" << px((kPlotLeft + right) / 2) << "\" y=\"" << px(bottom + 40)
         << "\" font-size=\"" << px(kFontPx) << "\" text-anchor=\"middle\">" << escape(panel.x_title + scale_note)
         << "</text>\n";
     const double y_mid = (top + bottom) / 2;
@@ -322,11 +397,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
         << "\" text-anchor=\"middle\" transform=\"rotate(-90 18 " << px(y_mid) << ")\">"
         << escape(y_title(spec.chart_metric, y_unit, y_map.log)) << "</text>\n";
 
-    for (std::size_t s = 0; s < panel.series.size(); ++s) {
-      const auto& series = panel.series[s];
-      const std::string colour = kColours[s % 8];
-      const std::string dash = kDashes[(s / 8) % 4];
-      const std::string dash_attr = dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"";
+    const auto path_of = [&](const ChartSeries& series) {
       std::string path;
       bool pen_down = false;
       for (std::size_t i = 0; i < series.y.size(); ++i) {
@@ -338,11 +409,44 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
         path += fmt::format("{}{} {} ", pen_down ? "L" : "M", px(x_map.map(panel.x[i])), px(y_map.map(*y)));
         pen_down = true;
       }
+      if (!path.empty()) path.pop_back();
+      return path;
+    };
+    // Series drawn on top of an identical earlier one would hide it: a line that later series repeat is drawn wider,
+    // by 1.6 px per repeat, so that each shows as a band of its colour around the next; the legend says so.
+    std::vector<std::string> paths;
+    for (const auto& series : panel.series) paths.push_back(path_of(series));
+    std::vector<std::size_t> repeats(paths.size(), 0);
+    std::vector<std::optional<std::size_t>> same_as(paths.size());
+    for (std::size_t s = 0; s < paths.size(); ++s) {
+      for (std::size_t t = 0; t < s; ++t) {
+        if (!paths[s].empty() && paths[s] == paths[t]) {
+          same_as[s] = t;
+          for (std::size_t u = t; u < s; ++u) {
+            if (paths[u] == paths[s]) ++repeats[u];
+          }
+          break;
+        }
+      }
+    }
+    const auto colour_of = [](std::size_t s) { return std::string(kColours[s % kColourCount]); };
+    const auto dash_of = [](std::size_t s) {
+      const std::string dash = kDashes[(s / kColourCount) % 4];
+      return dash.empty() ? std::string() : " stroke-dasharray=\"" + dash + "\"";
+    };
+    for (std::size_t s = 0; s < panel.references.size(); ++s) {
+      const auto path = path_of(panel.references[s]);
+      if (path.empty()) continue;
+      out << "<path class=\"reference\" data-label=\"" << escape(panel.references[s].label) << "\" d=\"" << path
+          << "\" fill=\"none\" stroke=\"" << colour_of(s) << "\" stroke-width=\"1\" stroke-dasharray=\"5 3\"/>\n";
+    }
+    for (std::size_t s = 0; s < panel.series.size(); ++s) {
+      const auto& series = panel.series[s];
+      const std::string colour = colour_of(s);
       out << "<g class=\"series\" data-label=\"" << escape(series.label) << "\">\n";
-      if (!path.empty()) {
-        path.pop_back();
-        out << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"1.8\"" << dash_attr
-            << "/>\n";
+      if (!paths[s].empty()) {
+        out << "<path d=\"" << paths[s] << "\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\""
+            << px(1.8 + 1.6 * static_cast<double>(repeats[s])) << "\"" << dash_of(s) << "/>\n";
       }
       for (std::size_t i = 0; i < series.y.size(); ++i) {
         const auto& y = series.y[i];
@@ -351,17 +455,30 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
             << "\" r=\"3\" fill=\"" << colour << "\"/>\n";
       }
       out << "</g>\n";
-      if (s < kMaxLegendEntries && panel.series.size() > 1) {
-        const double ly = top + 8 + 18 * static_cast<double>(s);
-        out << "<line x1=\"" << px(kLegendLeft) << "\" y1=\"" << px(ly) << "\" x2=\"" << px(kLegendLeft + 22)
-            << "\" y2=\"" << px(ly) << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dash_attr << "/>\n";
-        out << "<text class=\"legend\" x=\"" << px(kLegendLeft + 28) << "\" y=\"" << px(ly + 4) << "\" font-size=\""
-            << px(kSmallFontPx) << "\">" << escape(series.label) << "</text>\n";
-      } else if (s == kMaxLegendEntries && panel.series.size() > 1) {
-        const double ly = top + 8 + 18 * static_cast<double>(s);
-        out << "<text class=\"legend\" x=\"" << px(kLegendLeft) << "\" y=\"" << px(ly + 4) << "\" font-size=\""
+      if (!has_legend) continue;
+      const double ly = top + 8 + 18 * static_cast<double>(s);
+      if (s < kMaxLegendEntries) {
+        // Numbered, cut to the legend's width; a line identical to an earlier one names its number.
+        std::string label = fmt::format("{}. {}", s + 1, series.label);
+        const std::string same = same_as[s] ? fmt::format(" (= {}.)", *same_as[s] + 1) : "";
+        const auto max_chars = static_cast<std::size_t>((kMaxLegendWidth - 30) / (0.65 * kSmallFontPx));
+        if (label.size() + same.size() > max_chars) label = label.substr(0, max_chars - same.size() - 3) + "...";
+        label += same;
+        out << "<line x1=\"" << px(legend_left) << "\" y1=\"" << px(ly) << "\" x2=\"" << px(legend_left + 22)
+            << "\" y2=\"" << px(ly) << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dash_of(s) << "/>\n";
+        out << "<text class=\"legend\" x=\"" << px(legend_left + 28) << "\" y=\"" << px(ly + 4) << "\" font-size=\""
+            << px(kSmallFontPx) << "\">" << escape(label) << "</text>\n";
+      } else if (s == kMaxLegendEntries) {
+        out << "<text class=\"legend\" x=\"" << px(legend_left) << "\" y=\"" << px(ly + 4) << "\" font-size=\""
             << px(kSmallFontPx) << "\">" << fmt::format("+{} more lines", panel.series.size() - s) << "</text>\n";
       }
+    }
+    if (!panel.references.empty()) {
+      const double ly = top + 8 + 18 * static_cast<double>(std::min(panel.series.size(), kMaxLegendEntries + 1));
+      out << "<line x1=\"" << px(legend_left) << "\" y1=\"" << px(ly) << "\" x2=\"" << px(legend_left + 22)
+          << "\" y2=\"" << px(ly) << "\" stroke=\"#555555\" stroke-width=\"1\" stroke-dasharray=\"5 3\"/>\n";
+      out << "<text class=\"legend\" x=\"" << px(legend_left + 28) << "\" y=\"" << px(ly + 4) << "\" font-size=\""
+          << px(kSmallFontPx) << "\">" << escape("dashed: " + panel.reference_label) << "</text>\n";
     }
     out << "</g>\n";
   }

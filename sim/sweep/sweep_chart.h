@@ -22,6 +22,8 @@ struct ChartSeries {
 
 struct ChartPanel {
   std::string x_title;
+  std::string reference_label;          // what `references` show ("roofline ceiling"); empty: none
+  std::vector<ChartSeries> references;  // per series, its ceiling at each value (dashed, in the series' colour)
   AxisScale x_scale = AxisScale::linear;
   std::vector<std::string> x_labels;  // the axis values as written
   std::vector<double> x;              // their positions in data units (index for a category axis)
@@ -38,6 +40,10 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
 // The unit of a metric, from its name: "FLOP/s" (achieved_flops_per_s, ceilings.*), "s" (sim_time_s), "FLOP", "B"
 // (bytes.*), "FLOP/B" (oi.*), else "" (bound_by, counts).
 [[nodiscard]] std::string metric_unit(const std::string& metric);
+
+// The metric in words for an axis title: "Achieved performance" (achieved_flops_per_s), "Simulated time"
+// (sim_time_s), "Bytes at dram" (bytes.dram); other names with their underscores as spaces.
+[[nodiscard]] std::string metric_title(const std::string& metric);
 
 // Linear ticks at 1, 2 or 5 x 10^k covering [lo, hi], about `target` of them.
 [[nodiscard]] std::vector<double> nice_ticks(double lo, double hi, int target);

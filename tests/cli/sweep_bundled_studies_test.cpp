@@ -7,6 +7,7 @@
 
 #include "sim/sweep/sweep_spec.h"
 #include "tests/cli/sweep_test_files.h"
+#include "tests/support/chart_check.h"
 
 using namespace roofsim;
 
@@ -47,6 +48,12 @@ TEST_CASE("every bundled study expands to the points of its axes and runs with b
     }
     CHECK(circles == expected.at(name) * spec.axes.size());
     CHECK(test::read_file(out / "sweep_roofline.svg").find("class=\"op\"") != std::string::npos);
+    // Both charts pass the label checks (tests/support/chart_check.h).
+    for (const char* chart : {"sweep.svg", "sweep_roofline.svg"}) {
+      for (const auto& problem : test::chart_label_problems(test::read_file(out / chart))) {
+        CHECK_MESSAGE(false, chart << ": " << problem);
+      }
+    }
   }
   CHECK(found == expected.size());
 }

@@ -8,6 +8,7 @@
 #include <regex>
 #include <sstream>
 
+#include "sim/report/energy_chart.h"
 #include "sim/report/label_placer.h"
 #include "sim/report/svg_chart.h"
 #include "tests/support/test_paths.h"
@@ -138,6 +139,7 @@ TEST_CASE("every bandwidth line is labelled and no other bandwidth line runs thr
   // The fixture's shared-memory (30.9 TB/s) and latency (28.8 TB/s) lines are a few pixels apart, as on H100.
   const auto device = test::h100_like_device();
   const std::string svg = render(test::sample_report(device), device);
+  std::ofstream(test::scratch_dir("svg_chart_bandwidth_labels") / "roofline.svg") << svg;
   const auto lines = elements(svg, "line", "bandwidth");
   const auto labels = elements(svg, "text", "bandwidth-label");
   CHECK(labels.size() == lines.size());
@@ -245,4 +247,53 @@ TEST_CASE("a run's chart puts each op at its intensity at every on-chip level, i
   // An analytic report has no measured per-level points.
   report.command = "roofline";
   CHECK(elements(render(report, device), "path", "op-level").empty());
+}
+
+TEST_CASE("a roofline and energy chart of 100,000 ops: the placer's work stays bounded and the legend short") {
+  // 10,000 distinct points over the chart; the 100k-op workload repeats the 10k-op one ten times, as the layers of a
+  // model repeat. The label placer's work follows the picture, not the op count: the same comparisons for both
+  // (the old placer compared every candidate with every marker and label placed, 100x the work for 10x the ops).
+  // The charts name at most 60 ops, number at most 20 and count the rest.
+  const auto device = test::h100_like_device();
+  const auto chart_of = [&](int ops, std::string& roofline, std::string& energy) {
+    auto report = test::sample_report(device);
+    report.ops.clear();
+    // 1,000 shapes evaluated on the roofline; the other ops copy one with its bytes scaled (another intensity).
+    std::vector<OpReport> shapes;
+    for (int i = 0; i < 1000; ++i) {
+      const double oi = std::pow(10.0, -1.0 + 4.0 * ((i * 7919) % 1000) / 1000.0);
+      const double flops = 1e6 * (1 + (i * 104729) % 1000);
+      shapes.push_back(test::make_op(device, "shape", "gemm", DataType::fp16, flops, flops / oi));
+    }
+    report.ops.reserve(static_cast<std::size_t>(ops));
+    for (int i = 0; i < ops; ++i) {
+      auto op = shapes[static_cast<std::size_t>(i % 1000)];
+      op.name = "layer" + std::to_string(i / 10) + ".op" + std::to_string(i % 10);
+      for (auto& level : op.bytes) level.bytes += level.bytes / 1000 * static_cast<Bytes>(i / 1000 % 10);
+      report.ops.push_back(std::move(op));
+    }
+    std::ostringstream roofline_out, energy_out;
+    const auto work = write_roofline_svg(report, device, roofline_out).label_comparisons +
+                      write_energy_svg(report, device, energy_out).label_comparisons;
+    roofline = roofline_out.str();
+    energy = energy_out.str();
+    return work;
+  };
+  std::string small_roofline, small_energy, roofline, energy;
+  const auto small_work = chart_of(10000, small_roofline, small_energy);
+  const auto work = chart_of(100000, roofline, energy);
+  MESSAGE("placer comparisons: 10k ops " << small_work << ", 100k ops " << work);
+  CHECK(work <= small_work + small_work / 100);
+  for (const auto* svg : {&roofline, &energy}) {
+    std::size_t labels = 0;
+    for (auto at = svg->find("class=\"op-label\""); at != std::string::npos;
+         at = svg->find("class=\"op-label\"", at + 1)) {
+      ++labels;
+    }
+    CHECK(labels <= 80);
+    // The summary line counts the rest and names their patterns.
+    CHECK(svg->find("unlabelled:") != std::string::npos);
+    CHECK(svg->find("layer*.op* x") != std::string::npos);
+    CHECK(svg->size() < 30'000'000);
+  }
 }

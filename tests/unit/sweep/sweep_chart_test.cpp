@@ -93,6 +93,8 @@ TEST_CASE("the y axis carries the metric's unit - in its title and on its ticks"
   CHECK(metric_unit("bytes.dram") == "B");
   CHECK(metric_unit("oi.l2") == "FLOP/B");
   CHECK(metric_unit("bound_by").empty());
+  CHECK(metric_title("achieved_flops_per_s") == "Achieved performance");
+  CHECK(metric_title("bytes.dram") == "Bytes at dram");
 
   const auto spec = two_by_three();
   const auto points = expand_points(spec);
@@ -100,7 +102,7 @@ TEST_CASE("the y axis carries the metric's unit - in its title and on its ticks"
   write_sweep_svg(spec, sweep_panels(spec, points, results_for(points)), svg);
   const auto text = svg.str();
   // Values 1..6 s on a linear axis from 0: ticks at 0, 2, 4 and 6 s; the title names the unit once per panel.
-  CHECK(count(text, ">sim_time_s \\(s\\)<") == 2);
+  CHECK(count(text, ">Simulated time \\(s\\)<") == 2);
   CHECK(count(text, "class=\"tick-y\"[^>]*>0 s<") == 2);
   CHECK(count(text, "class=\"tick-y\"[^>]*>6 s<") == 2);
 }
