@@ -87,7 +87,7 @@ Json report_json(const Report& report) {
   }
   root["units"] = {
       {"useful_flops", "FLOP"}, {"executed_flops", "FLOP"}, {"bytes", "B"},      {"network_bytes", "B"},
-      {"oi", "FLOP/B"},         {"ceilings", "FLOP/s"},     {"sim_time_s", "s"}, {"achieved_flops_per_s", "FLOP/s"}};
+      {"oi", "FLOP/B"},         {"ceilings", "FLOP/s"},     {"ceiling_time_s", "s"}, {"sim_time_s", "s"}, {"achieved_flops_per_s", "FLOP/s"}};
   Json ops = Json::array();
   for (const auto& op : report.ops) {
     Json entry;
@@ -108,13 +108,16 @@ Json report_json(const Report& report) {
     entry["network_bytes"] = op.network_bytes;
     entry["row_hit_rate"] = op.row_hit_rate;
     Json ceilings = Json::object();
+    Json ceiling_time = Json::object();
     Json ceiling_bound_by = Json::object();
     for (const auto variant : kAllVariants) {
       const auto& ceiling = op.roofline.ceilings[variant];
       ceilings[std::string(to_string(variant))] = ceiling.flops_per_s;
+      ceiling_time[std::string(to_string(variant))] = finite_or_null(ceiling.time_s);
       ceiling_bound_by[std::string(to_string(variant))] = ceiling.bound_by;
     }
     entry["ceilings"] = ceilings;
+    entry["ceiling_time_s"] = ceiling_time;
     entry["ceiling_bound_by"] = ceiling_bound_by;
     entry["binding"] = std::string(to_string(op.roofline.binding));
     entry["bound_by"] = op.roofline.bound_by;
