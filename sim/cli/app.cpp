@@ -5,10 +5,12 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/provenance.h"
 #include "sim/core/input_error.h"
 #include "sim/core/interrupt.h"
 #include "sim/core/output_file.h"
 #include "sim/core/systemc_setup.h"
+#include "sim/core/version.h"
 
 namespace roofsim::cli {
 
@@ -53,9 +55,12 @@ int work_exit_code(std::size_t done, std::size_t total, const std::string& items
 
 int run_main(int argc, char* argv[]) {
   prepare_systemc_process();
+  record_command_line(argc, argv);
   install_interrupt_handlers();
   CLI::App app{"roofsim: roofline analysis and SystemC simulation of AI hardware, op by op"};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", std::string("roofsim ") + roofsim_version(),
+                       "Print the roofsim version (git describe of the source it was built from) and exit");
   int exit_code = 0;
   add_validate_command(app, exit_code);
   add_list_command(app, exit_code);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "sim/cli/app.h"
+#include "sim/cli/provenance.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
 #include "sim/core/output_folder.h"
@@ -31,7 +32,8 @@ int run_roofline(const RooflineOptions& options) {
                                       work_limits(options.allow_large));
   const OutputFolder folder(options.out);
   const auto device = make_device_roof(hardware);
-  const auto report = make_roofline_report(workload, hardware, device);
+  auto report = make_roofline_report(workload, hardware, device);
+  report.provenance = make_provenance(hardware, workload, options.sets);
   write_console_table(report, std::cout);
   write_report_files(report, device, options.out);
   const std::filesystem::path out(options.out);

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/cli/provenance.h"
 #include "sim/cli/run_cluster.h"
 #include "sim/config/cluster_params.h"
 #include "sim/config/data_paths.h"
@@ -109,7 +110,8 @@ int run_scenario(const RunOptions& options) {
   }
   const bool complete = scenario.result.complete;
   const auto device = make_device_roof(scenario.hardware);
-  const auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
+  auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
+  report.provenance = make_provenance(scenario.hardware, scenario.workload, options.sets);
   write_console_table(report, std::cout);
   write_engine_table(report, device, scenario.result, std::cout);
   write_power_table(report, scenario.result, std::cout);

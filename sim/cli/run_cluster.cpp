@@ -17,6 +17,7 @@
 #include "sim/core/output_file.h"
 #include "sim/core/output_folder.h"
 #include "sim/engine/cluster_run.h"
+#include "sim/cli/provenance.h"
 #include "sim/report/cluster_trace_writer.h"
 #include "sim/report/cluster_writers.h"
 #include "sim/report/engine_table.h"
@@ -76,7 +77,8 @@ Workload load_for_cluster(const std::filesystem::path& file, std::vector<Overrid
 int write_interrupted_cluster_run(const Workload& workload, const ClusterParams& cluster, const DeviceRoof& device,
                                   const ClusterRunResult& result, const ClusterRunArgs& args) {
   const auto& rank = result.simulated.front();
-  const Report report = make_run_report(workload, cluster.device, device, rank.result);
+  Report report = make_run_report(workload, cluster.device, device, rank.result);
+  report.provenance = make_provenance(cluster.device, workload, args.sets, args.cluster_file);
   write_console_table(report, std::cout);
   if (args.write_files) {
     const std::filesystem::path out(args.out_dir);
@@ -121,6 +123,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   std::vector<Report> reports;
   for (const auto& rank : result.simulated)
     reports.push_back(make_rank_report(workload, cluster, device, rank, result));
+  reports.front().provenance = make_provenance(cluster.device, workload, args.sets, args.cluster_file);
 
   // The representative of rank 0 (every rank when symmetric) in the single-device tables, then the cluster's.
   write_console_table(reports.front(), std::cout);

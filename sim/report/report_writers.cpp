@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "sim/core/output_file.h"
+#include "sim/core/version.h"
 #include "sim/report/energy_chart.h"
 #include "sim/report/gap_columns.h"
 #include "sim/report/svg_chart.h"
@@ -20,7 +21,7 @@ using Json = nlohmann::ordered_json;
 
 // Doubles in text outputs: shortest round-trip form (fmt's default), so the same value always prints the same bytes.
 std::string number_text(double value) {
-  return fmt::format("{}", value);
+  return fmt::format("{}", value == 0.0 ? 0.0 : value);  // never "-0"
 }
 
 Json nullable(std::optional<double> value) {
@@ -57,14 +58,93 @@ bool same_bytes_at_every_level(const Report& report) {
   return true;
 }
 
+// A name used as a JSON key ("dram all-hit"): lowercase letters, digits and '_' only, so every key is an identifier
+// in the languages that read the report.
+std::string json_key(const std::string& name) {
+  std::string key;
+  for (const char c : name) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    if (keep) {
+      key += c;
+    } else if (c >= 'A' && c <= 'Z') {
+      key += static_cast<char>(c - 'A' + 'a');
+    } else if (!key.empty() && key.back() != '_') {
+      key += '_';
+    }
+  }
+  while (!key.empty() && key.back() == '_') key.pop_back();
+  return key;
+}
+
+// JSON writes -0.0 as "-0.0"; a signed zero carries no meaning in a report.
+void without_negative_zero(Json& value) {
+  if (value.is_number_float()) {
+    if (value.get<double>() == 0.0) value = 0.0;
+  } else if (value.is_structured()) {
+    for (auto& child : value) without_negative_zero(child);
+  }
+}
+
+Json op_json(const OpReport& op) {
+  Json entry;
+  entry["name"] = op.name;
+  entry["kind"] = op.kind;
+  entry["dtype"] = std::string(to_string(op.dtype));
+  entry["engine"] = op.engine;
+  entry["useful_flops"] = op.useful_flops;
+  entry["executed_flops"] = op.executed_flops;
+  Json bytes = Json::object();
+  Json oi = Json::object();
+  for (const auto& level : op.bytes) {
+    bytes[level.level] = level.bytes;
+    oi[level.level] = finite_or_null(op.oi_at(level.level));
+  }
+  entry["bytes"] = bytes;
+  entry["oi"] = oi;
+  entry["network_bytes"] = op.network_bytes;
+  entry["row_hit_rate"] = op.row_hit_rate;
+  Json ceilings = Json::object();
+  Json ceiling_time = Json::object();
+  Json ceiling_bound_by = Json::object();
+  for (const auto variant : kAllVariants) {
+    const auto& ceiling = op.roofline.ceilings[variant];
+    ceilings[std::string(to_string(variant))] = ceiling.flops_per_s;
+    ceiling_time[std::string(to_string(variant))] = finite_or_null(ceiling.time_s);
+    ceiling_bound_by[std::string(to_string(variant))] = ceiling.bound_by;
+  }
+  entry["ceilings"] = ceilings;
+  entry["ceiling_time_s"] = ceiling_time;
+  entry["ceiling_bound_by"] = ceiling_bound_by;
+  entry["binding"] = std::string(to_string(op.roofline.binding));
+  entry["bound_by"] = op.roofline.bound_by;
+  entry["sim_time_s"] = nullable(op.sim_time_s);
+  entry["achieved_flops_per_s"] = nullable(op.achieved_flops_per_s);
+  for (const auto& [key, value] : op.extra.items()) entry[key] = value;
+  return entry;
+}
+
 }  // namespace
+
+bool is_step_row(const OpReport& op) {
+  return op.kind == "step";
+}
 
 Json report_json(const Report& report) {
   Json root;
+  root["schema_version"] = kReportSchemaVersion;
+  root["roofsim_version"] = roofsim_version();
   root["command"] = report.command;
   if (!report.complete) root["complete"] = false;
+  root["command_line"] = report.provenance.command_line;
+  root["overrides"] = report.provenance.overrides;
+  Json inputs = Json::array();
+  for (const auto& input : report.provenance.inputs) {
+    inputs.push_back({{"role", input.role}, {"path", input.path}, {"sha256", input.sha256}});
+  }
+  root["inputs"] = std::move(inputs);
   root["hardware"] = {{"name", report.hardware_name}, {"file", report.hardware_file}};
   root["workload"] = {{"name", report.workload_name}, {"file", report.workload_file}};
+  root["dram"] = report.dram ? Json{{"model", report.dram->model}, {"standard", report.dram->standard}} : Json(nullptr);
   root["bytes_basis"] = report.bytes_basis;
   if (report.roofs) {
     // The device's roofs, so a reader of the report needs no hardware file to place the ops.
@@ -75,7 +155,7 @@ Json report_json(const Report& report) {
       compute.push_back({{"engine", line.engine}, {"dtypes", dtypes}, {"peak_flops_per_s", line.peak_flops_per_s}});
     }
     Json bandwidth = Json::object();
-    for (const auto& line : report.roofs->bandwidth) bandwidth[line.name] = line.bandwidth_bytes_per_s;
+    for (const auto& line : report.roofs->bandwidth) bandwidth[json_key(line.name)] = line.bandwidth_bytes_per_s;
     Json ridges = Json::array();
     for (const auto& ridge : report.roofs->ridges) {
       ridges.push_back({{"compute", ridge.compute_label}, {"oi", ridge.oi}});
@@ -89,46 +169,14 @@ Json report_json(const Report& report) {
       {"useful_flops", "FLOP"}, {"executed_flops", "FLOP"}, {"bytes", "B"},      {"network_bytes", "B"},
       {"oi", "FLOP/B"},         {"ceilings", "FLOP/s"},     {"ceiling_time_s", "s"}, {"sim_time_s", "s"}, {"achieved_flops_per_s", "FLOP/s"}};
   Json ops = Json::array();
-  for (const auto& op : report.ops) {
-    Json entry;
-    entry["name"] = op.name;
-    entry["kind"] = op.kind;
-    entry["dtype"] = std::string(to_string(op.dtype));
-    entry["engine"] = op.engine;
-    entry["useful_flops"] = op.useful_flops;
-    entry["executed_flops"] = op.executed_flops;
-    Json bytes = Json::object();
-    Json oi = Json::object();
-    for (const auto& level : op.bytes) {
-      bytes[level.level] = level.bytes;
-      oi[level.level] = finite_or_null(op.oi_at(level.level));
-    }
-    entry["bytes"] = bytes;
-    entry["oi"] = oi;
-    entry["network_bytes"] = op.network_bytes;
-    entry["row_hit_rate"] = op.row_hit_rate;
-    Json ceilings = Json::object();
-    Json ceiling_time = Json::object();
-    Json ceiling_bound_by = Json::object();
-    for (const auto variant : kAllVariants) {
-      const auto& ceiling = op.roofline.ceilings[variant];
-      ceilings[std::string(to_string(variant))] = ceiling.flops_per_s;
-      ceiling_time[std::string(to_string(variant))] = finite_or_null(ceiling.time_s);
-      ceiling_bound_by[std::string(to_string(variant))] = ceiling.bound_by;
-    }
-    entry["ceilings"] = ceilings;
-    entry["ceiling_time_s"] = ceiling_time;
-    entry["ceiling_bound_by"] = ceiling_bound_by;
-    entry["binding"] = std::string(to_string(op.roofline.binding));
-    entry["bound_by"] = op.roofline.bound_by;
-    entry["sim_time_s"] = nullable(op.sim_time_s);
-    entry["achieved_flops_per_s"] = nullable(op.achieved_flops_per_s);
-    for (const auto& [key, value] : op.extra.items()) entry[key] = value;
-    ops.push_back(std::move(entry));
-  }
+  Json steps = Json::array();
+  for (const auto& op : report.ops) (is_step_row(op) ? steps : ops).push_back(op_json(op));
   root["ops"] = std::move(ops);
+  // A cluster run's step rows (the whole step of a rank against its ceilings) are not ops: they have their own array.
+  if (!steps.empty()) root["steps"] = std::move(steps);
   root["total"] = {{"sim_time_s", nullable(report.total_sim_time_s)}, {"useful_flops", report.total_useful_flops()}};
   for (const auto& [key, value] : report.extra.items()) root[key] = value;
+  without_negative_zero(root);
   return root;
 }
 
@@ -136,43 +184,96 @@ void write_report_json(const Report& report, std::ostream& out) {
   out << report_json(report).dump(2) << "\n";
 }
 
-void write_ops_csv(const Report& report, std::ostream& out) {
-  out << "name,kind,dtype,engine,useful_flops_FLOP,executed_flops_FLOP";
-  for (const auto& level : report.levels) out << ",bytes_" << level << "_B";
-  for (const auto& level : report.levels) out << ",oi_" << level << "_FLOP_per_B";
-  out << ",network_bytes_B,row_hit_rate";
-  for (const auto variant : kAllVariants) out << ",ceiling_" << to_string(variant) << "_FLOP_per_s";
-  out << ",binding,bound_by,sim_time_s,achieved_FLOP_per_s";
-  // Runs on the detailed DRAM model add what it measured per op (row_hit_rate above is then the measured h).
-  const bool dram_columns =
-      std::any_of(report.ops.begin(), report.ops.end(), [](const OpReport& op) { return op.extra.contains("dram"); });
-  const auto gap_columns = gap_csv_columns(report);
-  for (const auto& column : gap_columns) out << ',' << column;
-  if (dram_columns) out << ",dram_refresh_share,dram_efficiency,dram_ceiling_bandwidth_B_per_s";
+namespace {
+
+std::string optional_cell(std::optional<double> value) {
+  return value ? number_text(*value) : std::string();
+}
+
+std::optional<double> extra_number(const nlohmann::ordered_json& object, std::initializer_list<const char*> path) {
+  const nlohmann::ordered_json* node = &object;
+  for (const char* key : path) {
+    const auto it = node->find(key);
+    if (it == node->end()) return std::nullopt;
+    node = &*it;
+  }
+  return node->is_number() ? std::optional<double>(node->get<double>()) : std::nullopt;
+}
+
+// The rows of ops.csv or steps.csv: the fixed columns of ops_csv_columns().
+void write_op_rows(const Report& report, bool steps, std::ostream& out) {
+  for (const auto& column : ops_csv_columns()) out << (&column == &ops_csv_columns().front() ? "" : ",") << column;
   out << '\n';
   for (const auto& op : report.ops) {
+    if (is_step_row(op) != steps) continue;
+    const double oi = op.oi_at(report.main_memory);
     out << csv_field(op.name) << ',' << op.kind << ',' << to_string(op.dtype) << ',' << csv_field(op.engine) << ','
-        << op.useful_flops << ',' << op.executed_flops;
-    for (const auto& level : report.levels) out << ',' << op.bytes_at(level);
+        << op.useful_flops << ',' << op.executed_flops << ',' << report.main_memory << ','
+        << op.bytes_at(report.main_memory) << ',' << (std::isfinite(oi) ? number_text(oi) : "") << ','
+        << op.network_bytes << ',' << number_text(op.row_hit_rate);
+    for (const auto variant : kAllVariants) out << ',' << number_text(op.roofline.ceilings[variant].flops_per_s);
+    for (const auto variant : kAllVariants) {
+      const double seconds = op.roofline.ceilings[variant].time_s;
+      out << ',' << (std::isfinite(seconds) ? number_text(seconds) : "");
+    }
+    std::optional<double> energy_j = op.energy_j;
+    if (!energy_j) energy_j = extra_number(op.extra, {"power", "energy_j"});
+    out << ',' << to_string(op.roofline.binding) << ',' << op.roofline.bound_by << ',' << optional_cell(op.sim_time_s)
+        << ',' << optional_cell(op.achieved_flops_per_s) << ',' << optional_cell(extra_number(op.extra, {"efficiency"}))
+        << ',' << optional_cell(energy_j) << ',' << optional_cell(extra_number(op.extra, {"power", "average_power_w"}))
+        << gap_csv_cells(op) << ',' << optional_cell(extra_number(op.extra, {"dram", "refresh_share"})) << ','
+        << optional_cell(extra_number(op.extra, {"dram", "efficiency"})) << ','
+        << optional_cell(extra_number(op.extra, {"dram", "ceiling_bandwidth_B_per_s"})) << '\n';
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& ops_csv_columns() {
+  static const std::vector<std::string> columns = [] {
+    std::vector<std::string> names = {"name",
+                                      "kind",
+                                      "dtype",
+                                      "engine",
+                                      "useful_flops_FLOP",
+                                      "executed_flops_FLOP",
+                                      "main_memory",
+                                      "bytes_main_memory_B",
+                                      "oi_main_memory_FLOP_per_B",
+                                      "network_bytes_B",
+                                      "row_hit_rate"};
+    for (const auto variant : kAllVariants) names.push_back("ceiling_" + std::string(to_string(variant)) + "_FLOP_per_s");
+    for (const auto variant : kAllVariants) names.push_back("ceiling_time_" + std::string(to_string(variant)) + "_s");
+    for (const char* name : {"binding", "bound_by", "sim_time_s", "achieved_FLOP_per_s", "efficiency", "energy_J",
+                             "average_power_W"}) {
+      names.emplace_back(name);
+    }
+    for (const auto& column : gap_csv_columns()) names.push_back(column);
+    for (const char* name : {"dram_refresh_share", "dram_efficiency", "dram_ceiling_bandwidth_B_per_s"}) {
+      names.emplace_back(name);
+    }
+    return names;
+  }();
+  return columns;
+}
+
+void write_ops_csv(const Report& report, std::ostream& out) {
+  write_op_rows(report, false, out);
+}
+
+void write_steps_csv(const Report& report, std::ostream& out) {
+  write_op_rows(report, true, out);
+}
+
+void write_levels_csv(const Report& report, std::ostream& out) {
+  out << "name,level,bytes_B,oi_FLOP_per_B\n";
+  for (const auto& op : report.ops) {
+    if (is_step_row(op)) continue;
     for (const auto& level : report.levels) {
       const double oi = op.oi_at(level);
-      out << ',' << (std::isfinite(oi) ? number_text(oi) : "");
+      out << csv_field(op.name) << ',' << level << ',' << op.bytes_at(level) << ','
+          << (std::isfinite(oi) ? number_text(oi) : "") << '\n';
     }
-    out << ',' << op.network_bytes << ',' << number_text(op.row_hit_rate);
-    for (const auto variant : kAllVariants) out << ',' << number_text(op.roofline.ceilings[variant].flops_per_s);
-    out << ',' << to_string(op.roofline.binding) << ',' << op.roofline.bound_by << ','
-        << (op.sim_time_s ? number_text(*op.sim_time_s) : "") << ','
-        << (op.achieved_flops_per_s ? number_text(*op.achieved_flops_per_s) : "") << gap_csv_cells(op, gap_columns);
-    if (dram_columns) {
-      if (op.extra.contains("dram")) {
-        const auto& d = op.extra["dram"];
-        out << ',' << number_text(d["refresh_share"].get<double>()) << ',' << number_text(d["efficiency"].get<double>())
-            << ',' << number_text(d["ceiling_bandwidth_B_per_s"].get<double>());
-      } else {
-        out << ",,,";
-      }
-    }
-    out << '\n';
   }
 }
 
@@ -254,6 +355,10 @@ void write_console_table(const Report& report, std::ostream& out) {
 void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir) {
   write_output_file(dir / "report.json", [&](std::ostream& out) { write_report_json(report, out); });
   write_output_file(dir / "ops.csv", [&](std::ostream& out) { write_ops_csv(report, out); });
+  write_output_file(dir / "levels.csv", [&](std::ostream& out) { write_levels_csv(report, out); });
+  if (std::any_of(report.ops.begin(), report.ops.end(), is_step_row)) {
+    write_output_file(dir / "steps.csv", [&](std::ostream& out) { write_steps_csv(report, out); });
+  }
   write_output_file(dir / "roofline.svg", [&](std::ostream& out) { write_roofline_svg(report, device, out); });
   write_output_file(dir / "energy.svg", [&](std::ostream& out) { write_energy_svg(report, device, out); });
 }

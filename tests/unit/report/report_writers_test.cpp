@@ -97,8 +97,11 @@ TEST_CASE("ops.csv: a header with units and one row per op with the same number 
   std::string header;
   std::getline(lines, header);
   CHECK(header.find("useful_flops_FLOP") != std::string::npos);
-  CHECK(header.find("bytes_dram_B") != std::string::npos);
-  CHECK(header.find("oi_dram_FLOP_per_B") != std::string::npos);
+  CHECK(header.find("bytes_main_memory_B") != std::string::npos);
+  CHECK(header.find("oi_main_memory_FLOP_per_B") != std::string::npos);
+  CHECK(header.find("ceiling_time_power_s") != std::string::npos);
+  CHECK(header.find("energy_J") != std::string::npos);
+  CHECK(header.find("average_power_W") != std::string::npos);
   CHECK(header.find("ceiling_comm_FLOP_per_s") != std::string::npos);
   const auto fields = [](const std::string& line) {
     std::size_t count = 1;
