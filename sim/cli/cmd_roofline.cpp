@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "sim/cli/app.h"
+#include "sim/cli/input_names.h"
 #include "sim/cli/provenance.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
@@ -23,18 +24,25 @@ struct RooflineOptions {
   std::vector<std::string> sets;
   std::string out = "results";
   bool allow_large = false;
+  TableOptions table;
+  bool summary = false;
 };
 
 int run_roofline(const RooflineOptions& options) {
   const auto overrides = split_overrides(options.sets);
-  const auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
-  const auto workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload, hardware,
-                                      work_limits(options.allow_large));
+  const auto hardware =
+      load_hardware(find_input_file("--hw", options.hardware, {"configs"}, "device"), overrides.hardware);
+  const auto workload = load_workload(find_input_file("--workload", options.workload, {"workloads"}, "workload"),
+                                      overrides.workload, hardware, work_limits(options.allow_large));
   const OutputFolder folder(options.out);
   const auto device = make_device_roof(hardware);
   auto report = make_roofline_report(workload, hardware, device);
   report.provenance = make_provenance(hardware, workload, options.sets);
-  write_console_table(report, std::cout);
+  if (options.summary) {
+    write_summary(report, std::cout);
+  } else {
+    write_console_table(report, std::cout, options.table);
+  }
   write_report_files(report, device, options.out);
   const std::filesystem::path out(options.out);
   std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
@@ -57,6 +65,7 @@ void add_roofline_command(CLI::App& app, int& exit_code) {
                       "(workload.params.batch=8)");
   command->add_option("--out", options->out, "Folder for report.json, ops.csv, roofline.svg and energy.svg")
       ->capture_default_str();
+  add_table_flags(*command, options->table.wide, options->summary);
   add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_roofline(*options); });
 }

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/cli/input_names.h"
 #include "sim/cli/provenance.h"
 #include "sim/cli/run_cluster.h"
 #include "sim/config/cluster_params.h"
@@ -50,6 +51,8 @@ struct RunOptions {
   std::string algorithm;
   bool allow_large = false;
   std::string dram_trace;
+  TableOptions table;
+  bool summary = false;  // one line per op instead of the tables
 };
 
 struct Scenario {
@@ -61,8 +64,9 @@ struct Scenario {
 Scenario load_scenario(const RunOptions& options) {
   const auto overrides = split_overrides(options.sets);
   Scenario scenario;
-  scenario.hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
-  scenario.workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload,
+  scenario.hardware = load_hardware(find_input_file("--hw", options.hardware, {"configs"}, "device"), overrides.hardware);
+  scenario.workload = load_workload(find_input_file("--workload", options.workload, {"workloads"}, "workload"),
+                                    overrides.workload,
                                     scenario.hardware, work_limits(options.allow_large));
   return scenario;
 }
@@ -75,9 +79,7 @@ Scenario simulate(const RunOptions& options) {
 
 // A bundled name may be a device (configs/) or a cluster (configs/clusters/).
 std::filesystem::path resolve_hardware(const std::string& name) {
-  const auto device = resolve_data_file(name, "configs");
-  if (path_exists(device)) return device;
-  return resolve_data_file(name, "configs/clusters");
+  return find_input_file("--hw", name, {"configs", "configs/clusters"}, "device or cluster");
 }
 
 int run_scenario(const RunOptions& options) {
@@ -85,7 +87,7 @@ int run_scenario(const RunOptions& options) {
   if (is_cluster_file(hardware_file)) {
     return run_cluster_scenario(ClusterRunArgs{hardware_file, options.workload, options.sets, options.out_dir,
                                                options.write_files, options.full, options.algorithm,
-                                               options.allow_large});
+                                               options.allow_large, options.table, options.summary});
   }
   Scenario scenario = load_scenario(options);
   check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));
@@ -112,10 +114,14 @@ int run_scenario(const RunOptions& options) {
   const auto device = make_device_roof(scenario.hardware);
   auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
   report.provenance = make_provenance(scenario.hardware, scenario.workload, options.sets);
-  write_console_table(report, std::cout);
-  write_engine_table(report, device, scenario.result, std::cout);
-  write_power_table(report, scenario.result, std::cout);
-  write_dram_table(scenario.result, std::cout);
+  if (options.summary) {
+    write_summary(report, std::cout);
+  } else {
+    write_console_table(report, std::cout, options.table);
+    write_engine_table(report, device, scenario.result, std::cout, options.table);
+    write_power_table(report, scenario.result, std::cout);
+    write_dram_table(scenario.result, std::cout);
+  }
   if (options.write_files) {
     const std::filesystem::path out(options.out_dir);
     write_report_files(report, device, out);
@@ -164,6 +170,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_flag("--full", options->full,
                     "Cluster runs: simulate the compute of every rank rather than one per class of symmetric ranks");
   command->add_option("--algo", options->algorithm, "Cluster runs: collective algorithm (ring, tree, hd, direct)");
+  add_table_flags(*command, options->table.wide, options->summary);
   add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_scenario(*options); });
 }

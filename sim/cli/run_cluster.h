@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/report_writers.h"
+
 namespace roofsim::cli {
 
 struct ClusterRunArgs {
@@ -16,6 +18,8 @@ struct ClusterRunArgs {
   bool full = false;      // simulate the compute of every rank (no symmetry collapse)
   std::string algorithm;  // "" = ring
   bool allow_large = false;
+  TableOptions table;
+  bool summary = false;  // one line per op instead of the tables
 };
 
 [[nodiscard]] bool is_cluster_file(const std::filesystem::path& file);

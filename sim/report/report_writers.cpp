@@ -277,32 +277,78 @@ void write_levels_csv(const Report& report, std::ostream& out) {
   }
 }
 
-void write_console_table(const Report& report, std::ostream& out) {
-  // Two header lines: the column's name, then its unit.
-  std::vector<std::string> header = {"op", "kind", "dtype", "useful"};
-  std::vector<std::string> units = {"", "", "", "GFLOP"};
-  std::vector<bool> left_aligned = {true, true, true, false};
-  const auto add_column = [&](std::string name, std::string unit, bool left) {
-    header.push_back(std::move(name));
-    units.push_back(std::move(unit));
-    left_aligned.push_back(left);
+namespace {
+
+// A name cut to `width` characters, its end replaced by '~' when cut, so that a long op name does not widen a table.
+std::string fitted(const std::string& text, std::size_t width) {
+  if (text.size() <= width || width < 2) return text;
+  return text.substr(0, width - 1) + "~";
+}
+
+struct TableColumn {
+  std::string name;
+  std::string unit;
+  bool left = false;
+};
+
+// Writes a table: the column names, then their units, a rule, then the rows; each column as wide as its widest cell.
+void print_table(const std::vector<TableColumn>& columns, const std::vector<std::vector<std::string>>& rows,
+                 std::ostream& out) {
+  std::vector<std::size_t> widths(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    widths[c] = std::max(columns[c].name.size(), columns[c].unit.size());
+    for (const auto& row : rows) widths[c] = std::max(widths[c], row[c].size());
+  }
+  const auto print_row = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (c > 0) line += "  ";
+      line += columns[c].left ? fmt::format("{:<{}}", cells[c], widths[c]) : fmt::format("{:>{}}", cells[c], widths[c]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
   };
+  std::vector<std::string> names, units;
+  for (const auto& column : columns) {
+    names.push_back(column.name);
+    units.push_back(column.unit);
+  }
+  print_row(names);
+  print_row(units);
+  std::size_t total_width = 0;
+  for (const auto width : widths) total_width += width + 2;
+  out << std::string(total_width - 2, '-') << "\n";
+  for (const auto& row : rows) print_row(row);
+}
+
+std::string time_us_text(std::optional<double> seconds) {
+  return seconds && std::isfinite(*seconds) ? short_number(*seconds * 1e6) : "-";
+}
+
+std::string efficiency_text(const OpReport& op) {
+  const auto efficiency = op.extra.find("efficiency");
+  if (efficiency == op.extra.end() || !efficiency->is_number()) return "-";
+  return fmt::format("{:.1f}", 100.0 * efficiency->get<double>());
+}
+
+// Every column: the op, its counts, each level's bytes, the six ceilings, binding, and in `run` the simulated figures.
+void write_wide_table(const Report& report, std::ostream& out) {
+  std::vector<TableColumn> columns = {{"op", "", true}, {"kind", "", true}, {"dtype", "", true}, {"useful", "GFLOP"}};
   const bool one_bytes_column = same_bytes_at_every_level(report);
   if (one_bytes_column) {
-    add_column(report.levels.size() > 1 ? "bytes (each level)" : "bytes", "MB", false);
+    columns.push_back({report.levels.size() > 1 ? "bytes (each level)" : "bytes", "MB"});
   } else {
-    for (const auto& level : report.levels) add_column("bytes " + level, "MB", false);
+    for (const auto& level : report.levels) columns.push_back({"bytes " + level, "MB"});
   }
-  add_column("OI " + report.main_memory, "FLOP/B", false);
-  for (const auto variant : kAllVariants) add_column(std::string(to_string(variant)), "TFLOP/s", false);
-  add_column("binding", "", true);
-  add_column("bound_by", "", true);
+  columns.push_back({"OI " + report.main_memory, "FLOP/B"});
+  for (const auto variant : kAllVariants) columns.push_back({std::string(to_string(variant)), "TFLOP/s"});
+  columns.push_back({"binding", "", true});
+  columns.push_back({"bound_by", "", true});
   const bool run = report.command == "run";
   if (run) {
-    add_column("sim", "us", false);
-    add_column("achieved", "TFLOP/s", false);
+    columns.push_back({"sim", "us"});
+    columns.push_back({"achieved", "TFLOP/s"});
   }
-
   std::vector<std::vector<std::string>> rows;
   for (const auto& op : report.ops) {
     std::vector<std::string> row = {op.name, op.kind, std::string(to_string(op.dtype)),
@@ -310,46 +356,101 @@ void write_console_table(const Report& report, std::ostream& out) {
     if (one_bytes_column) {
       row.push_back(short_number(op.bytes.empty() ? 0.0 : static_cast<double>(op.bytes.front().bytes) / 1e6));
     } else {
-      for (const auto& level : report.levels) {
-        row.push_back(short_number(static_cast<double>(op.bytes_at(level)) / 1e6));
-      }
+      for (const auto& level : report.levels) row.push_back(short_number(static_cast<double>(op.bytes_at(level)) / 1e6));
     }
     row.push_back(short_number(op.oi_at(report.main_memory)));
-    for (const auto variant : kAllVariants) {
-      row.push_back(short_number(op.roofline.ceilings[variant].flops_per_s / 1e12));
-    }
+    for (const auto variant : kAllVariants) row.push_back(short_number(op.roofline.ceilings[variant].flops_per_s / 1e12));
     row.push_back(std::string(to_string(op.roofline.binding)));
     row.push_back(op.roofline.bound_by);
     if (run) {
-      row.push_back(op.sim_time_s ? short_number(*op.sim_time_s * 1e6) : "-");
+      row.push_back(time_us_text(op.sim_time_s));
       row.push_back(op.achieved_flops_per_s ? short_number(*op.achieved_flops_per_s / 1e12) : "-");
     }
     rows.push_back(std::move(row));
   }
-
-  std::vector<std::size_t> widths(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    widths[c] = std::max(header[c].size(), units[c].size());
-    for (const auto& row : rows) widths[c] = std::max(widths[c], row[c].size());
-  }
-  const auto print_row = [&](const std::vector<std::string>& cells) {
-    std::string line;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      if (c > 0) line += "  ";
-      line += left_aligned[c] ? fmt::format("{:<{}}", cells[c], widths[c]) : fmt::format("{:>{}}", cells[c], widths[c]);
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << "\n";
-  };
-
   out << fmt::format("{} on {}: {} ops, {} bytes, OI against {}; ceilings in TFLOP/s\n", report.workload_name,
                      report.hardware_name, report.ops.size(), report.bytes_basis, report.main_memory);
-  print_row(header);
-  print_row(units);
-  std::size_t total_width = 0;
-  for (const auto width : widths) total_width += width + 2;
-  out << std::string(total_width - 2, '-') << "\n";
-  for (const auto& row : rows) print_row(row);
+  print_table(columns, rows, out);
+}
+
+// The columns that fit kConsoleColumns: the op, its main-memory bytes and OI, the binding ceiling as a rate and a
+// time, and in `run` the simulated time, rate and efficiency; --wide prints every ceiling and level.
+void write_compact_table(const Report& report, std::ostream& out) {
+  const bool run = report.command == "run";
+  std::vector<TableColumn> columns = {{"op", "", true},
+                                      {"kind", "", true},
+                                      {"dtype", "", true},
+                                      {"useful", "GFLOP"},
+                                      {"bytes " + report.main_memory, "MB"},
+                                      {"OI", "FLOP/B"},
+                                      {"ceiling", "TFLOP/s"},
+                                      {"ceiling", "us"},
+                                      {"binding", "", true},
+                                      {"bound_by", "", true}};
+  if (run) {
+    columns.push_back({"sim", "us"});
+    columns.push_back({"achieved", "TFLOP/s"});
+    columns.push_back({"eff", "%"});
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& op : report.ops) {
+    const auto& binding = op.roofline.ceilings[op.roofline.binding];
+    std::vector<std::string> row = {op.name,
+                                    fitted(op.kind, 13),
+                                    std::string(to_string(op.dtype)),
+                                    short_number(static_cast<double>(op.useful_flops) / 1e9),
+                                    short_number(static_cast<double>(op.bytes_at(report.main_memory)) / 1e6),
+                                    short_number(op.oi_at(report.main_memory)),
+                                    short_number(binding.flops_per_s / 1e12),
+                                    time_us_text(binding.time_s),
+                                    std::string(to_string(op.roofline.binding)),
+                                    fitted(op.roofline.bound_by, 16)};
+    if (run) {
+      row.push_back(time_us_text(op.sim_time_s));
+      row.push_back(op.achieved_flops_per_s ? short_number(*op.achieved_flops_per_s / 1e12) : "-");
+      row.push_back(efficiency_text(op));
+    }
+    rows.push_back(std::move(row));
+  }
+  // The op names take what the other columns leave of the line.
+  std::size_t others = 0;
+  for (std::size_t c = 1; c < columns.size(); ++c) {
+    std::size_t width = std::max(columns[c].name.size(), columns[c].unit.size());
+    for (const auto& row : rows) width = std::max(width, row[c].size());
+    others += width + 2;
+  }
+  const std::size_t name_width = kConsoleColumns > others + 12 ? kConsoleColumns - others : 12;
+  for (auto& row : rows) row[0] = fitted(row[0], name_width);
+  out << fmt::format("{} on {}: {} ops, {} bytes, OI against {}; the binding ceiling (--wide: all six)\n",
+                     report.workload_name, report.hardware_name, report.ops.size(), report.bytes_basis,
+                     report.main_memory);
+  print_table(columns, rows, out);
+}
+
+}  // namespace
+
+void write_console_table(const Report& report, std::ostream& out, const TableOptions& options) {
+  if (options.wide) {
+    write_wide_table(report, out);
+  } else {
+    write_compact_table(report, out);
+  }
+}
+
+void write_summary(const Report& report, std::ostream& out) {
+  out << fmt::format("{} on {}: {} ops; per op: bound_by, time (simulated or the binding ceiling's), rate, efficiency\n",
+                     report.workload_name, report.hardware_name, report.ops.size());
+  std::size_t name_width = 8;
+  for (const auto& op : report.ops) name_width = std::max(name_width, std::min<std::size_t>(op.name.size(), 48));
+  for (const auto& op : report.ops) {
+    const auto& binding = op.roofline.ceilings[op.roofline.binding];
+    const double seconds = op.sim_time_s ? *op.sim_time_s : binding.time_s;
+    const double rate = op.achieved_flops_per_s ? *op.achieved_flops_per_s : binding.flops_per_s;
+    std::string line = fmt::format("{:<{}}  {:<16} {:>10} us {:>10} TFLOP/s", fitted(op.name, 48), name_width,
+                                   fitted(op.roofline.bound_by, 16), time_us_text(seconds), short_number(rate / 1e12));
+    if (op.extra.contains("efficiency")) line += fmt::format(" {:>6}% of the ceiling", efficiency_text(op));
+    out << line << "\n";
+  }
 }
 
 void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir) {

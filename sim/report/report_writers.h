@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <cstddef>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -35,8 +36,18 @@ void write_steps_csv(const Report& report, std::ostream& out);
 // the levels differ from device to device).
 void write_levels_csv(const Report& report, std::ostream& out);
 
-// The console table: one row per op, units in the column headers.
-void write_console_table(const Report& report, std::ostream& out);
+// The console's width the tables fit by default.
+inline constexpr std::size_t kConsoleColumns = 120;
+
+struct TableOptions {
+  bool wide = false;  // every column (each level's bytes, the six ceilings), however wide
+};
+
+// The console table: one row per op, units in the column headers; within kConsoleColumns unless `wide`.
+void write_console_table(const Report& report, std::ostream& out, const TableOptions& options = {});
+
+// One line per op: its name, what binds it, its time (simulated, or the binding ceiling's), rate and efficiency.
+void write_summary(const Report& report, std::ostream& out);
 
 // Writes report.json, ops.csv, levels.csv, steps.csv (cluster runs), roofline.svg and energy.svg into `dir`, each whole or not at all (output_file.h).
 // Throws OutputError when a file cannot be written.
