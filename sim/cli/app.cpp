@@ -44,7 +44,8 @@ void add_allow_large_flag(CLI::App& command, bool& allow_large) {
 
 void add_table_flags(CLI::App& command, bool& wide, bool& summary) {
   command.add_flag("--wide", wide, "Print every column of the tables (each level's bytes, all six ceilings, tilings)");
-  command.add_flag("--summary", summary, "One line per op (what binds it, time, rate, efficiency) instead of the tables");
+  command.add_flag("--summary", summary,
+                   "One line per op (what binds it, time, rate, efficiency) instead of the tables");
 }
 
 WorkLimits work_limits(bool allow_large) {

@@ -64,10 +64,10 @@ struct Scenario {
 Scenario load_scenario(const RunOptions& options) {
   const auto overrides = split_overrides(options.sets);
   Scenario scenario;
-  scenario.hardware = load_hardware(find_input_file("--hw", options.hardware, {"configs"}, "device"), overrides.hardware);
+  scenario.hardware =
+      load_hardware(find_input_file("--hw", options.hardware, {"configs"}, "device"), overrides.hardware);
   scenario.workload = load_workload(find_input_file("--workload", options.workload, {"workloads"}, "workload"),
-                                    overrides.workload,
-                                    scenario.hardware, work_limits(options.allow_large));
+                                    overrides.workload, scenario.hardware, work_limits(options.allow_large));
   return scenario;
 }
 

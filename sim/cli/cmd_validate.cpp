@@ -90,9 +90,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     for (const auto& file : *files) {
       try {
         // A bundled name is found as `run` finds it (validate H100-SXM5 gemm).
-        const auto path = find_input_file("validate", file,
-                                          {"configs", "configs/clusters", "configs/dram", "workloads", "sweeps"},
-                                          "device, cluster, DRAM standard, workload or sweep");
+        const auto path =
+            find_input_file("validate", file, {"configs", "configs/clusters", "configs/dram", "workloads", "sweeps"},
+                            "device, cluster, DRAM standard, workload or sweep");
         const auto& kind = detect_kind(path);
         validate_file(kind, path, overrides, limits, used);
         std::cout << file << ": ok (" << kind.name << ")\n";

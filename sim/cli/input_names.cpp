@@ -22,9 +22,9 @@ std::filesystem::path find_input_file(const std::string& option, const std::stri
   for (const auto& subfolder : subfolders) {
     for (const auto& file : bundled_files(subfolder)) names.push_back(file.stem().string());
   }
-  throw InputError(SourcePos{option + " " + name_or_path},
-                   "no file and no bundled " + what + " of that name (`roofsim list` names them)" +
-                       did_you_mean(name_or_path, names));
+  throw InputError(SourcePos{option + " " + name_or_path}, "no file and no bundled " + what +
+                                                               " of that name (`roofsim list` names them)" +
+                                                               did_you_mean(name_or_path, names));
 }
 
 Bytes collective_size_bytes(const std::string& option, const std::string& text) {
@@ -36,7 +36,8 @@ Bytes collective_size_bytes(const std::string& option, const std::string& text) 
   const char last = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
   const std::string binary = "KMGT";
   const auto power = binary.find(last);
-  if (power != std::string::npos && text.size() > 1 && std::isdigit(static_cast<unsigned char>(text[text.size() - 2]))) {
+  if (power != std::string::npos && text.size() > 1 &&
+      std::isdigit(static_cast<unsigned char>(text[text.size() - 2]))) {
     // nccl-tests' parsesize: the number times 1024^(1, 2, 3, 4).
     const auto number = parse_bytes(text.substr(0, text.size() - 1) + "B");
     if (!number || *number == 0) return fail();

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/cli/input_names.h"
+#include "sim/cli/provenance.h"
 #include "sim/config/cluster_params.h"
 #include "sim/config/data_paths.h"
 #include "sim/core/input_error.h"
@@ -17,8 +19,6 @@
 #include "sim/core/output_file.h"
 #include "sim/core/output_folder.h"
 #include "sim/engine/cluster_run.h"
-#include "sim/cli/input_names.h"
-#include "sim/cli/provenance.h"
 #include "sim/report/cluster_trace_writer.h"
 #include "sim/report/cluster_writers.h"
 #include "sim/report/engine_table.h"
@@ -104,9 +104,8 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   const auto overrides = split_overrides(args.sets);
   const WorkLimits limits = work_limits(args.allow_large);
   const ClusterParams cluster = load_cluster(args.cluster_file, overrides.hardware, limits);
-  const Workload workload =
-      load_for_cluster(find_input_file("--workload", args.workload, {"workloads"}, "workload"), overrides.workload,
-                       cluster, limits);
+  const Workload workload = load_for_cluster(find_input_file("--workload", args.workload, {"workloads"}, "workload"),
+                                             overrides.workload, cluster, limits);
   // The ranks whose compute runs: one per class of symmetric ranks (one class), every rank with --full or pipeline
   // stages (as run_cluster decides).
   const bool pipeline = std::any_of(workload.ops.begin(), workload.ops.end(),

@@ -98,12 +98,13 @@ void write_gap_table(const Report& report, const DeviceRoof& device, const RunRe
   for (std::size_t i = 0; i < report.ops.size(); ++i) {
     if (!result.ops.at(i).simulated) continue;
     const auto& gap = gaps[i];
-    out << fmt::format("{:<28} {:>10.3f} {:>10.3f} {:>10.3f}", fitted_name(report.ops[i].name), gap.ceiling_time_s * 1e6,
-                       gap.sim_time_s * 1e6, fixed_zero(gap.gap_s * 1e6, 3));
+    out << fmt::format("{:<28} {:>10.3f} {:>10.3f} {:>10.3f}", fitted_name(report.ops[i].name),
+                       gap.ceiling_time_s * 1e6, gap.sim_time_s * 1e6, fixed_zero(gap.gap_s * 1e6, 3));
     for (std::size_t c = 0; c < names.size(); ++c) {
       double seconds = 0;
       for (const auto& cause : gap.causes) {
-        const bool in_other = names[c] == "other" && std::find(others.begin(), others.end(), cause.name) != others.end();
+        const bool in_other =
+            names[c] == "other" && std::find(others.begin(), others.end(), cause.name) != others.end();
         if (cause.name == names[c] || in_other) seconds += cause.seconds;
       }
       out << fmt::format(" {:>{}.3f}", fixed_zero(seconds * 1e6, 3), widths[c]);
@@ -119,12 +120,13 @@ void write_engine_table(const Report& report, const DeviceRoof& device, const Ru
   bool above_dram_line = false;
   // Each op's shares are of its units' time from its launch to its end (the op's simulated time); the time it waited
   // for its inputs before that is `queued`, in microseconds, so that a chain of ops does not read as mostly waiting.
-  out << fmt::format("\nsimulated {:.3f} us in total; units' time from each op's launch to its end, %; queued_us: "
-                     "before launch\n",
-                     result.sim_time_s * 1e6);
-  std::string header = fmt::format("{:<28} {:>10} {:>11} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>10}", "op",
-                                   "efficiency", "tiles", "waves", "busy", "lat", "bw", "launch", "disp", "tail",
-                                   "queued_us");
+  out << fmt::format(
+      "\nsimulated {:.3f} us in total; units' time from each op's launch to its end, %; queued_us: "
+      "before launch\n",
+      result.sim_time_s * 1e6);
+  std::string header =
+      fmt::format("{:<28} {:>10} {:>11} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>10}", "op", "efficiency", "tiles",
+                  "waves", "busy", "lat", "bw", "launch", "disp", "tail", "queued_us");
   if (options.wide) header += "  tiling";
   out << header << "\n" << std::string(header.size(), '-') << "\n";
   for (std::size_t i = 0; i < report.ops.size(); ++i) {
@@ -138,11 +140,11 @@ void write_engine_table(const Report& report, const DeviceRoof& device, const Ru
     const double whole = s.sim_time_s * units;
     above_dram_line = above_dram_line || (run_efficiency(op, device) > 1.0 && op.roofline.binding == Variant::dram);
     const auto pct = [whole](double part) { return whole > 0 ? 100.0 * part / whole : 0.0; };
-    std::string line = fmt::format(
-        "{:<28} {:>9.1f}% {:>11} {:>6} {:>6.1f} {:>6.1f} {:>6.1f} {:>6.1f} {:>6.1f} {:>6.1f} {:>10.3f}",
-        fitted_name(op.name), 100.0 * run_efficiency(op, device), s.tiles, s.waves, pct(s.busy_s),
-        pct(s.wait_memory_latency_s), pct(s.wait_bandwidth_s), pct(s.wait_launch_s), pct(s.wait_dispatch_s),
-        pct(s.tail_s), fixed_zero(s.wait_dependencies_s / units * 1e6, 3));
+    std::string line =
+        fmt::format("{:<28} {:>9.1f}% {:>11} {:>6} {:>6.1f} {:>6.1f} {:>6.1f} {:>6.1f} {:>6.1f} {:>6.1f} {:>10.3f}",
+                    fitted_name(op.name), 100.0 * run_efficiency(op, device), s.tiles, s.waves, pct(s.busy_s),
+                    pct(s.wait_memory_latency_s), pct(s.wait_bandwidth_s), pct(s.wait_launch_s), pct(s.wait_dispatch_s),
+                    pct(s.tail_s), fixed_zero(s.wait_dependencies_s / units * 1e6, 3));
     if (options.wide) line += "  " + s.tiling;
     out << line << "\n";
   }

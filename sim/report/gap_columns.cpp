@@ -12,12 +12,23 @@ namespace {
 
 // Every cause the run and cluster reports attribute (sim/results/run_report.cpp op_gap, cluster_report.cpp), in the
 // order of the causes of a single-device run.
-constexpr std::array<std::string_view, 17> kCauses = {
-    "compute",          "latency",           "bandwidth_queueing",    "tail",
-    "dependencies_dispatch", "launch",       "vector",                "special_function",
-    "other_engines",    "dram_row_misses",   "dram_refresh",          "dram_turnarounds",
-    "throttling",       "exposed_communication", "overlapped_communication", "dependencies_launch",
-    "ahead_of_ceiling"};
+constexpr std::array<std::string_view, 17> kCauses = {"compute",
+                                                      "latency",
+                                                      "bandwidth_queueing",
+                                                      "tail",
+                                                      "dependencies_dispatch",
+                                                      "launch",
+                                                      "vector",
+                                                      "special_function",
+                                                      "other_engines",
+                                                      "dram_row_misses",
+                                                      "dram_refresh",
+                                                      "dram_turnarounds",
+                                                      "throttling",
+                                                      "exposed_communication",
+                                                      "overlapped_communication",
+                                                      "dependencies_launch",
+                                                      "ahead_of_ceiling"};
 
 const nlohmann::ordered_json* gap_of(const OpReport& op) {
   const auto it = op.extra.find("gap");

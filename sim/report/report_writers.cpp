@@ -165,9 +165,9 @@ Json report_json(const Report& report) {
                       {"bandwidth_bytes_per_s", bandwidth},
                       {"ridges", ridges}};
   }
-  root["units"] = {
-      {"useful_flops", "FLOP"}, {"executed_flops", "FLOP"}, {"bytes", "B"},      {"network_bytes", "B"},
-      {"oi", "FLOP/B"},         {"ceilings", "FLOP/s"},     {"ceiling_time_s", "s"}, {"sim_time_s", "s"}, {"achieved_flops_per_s", "FLOP/s"}};
+  root["units"] = {{"useful_flops", "FLOP"}, {"executed_flops", "FLOP"}, {"bytes", "B"},
+                   {"network_bytes", "B"},   {"oi", "FLOP/B"},           {"ceilings", "FLOP/s"},
+                   {"ceiling_time_s", "s"},  {"sim_time_s", "s"},        {"achieved_flops_per_s", "FLOP/s"}};
   Json ops = Json::array();
   Json steps = Json::array();
   for (const auto& op : report.ops) (is_step_row(op) ? steps : ops).push_back(op_json(op));
@@ -242,10 +242,11 @@ const std::vector<std::string>& ops_csv_columns() {
                                       "oi_main_memory_FLOP_per_B",
                                       "network_bytes_B",
                                       "row_hit_rate"};
-    for (const auto variant : kAllVariants) names.push_back("ceiling_" + std::string(to_string(variant)) + "_FLOP_per_s");
+    for (const auto variant : kAllVariants)
+      names.push_back("ceiling_" + std::string(to_string(variant)) + "_FLOP_per_s");
     for (const auto variant : kAllVariants) names.push_back("ceiling_time_" + std::string(to_string(variant)) + "_s");
-    for (const char* name : {"binding", "bound_by", "sim_time_s", "achieved_FLOP_per_s", "efficiency", "energy_J",
-                             "average_power_W"}) {
+    for (const char* name :
+         {"binding", "bound_by", "sim_time_s", "achieved_FLOP_per_s", "efficiency", "energy_J", "average_power_W"}) {
       names.emplace_back(name);
     }
     for (const auto& column : gap_csv_columns()) names.push_back(column);
@@ -356,10 +357,12 @@ void write_wide_table(const Report& report, std::ostream& out) {
     if (one_bytes_column) {
       row.push_back(short_number(op.bytes.empty() ? 0.0 : static_cast<double>(op.bytes.front().bytes) / 1e6));
     } else {
-      for (const auto& level : report.levels) row.push_back(short_number(static_cast<double>(op.bytes_at(level)) / 1e6));
+      for (const auto& level : report.levels)
+        row.push_back(short_number(static_cast<double>(op.bytes_at(level)) / 1e6));
     }
     row.push_back(short_number(op.oi_at(report.main_memory)));
-    for (const auto variant : kAllVariants) row.push_back(short_number(op.roofline.ceilings[variant].flops_per_s / 1e12));
+    for (const auto variant : kAllVariants)
+      row.push_back(short_number(op.roofline.ceilings[variant].flops_per_s / 1e12));
     row.push_back(std::string(to_string(op.roofline.binding)));
     row.push_back(op.roofline.bound_by);
     if (run) {
@@ -438,8 +441,9 @@ void write_console_table(const Report& report, std::ostream& out, const TableOpt
 }
 
 void write_summary(const Report& report, std::ostream& out) {
-  out << fmt::format("{} on {}: {} ops; per op: bound_by, time (simulated or the binding ceiling's), rate, efficiency\n",
-                     report.workload_name, report.hardware_name, report.ops.size());
+  out << fmt::format(
+      "{} on {}: {} ops; per op: bound_by, time (simulated or the binding ceiling's), rate, efficiency\n",
+      report.workload_name, report.hardware_name, report.ops.size());
   std::size_t name_width = 8;
   for (const auto& op : report.ops) name_width = std::max(name_width, std::min<std::size_t>(op.name.size(), 48));
   for (const auto& op : report.ops) {

@@ -3,8 +3,8 @@
 // folder of files a `roofline` or `run` command leaves.
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 #include <cstddef>
+#include <filesystem>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -49,8 +49,8 @@ void write_console_table(const Report& report, std::ostream& out, const TableOpt
 // One line per op: its name, what binds it, its time (simulated, or the binding ceiling's), rate and efficiency.
 void write_summary(const Report& report, std::ostream& out);
 
-// Writes report.json, ops.csv, levels.csv, steps.csv (cluster runs), roofline.svg and energy.svg into `dir`, each whole or not at all (output_file.h).
-// Throws OutputError when a file cannot be written.
+// Writes report.json, ops.csv, levels.csv, steps.csv (cluster runs), roofline.svg and energy.svg into `dir`, each whole
+// or not at all (output_file.h). Throws OutputError when a file cannot be written.
 void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir);
 
 }  // namespace roofsim

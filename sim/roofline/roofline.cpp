@@ -251,9 +251,9 @@ Ceiling power_ceiling(const DeviceRoof& device, const RooflineInput& input) {
     // FLOPs too: its bytes' energy at the power left over.
     // The scaling laws are those of the simulated power domain (sim/core/power_laws.h).
     const Watts available = device.power_cap_w - device_static_power_w(device, state.voltage_v);
-    const Joules energy =
-        flop_nominal * dynamic_energy_scale(state.voltage_v, device.nominal_voltage_v) * static_cast<double>(input.flops) +
-        data_energy_j(device, input, state.voltage_v);
+    const Joules energy = flop_nominal * dynamic_energy_scale(state.voltage_v, device.nominal_voltage_v) *
+                              static_cast<double>(input.flops) +
+                          data_energy_j(device, input, state.voltage_v);
     const Seconds energy_s = available > 0 ? time_at(energy, available) : kInf;
     const Seconds peak_s = compute_ceiling(device, input, state.clock_hz).time_s;
     best_s = std::min(best_s, std::max({peak_s, memory.time_s, energy_s}));

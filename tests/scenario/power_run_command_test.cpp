@@ -52,7 +52,8 @@ TEST_CASE("power: run with a binding cap prints throttled and per-clock columns 
     for (const auto& entry : power["unit_busy_at_clock_s"]) {
       lost += entry["time_s"].get<double>() * (1 - entry["clock_hz"].get<double>() / 1.98e9) / 132;
     }
-    CHECK(std::abs(power["throttling_loss_s"].get<double>() - lost) <= 1e-6 * lost + 1e-9 * op["sim_time_s"].get<double>());
+    CHECK(std::abs(power["throttling_loss_s"].get<double>() - lost) <=
+          1e-6 * lost + 1e-9 * op["sim_time_s"].get<double>());
     if (power["busy_clock_hz"].get<double>() > 0) {
       CHECK(power["busy_clock_hz"].get<double>() >= 0.99e9 * (1 - 1e-9));
       CHECK(power["busy_clock_hz"].get<double>() <= 1.98e9 * (1 + 1e-9));

@@ -16,9 +16,9 @@ using Json = nlohmann::json;
 
 const std::set<std::string>& known_keywords() {
   static const std::set<std::string> keywords = {
-      "$schema", "$id",      "$defs", "title",    "description",          "$ref",          "type",
-      "enum",    "const",    "properties", "required", "additionalProperties", "propertyNames", "items",
-      "allOf",   "pattern",  "minimum"};
+      "$schema",       "$id",   "$defs", "title",      "description", "$ref",
+      "type",          "enum",  "const", "properties", "required",    "additionalProperties",
+      "propertyNames", "items", "allOf", "pattern",    "minimum"};
   return keywords;
 }
 
@@ -36,8 +36,8 @@ bool has_type(const Json& value, const std::string& type) {
   const std::string actual = type_of(value);
   return actual == type || (type == "number" && actual == "integer") ||
          // 3.0 is an integer to JSON Schema; nlohmann reads it as a float.
-         (type == "integer" && actual == "number" && value.get<double>() == static_cast<double>(
-                                                                                static_cast<long long>(value.get<double>())));
+         (type == "integer" && actual == "number" &&
+          value.get<double>() == static_cast<double>(static_cast<long long>(value.get<double>())));
 }
 
 class Validator {
@@ -60,7 +60,8 @@ class Validator {
       const auto& type = schema["type"];
       bool ok = false;
       if (type.is_string()) ok = has_type(value, type.get<std::string>());
-      for (const auto& each : type.is_array() ? type : Json::array()) ok = ok || has_type(value, each.get<std::string>());
+      for (const auto& each : type.is_array() ? type : Json::array())
+        ok = ok || has_type(value, each.get<std::string>());
       if (!ok) return fail(at, "expected type " + type.dump() + ", found " + type_of(value));
     }
     if (schema.contains("const") && schema["const"] != value) fail(at, "expected " + schema["const"].dump());

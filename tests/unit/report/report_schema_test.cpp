@@ -67,8 +67,11 @@ TEST_CASE("the schema validator rejects a key with a space, a missing key, a wro
 TEST_CASE("report.json: bandwidth names become snake_case keys and no number is -0") {
   const auto device = test::h100_like_device();
   auto report = test::sample_report(device);
-  report.ops[0].extra["gap"] = {{"ceiling_time_s", 1.0}, {"sim_time_s", 1.0}, {"gap_s", -0.0},
-                                {"ceiling_taken_from", "compute"}, {"causes_s", {{"ahead_of_ceiling", -0.0}}}};
+  report.ops[0].extra["gap"] = {{"ceiling_time_s", 1.0},
+                                {"sim_time_s", 1.0},
+                                {"gap_s", -0.0},
+                                {"ceiling_taken_from", "compute"},
+                                {"causes_s", {{"ahead_of_ceiling", -0.0}}}};
   const auto text = report_json(report).dump();
   CHECK(text.find("-0.0") == std::string::npos);
   CHECK(text.find("all-hit") == std::string::npos);

@@ -129,12 +129,21 @@ TEST_CASE("console table: units in the headers and one line per op") {
   CHECK(text.find("GFLOP") != std::string::npos);
   CHECK(text.find("TFLOP/s") != std::string::npos);
   CHECK(text.find("FLOP/B") != std::string::npos);
-  CHECK(text.find("OI dram") != std::string::npos);
-  CHECK(text.find("hierarchical") != std::string::npos);
+  CHECK(text.find("bytes dram") != std::string::npos);
   CHECK(text.find("bound_by") != std::string::npos);
   for (const auto& op : report.ops) CHECK(text.find(op.name) != std::string::npos);
   // title, header names, header units, rule, one line per op
   CHECK(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) == 4 + report.ops.size());
+  // By default every line fits 120 columns; --wide adds every ceiling and the OI column of the main memory.
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) CHECK(line.size() <= kConsoleColumns);
+  std::ostringstream wide;
+  write_console_table(report, wide, TableOptions{true});
+  const std::string wide_text = wide.str();
+  CHECK(wide_text.find("OI dram") != std::string::npos);
+  CHECK(wide_text.find("hierarchical") != std::string::npos);
+  CHECK(static_cast<std::size_t>(std::count(wide_text.begin(), wide_text.end(), '\n')) == 4 + report.ops.size());
 }
 
 TEST_CASE("the writers give identical bytes twice") {
