@@ -45,7 +45,9 @@ Bytes collective_size_bytes(const std::string& option, const std::string& text) 
     if (scaled >= 1.8e19) return fail();
     return static_cast<Bytes>(scaled);
   }
-  const auto bytes = parse_bytes(text);
+  // A plain number is bytes, as in nccl-tests.
+  const bool digits = text.find_first_not_of("0123456789") == std::string::npos;
+  const auto bytes = parse_bytes(digits ? text + "B" : text);
   if (!bytes || *bytes == 0) return fail();
   return *bytes;
 }
