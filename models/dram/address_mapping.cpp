@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "models/dram/dram_params.h"
+
 namespace roofsim::dram {
 
 namespace {
@@ -115,3 +117,16 @@ DramAddress AddressMapping::decode(std::uint64_t address) const {
 }
 
 }  // namespace roofsim::dram
+
+namespace roofsim {
+
+std::optional<std::string> mapping_order_problem(const std::string& order) {
+  try {
+    (void)dram::AddressMapping(order, dram::MappingShape{});
+  } catch (const std::invalid_argument& error) {
+    return std::string(error.what());
+  }
+  return std::nullopt;
+}
+
+}  // namespace roofsim

@@ -4,6 +4,7 @@
 // timings and command energies, and the controller's policies. Timings are kept in cycles of tCK, as the controller
 // (and JEDEC) counts them.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "models/dram/dram_timing.h"
@@ -83,5 +84,9 @@ struct DramParams {
     return standard.channel_bandwidth_bytes_per_s() * channels();
   }
 };
+
+// What is wrong with an address-mapping order ("RoBaChBgCo", "RoBaBgCoCh:xor"; address_mapping.h gives the grammar),
+// or nothing: the configuration checks it when it reads a file, before any controller is built.
+[[nodiscard]] std::optional<std::string> mapping_order_problem(const std::string& order);
 
 }  // namespace roofsim

@@ -5,10 +5,12 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/provenance.h"
 #include "sim/core/input_error.h"
 #include "sim/core/interrupt.h"
 #include "sim/core/output_file.h"
 #include "sim/core/systemc_setup.h"
+#include "sim/core/version.h"
 
 namespace roofsim::cli {
 
@@ -40,6 +42,12 @@ void add_allow_large_flag(CLI::App& command, bool& allow_large) {
                   limits.ops, limits.tiles, limits.sweep_points, limits.devices));
 }
 
+void add_table_flags(CLI::App& command, bool& wide, bool& summary) {
+  command.add_flag("--wide", wide, "Print every column of the tables (each level's bytes, all six ceilings, tilings)");
+  command.add_flag("--summary", summary,
+                   "One line per op (what binds it, time, rate, efficiency) instead of the tables");
+}
+
 WorkLimits work_limits(bool allow_large) {
   return allow_large ? WorkLimits::unlimited() : WorkLimits{};
 }
@@ -53,9 +61,12 @@ int work_exit_code(std::size_t done, std::size_t total, const std::string& items
 
 int run_main(int argc, char* argv[]) {
   prepare_systemc_process();
+  record_command_line(argc, argv);
   install_interrupt_handlers();
   CLI::App app{"roofsim: roofline analysis and SystemC simulation of AI hardware, op by op"};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", std::string("roofsim ") + roofsim_version(),
+                       "Print the roofsim version (git describe of the source it was built from) and exit");
   int exit_code = 0;
   add_validate_command(app, exit_code);
   add_list_command(app, exit_code);

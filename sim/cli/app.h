@@ -38,6 +38,10 @@ void add_allow_large_flag(CLI::App& command, bool& allow_large);
 void check_run_work(const Workload& workload, const HardwareParams& hardware, std::uint64_t ranks,
                     const WorkLimits& limits);
 
+// --wide (every column of the tables, however wide; by default they fit 120 columns) and --summary (one line per op
+// instead of the tables), on `run` and `roofline`.
+void add_table_flags(CLI::App& command, bool& wide, bool& summary);
+
 // Each command adds its subcommand; the callback runs the command and returns its exit code through `exit_code`.
 void add_validate_command(CLI::App& app, int& exit_code);    // cmd_validate.cpp
 void add_list_command(CLI::App& app, int& exit_code);        // cmd_list.cpp

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/cli/input_names.h"
 #include "sim/config/cluster_params.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/quantity.h"
@@ -74,8 +75,8 @@ int run_collective_command(const CollectiveOptions& options) {
   if (options.channels && (*options.channels < 1 || *options.channels > 64)) {
     throw InputError(SourcePos{"--channels"}, "--channels", std::to_string(*options.channels), "1 to 64 channels");
   }
-  const Bytes min_bytes = option_bytes("--min", options.min_size);
-  const Bytes max_bytes = option_bytes("--max", options.max_size);
+  const Bytes min_bytes = collective_size_bytes("--min", options.min_size);
+  const Bytes max_bytes = collective_size_bytes("--max", options.max_size);
   if (max_bytes < min_bytes)
     throw InputError(SourcePos{"--max " + options.max_size}, "--max", options.max_size, "at least --min");
   if (!(options.factor > 1.0)) {
@@ -86,7 +87,7 @@ int run_collective_command(const CollectiveOptions& options) {
   // `--proto auto` overrides a cluster file that fixes its protocol.
   if (options.protocol == "auto") sets.push_back("collective.protocol=auto");
   const auto overrides = split_overrides(sets);
-  const auto file = resolve_data_file(options.cluster, "configs/clusters");
+  const auto file = find_input_file("--hw", options.cluster, {"configs/clusters"}, "cluster");
   const ClusterParams cluster = load_cluster(file, overrides.hardware, work_limits(options.allow_large));
   CollectiveSweepParams params;
   params.op = *op;
@@ -140,9 +141,13 @@ void add_collective_command(CLI::App& app, int& exit_code) {
                       "Simple, LL, LL128, or auto (default: the cluster's collective.protocol)");
   command->add_option("--channels", options->channels,
                       "Ring channels (default: the cluster's collective.channels; one ring per NIC on two_level)");
-  command->add_option("--min", options->min_size, "Smallest size (nccl-tests -b)")->capture_default_str();
-  command->add_option("--max", options->max_size, "Largest size (nccl-tests -e)")->capture_default_str();
-  command->add_option("--factor", options->factor, "Size multiplier between rows (nccl-tests -f)")
+  command
+      ->add_option("-b,--min", options->min_size,
+                   "Smallest size, as nccl-tests -b: a bare K, M, G is binary (64K = 65536 B), KB/MB/GB decimal")
+      ->capture_default_str();
+  command->add_option("-e,--max", options->max_size, "Largest size, as nccl-tests -e (8G = 8 GiB, 8GB = 8e9 B)")
+      ->capture_default_str();
+  command->add_option("-f,--factor", options->factor, "Size multiplier between rows (nccl-tests -f)")
       ->capture_default_str();
   command->add_option("--chunk", options->chunk, "Pipelining chunk (default: the cluster's collective.chunk_size)");
   command->add_option("--packet", options->packet, "Packet size (default: the cluster's collective.packet_size)");

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/cli/input_names.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/quantity.h"
 #include "sim/core/input_error.h"
@@ -60,7 +61,8 @@ int run_ert_command(const ErtCommandOptions& options) {
   for (const auto& entry : overrides.workload) {
     throw InputError(SourcePos{"--set workload." + entry.key}, "ert runs no workload file: set hardware keys only");
   }
-  const auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  const auto hardware =
+      load_hardware(find_input_file("--hw", options.hardware, {"configs"}, "device"), overrides.hardware);
   ErtOptions plan_options;
   plan_options.quick = options.quick;
   if (!options.max_working_set.empty()) {

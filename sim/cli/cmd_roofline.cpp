@@ -5,7 +5,9 @@
 #include <optional>
 
 #include "sim/cli/app.h"
+#include "sim/cli/input_names.h"
 #include "sim/cli/model_option.h"
+#include "sim/cli/provenance.h"
 #include "sim/config/data_paths.h"
 #include "sim/config/hardware_params.h"
 #include "sim/core/output_folder.h"
@@ -30,27 +32,35 @@ struct RooflineOptions {
   std::string out = "results";
   bool allow_large = false;
   ModelOptions model;
+  TableOptions table;
+  bool summary = false;
 };
 
 int run_roofline(const RooflineOptions& options) {
   const auto overrides = split_overrides(options.sets);
-  auto hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  auto hardware = load_hardware(find_input_file("--hw", options.hardware, {"configs"}, "device"), overrides.hardware);
   (void)apply_derived_tdp(hardware);
   require_workload_or_model(options.workload, options.model);
   std::optional<ModelWorkload> model;
   if (!options.model.model.empty()) {
     model = load_model_workload(options.model, overrides.workload, hardware, 0, work_limits(options.allow_large));
   }
-  const auto workload = model ? model->workload
-                              : load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload,
-                                              hardware, work_limits(options.allow_large));
+  const auto workload =
+      model ? model->workload
+            : load_workload(find_input_file("--workload", options.workload, {"workloads"}, "workload"),
+                            overrides.workload, hardware, work_limits(options.allow_large));
   const OutputFolder folder(options.out);
   const auto device = make_device_roof(hardware);
   auto report = make_roofline_report(workload, hardware, device);
+  report.provenance = make_provenance(hardware, workload, options.sets);
   if (model) report.extra["model"] = model_report_json(*model, hardware.dram ? hardware.dram->capacity_bytes : 0);
   add_design_report(report, hardware);
-  write_console_table(report, std::cout);
-  write_design_line(report, std::cout);
+  if (options.summary) {
+    write_summary(report, std::cout);
+  } else {
+    write_console_table(report, std::cout, options.table);
+    write_design_line(report, std::cout);
+  }
   write_report_files(report, device, options.out);
   const std::filesystem::path out(options.out);
   std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
@@ -75,6 +85,7 @@ void add_roofline_command(CLI::App& app, int& exit_code) {
                       "(workload.params.batch=8)");
   command->add_option("--out", options->out, "Folder for report.json, ops.csv, roofline.svg and energy.svg")
       ->capture_default_str();
+  add_table_flags(*command, options->table.wide, options->summary);
   add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_roofline(*options); });
 }

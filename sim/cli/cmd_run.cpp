@@ -14,7 +14,9 @@
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/cli/input_names.h"
 #include "sim/cli/model_option.h"
+#include "sim/cli/provenance.h"
 #include "sim/cli/run_cluster.h"
 #include "sim/config/cluster_params.h"
 #include "sim/config/data_paths.h"
@@ -58,6 +60,8 @@ struct RunOptions {
   ModelOptions model;
   bool exact = false;
   bool quiet = false;
+  TableOptions table;
+  bool summary = false;  // one line per op instead of the tables
 };
 
 struct Scenario {
@@ -70,7 +74,8 @@ struct Scenario {
 Scenario load_scenario(const RunOptions& options) {
   const auto overrides = split_overrides(options.sets);
   Scenario scenario;
-  scenario.hardware = load_hardware(resolve_data_file(options.hardware, "configs"), overrides.hardware);
+  scenario.hardware =
+      load_hardware(find_input_file("--hw", options.hardware, {"configs"}, "device"), overrides.hardware);
   (void)apply_derived_tdp(scenario.hardware);
   if (!options.model.model.empty()) {
     auto model = load_model_workload(options.model, overrides.workload, scenario.hardware, 0,
@@ -79,8 +84,8 @@ Scenario load_scenario(const RunOptions& options) {
     scenario.workload = std::move(model.workload);
     return scenario;
   }
-  scenario.workload = load_workload(resolve_data_file(options.workload, "workloads"), overrides.workload,
-                                    scenario.hardware, work_limits(options.allow_large));
+  scenario.workload = load_workload(find_input_file("--workload", options.workload, {"workloads"}, "workload"),
+                                    overrides.workload, scenario.hardware, work_limits(options.allow_large));
   return scenario;
 }
 
@@ -92,9 +97,7 @@ Scenario simulate(const RunOptions& options) {
 
 // A bundled name may be a device (configs/) or a cluster (configs/clusters/).
 std::filesystem::path resolve_hardware(const std::string& name) {
-  const auto device = resolve_data_file(name, "configs");
-  if (path_exists(device)) return device;
-  return resolve_data_file(name, "configs/clusters");
+  return find_input_file("--hw", name, {"configs", "configs/clusters"}, "device or cluster");
 }
 
 int run_scenario(const RunOptions& options) {
@@ -103,7 +106,8 @@ int run_scenario(const RunOptions& options) {
   if (is_cluster_file(hardware_file)) {
     return run_cluster_scenario(ClusterRunArgs{hardware_file, options.workload, options.sets, options.out_dir,
                                                options.write_files, options.full, options.algorithm,
-                                               options.allow_large, options.model, options.exact});
+                                               options.allow_large, options.model, options.exact,
+                                               options.table, options.summary});
   }
   Scenario scenario = load_scenario(options);
   check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));
@@ -137,11 +141,16 @@ int run_scenario(const RunOptions& options) {
   auto report = make_run_report(scenario.workload, scenario.hardware, device, scenario.result);
   if (scenario.model) report.extra["model"] = *scenario.model;
   add_design_report(report, scenario.hardware);
-  write_console_table(report, std::cout);
-  write_design_line(report, std::cout);
-  write_engine_table(report, device, scenario.result, std::cout);
-  write_power_table(report, scenario.result, std::cout);
-  write_dram_table(scenario.result, std::cout);
+  report.provenance = make_provenance(scenario.hardware, scenario.workload, options.sets);
+  if (options.summary) {
+    write_summary(report, std::cout);
+  } else {
+    write_console_table(report, std::cout, options.table);
+    write_design_line(report, std::cout);
+    write_engine_table(report, device, scenario.result, std::cout, options.table);
+    write_power_table(report, scenario.result, std::cout);
+    write_dram_table(scenario.result, std::cout);
+  }
   if (options.write_files) {
     const std::filesystem::path out(options.out_dir);
     write_report_files(report, device, out);
@@ -197,6 +206,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                     "simulated before (kind, shapes, tiling, clock state, the fraction of each input resident in each "
                     "cache level) replays its result");
   command->add_flag("--quiet", options->quiet, "No progress lines on stderr (printed once a run takes over 2 s)");
+  add_table_flags(*command, options->table.wide, options->summary);
   add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_scenario(*options); });
 }

@@ -6,6 +6,7 @@
 
 #include "sim/cli/app.h"
 #include "sim/cli/file_kinds.h"
+#include "sim/cli/input_names.h"
 #include "sim/config/config_document.h"
 #include "sim/config/hardware_params.h"
 #include "sim/core/input_error.h"
@@ -68,7 +69,11 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto sets = std::make_shared<std::vector<std::string>>();
   auto allow_large = std::make_shared<bool>(false);
-  command->add_option("files", *files, "Files to check (the kind is recognised by the top-level table)")->required();
+  command
+      ->add_option("files", *files,
+                   "Files to check, by path or bundled name (H100-SXM5, gemm); the kind is recognised by the "
+                   "top-level table")
+      ->required();
   command
       ->add_option(
           "--set", *sets,
@@ -84,8 +89,12 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     OverridesUsed used;
     for (const auto& file : *files) {
       try {
-        const auto& kind = detect_kind(file);
-        validate_file(kind, file, overrides, limits, used);
+        // A bundled name is found as `run` finds it (validate H100-SXM5 gemm).
+        const auto path =
+            find_input_file("validate", file, {"configs", "configs/clusters", "configs/dram", "workloads", "sweeps"},
+                            "device, cluster, DRAM standard, workload or sweep");
+        const auto& kind = detect_kind(path);
+        validate_file(kind, path, overrides, limits, used);
         std::cout << file << ": ok (" << kind.name << ")\n";
       } catch (const InputError& error) {
         std::cerr << "roofsim: error: " << error.what() << "\n";

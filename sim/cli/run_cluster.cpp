@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/cli/input_names.h"
+#include "sim/cli/provenance.h"
 #include "sim/config/cluster_params.h"
 #include "sim/config/data_paths.h"
 #include "sim/core/input_error.h"
@@ -78,8 +80,13 @@ Workload load_for_cluster(const std::filesystem::path& file, std::vector<Overrid
 int write_interrupted_cluster_run(const Workload& workload, const ClusterParams& cluster, const DeviceRoof& device,
                                   const ClusterRunResult& result, const ClusterRunArgs& args) {
   const auto& rank = result.simulated.front();
-  const Report report = make_run_report(workload, cluster.device, device, rank.result);
-  write_console_table(report, std::cout);
+  Report report = make_run_report(workload, cluster.device, device, rank.result);
+  report.provenance = make_provenance(cluster.device, workload, args.sets, args.cluster_file);
+  if (args.summary) {
+    write_summary(report, std::cout);
+  } else {
+    write_console_table(report, std::cout, args.table);
+  }
   if (args.write_files) {
     const std::filesystem::path out(args.out_dir);
     write_report_files(report, device, out);
@@ -108,7 +115,8 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   }
   const Workload workload =
       model ? std::move(model->workload)
-            : load_for_cluster(resolve_data_file(args.workload, "workloads"), overrides.workload, cluster, limits);
+            : load_for_cluster(find_input_file("--workload", args.workload, {"workloads"}, "workload"),
+                               overrides.workload, cluster, limits);
   // The ranks whose compute runs: one per class of symmetric ranks (one class), every rank with --full or pipeline
   // stages (as run_cluster decides).
   const bool pipeline = std::any_of(workload.ops.begin(), workload.ops.end(),
@@ -133,13 +141,18 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   for (const auto& rank : result.simulated)
     reports.push_back(make_rank_report(workload, cluster, device, rank, result));
   if (model_json) reports.front().extra["model"] = *model_json;
+  reports.front().provenance = make_provenance(cluster.device, workload, args.sets, args.cluster_file);
 
   // The representative of rank 0 (every rank when symmetric) in the single-device tables, then the cluster's.
-  write_console_table(reports.front(), std::cout);
   Report ops_only = reports.front();  // the engine table covers the ops, not the step row
   ops_only.ops.pop_back();
-  write_engine_table(ops_only, device, result.simulated.front().result, std::cout);
-  write_cluster_table(result, reports, std::cout);
+  if (args.summary) {
+    write_summary(reports.front(), std::cout);
+  } else {
+    write_console_table(reports.front(), std::cout, args.table);
+    write_engine_table(ops_only, device, result.simulated.front().result, std::cout, args.table);
+    write_cluster_table(result, reports, std::cout);
+  }
   if (args.write_files) {
     write_report_files(reports.front(), device, out);
     write_output_file(out / "cluster.json",

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/cli/model_option.h"
+#include "sim/report/report_writers.h"
 
 namespace roofsim::cli {
 
@@ -20,6 +21,8 @@ struct ClusterRunArgs {
   bool allow_large = false;
   ModelOptions model;  // --model in place of `workload`
   bool exact = false;  // simulate every op (no memoized replay)
+  TableOptions table;
+  bool summary = false;  // one line per op instead of the tables
 };
 
 [[nodiscard]] bool is_cluster_file(const std::filesystem::path& file);

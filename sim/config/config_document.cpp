@@ -9,6 +9,7 @@
 #include <sstream>
 #include <utility>
 
+#include "sim/config/suggestions.h"
 #include "sim/core/data_type.h"
 #include "sim/core/input_file.h"
 
@@ -213,13 +214,27 @@ SourcePos ConfigDocument::pos_of(const toml::node& node) const {
   return SourcePos{file_name_, source.begin.line, source.begin.column};
 }
 
+namespace {
+
+// The keys `--set` may name: every leaf of the schema, as `list --keys` prints them.
+std::vector<std::string> settable_keys(const KeyRegistry& registry) {
+  std::vector<std::string> keys;
+  for (const auto& spec : registry.specs()) {
+    if (spec.kind != ValueKind::section && spec.kind != ValueKind::section_array) keys.emplace_back(spec.path);
+  }
+  return keys;
+}
+
+}  // namespace
+
 void ConfigDocument::apply_override(std::string_view key, std::string_view value) {
   const std::string origin = "--set " + std::string(key) + "=" + std::string(value);
   const auto segments = split_key_path(key);
   const KeySpec* spec = registry_->find(segments);
   if (spec == nullptr || spec->kind == ValueKind::section || spec->kind == ValueKind::section_array) {
     throw InputError(SourcePos{origin}, std::string(key), std::string(value),
-                     "a known " + registry_->file_kind() + " key (see `roofsim list --keys`)");
+                     "a known " + registry_->file_kind() + " key (see `roofsim list --keys`)" +
+                         did_you_mean(std::string(key), settable_keys(*registry_)));
   }
   toml::table parsed = parse_override_value(value, origin);
   toml::table* table = &table_;
@@ -251,7 +266,8 @@ std::optional<std::string> override_value_problem(const KeyRegistry& registry, s
                                                   std::string_view value) {
   const KeySpec* spec = registry.find(split_key_path(key));
   if (spec == nullptr || spec->kind == ValueKind::section || spec->kind == ValueKind::section_array) {
-    return "a known " + registry.file_kind() + " key (see `roofsim list --keys`)";
+    return "a known " + registry.file_kind() + " key (see `roofsim list --keys`)" +
+           did_you_mean(std::string(key), settable_keys(registry));
   }
   const toml::table parsed = parse_override_value(value, "--set " + std::string(key) + "=" + std::string(value));
   return value_problem(*parsed.get("value"), *spec);
@@ -271,15 +287,18 @@ void ConfigDocument::check_table(const toml::table& table, std::vector<std::stri
     const KeySpec* spec = registry_->find(segments);
     if (spec == nullptr) {
       std::string known;
+      std::vector<std::string> siblings;
       segments.pop_back();
       for (const KeySpec* child : registry_->children_of(segments)) {
         const auto last = split_key_path(child->path).back();
         if (!known.empty()) known += ", ";
         known += last;
+        siblings.push_back(last);
       }
       throw InputError(pos_override_aware(node, key_path), key_path, value_text(node),
                        "a known key of the " + registry_->file_kind() + " file" +
-                           (known.empty() ? std::string() : " here (one of: " + known + ")"));
+                           (known.empty() ? std::string() : " here (one of: " + known + ")") +
+                           did_you_mean(key, siblings));
     }
     if (spec->kind == ValueKind::section) {
       if (!node.is_table()) throw InputError(pos_override_aware(node, key_path), key_path, value_text(node), "a table");

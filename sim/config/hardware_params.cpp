@@ -163,6 +163,9 @@ DramParams read_dram(const ConfigSection& section, const std::filesystem::path& 
   if (dram.refresh == RefreshMode::per_bank && !dram.standard.per_bank_refresh) {
     section.fail("refresh", "all_bank or none (" + dram.standard.name + " has no per-bank refresh)");
   }
+  // The same check the controller's address mapping makes when it is built, here, so that validate, --set and run
+  // reject a bad order alike and name the key.
+  if (const auto problem = mapping_order_problem(dram.mapping)) section.fail("mapping", *problem);
   if (dram.write_high > dram.write_queue) section.fail("write_high", "at most write_queue entries");
   if (dram.write_low >= dram.write_high) section.fail("write_low", "fewer entries than write_high");
   return dram;

@@ -178,8 +178,8 @@ const KeyRegistry& hardware_registry() {
           // channel. RoBaBgCoCh (channels every 32 B burst) would split a 4 KiB chunk into 128 one-burst parts over
           // all channels: the same bandwidth at 32 times the controller's work.
           {"dram.mapping", K::text, Q::bytes, opt, "RoBaChBgCo",
-           "Address-bit order, most significant first (Ro row, Ba bank, Bg bank group, Co column, Ch channel; "
-           "prefix X for XOR-interleaved bank bits)",
+           "Address-bit order, most significant first (Ro row, Ba bank, Bg bank group, Co column, Ch channel); "
+           "append :xor to permute bank, bank group and channel with the low row bits (RoBaBgCoCh:xor)",
            &DramParams::mapping},
           {"dram.page_policy", K::choice, Q::bytes, opt, "open", "Row-buffer policy", &DramParams::page_policy},
           {"dram.scheduler", K::choice, Q::bytes, opt, "frfcfs", "Command scheduler", &DramParams::scheduler},

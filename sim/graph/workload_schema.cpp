@@ -118,7 +118,7 @@ const KeyRegistry& workload_registry() {
            "collectives: ranks taking part (default: workload.devices)", Field(), within(0, 1 << 24)},
 
           {"template", K::section_array, Q::bytes, opt, "",
-           "Templates expanded into ops: transformer_block, mlp, dp_training_step"},
+           "Templates expanded into ops: transformer_block, mlp, dp_training_step, pipeline_stage"},
           {"template.[].name", K::text, Q::bytes, req, "", "Prefix of the names of the ops and tensors it makes"},
           {"template.[].kind", K::choice, Q::bytes, req, "", "What to expand",
            "transformer_block|mlp|dp_training_step|pipeline_stage"},

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "sim/core/output_file.h"
+#include "sim/core/version.h"
 #include "sim/report/energy_chart.h"
 #include "sim/report/gap_columns.h"
 #include "sim/report/svg_chart.h"
@@ -20,7 +21,7 @@ using Json = nlohmann::ordered_json;
 
 // Doubles in text outputs: shortest round-trip form (fmt's default), so the same value always prints the same bytes.
 std::string number_text(double value) {
-  return fmt::format("{}", value);
+  return fmt::format("{}", value == 0.0 ? 0.0 : value);  // never "-0"
 }
 
 Json nullable(std::optional<double> value) {
@@ -57,14 +58,93 @@ bool same_bytes_at_every_level(const Report& report) {
   return true;
 }
 
+// A name used as a JSON key ("dram all-hit"): lowercase letters, digits and '_' only, so every key is an identifier
+// in the languages that read the report.
+std::string json_key(const std::string& name) {
+  std::string key;
+  for (const char c : name) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    if (keep) {
+      key += c;
+    } else if (c >= 'A' && c <= 'Z') {
+      key += static_cast<char>(c - 'A' + 'a');
+    } else if (!key.empty() && key.back() != '_') {
+      key += '_';
+    }
+  }
+  while (!key.empty() && key.back() == '_') key.pop_back();
+  return key;
+}
+
+// JSON writes -0.0 as "-0.0"; a signed zero carries no meaning in a report.
+void without_negative_zero(Json& value) {
+  if (value.is_number_float()) {
+    if (value.get<double>() == 0.0) value = 0.0;
+  } else if (value.is_structured()) {
+    for (auto& child : value) without_negative_zero(child);
+  }
+}
+
+Json op_json(const OpReport& op) {
+  Json entry;
+  entry["name"] = op.name;
+  entry["kind"] = op.kind;
+  entry["dtype"] = std::string(to_string(op.dtype));
+  entry["engine"] = op.engine;
+  entry["useful_flops"] = op.useful_flops;
+  entry["executed_flops"] = op.executed_flops;
+  Json bytes = Json::object();
+  Json oi = Json::object();
+  for (const auto& level : op.bytes) {
+    bytes[level.level] = level.bytes;
+    oi[level.level] = finite_or_null(op.oi_at(level.level));
+  }
+  entry["bytes"] = bytes;
+  entry["oi"] = oi;
+  entry["network_bytes"] = op.network_bytes;
+  entry["row_hit_rate"] = op.row_hit_rate;
+  Json ceilings = Json::object();
+  Json ceiling_time = Json::object();
+  Json ceiling_bound_by = Json::object();
+  for (const auto variant : kAllVariants) {
+    const auto& ceiling = op.roofline.ceilings[variant];
+    ceilings[std::string(to_string(variant))] = ceiling.flops_per_s;
+    ceiling_time[std::string(to_string(variant))] = finite_or_null(ceiling.time_s);
+    ceiling_bound_by[std::string(to_string(variant))] = ceiling.bound_by;
+  }
+  entry["ceilings"] = ceilings;
+  entry["ceiling_time_s"] = ceiling_time;
+  entry["ceiling_bound_by"] = ceiling_bound_by;
+  entry["binding"] = std::string(to_string(op.roofline.binding));
+  entry["bound_by"] = op.roofline.bound_by;
+  entry["sim_time_s"] = nullable(op.sim_time_s);
+  entry["achieved_flops_per_s"] = nullable(op.achieved_flops_per_s);
+  for (const auto& [key, value] : op.extra.items()) entry[key] = value;
+  return entry;
+}
+
 }  // namespace
+
+bool is_step_row(const OpReport& op) {
+  return op.kind == "step";
+}
 
 Json report_json(const Report& report) {
   Json root;
+  root["schema_version"] = kReportSchemaVersion;
+  root["roofsim_version"] = roofsim_version();
   root["command"] = report.command;
   if (!report.complete) root["complete"] = false;
+  root["command_line"] = report.provenance.command_line;
+  root["overrides"] = report.provenance.overrides;
+  Json inputs = Json::array();
+  for (const auto& input : report.provenance.inputs) {
+    inputs.push_back({{"role", input.role}, {"path", input.path}, {"sha256", input.sha256}});
+  }
+  root["inputs"] = std::move(inputs);
   root["hardware"] = {{"name", report.hardware_name}, {"file", report.hardware_file}};
   root["workload"] = {{"name", report.workload_name}, {"file", report.workload_file}};
+  root["dram"] = report.dram ? Json{{"model", report.dram->model}, {"standard", report.dram->standard}} : Json(nullptr);
   root["bytes_basis"] = report.bytes_basis;
   if (report.roofs) {
     // The device's roofs, so a reader of the report needs no hardware file to place the ops.
@@ -75,7 +155,7 @@ Json report_json(const Report& report) {
       compute.push_back({{"engine", line.engine}, {"dtypes", dtypes}, {"peak_flops_per_s", line.peak_flops_per_s}});
     }
     Json bandwidth = Json::object();
-    for (const auto& line : report.roofs->bandwidth) bandwidth[line.name] = line.bandwidth_bytes_per_s;
+    for (const auto& line : report.roofs->bandwidth) bandwidth[json_key(line.name)] = line.bandwidth_bytes_per_s;
     Json ridges = Json::array();
     for (const auto& ridge : report.roofs->ridges) {
       ridges.push_back({{"compute", ridge.compute_label}, {"oi", ridge.oi}});
@@ -85,47 +165,18 @@ Json report_json(const Report& report) {
                       {"bandwidth_bytes_per_s", bandwidth},
                       {"ridges", ridges}};
   }
-  root["units"] = {
-      {"useful_flops", "FLOP"}, {"executed_flops", "FLOP"}, {"bytes", "B"},      {"network_bytes", "B"},
-      {"oi", "FLOP/B"},         {"ceilings", "FLOP/s"},     {"sim_time_s", "s"}, {"achieved_flops_per_s", "FLOP/s"}};
+  root["units"] = {{"useful_flops", "FLOP"}, {"executed_flops", "FLOP"}, {"bytes", "B"},
+                   {"network_bytes", "B"},   {"oi", "FLOP/B"},           {"ceilings", "FLOP/s"},
+                   {"ceiling_time_s", "s"},  {"sim_time_s", "s"},        {"achieved_flops_per_s", "FLOP/s"}};
   Json ops = Json::array();
-  for (const auto& op : report.ops) {
-    Json entry;
-    entry["name"] = op.name;
-    entry["kind"] = op.kind;
-    entry["dtype"] = std::string(to_string(op.dtype));
-    entry["engine"] = op.engine;
-    entry["useful_flops"] = op.useful_flops;
-    entry["executed_flops"] = op.executed_flops;
-    Json bytes = Json::object();
-    Json oi = Json::object();
-    for (const auto& level : op.bytes) {
-      bytes[level.level] = level.bytes;
-      oi[level.level] = finite_or_null(op.oi_at(level.level));
-    }
-    entry["bytes"] = bytes;
-    entry["oi"] = oi;
-    entry["network_bytes"] = op.network_bytes;
-    entry["row_hit_rate"] = op.row_hit_rate;
-    Json ceilings = Json::object();
-    Json ceiling_bound_by = Json::object();
-    for (const auto variant : kAllVariants) {
-      const auto& ceiling = op.roofline.ceilings[variant];
-      ceilings[std::string(to_string(variant))] = ceiling.flops_per_s;
-      ceiling_bound_by[std::string(to_string(variant))] = ceiling.bound_by;
-    }
-    entry["ceilings"] = ceilings;
-    entry["ceiling_bound_by"] = ceiling_bound_by;
-    entry["binding"] = std::string(to_string(op.roofline.binding));
-    entry["bound_by"] = op.roofline.bound_by;
-    entry["sim_time_s"] = nullable(op.sim_time_s);
-    entry["achieved_flops_per_s"] = nullable(op.achieved_flops_per_s);
-    for (const auto& [key, value] : op.extra.items()) entry[key] = value;
-    ops.push_back(std::move(entry));
-  }
+  Json steps = Json::array();
+  for (const auto& op : report.ops) (is_step_row(op) ? steps : ops).push_back(op_json(op));
   root["ops"] = std::move(ops);
+  // A cluster run's step rows (the whole step of a rank against its ceilings) are not ops: they have their own array.
+  if (!steps.empty()) root["steps"] = std::move(steps);
   root["total"] = {{"sim_time_s", nullable(report.total_sim_time_s)}, {"useful_flops", report.total_useful_flops()}};
   for (const auto& [key, value] : report.extra.items()) root[key] = value;
+  without_negative_zero(root);
   return root;
 }
 
@@ -133,114 +184,137 @@ void write_report_json(const Report& report, std::ostream& out) {
   out << report_json(report).dump(2) << "\n";
 }
 
-void write_ops_csv(const Report& report, std::ostream& out) {
-  out << "name,kind,dtype,engine,useful_flops_FLOP,executed_flops_FLOP";
-  for (const auto& level : report.levels) out << ",bytes_" << level << "_B";
-  for (const auto& level : report.levels) out << ",oi_" << level << "_FLOP_per_B";
-  out << ",network_bytes_B,row_hit_rate";
-  for (const auto variant : kAllVariants) out << ",ceiling_" << to_string(variant) << "_FLOP_per_s";
-  out << ",binding,bound_by,sim_time_s,achieved_FLOP_per_s";
-  // Runs on the detailed DRAM model add what it measured per op (row_hit_rate above is then the measured h).
-  const bool dram_columns =
-      std::any_of(report.ops.begin(), report.ops.end(), [](const OpReport& op) { return op.extra.contains("dram"); });
-  const auto gap_columns = gap_csv_columns(report);
-  for (const auto& column : gap_columns) out << ',' << column;
-  if (dram_columns) out << ",dram_refresh_share,dram_efficiency,dram_ceiling_bandwidth_B_per_s";
+namespace {
+
+std::string optional_cell(std::optional<double> value) {
+  return value ? number_text(*value) : std::string();
+}
+
+std::optional<double> extra_number(const nlohmann::ordered_json& object, std::initializer_list<const char*> path) {
+  const nlohmann::ordered_json* node = &object;
+  for (const char* key : path) {
+    const auto it = node->find(key);
+    if (it == node->end()) return std::nullopt;
+    node = &*it;
+  }
+  return node->is_number() ? std::optional<double>(node->get<double>()) : std::nullopt;
+}
+
+// The rows of ops.csv or steps.csv: the fixed columns of ops_csv_columns().
+void write_op_rows(const Report& report, bool steps, std::ostream& out) {
+  for (const auto& column : ops_csv_columns()) out << (&column == &ops_csv_columns().front() ? "" : ",") << column;
   out << '\n';
   for (const auto& op : report.ops) {
+    if (is_step_row(op) != steps) continue;
+    const double oi = op.oi_at(report.main_memory);
     out << csv_field(op.name) << ',' << op.kind << ',' << to_string(op.dtype) << ',' << csv_field(op.engine) << ','
-        << op.useful_flops << ',' << op.executed_flops;
-    for (const auto& level : report.levels) out << ',' << op.bytes_at(level);
-    for (const auto& level : report.levels) {
-      const double oi = op.oi_at(level);
-      out << ',' << (std::isfinite(oi) ? number_text(oi) : "");
-    }
-    out << ',' << op.network_bytes << ',' << number_text(op.row_hit_rate);
+        << op.useful_flops << ',' << op.executed_flops << ',' << report.main_memory << ','
+        << op.bytes_at(report.main_memory) << ',' << (std::isfinite(oi) ? number_text(oi) : "") << ','
+        << op.network_bytes << ',' << number_text(op.row_hit_rate);
     for (const auto variant : kAllVariants) out << ',' << number_text(op.roofline.ceilings[variant].flops_per_s);
-    out << ',' << to_string(op.roofline.binding) << ',' << op.roofline.bound_by << ','
-        << (op.sim_time_s ? number_text(*op.sim_time_s) : "") << ','
-        << (op.achieved_flops_per_s ? number_text(*op.achieved_flops_per_s) : "") << gap_csv_cells(op, gap_columns);
-    if (dram_columns) {
-      if (op.extra.contains("dram")) {
-        const auto& d = op.extra["dram"];
-        out << ',' << number_text(d["refresh_share"].get<double>()) << ',' << number_text(d["efficiency"].get<double>())
-            << ',' << number_text(d["ceiling_bandwidth_B_per_s"].get<double>());
-      } else {
-        out << ",,,";
-      }
+    for (const auto variant : kAllVariants) {
+      const double seconds = op.roofline.ceilings[variant].time_s;
+      out << ',' << (std::isfinite(seconds) ? number_text(seconds) : "");
     }
-    out << '\n';
+    std::optional<double> energy_j = op.energy_j;
+    if (!energy_j) energy_j = extra_number(op.extra, {"power", "energy_j"});
+    out << ',' << to_string(op.roofline.binding) << ',' << op.roofline.bound_by << ',' << optional_cell(op.sim_time_s)
+        << ',' << optional_cell(op.achieved_flops_per_s) << ',' << optional_cell(extra_number(op.extra, {"efficiency"}))
+        << ',' << optional_cell(energy_j) << ',' << optional_cell(extra_number(op.extra, {"power", "average_power_w"}))
+        << gap_csv_cells(op) << ',' << optional_cell(extra_number(op.extra, {"dram", "refresh_share"})) << ','
+        << optional_cell(extra_number(op.extra, {"dram", "efficiency"})) << ','
+        << optional_cell(extra_number(op.extra, {"dram", "ceiling_bandwidth_B_per_s"})) << '\n';
   }
 }
 
-void write_console_table(const Report& report, std::ostream& out) {
-  // Two header lines: the column's name, then its unit.
-  std::vector<std::string> header = {"op", "kind", "dtype", "useful"};
-  std::vector<std::string> units = {"", "", "", "GFLOP"};
-  std::vector<bool> left_aligned = {true, true, true, false};
-  const auto add_column = [&](std::string name, std::string unit, bool left) {
-    header.push_back(std::move(name));
-    units.push_back(std::move(unit));
-    left_aligned.push_back(left);
-  };
-  const bool one_bytes_column = same_bytes_at_every_level(report);
-  if (one_bytes_column) {
-    add_column(report.levels.size() > 1 ? "bytes (each level)" : "bytes", "MB", false);
-  } else {
-    for (const auto& level : report.levels) add_column("bytes " + level, "MB", false);
-  }
-  add_column("OI " + report.main_memory, "FLOP/B", false);
-  for (const auto variant : kAllVariants) add_column(std::string(to_string(variant)), "TFLOP/s", false);
-  add_column("binding", "", true);
-  add_column("bound_by", "", true);
-  const bool run = report.command == "run";
-  if (run) {
-    add_column("sim", "us", false);
-    add_column("achieved", "TFLOP/s", false);
-  }
+}  // namespace
 
-  std::vector<std::vector<std::string>> rows;
+const std::vector<std::string>& ops_csv_columns() {
+  static const std::vector<std::string> columns = [] {
+    std::vector<std::string> names = {"name",
+                                      "kind",
+                                      "dtype",
+                                      "engine",
+                                      "useful_flops_FLOP",
+                                      "executed_flops_FLOP",
+                                      "main_memory",
+                                      "bytes_main_memory_B",
+                                      "oi_main_memory_FLOP_per_B",
+                                      "network_bytes_B",
+                                      "row_hit_rate"};
+    for (const auto variant : kAllVariants)
+      names.push_back("ceiling_" + std::string(to_string(variant)) + "_FLOP_per_s");
+    for (const auto variant : kAllVariants) names.push_back("ceiling_time_" + std::string(to_string(variant)) + "_s");
+    for (const char* name :
+         {"binding", "bound_by", "sim_time_s", "achieved_FLOP_per_s", "efficiency", "energy_J", "average_power_W"}) {
+      names.emplace_back(name);
+    }
+    for (const auto& column : gap_csv_columns()) names.push_back(column);
+    for (const char* name : {"dram_refresh_share", "dram_efficiency", "dram_ceiling_bandwidth_B_per_s"}) {
+      names.emplace_back(name);
+    }
+    return names;
+  }();
+  return columns;
+}
+
+void write_ops_csv(const Report& report, std::ostream& out) {
+  write_op_rows(report, false, out);
+}
+
+void write_steps_csv(const Report& report, std::ostream& out) {
+  write_op_rows(report, true, out);
+}
+
+void write_levels_csv(const Report& report, std::ostream& out) {
+  out << "name,level,bytes_B,oi_FLOP_per_B\n";
   for (const auto& op : report.ops) {
-    std::vector<std::string> row = {op.name, op.kind, std::string(to_string(op.dtype)),
-                                    short_number(static_cast<double>(op.useful_flops) / 1e9)};
-    if (one_bytes_column) {
-      row.push_back(short_number(op.bytes.empty() ? 0.0 : static_cast<double>(op.bytes.front().bytes) / 1e6));
-    } else {
-      for (const auto& level : report.levels) {
-        row.push_back(short_number(static_cast<double>(op.bytes_at(level)) / 1e6));
-      }
+    if (is_step_row(op)) continue;
+    for (const auto& level : report.levels) {
+      const double oi = op.oi_at(level);
+      out << csv_field(op.name) << ',' << level << ',' << op.bytes_at(level) << ','
+          << (std::isfinite(oi) ? number_text(oi) : "") << '\n';
     }
-    row.push_back(short_number(op.oi_at(report.main_memory)));
-    for (const auto variant : kAllVariants) {
-      row.push_back(short_number(op.roofline.ceilings[variant].flops_per_s / 1e12));
-    }
-    row.push_back(std::string(to_string(op.roofline.binding)));
-    row.push_back(op.roofline.bound_by);
-    if (run) {
-      row.push_back(op.sim_time_s ? short_number(*op.sim_time_s * 1e6) : "-");
-      row.push_back(op.achieved_flops_per_s ? short_number(*op.achieved_flops_per_s / 1e12) : "-");
-    }
-    rows.push_back(std::move(row));
   }
+}
 
-  std::vector<std::size_t> widths(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    widths[c] = std::max(header[c].size(), units[c].size());
+namespace {
+
+// A name cut to `width` characters, its end replaced by '~' when cut, so that a long op name does not widen a table.
+std::string fitted(const std::string& text, std::size_t width) {
+  if (text.size() <= width || width < 2) return text;
+  return text.substr(0, width - 1) + "~";
+}
+
+struct TableColumn {
+  std::string name;
+  std::string unit;
+  bool left = false;
+};
+
+// Writes a table: the column names, then their units, a rule, then the rows; each column as wide as its widest cell.
+void print_table(const std::vector<TableColumn>& columns, const std::vector<std::vector<std::string>>& rows,
+                 std::ostream& out) {
+  std::vector<std::size_t> widths(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    widths[c] = std::max(columns[c].name.size(), columns[c].unit.size());
     for (const auto& row : rows) widths[c] = std::max(widths[c], row[c].size());
   }
   const auto print_row = [&](const std::vector<std::string>& cells) {
     std::string line;
     for (std::size_t c = 0; c < cells.size(); ++c) {
       if (c > 0) line += "  ";
-      line += left_aligned[c] ? fmt::format("{:<{}}", cells[c], widths[c]) : fmt::format("{:>{}}", cells[c], widths[c]);
+      line += columns[c].left ? fmt::format("{:<{}}", cells[c], widths[c]) : fmt::format("{:>{}}", cells[c], widths[c]);
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
   };
-
-  out << fmt::format("{} on {}: {} ops, {} bytes, OI against {}; ceilings in TFLOP/s\n", report.workload_name,
-                     report.hardware_name, report.ops.size(), report.bytes_basis, report.main_memory);
-  print_row(header);
+  std::vector<std::string> names, units;
+  for (const auto& column : columns) {
+    names.push_back(column.name);
+    units.push_back(column.unit);
+  }
+  print_row(names);
   print_row(units);
   std::size_t total_width = 0;
   for (const auto width : widths) total_width += width + 2;
@@ -248,9 +322,148 @@ void write_console_table(const Report& report, std::ostream& out) {
   for (const auto& row : rows) print_row(row);
 }
 
+std::string time_us_text(std::optional<double> seconds) {
+  return seconds && std::isfinite(*seconds) ? short_number(*seconds * 1e6) : "-";
+}
+
+std::string efficiency_text(const OpReport& op) {
+  const auto efficiency = op.extra.find("efficiency");
+  if (efficiency == op.extra.end() || !efficiency->is_number()) return "-";
+  return fmt::format("{:.1f}", 100.0 * efficiency->get<double>());
+}
+
+// Every column: the op, its counts, each level's bytes, the six ceilings, binding, and in `run` the simulated figures.
+void write_wide_table(const Report& report, std::ostream& out) {
+  std::vector<TableColumn> columns = {{"op", "", true}, {"kind", "", true}, {"dtype", "", true}, {"useful", "GFLOP"}};
+  const bool one_bytes_column = same_bytes_at_every_level(report);
+  if (one_bytes_column) {
+    columns.push_back({report.levels.size() > 1 ? "bytes (each level)" : "bytes", "MB"});
+  } else {
+    for (const auto& level : report.levels) columns.push_back({"bytes " + level, "MB"});
+  }
+  columns.push_back({"OI " + report.main_memory, "FLOP/B"});
+  for (const auto variant : kAllVariants) columns.push_back({std::string(to_string(variant)), "TFLOP/s"});
+  columns.push_back({"binding", "", true});
+  columns.push_back({"bound_by", "", true});
+  const bool run = report.command == "run";
+  if (run) {
+    columns.push_back({"sim", "us"});
+    columns.push_back({"achieved", "TFLOP/s"});
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& op : report.ops) {
+    std::vector<std::string> row = {op.name, op.kind, std::string(to_string(op.dtype)),
+                                    short_number(static_cast<double>(op.useful_flops) / 1e9)};
+    if (one_bytes_column) {
+      row.push_back(short_number(op.bytes.empty() ? 0.0 : static_cast<double>(op.bytes.front().bytes) / 1e6));
+    } else {
+      for (const auto& level : report.levels)
+        row.push_back(short_number(static_cast<double>(op.bytes_at(level)) / 1e6));
+    }
+    row.push_back(short_number(op.oi_at(report.main_memory)));
+    for (const auto variant : kAllVariants)
+      row.push_back(short_number(op.roofline.ceilings[variant].flops_per_s / 1e12));
+    row.push_back(std::string(to_string(op.roofline.binding)));
+    row.push_back(op.roofline.bound_by);
+    if (run) {
+      row.push_back(time_us_text(op.sim_time_s));
+      row.push_back(op.achieved_flops_per_s ? short_number(*op.achieved_flops_per_s / 1e12) : "-");
+    }
+    rows.push_back(std::move(row));
+  }
+  out << fmt::format("{} on {}: {} ops, {} bytes, OI against {}; ceilings in TFLOP/s\n", report.workload_name,
+                     report.hardware_name, report.ops.size(), report.bytes_basis, report.main_memory);
+  print_table(columns, rows, out);
+}
+
+// The columns that fit kConsoleColumns: the op, its main-memory bytes and OI, the binding ceiling as a rate and a
+// time, and in `run` the simulated time, rate and efficiency; --wide prints every ceiling and level.
+void write_compact_table(const Report& report, std::ostream& out) {
+  const bool run = report.command == "run";
+  std::vector<TableColumn> columns = {{"op", "", true},
+                                      {"kind", "", true},
+                                      {"dtype", "", true},
+                                      {"useful", "GFLOP"},
+                                      {"bytes " + report.main_memory, "MB"},
+                                      {"OI", "FLOP/B"},
+                                      {"ceiling", "TFLOP/s"},
+                                      {"ceiling", "us"},
+                                      {"binding", "", true},
+                                      {"bound_by", "", true}};
+  if (run) {
+    columns.push_back({"sim", "us"});
+    columns.push_back({"achieved", "TFLOP/s"});
+    columns.push_back({"eff", "%"});
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& op : report.ops) {
+    const auto& binding = op.roofline.ceilings[op.roofline.binding];
+    std::vector<std::string> row = {op.name,
+                                    fitted(op.kind, 13),
+                                    std::string(to_string(op.dtype)),
+                                    short_number(static_cast<double>(op.useful_flops) / 1e9),
+                                    short_number(static_cast<double>(op.bytes_at(report.main_memory)) / 1e6),
+                                    short_number(op.oi_at(report.main_memory)),
+                                    short_number(binding.flops_per_s / 1e12),
+                                    time_us_text(binding.time_s),
+                                    std::string(to_string(op.roofline.binding)),
+                                    fitted(op.roofline.bound_by, 16)};
+    if (run) {
+      row.push_back(time_us_text(op.sim_time_s));
+      row.push_back(op.achieved_flops_per_s ? short_number(*op.achieved_flops_per_s / 1e12) : "-");
+      row.push_back(efficiency_text(op));
+    }
+    rows.push_back(std::move(row));
+  }
+  // The op names take what the other columns leave of the line.
+  std::size_t others = 0;
+  for (std::size_t c = 1; c < columns.size(); ++c) {
+    std::size_t width = std::max(columns[c].name.size(), columns[c].unit.size());
+    for (const auto& row : rows) width = std::max(width, row[c].size());
+    others += width + 2;
+  }
+  const std::size_t name_width = kConsoleColumns > others + 12 ? kConsoleColumns - others : 12;
+  for (auto& row : rows) row[0] = fitted(row[0], name_width);
+  out << fmt::format("{} on {}: {} ops, {} bytes, OI against {}; the binding ceiling (--wide: all six)\n",
+                     report.workload_name, report.hardware_name, report.ops.size(), report.bytes_basis,
+                     report.main_memory);
+  print_table(columns, rows, out);
+}
+
+}  // namespace
+
+void write_console_table(const Report& report, std::ostream& out, const TableOptions& options) {
+  if (options.wide) {
+    write_wide_table(report, out);
+  } else {
+    write_compact_table(report, out);
+  }
+}
+
+void write_summary(const Report& report, std::ostream& out) {
+  out << fmt::format(
+      "{} on {}: {} ops; per op: bound_by, time (simulated or the binding ceiling's), rate, efficiency\n",
+      report.workload_name, report.hardware_name, report.ops.size());
+  std::size_t name_width = 8;
+  for (const auto& op : report.ops) name_width = std::max(name_width, std::min<std::size_t>(op.name.size(), 48));
+  for (const auto& op : report.ops) {
+    const auto& binding = op.roofline.ceilings[op.roofline.binding];
+    const double seconds = op.sim_time_s ? *op.sim_time_s : binding.time_s;
+    const double rate = op.achieved_flops_per_s ? *op.achieved_flops_per_s : binding.flops_per_s;
+    std::string line = fmt::format("{:<{}}  {:<16} {:>10} us {:>10} TFLOP/s", fitted(op.name, 48), name_width,
+                                   fitted(op.roofline.bound_by, 16), time_us_text(seconds), short_number(rate / 1e12));
+    if (op.extra.contains("efficiency")) line += fmt::format(" {:>6}% of the ceiling", efficiency_text(op));
+    out << line << "\n";
+  }
+}
+
 void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir) {
   write_output_file(dir / "report.json", [&](std::ostream& out) { write_report_json(report, out); });
   write_output_file(dir / "ops.csv", [&](std::ostream& out) { write_ops_csv(report, out); });
+  write_output_file(dir / "levels.csv", [&](std::ostream& out) { write_levels_csv(report, out); });
+  if (std::any_of(report.ops.begin(), report.ops.end(), is_step_row)) {
+    write_output_file(dir / "steps.csv", [&](std::ostream& out) { write_steps_csv(report, out); });
+  }
   write_output_file(dir / "roofline.svg", [&](std::ostream& out) { write_roofline_svg(report, device, out); });
   write_output_file(dir / "energy.svg", [&](std::ostream& out) { write_energy_svg(report, device, out); });
 }

@@ -1,6 +1,7 @@
 #include "sim/results/cluster_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -45,8 +46,8 @@ GapAttribution step_gap(const OpReport& step, const StepStats& stats) {
   // the rest (neither: launch latencies and dependencies between ops).
   GapInput input;
   input.sim_time_s = stats.step_s;
-  const double ceiling = step.attainable_flops_per_s();
-  input.ceiling_time_s = ceiling > 0 ? static_cast<double>(step.useful_flops) / ceiling : 0.0;
+  const Seconds ceiling_s = step.roofline.ceilings[step.roofline.binding].time_s;
+  input.ceiling_time_s = std::isfinite(ceiling_s) ? ceiling_s : 0.0;
   input.bound_by = step.roofline.bound_by;
   input.causes = {{"compute", stats.compute_s},
                   {"exposed_communication", stats.exposed_communication_s},

@@ -51,7 +51,14 @@ GapAttribution attribute_gap(const GapInput& input) {
   // The op beat its ceiling (possible where the model is faster than the analytic line) by what is left.
   out.causes.push_back({"ahead_of_ceiling", -remaining});
   out.causes.push_back({"unattributed", input.sim_time_s - measured});
+  const double reference_s = std::max(input.sim_time_s, input.ceiling_time_s);
+  for (auto& cause : out.causes) cause.seconds = without_rounding_noise(cause.seconds, reference_s);
+  out.gap_s = without_rounding_noise(out.gap_s, reference_s);
   return out;
+}
+
+double without_rounding_noise(double value, double reference) {
+  return std::abs(value) <= kRoundingNoiseRelative * std::abs(reference) ? 0.0 : value;
 }
 
 }  // namespace roofsim

@@ -46,7 +46,16 @@ struct GapAttribution {
 // The cause a binding resource's ceiling time is taken from first.
 [[nodiscard]] std::string ceiling_cause_for(const std::string& bound_by);
 
-// Splits the gap. Shares that do not add up to sim_time_s (rounding) leave their difference in "unattributed".
+// Differences of sums of times carry the rounding of doubles (a share that is 0 comes out as 8.5e-22 s, a cause that
+// took nothing as -0): a magnitude at most this fraction of the op's time is such noise and is reported as 0. It is
+// far above double rounding (1e-16 relative) and far below anything the model resolves (1 fs in a 1 ms op is 1e-12).
+inline constexpr double kRoundingNoiseRelative = 1e-12;
+
+// `value`, or +0 when its magnitude is rounding noise against `reference` (the op's or step's time).
+[[nodiscard]] double without_rounding_noise(double value, double reference);
+
+// Splits the gap. Shares that do not add up to sim_time_s (rounding) leave their difference in "unattributed"; every
+// cause and the gap are without rounding noise (kRoundingNoiseRelative).
 [[nodiscard]] GapAttribution attribute_gap(const GapInput& input);
 
 }  // namespace roofsim

@@ -26,12 +26,17 @@ Seconds throttling_loss_s(const OpRunStats& op, const RunResult& result) {
 
 void add_power_fields(Report& report, const RunResult& result) {
   const auto& power = result.power;
-  nlohmann::ordered_json run_at_clock = nlohmann::ordered_json::object();
-  for (std::size_t s = power.states.size(); s-- > 0;) {
-    if (s < power.time_at_state_s.size() && power.time_at_state_s[s] > 0) {
-      run_at_clock[clock_label(power.states[s].clock_hz)] = power.time_at_state_s[s];
+  // Times at each DVFS state as {clock_hz, time_s} entries, fastest clock first: a clock is a value, not a key.
+  const auto at_clocks = [&](const std::vector<Seconds>& seconds_at_state) {
+    nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+    for (std::size_t s = power.states.size(); s-- > 0;) {
+      if (s < seconds_at_state.size() && seconds_at_state[s] > 0) {
+        entries.push_back({{"clock_hz", power.states[s].clock_hz}, {"time_s", seconds_at_state[s]}});
+      }
     }
-  }
+    return entries;
+  };
+  const auto run_at_clock = at_clocks(power.time_at_state_s);
   report.extra["power"] = {{"cap_w", power.cap_w},
                            {"energy_j", power.energy_j},
                            {"average_power_w", power.average_power_w},
@@ -42,21 +47,9 @@ void add_power_fields(Report& report, const RunResult& result) {
     auto& row = report.ops[i];
     const auto& op = power.ops[i];
     row.energy_j = op.energy_j;
-    nlohmann::ordered_json at_clock = nlohmann::ordered_json::object();
-    for (std::size_t s = power.states.size(); s-- > 0;) {
-      if (s < op.time_at_state_s.size() && op.time_at_state_s[s] > 0) {
-        at_clock[clock_label(power.states[s].clock_hz)] = op.time_at_state_s[s];
-      }
-    }
-    nlohmann::ordered_json busy_at_clock = nlohmann::ordered_json::object();
+    const auto at_clock = at_clocks(op.time_at_state_s);
     const OpRunStats* stats = i < result.ops.size() ? &result.ops[i] : nullptr;
-    if (stats != nullptr) {
-      for (std::size_t s = power.states.size(); s-- > 0;) {
-        if (s < stats->busy_at_state_s.size() && stats->busy_at_state_s[s] > 0) {
-          busy_at_clock[clock_label(power.states[s].clock_hz)] = stats->busy_at_state_s[s];
-        }
-      }
-    }
+    const auto busy_at_clock = at_clocks(stats != nullptr ? stats->busy_at_state_s : std::vector<Seconds>{});
     row.extra["power"] = {{"energy_j", op.energy_j},
                           {"dynamic_j", op.dynamic_j},
                           {"static_j", op.static_j},

@@ -43,8 +43,30 @@ struct OpReport {
   }
 };
 
+// An input file of the run and the SHA-256 of its bytes, so that a report names exactly what it was computed from.
+struct InputFileDigest {
+  std::string role;  // "hardware", "dram", "cluster", "workload"
+  std::string path;
+  std::string sha256;
+};
+
+// How the report was made: the command line, its --set overrides, and the input files' digests (sim/cli fills it).
+struct Provenance {
+  std::string command_line;            // "roofsim" and the arguments, shell-quoted where needed
+  std::vector<std::string> overrides;  // each --set KEY=VALUE as given
+  std::vector<InputFileDigest> inputs;
+};
+
+// The DRAM model the run used; absent for a device without DRAM.
+struct DramModelInfo {
+  std::string model;     // "simple" or "detailed"
+  std::string standard;  // "HBM3-6400"
+};
+
 struct Report {
   std::string command = "roofline";  // "roofline" or "run"
+  Provenance provenance;
+  std::optional<DramModelInfo> dram;
   // False for a run a signal stopped: `ops` holds the ops that finished (report.json says "complete": false; a
   // complete report leaves the key out).
   bool complete = true;

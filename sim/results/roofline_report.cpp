@@ -1,5 +1,6 @@
 #include "sim/results/roofline_report.h"
 
+#include "sim/config/enum_spellings.h"
 #include "sim/graph/hardware_check.h"
 
 namespace roofsim {
@@ -15,6 +16,9 @@ Report report_head(const std::string& command, const std::string& bytes_basis, c
   report.workload_file = workload.file;
   for (const auto& level : device.levels) report.levels.push_back(level.name);
   report.main_memory = device.main_memory;
+  if (hardware.dram) {
+    report.dram = DramModelInfo{std::string(to_string(hardware.dram->model)), hardware.dram->standard.name};
+  }
   report.roofs = device_lines(device);
   return report;
 }

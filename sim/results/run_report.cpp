@@ -1,6 +1,7 @@
 #include "sim/results/run_report.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/graph/counting.h"
 #include "sim/graph/hardware_check.h"
@@ -11,26 +12,15 @@
 
 namespace roofsim {
 
-double run_efficiency(const OpReport& op, const DeviceRoof& device) {
+double run_efficiency(const OpReport& op, const DeviceRoof& /*device*/) {
   if (!op.sim_time_s || *op.sim_time_s <= 0) return 0.0;
-  if (op.useful_flops > 0) {
-    const double ceiling = op.attainable_flops_per_s();
-    return ceiling > 0 ? static_cast<double>(op.useful_flops) / ceiling / *op.sim_time_s : 0.0;
-  }
-  if (device.main_bandwidth_bytes_per_s <= 0) return 0.0;
-  const double transfer_s = static_cast<double>(op.bytes_at(device.main_memory)) / device.main_bandwidth_bytes_per_s;
-  return transfer_s / *op.sim_time_s;
+  const Seconds ceiling_s = op.roofline.ceilings[op.roofline.binding].time_s;
+  return std::isfinite(ceiling_s) ? ceiling_s / *op.sim_time_s : 0.0;
 }
 
-// The binding ceiling's time for an op: its useful FLOPs at the ceiling, or for an op without FLOPs the main
-// memory's transfer time (as run_efficiency does).
-Seconds ceiling_time_s(const OpReport& op, const DeviceRoof& device) {
-  if (op.useful_flops > 0) {
-    const double ceiling = op.attainable_flops_per_s();
-    return ceiling > 0 ? static_cast<double>(op.useful_flops) / ceiling : 0.0;
-  }
-  if (device.main_bandwidth_bytes_per_s <= 0) return 0.0;
-  return static_cast<double>(op.bytes_at(device.main_memory)) / device.main_bandwidth_bytes_per_s;
+Seconds ceiling_time_s(const OpReport& op, const DeviceRoof& /*device*/) {
+  const Seconds ceiling_s = op.roofline.ceilings[op.roofline.binding].time_s;
+  return std::isfinite(ceiling_s) ? ceiling_s : 0.0;
 }
 
 GapAttribution op_gap(const OpReport& op, const DeviceRoof& device, const OpRunStats& stats, std::uint64_t units) {

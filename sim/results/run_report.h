@@ -11,8 +11,8 @@
 
 namespace roofsim {
 
-// Efficiency of an op: the binding ceiling's time over the simulated time (achieved / binding ceiling). For an op
-// without FLOPs (a copy), the main memory's transfer time over the simulated time.
+// Efficiency of an op: the binding ceiling's time over the simulated time (achieved / binding ceiling). The time is
+// what counts, so an op without FLOPs (a copy, a collective) has one too: its bytes at the binding memory or link.
 [[nodiscard]] double run_efficiency(const OpReport& op, const DeviceRoof& device);
 
 // The binding ceiling's time for an op (the numerator of run_efficiency).

@@ -25,12 +25,29 @@ FlopsPerSecond bandwidth_bound(Flops flops, Bytes bytes, BytesPerSecond bandwidt
   return static_cast<double>(flops) / static_cast<double>(bytes) * bandwidth;
 }
 
-bool strictly_below(double value, double reference) {
-  return value < reference * (1.0 - kTieTolerance);
+bool strictly_above(double value, double reference) {
+  return value > reference * (1.0 + kTieTolerance);
 }
 
 std::string compute_bound(DataType dtype) {
   return "compute:" + std::string(to_string(dtype));
+}
+
+// The time `work` takes at `rate`: no work takes no time; work at no rate never finishes (+inf, reported as null).
+Seconds time_at(double work, double rate) {
+  if (work <= 0) return 0;
+  return rate > 0 ? work / rate : kInf;
+}
+
+// The op's bytes at one resource as a ceiling: the transfer time, and the rate its FLOPs reach in that time.
+Ceiling memory_limit(Flops flops, Bytes bytes, BytesPerSecond bandwidth, std::string bound_by) {
+  return {bandwidth_bound(flops, bytes, bandwidth), time_at(static_cast<double>(bytes), bandwidth),
+          std::move(bound_by)};
+}
+
+// The slower of two limits that act together (the op needs both times); a tie keeps the first.
+Ceiling slower(Ceiling first, Ceiling second) {
+  return second.time_s > first.time_s ? std::move(second) : std::move(first);
 }
 
 // The compute ceiling at `clock_hz`: the peak of the op's engine for its data type, unless the op's work on another
@@ -40,7 +57,7 @@ std::string compute_bound(DataType dtype) {
 // engine's time its operations over its per-unit rate times the units; engines run side by side, so the slowest binds.
 Ceiling compute_ceiling(const DeviceRoof& device, const RooflineInput& input, Hertz clock_hz) {
   const FlopsPerSecond peak = peak_flops_per_s(device, input.dtype, input.engine, clock_hz);
-  Ceiling ceiling{peak, compute_bound(input.dtype)};
+  Ceiling ceiling{peak, time_at(static_cast<double>(input.flops), peak), compute_bound(input.dtype)};
   if (input.work.empty() || input.flops == 0) return ceiling;
   const auto* own = device.compute.engine_for(input.dtype, input.engine);
   if (own == nullptr) return ceiling;
@@ -49,32 +66,29 @@ Ceiling compute_ceiling(const DeviceRoof& device, const RooflineInput& input, He
   const std::size_t binding = binding_engine(seconds, routes[0].index);
   if (seconds[binding] <= 0) return ceiling;
   const double scale = device.nominal_clock_hz > 0 ? clock_hz / device.nominal_clock_hz : 1.0;
-  const FlopsPerSecond work_rate =
-      static_cast<double>(input.flops) * static_cast<double>(device.compute.units) / seconds[binding] * scale;
-  if (peak <= 0 || strictly_below(work_rate, peak)) {
-    ceiling = {work_rate, "compute:" + device.compute.engines[binding].name};
+  const Seconds work_s = seconds[binding] / (static_cast<double>(device.compute.units) * scale);
+  if (peak <= 0 || strictly_above(work_s, ceiling.time_s)) {
+    ceiling = {static_cast<double>(input.flops) / work_s, work_s, "compute:" + device.compute.engines[binding].name};
   }
   return ceiling;
 }
 
-// A variant that does not apply, or that its extra constraint does not lower, is the classic ceiling.
-Ceiling refine(const Ceiling& classic, FlopsPerSecond value, const std::string& bound_by) {
-  if (strictly_below(value, classic.flops_per_s)) return {value, bound_by};
-  return classic;
+// A variant whose extra constraint does not make the op slower than classic is the classic ceiling.
+Ceiling refine(const Ceiling& classic, Ceiling candidate) {
+  return strictly_above(candidate.time_s, classic.time_s) ? std::move(candidate) : classic;
 }
 
-// Energy of moving the op's bytes at the compute domain's voltage, per FLOP: sum over levels of e_l x bytes_l /
-// FLOPs, plus the network's. On-chip levels share the compute domain's supply (dynamic energy ~ V^2, as for the
-// FLOPs); DRAM and links have their own supplies and keep their energies when the compute clock changes.
-Joules data_energy_per_flop_j(const DeviceRoof& device, const RooflineInput& input, Volts voltage_v) {
-  const double flops = static_cast<double>(input.flops);
+// Energy of moving the op's bytes at the compute domain's voltage: sum over levels of e_l x bytes_l, plus the
+// network's. On-chip levels share the compute domain's supply (dynamic energy ~ V^2, as for the FLOPs); DRAM and links
+// have their own supplies and keep their energies when the compute clock changes.
+Joules data_energy_j(const DeviceRoof& device, const RooflineInput& input, Volts voltage_v) {
   const double on_chip_scale = dynamic_energy_scale(voltage_v, device.nominal_voltage_v);
   Joules energy = 0;
   for (const auto& level : device.levels) {
     const double scale = level.on_chip ? on_chip_scale : 1.0;
-    energy += level.energy_per_byte_j * scale * static_cast<double>(input.bytes_at(level.name)) / flops;
+    energy += level.energy_per_byte_j * scale * static_cast<double>(input.bytes_at(level.name));
   }
-  energy += device.network_energy_per_byte_j * static_cast<double>(input.network_bytes) / flops;
+  energy += device.network_energy_per_byte_j * static_cast<double>(input.network_bytes);
   return energy;
 }
 
@@ -209,18 +223,16 @@ FlopsPerSecond peak_flops_per_s(const DeviceRoof& device, DataType dtype, std::s
 }
 
 Ceiling classic_ceiling(const DeviceRoof& device, const RooflineInput& input) {
-  const Ceiling compute = compute_ceiling(device, input, device.nominal_clock_hz);
-  const FlopsPerSecond memory =
-      bandwidth_bound(input.flops, input.bytes_at(device.main_memory), device.main_bandwidth_bytes_per_s);
-  if (memory < compute.flops_per_s) return {memory, "memory:" + device.main_memory};
-  return compute;
+  return slower(compute_ceiling(device, input, device.nominal_clock_hz),
+                memory_limit(input.flops, input.bytes_at(device.main_memory), device.main_bandwidth_bytes_per_s,
+                             "memory:" + device.main_memory));
 }
 
 Ceiling hierarchical_ceiling(const DeviceRoof& device, const RooflineInput& input) {
   Ceiling best = compute_ceiling(device, input, device.nominal_clock_hz);
   for (const auto& level : device.levels) {
-    const FlopsPerSecond bound = bandwidth_bound(input.flops, input.bytes_at(level.name), level.bandwidth_bytes_per_s);
-    if (bound < best.flops_per_s) best = {bound, "memory:" + level.name};
+    best = slower(std::move(best), memory_limit(input.flops, input.bytes_at(level.name), level.bandwidth_bytes_per_s,
+                                                "memory:" + level.name));
   }
   return best;
 }
@@ -228,10 +240,8 @@ Ceiling hierarchical_ceiling(const DeviceRoof& device, const RooflineInput& inpu
 Ceiling dram_ceiling(const DeviceRoof& device, const RooflineInput& input) {
   const Ceiling classic = classic_ceiling(device, input);
   if (!device.dram_rows) return classic;
-  const FlopsPerSecond peak = compute_ceiling(device, input, device.nominal_clock_hz).flops_per_s;
   const BytesPerSecond blended = blended_dram_bandwidth(*device.dram_rows, input.row_hit_rate);
-  const FlopsPerSecond rows = bandwidth_bound(input.flops, input.bytes_at(kDramLevel), blended);
-  return refine(classic, std::min(peak, rows), "dram-rows");
+  return refine(classic, memory_limit(input.flops, input.bytes_at(kDramLevel), blended, "dram-rows"));
 }
 
 Ceiling latency_ceiling(const DeviceRoof& device, const RooflineInput& input) {
@@ -240,46 +250,46 @@ Ceiling latency_ceiling(const DeviceRoof& device, const RooflineInput& input) {
   const BytesPerSecond little = device.latency_bandwidth_bytes_per_s();
   if (little > 0) {
     const BytesPerSecond effective = std::min(device.main_bandwidth_bytes_per_s, little);
-    const FlopsPerSecond peak = compute_ceiling(device, input, device.nominal_clock_hz).flops_per_s;
-    const FlopsPerSecond memory = bandwidth_bound(input.flops, input.bytes_at(device.main_memory), effective);
-    result = refine(classic, std::min(peak, memory), "latency");
+    result = refine(classic, memory_limit(input.flops, input.bytes_at(device.main_memory), effective, "latency"));
   }
-  if (device.launch_latency_s > 0) {
+  if (device.launch_latency_s > 0 && strictly_above(device.launch_latency_s, result.time_s)) {
     // No op finishes sooner than its launch latency: time >= launch latency, so FLOP/s <= FLOPs / launch latency.
-    const FlopsPerSecond launch = static_cast<double>(input.flops) / device.launch_latency_s;
-    if (strictly_below(launch, result.flops_per_s)) result = {launch, "launch"};
+    result = {static_cast<double>(input.flops) / device.launch_latency_s, device.launch_latency_s, "launch"};
   }
   return result;
 }
 
 Ceiling power_ceiling(const DeviceRoof& device, const RooflineInput& input) {
   const Ceiling classic = classic_ceiling(device, input);
-  if (device.power_cap_w <= 0 || input.flops == 0) return classic;
-  const FlopsPerSecond memory =
-      bandwidth_bound(input.flops, input.bytes_at(device.main_memory), device.main_bandwidth_bytes_per_s);
+  if (device.power_cap_w <= 0) return classic;
+  const Ceiling memory = memory_limit(input.flops, input.bytes_at(device.main_memory),
+                                      device.main_bandwidth_bytes_per_s, "memory:" + device.main_memory);
   const Joules flop_nominal = flop_energy_j(device, input);
-  FlopsPerSecond best = 0;
+  Seconds best_s = kInf;
   for (const auto& state : device.dvfs) {
-    // Choi et al. 2013, eq. (5)-(7): with static power pi0 and per-operation energies, a power cap bounds the rate of
-    // work at (Pcap - pi0) / (energy per FLOP); leakage scales ~ V, dynamic energy ~ V^2 (Rabaey, Digital
-    // Integrated Circuits, 2003, ch. 5).
+    // Choi et al. 2013, eq. (5)-(7): with static power pi0 and per-operation energies, a power cap bounds the time of
+    // the op's work at (W e_flop + Q e_mem) / (Pcap - pi0), beside W / P and Q / B; leakage scales ~ V, dynamic
+    // energy ~ V^2 (Rabaey, Digital Integrated Circuits, 2003, ch. 5). In time the bound holds for an op without
+    // FLOPs too: its bytes' energy at the power left over.
     // The scaling laws are those of the simulated power domain (sim/core/power_laws.h).
     const Watts available = device.power_cap_w - device_static_power_w(device, state.voltage_v);
-    const Joules per_flop = flop_nominal * dynamic_energy_scale(state.voltage_v, device.nominal_voltage_v) +
-                            data_energy_per_flop_j(device, input, state.voltage_v);
-    const FlopsPerSecond peak = compute_ceiling(device, input, state.clock_hz).flops_per_s;
-    FlopsPerSecond capped = 0;
-    if (available > 0) capped = per_flop > 0 ? available / per_flop : kInf;
-    best = std::max(best, std::min({peak, memory, capped}));
+    const Joules energy = flop_nominal * dynamic_energy_scale(state.voltage_v, device.nominal_voltage_v) *
+                              static_cast<double>(input.flops) +
+                          data_energy_j(device, input, state.voltage_v);
+    const Seconds energy_s = available > 0 ? time_at(energy, available) : kInf;
+    const Seconds peak_s = compute_ceiling(device, input, state.clock_hz).time_s;
+    best_s = std::min(best_s, std::max({peak_s, memory.time_s, energy_s}));
   }
-  return refine(classic, std::min(classic.flops_per_s, best), "power");
+  // A cap below the static power at every state leaves no rate at all: 0 FLOP/s and an infinite time.
+  const FlopsPerSecond rate = best_s > 0 ? static_cast<double>(input.flops) / best_s : classic.flops_per_s;
+  return refine(classic, {rate, best_s, "power"});
 }
 
 Ceiling comm_ceiling(const DeviceRoof& device, const RooflineInput& input) {
   const Ceiling classic = classic_ceiling(device, input);
   if (input.network_bytes == 0 || device.network_bandwidth_bytes_per_s <= 0) return classic;
-  return refine(classic, bandwidth_bound(input.flops, input.network_bytes, device.network_bandwidth_bytes_per_s),
-                "network");
+  return refine(classic,
+                memory_limit(input.flops, input.network_bytes, device.network_bandwidth_bytes_per_s, "network"));
 }
 
 const Ceiling& Ceilings::operator[](Variant variant) const {
@@ -295,11 +305,11 @@ const Ceiling& Ceilings::operator[](Variant variant) const {
 }
 
 Variant binding_variant(const Ceilings& ceilings) {
-  Variant lowest = kAllVariants.front();
+  Variant slowest = kAllVariants.front();
   for (const auto variant : kAllVariants) {
-    if (strictly_below(ceilings[variant].flops_per_s, ceilings[lowest].flops_per_s)) lowest = variant;
+    if (strictly_above(ceilings[variant].time_s, ceilings[slowest].time_s)) slowest = variant;
   }
-  return lowest;
+  return slowest;
 }
 
 RooflineResult evaluate_roofline(const DeviceRoof& device, const RooflineInput& input) {

@@ -1,7 +1,12 @@
 #pragma once
-// The six analytic roofline variants of DESIGN.md section 5, one function each, per op, in FLOP/s. Each variant is the
-// classic bound refined by one more constraint, so none exceeds classic; one that does not apply (no cap, no
-// network) equals classic; none is infinite or NaN.
+// The six analytic roofline variants of DESIGN.md section 5, one function each, per op, as a time and as a rate. Each
+// variant is a lower bound on the op's time: the longest of the times its constraints need (FLOPs at the peak, bytes at
+// each bandwidth, energy at the power left under a cap, launch latency); its rate is the op's FLOPs over that time.
+// The time is what decides: an op without FLOPs (a copy, an all-gather) has every rate 0, but its bytes still take
+// time at the memory or on the network, and that time says what binds. Each variant is the classic bound refined by
+// one more constraint, so none is faster than classic; one that does not apply (no cap, no network) equals classic;
+// no rate is infinite or NaN, and a time is infinite only where no rate is possible at all (a cap below the static
+// power at every DVFS state).
 #include <array>
 #include <optional>
 #include <string>
@@ -94,7 +99,8 @@ struct DeviceRoof {
 
 // A ceiling and the resource that sets it: compute:<dtype>, memory:<level>, dram-rows, latency, launch, power, network.
 struct Ceiling {
-  FlopsPerSecond flops_per_s = 0;
+  FlopsPerSecond flops_per_s = 0;  // the op's useful FLOPs / time_s (0 for an op without FLOPs)
+  Seconds time_s = 0;              // the least time the op takes under the variant's constraints
   std::string bound_by;
 };
 
@@ -134,14 +140,14 @@ struct Ceilings {
 
 struct RooflineResult {
   Ceilings ceilings;
-  Variant binding = Variant::classic;  // the lowest ceiling; ties go to the first in kAllVariants
+  Variant binding = Variant::classic;  // the slowest ceiling (longest time); ties go to the first in kAllVariants
   std::string bound_by;                // the binding ceiling's resource
 };
 
 [[nodiscard]] RooflineResult evaluate_roofline(const DeviceRoof& device, const RooflineInput& input);
 
-// The lowest of the ceilings with the tie order; values within a relative 1e-9 count as equal, so rounding in two
-// formulas that agree does not pick the later one.
+// The ceiling with the longest time (for an op with FLOPs, the lowest rate) with the tie order; times within a relative
+// 1e-9 count as equal, so rounding in two formulas that agree does not pick the later one.
 [[nodiscard]] Variant binding_variant(const Ceilings& ceilings);
 
 // Operational intensity in FLOP/B; +inf when no bytes move (callers report it as null).

@@ -1,5 +1,7 @@
 #include "tests/support/test_paths.h"
 
+#include "tests/support/json_schema.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,11 +51,17 @@ CommandResult run_roofsim(const std::string& args) {
   const auto err_file = dir / "stderr";
   const std::string command = "'" + roofsim_binary().string() + "' " + args + " >'" + out_file.string() + "' 2>'" +
                               err_file.string() + "' </dev/null";
+  const auto folder = out_folder_of(args);
+  const auto reports_before = report_files_under(folder);
   const int status = std::system(command.c_str());
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.out = read_file(out_file);
   result.err = read_file(err_file);
+  // Every report.json a test's command writes is checked against docs/report.schema.json (relative folders are
+  // relative to where the test runs, as the command's are); the files that were there before and did not change are
+  // the test's own fixtures.
+  if (!folder.empty()) check_reports_against_schema(folder, reports_before);
   return result;
 }
 

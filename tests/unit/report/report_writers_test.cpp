@@ -97,8 +97,11 @@ TEST_CASE("ops.csv: a header with units and one row per op with the same number 
   std::string header;
   std::getline(lines, header);
   CHECK(header.find("useful_flops_FLOP") != std::string::npos);
-  CHECK(header.find("bytes_dram_B") != std::string::npos);
-  CHECK(header.find("oi_dram_FLOP_per_B") != std::string::npos);
+  CHECK(header.find("bytes_main_memory_B") != std::string::npos);
+  CHECK(header.find("oi_main_memory_FLOP_per_B") != std::string::npos);
+  CHECK(header.find("ceiling_time_power_s") != std::string::npos);
+  CHECK(header.find("energy_J") != std::string::npos);
+  CHECK(header.find("average_power_W") != std::string::npos);
   CHECK(header.find("ceiling_comm_FLOP_per_s") != std::string::npos);
   const auto fields = [](const std::string& line) {
     std::size_t count = 1;
@@ -126,12 +129,21 @@ TEST_CASE("console table: units in the headers and one line per op") {
   CHECK(text.find("GFLOP") != std::string::npos);
   CHECK(text.find("TFLOP/s") != std::string::npos);
   CHECK(text.find("FLOP/B") != std::string::npos);
-  CHECK(text.find("OI dram") != std::string::npos);
-  CHECK(text.find("hierarchical") != std::string::npos);
+  CHECK(text.find("bytes dram") != std::string::npos);
   CHECK(text.find("bound_by") != std::string::npos);
   for (const auto& op : report.ops) CHECK(text.find(op.name) != std::string::npos);
   // title, header names, header units, rule, one line per op
   CHECK(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) == 4 + report.ops.size());
+  // By default every line fits 120 columns; --wide adds every ceiling and the OI column of the main memory.
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) CHECK(line.size() <= kConsoleColumns);
+  std::ostringstream wide;
+  write_console_table(report, wide, TableOptions{true});
+  const std::string wide_text = wide.str();
+  CHECK(wide_text.find("OI dram") != std::string::npos);
+  CHECK(wide_text.find("hierarchical") != std::string::npos);
+  CHECK(static_cast<std::size_t>(std::count(wide_text.begin(), wide_text.end(), '\n')) == 4 + report.ops.size());
 }
 
 TEST_CASE("the writers give identical bytes twice") {

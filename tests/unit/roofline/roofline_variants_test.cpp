@@ -117,23 +117,86 @@ TEST_CASE("communication-aware: the lower of classic and OI_net x B_net") {
   CHECK(comm_ceiling(device, input).flops_per_s == doctest::Approx(1000e12));
 }
 
-TEST_CASE("binding: the lowest ceiling with ties in the order classic hierarchical dram latency power comm") {
+TEST_CASE("binding: the slowest ceiling with ties in the order classic hierarchical dram latency power comm") {
+  // An op of 10 FLOPs: each ceiling's rate is 10 / its time.
   Ceilings c;
-  c.classic = {10, "compute:fp16"};
-  c.hierarchical = {10, "compute:fp16"};
-  c.dram = {10, "compute:fp16"};
-  c.latency = {10, "compute:fp16"};
-  c.power = {10, "compute:fp16"};
-  c.comm = {10, "compute:fp16"};
+  c.classic = {10, 1.0, "compute:fp16"};
+  c.hierarchical = {10, 1.0, "compute:fp16"};
+  c.dram = {10, 1.0, "compute:fp16"};
+  c.latency = {10, 1.0, "compute:fp16"};
+  c.power = {10, 1.0, "compute:fp16"};
+  c.comm = {10, 1.0, "compute:fp16"};
   CHECK(binding_variant(c) == Variant::classic);
-  c.comm = {5, "network"};
+  c.comm = {5, 2.0, "network"};
   CHECK(binding_variant(c) == Variant::comm);
-  c.power = {5, "power"};
+  c.power = {5, 2.0, "power"};
   CHECK(binding_variant(c) == Variant::power);
-  c.latency = {5, "latency"};
+  c.latency = {5, 2.0, "latency"};
   CHECK(binding_variant(c) == Variant::latency);
-  c.dram = {5 * (1 + 1e-12), "dram-rows"};  // equal within rounding: the earlier wins
+  c.dram = {5 * (1 + 1e-12), 2.0 * (1 - 1e-12), "dram-rows"};  // equal within rounding: the earlier wins
   CHECK(binding_variant(c) == Variant::dram);
-  c.hierarchical = {4, "memory:l2"};
+  c.hierarchical = {4, 2.5, "memory:l2"};
   CHECK(binding_variant(c) == Variant::hierarchical);
+}
+
+TEST_CASE("every ceiling as a time: FLOPs / P and bytes / B, the longest binds, and rate x time = FLOPs") {
+  auto device = simple_device(1000e12, 2e12);
+  device.network_bandwidth_bytes_per_s = 100e9;
+  auto input = op_input(device, 1e12, 1e9);  // 1 ms of compute, 0.5 ms of DRAM
+  input.network_bytes = 50000000;            // 0.5 ms on the network
+  auto result = evaluate_roofline(device, input);
+  CHECK(result.ceilings.classic.time_s == doctest::Approx(1e-3));
+  CHECK(result.ceilings.comm.time_s == doctest::Approx(1e-3));
+  CHECK(result.binding == Variant::classic);
+  CHECK(result.bound_by == "compute:fp16");
+  input.network_bytes = 300000000;  // 3 ms on the network
+  result = evaluate_roofline(device, input);
+  CHECK(result.ceilings.comm.time_s == doctest::Approx(3e-3));
+  CHECK(result.binding == Variant::comm);
+  for (const auto variant : kAllVariants) {
+    CHECK(result.ceilings[variant].flops_per_s * result.ceilings[variant].time_s == doctest::Approx(1e12));
+  }
+}
+
+TEST_CASE("an op without FLOPs binds by time: a collective on the network, a copy on the memory") {
+  auto device = simple_device(1000e12, 2e12);
+  device.network_bandwidth_bytes_per_s = 100e9;
+  // An all-gather that reads and writes 2 GB of DRAM (1 ms) and sends 1 GB over a 100 GB/s link (10 ms).
+  auto gather = op_input(device, 0, 2e9);
+  gather.network_bytes = 1000000000;
+  const auto collective = evaluate_roofline(device, gather);
+  CHECK(collective.binding == Variant::comm);
+  CHECK(collective.bound_by == "network");
+  CHECK(collective.ceilings.comm.time_s == doctest::Approx(10e-3));
+  CHECK(collective.ceilings.classic.time_s == doctest::Approx(1e-3));
+  CHECK(collective.ceilings.classic.bound_by == "memory:dram");
+  for (const auto variant : kAllVariants) CHECK(collective.ceilings[variant].flops_per_s == 0.0);
+  // A copy of 4 GB: 2 ms at the DRAM; no network bytes, so the memory binds.
+  const auto copy = evaluate_roofline(device, op_input(device, 0, 4e9));
+  CHECK(copy.binding == Variant::classic);
+  CHECK(copy.bound_by == "memory:dram");
+  CHECK(copy.ceilings.classic.time_s == doctest::Approx(2e-3));
+  // A launch latency longer than the copy's transfer binds it at the latency variant.
+  device.launch_latency_s = 5e-3;
+  const auto launched = evaluate_roofline(device, op_input(device, 0, 4e9));
+  CHECK(launched.binding == Variant::latency);
+  CHECK(launched.bound_by == "launch");
+  CHECK(launched.ceilings.latency.time_s == doctest::Approx(5e-3));
+  // No work at all takes no time; the compute line is named, and nothing is NaN.
+  const auto nothing = evaluate_roofline(simple_device(1000e12, 2e12), op_input(device, 0, 0));
+  CHECK(nothing.ceilings.classic.time_s == 0.0);
+  CHECK(nothing.binding == Variant::classic);
+}
+
+TEST_CASE("an op without FLOPs under a power cap: its bytes' energy over the power left binds") {
+  auto device = simple_device(1000e12, 2e12);
+  device.levels[0].energy_per_byte_j = 16e-12;  // 16 pJ/B of DRAM
+  device.power_cap_w = 120;
+  device.static_power_w = 100;  // 20 W left
+  // 8 GB: 4 ms at 2 TB/s; 8 GB x 16 pJ/B = 128 mJ at 20 W = 6.4 ms.
+  const auto result = evaluate_roofline(device, op_input(device, 0, 8e9));
+  CHECK(result.ceilings.classic.time_s == doctest::Approx(4e-3));
+  CHECK(result.ceilings.power.time_s == doctest::Approx(6.4e-3));
+  CHECK(result.binding == Variant::power);
+  CHECK(result.bound_by == "power");
 }
