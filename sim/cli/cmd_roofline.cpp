@@ -45,10 +45,10 @@ int run_roofline(const RooflineOptions& options) {
   if (!options.model.model.empty()) {
     model = load_model_workload(options.model, overrides.workload, hardware, 0, work_limits(options.allow_large));
   }
-  const auto workload =
-      model ? model->workload
-            : load_workload(find_input_file("--workload", options.workload, {"workloads"}, "workload"),
-                            overrides.workload, hardware, work_limits(options.allow_large));
+  const auto workload = model
+                            ? model->workload
+                            : load_workload(find_input_file("--workload", options.workload, {"workloads"}, "workload"),
+                                            overrides.workload, hardware, work_limits(options.allow_large));
   const OutputFolder folder(options.out);
   const auto device = make_device_roof(hardware);
   auto report = make_roofline_report(workload, hardware, device);

@@ -78,8 +78,8 @@ Scenario load_scenario(const RunOptions& options) {
       load_hardware(find_input_file("--hw", options.hardware, {"configs"}, "device"), overrides.hardware);
   (void)apply_derived_tdp(scenario.hardware);
   if (!options.model.model.empty()) {
-    auto model = load_model_workload(options.model, overrides.workload, scenario.hardware, 0,
-                                     work_limits(options.allow_large));
+    auto model =
+        load_model_workload(options.model, overrides.workload, scenario.hardware, 0, work_limits(options.allow_large));
     scenario.model = model_report_json(model, scenario.hardware.dram ? scenario.hardware.dram->capacity_bytes : 0);
     scenario.workload = std::move(model.workload);
     return scenario;
@@ -104,10 +104,9 @@ int run_scenario(const RunOptions& options) {
   require_workload_or_model(options.workload, options.model);
   const auto hardware_file = resolve_hardware(options.hardware);
   if (is_cluster_file(hardware_file)) {
-    return run_cluster_scenario(ClusterRunArgs{hardware_file, options.workload, options.sets, options.out_dir,
-                                               options.write_files, options.full, options.algorithm,
-                                               options.allow_large, options.model, options.exact,
-                                               options.table, options.summary});
+    return run_cluster_scenario(ClusterRunArgs{
+        hardware_file, options.workload, options.sets, options.out_dir, options.write_files, options.full,
+        options.algorithm, options.allow_large, options.model, options.exact, options.table, options.summary});
   }
   Scenario scenario = load_scenario(options);
   check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));

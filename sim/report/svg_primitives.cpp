@@ -175,8 +175,14 @@ void open_layout_document(std::ostream& stream, double width, double height) {
 
 void write_layout_page(std::ostream& stream, const LayoutPage& page, const std::string& body, const Legend& legend) {
   using namespace layout;
-  const auto note_lines = wrap_notes(page.notes, static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56)));
   const double notes_top = kPlotBottom + 62;
+  // A legend that reaches below the plot shares the notes' rows, so the notes then end where the legend begins (and
+  // are wrapped at the wider text estimate the label checks use).
+  const bool legend_beside_notes = legend.y() > notes_top && legend.left() < kWidth - 24;
+  const auto note_lines = wrap_notes(
+      page.notes, legend_beside_notes
+                      ? static_cast<std::size_t>(std::max(20.0, (legend.left() - 8 - 24) / (kSmallFontPx * 0.65)))
+                      : static_cast<std::size_t>((kWidth - 2 * 24) / (kSmallFontPx * 0.56)));
   const double width = std::max(kWidth, legend.right() + 16);
   const double height = std::max(notes_top + 16.0 * static_cast<double>(note_lines.size()) + 12, legend.y() + 12);
   open_layout_document(stream, width, height);

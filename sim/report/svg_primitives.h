@@ -88,6 +88,7 @@ class Legend {
   void text(const std::string& text);
   void gap(double px_height) { y_ += px_height; }
   [[nodiscard]] double y() const { return y_; }
+  [[nodiscard]] double left() const { return left_; }
   [[nodiscard]] double right() const { return right_; }
   [[nodiscard]] std::string body() const { return body_.str(); }
   [[nodiscard]] SvgOut& out() { return out_; }

@@ -61,9 +61,10 @@ TEST_CASE("H100: the parts add up to the total, and cost and power budget follow
   CHECK(c.dram_usd == doctest::Approx(80.0 * (1 << 30) / 1e9 * 15));
   CHECK(c.interposer_usd == doctest::Approx((a.total_mm2 + 5 * 110) * 1.25 * 0.4));
   CHECK(c.total_usd == doctest::Approx(c.silicon_usd + c.dram_usd + c.interposer_usd + 300));
-  // Power: bf16 at 132 x 4096 x 1.83 GHz x 0.34 pJ is the hungriest engine (fp64 tensor: 66.9 TFLOP/s x 5 pJ).
+  // Power: fp8 at 132 x 8192 x 1.83 GHz x 0.241 pJ (477 W) is the hungriest engine (bf16: 989 TFLOP/s x 0.374 pJ,
+  // 370 W; fp64 tensor: 66.9 TFLOP/s x 4.86 pJ, 325 W).
   const auto& p = design.power;
-  CHECK(p.compute_w == doctest::Approx(132.0 * 4096 * 1.83e9 * 0.34e-12).epsilon(1e-6));
+  CHECK(p.compute_w == doctest::Approx(132.0 * 8192 * 1.83e9 * 0.241e-12).epsilon(1e-6));
   CHECK(p.dram_w == doctest::Approx(hw.dram->peak_bandwidth_bytes_per_s() * 24e-12));
   CHECK(p.tdp_w ==
         doctest::Approx(p.compute_w + p.sram_dynamic_w + p.dram_w + p.links_w + p.logic_leakage_w + p.sram_leakage_w));
