@@ -21,11 +21,14 @@ struct WorkLimits {
   std::uint64_t devices = 65'536;         // devices of a cluster
   std::uint64_t compute_units = 65'536;   // units a run simulates, over its ranks (8x8xH100 with --full: 8,448)
   std::uint64_t message_chunks = 65'536;  // chunks of a collective's largest message (1 GB in 1 MiB chunks: 954)
+  // The ops' compulsory DRAM traffic over a run's simulated ranks: 16 TiB is 2.7e11 requests of 64 B, days of
+  // simulation, and about 40 times a GPT-3 175B training step's traffic on one rank.
+  std::uint64_t dram_traffic_bytes = std::uint64_t{1} << 44;
 
   // What --allow-large asks for: no limit.
   [[nodiscard]] static constexpr WorkLimits unlimited() {
     constexpr auto kNone = std::numeric_limits<std::uint64_t>::max();
-    return WorkLimits{kNone, kNone, kNone, kNone, kNone, kNone};
+    return WorkLimits{kNone, kNone, kNone, kNone, kNone, kNone, kNone};
   }
 };
 

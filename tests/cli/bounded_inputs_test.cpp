@@ -1,7 +1,8 @@
 // Bad input that once ran for minutes, ate the machine or ended in "internal error": each is now exit 2 within a
 // second, with a message that names where the value was given, the key, the value and the range or limit. Out-of-range
 // values (from a file, --set or a sweep axis), input files that are not regular files or too large or whose names are
-// too long, and work past the limits (ops, tiles, sweep points, devices, compute units, message chunks) unless
+// too long, and work past the limits (ops, tiles, sweep points, devices, compute units, message chunks, compulsory
+// DRAM traffic) unless
 // --allow-large.
 #include <doctest/doctest.h>
 
@@ -274,4 +275,33 @@ TEST_CASE("values at the ends of their ranges that the models cannot hold are ex
   // A 1-byte chunk of a 4 MiB message: four million chunks per step.
   expect_refused("collective --hw 8xH100-NVSwitch --min 1MiB --max 4MiB --chunk 1B --out " + quoted(dir / "c"),
                  {"--chunk 1B", "4194304 chunks, above the limit of 65536 chunks", "--allow-large"});
+}
+
+TEST_CASE("a run whose compulsory DRAM traffic is past 16 TiB is refused before it starts (a GEMM with k = 2^40)") {
+  const auto dir = test::scratch_dir("bounded-inputs-traffic");
+  const auto deep = test::write_file(dir / "deep.toml", R"([workload]
+name = "deep"
+[[op]]
+name = "linear"
+kind = "gemm"
+dtype = "fp16"
+m = 1
+n = 8192
+k = 1099511627776
+)");
+  // B alone is k x n x 2 bytes = 2^40 x 2^13 x 2 = 2^54 bytes, past the 2^44-byte limit.
+  expect_refused(
+      "run --hw H100-SXM5 --workload " + quoted(deep) + " --out " + quoted(dir / "o"),
+      {deep.string(), "bytes of compulsory DRAM traffic, above the limit of 17592186044416", "--allow-large"});
+}
+
+TEST_CASE("a DRAM command timing past 10 us is exit 2 naming the file, the key and the range") {
+  const auto dir = test::scratch_dir("bounded-inputs-dram-timing");
+  std::string text = test::read_file(test::config_path("dram/HBM3-6400.toml"));
+  const auto at = text.find("\ntCCD_S = ");
+  REQUIRE(at != std::string::npos);
+  const auto slow = test::write_file(dir / "slow.toml",
+                                     text.substr(0, at) + "\ntCCD_S = \"1ms\"" + text.substr(text.find('\n', at + 1)));
+  expect_refused("dram --hw " + quoted(slow) + " --pattern random --bytes 1MiB --out " + quoted(dir / "o"),
+                 {slow.string(), "timing.tCCD_S", "0 s .. 10 us"});
 }
