@@ -2,8 +2,7 @@
 // second, with a message that names where the value was given, the key, the value and the range or limit. Out-of-range
 // values (from a file, --set or a sweep axis), input files that are not regular files or too large or whose names are
 // too long, and work past the limits (ops, tiles, sweep points, devices, compute units, message chunks, compulsory
-// DRAM traffic) unless
-// --allow-large.
+// DRAM traffic) unless --allow-large.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
