@@ -32,6 +32,7 @@ struct SweepOptions {
   std::optional<std::size_t> point;
   std::string mode;
   bool allow_large = false;  // also passed on to each point's run
+  bool quiet = false;        // no progress lines
 };
 
 struct MergeOptions {
@@ -156,7 +157,9 @@ int run_sweep(const SweepOptions& options) {
   const std::size_t skipped = selected - jobs.size();
   if (skipped > 0) std::cerr << "roofsim sweep: " << skipped << " of " << selected << " points already done\n";
   const std::size_t parallel = options.jobs > 0 ? options.jobs : available_cores();
-  const auto summary = run_point_jobs(jobs, parallel, skipped, std::cerr, ::isatty(STDERR_FILENO) != 0);
+  std::ostream no_progress(nullptr);
+  const auto summary = run_point_jobs(jobs, parallel, skipped, options.quiet ? no_progress : std::cerr,
+                                      !options.quiet && ::isatty(STDERR_FILENO) != 0);
   for (const auto& failure : summary.failures) {
     std::cerr << "roofsim sweep: point " << failure.index << " ("
               << point_dir(out, failure.index, points.size()).string() << ") failed: " << failure.error << "\n";
@@ -214,6 +217,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
   command->add_option("--point", options->point, "Run only the point with this index (what --list prints)");
   command->add_option("--mode", options->mode, "Override the sweep file's mode")
       ->check(CLI::IsMember({"run", "roofline"}));
+  command->add_flag("--quiet", options->quiet, "No progress lines on stderr (failures are still reported)");
   add_allow_large_flag(*command, options->allow_large);
 
   auto* merge = command->add_subcommand("merge", "Merge the output folders of shards into one sweep.csv");

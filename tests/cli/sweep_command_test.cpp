@@ -151,3 +151,18 @@ TEST_CASE("an axis on an unknown --set key is refused before any point runs (exi
   // --list refuses it too: a job array would otherwise run N failing points.
   CHECK(test::run_roofsim("sweep " + test::quoted(file) + " --list").exit_code == 2);
 }
+
+TEST_CASE("--quiet runs the sweep without progress lines, and without it each finished point prints one") {
+  const auto dir = test::scratch_dir("sweep-quiet");
+  const auto file = test::write_file(dir / "grid.toml", test::grid_sweep_text());
+  const auto quiet =
+      test::run_roofsim("sweep " + test::quoted(file) + " --quiet --jobs 2 --out " + test::quoted(dir / "quiet"));
+  INFO("stderr: " << quiet.err);
+  REQUIRE(quiet.exit_code == 0);
+  CHECK(quiet.err.find("points") == std::string::npos);
+  const auto loud = test::run_roofsim("sweep " + test::quoted(file) + " --jobs 2 --out " + test::quoted(dir / "loud"));
+  REQUIRE(loud.exit_code == 0);
+  CHECK(lines_of(loud.err).size() >= 9);
+  // The results do not depend on the flag.
+  CHECK(test::read_file(dir / "quiet" / "sweep.csv") == test::read_file(dir / "loud" / "sweep.csv"));
+}
