@@ -91,19 +91,7 @@ void EngineDramAdapter::dram_done(std::uint64_t tag, TimeFs done_fs) {
 
 void EngineDramAdapter::add_replayed(std::uint32_t op, const OpDramCounters& counters, Bytes asked_burst_bytes) {
   if (ops_.size() <= op) ops_.resize(op + 1);
-  auto& c = ops_[op];
-  c.bytes += counters.bytes;
-  c.bursts += counters.bursts;
-  c.row_opens += counters.row_opens;
-  c.turnarounds_to_read += counters.turnarounds_to_read;
-  c.turnarounds_to_write += counters.turnarounds_to_write;
-  c.refresh_cycles += counters.refresh_cycles;
-  c.acts += counters.acts;
-  c.pres += counters.pres;
-  c.read_bursts += counters.read_bursts;
-  c.write_bursts += counters.write_bursts;
-  c.refs_all_bank += counters.refs_all_bank;
-  c.refs_per_bank += counters.refs_per_bank;
+  ops_[op] += counters;
   served_bursts_ += counters.bursts;
   asked_burst_bytes_ += asked_burst_bytes;
 }

@@ -35,6 +35,22 @@ struct OpDramCounters {
   // The DRAM commands charged to the op (DramPower counts RD and WR per burst): ACTs, PREs (conflicts,
   // auto-precharges, and banks closed for its refreshes), bursts, and the refreshes issued just before its parts.
   std::uint64_t acts = 0, pres = 0, read_bursts = 0, write_bursts = 0, refs_all_bank = 0, refs_per_bank = 0;
+
+  OpDramCounters& operator+=(const OpDramCounters& other) {
+    bytes += other.bytes;
+    bursts += other.bursts;
+    row_opens += other.row_opens;
+    turnarounds_to_read += other.turnarounds_to_read;
+    turnarounds_to_write += other.turnarounds_to_write;
+    refresh_cycles += other.refresh_cycles;
+    acts += other.acts;
+    pres += other.pres;
+    read_bursts += other.read_bursts;
+    write_bursts += other.write_bursts;
+    refs_all_bank += other.refs_all_bank;
+    refs_per_bank += other.refs_per_bank;
+    return *this;
+  }
 };
 
 class EngineDramAdapter final : public sc_core::sc_module,

@@ -286,15 +286,11 @@ Bytes MemorySystem::dram_bytes_written() const {
 
 void MemorySystem::add_replayed(const std::vector<LevelCounters>& levels, Bytes dram_read, Bytes dram_written) {
   for (std::size_t l = 0; l < levels.size() && l < levels_.size(); ++l) {
-    auto& c = levels_[l].counters;
-    const auto& d = levels[l];
-    c.read_bytes += d.read_bytes;
-    c.write_bytes += d.write_bytes;
-    c.hit_bytes += d.hit_bytes;
-    c.miss_bytes += d.miss_bytes;
-    c.below_read_bytes += d.below_read_bytes;
-    c.below_write_bytes += d.below_write_bytes;
-    levels_[l].replayed_port_busy_fs += d.port_busy_fs;
+    // The ports' busy time is summed from the ports at the end of the run; a replay's share is kept beside it.
+    LevelCounters traffic = levels[l];
+    traffic.port_busy_fs = 0;
+    levels_[l].counters += traffic;
+    levels_[l].replayed_port_busy_fs += levels[l].port_busy_fs;
   }
   replayed_dram_read_ += dram_read;
   replayed_dram_written_ += dram_written;

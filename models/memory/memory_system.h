@@ -31,6 +31,27 @@ struct LevelCounters {
   Bytes below_read_bytes = 0;   // requested of the level below (sector-rounded misses)
   Bytes below_write_bytes = 0;  // written through to the level below
   TimeFs port_busy_fs = 0;      // summed over ports, at the end of the run
+
+  // Field by field: an op's share of the counters is the difference of two snapshots, and a replay adds it back.
+  LevelCounters& operator+=(const LevelCounters& other) {
+    read_bytes += other.read_bytes;
+    write_bytes += other.write_bytes;
+    hit_bytes += other.hit_bytes;
+    miss_bytes += other.miss_bytes;
+    below_read_bytes += other.below_read_bytes;
+    below_write_bytes += other.below_write_bytes;
+    port_busy_fs += other.port_busy_fs;
+    return *this;
+  }
+  [[nodiscard]] LevelCounters operator-(const LevelCounters& other) const {
+    return {read_bytes - other.read_bytes,
+            write_bytes - other.write_bytes,
+            hit_bytes - other.hit_bytes,
+            miss_bytes - other.miss_bytes,
+            below_read_bytes - other.below_read_bytes,
+            below_write_bytes - other.below_write_bytes,
+            port_busy_fs - other.port_busy_fs};
+  }
 };
 
 class MemorySystem final : public ChunkMemory, private DramCompletionSink {

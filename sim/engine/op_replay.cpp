@@ -8,18 +8,6 @@ namespace roofsim {
 
 namespace {
 
-LevelCounters minus(const LevelCounters& a, const LevelCounters& b) {
-  LevelCounters d;
-  d.read_bytes = a.read_bytes - b.read_bytes;
-  d.write_bytes = a.write_bytes - b.write_bytes;
-  d.hit_bytes = a.hit_bytes - b.hit_bytes;
-  d.miss_bytes = a.miss_bytes - b.miss_bytes;
-  d.below_read_bytes = a.below_read_bytes - b.below_read_bytes;
-  d.below_write_bytes = a.below_write_bytes - b.below_write_bytes;
-  d.port_busy_fs = a.port_busy_fs - b.port_busy_fs;
-  return d;
-}
-
 TimeFs shifted(TimeFs t, TimeFs by, bool forward) {
   if (t == kNever) return kNever;
   return forward ? t + by : t - by;
@@ -159,7 +147,7 @@ std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_
     u.since_fs = u.since_fs >= r.start_fs ? u.since_fs - r.start_fs : 0;
   }
   const auto levels = memory_.counters();
-  for (std::size_t l = 0; l < levels.size(); ++l) rec->levels.push_back(minus(levels[l], r.levels[l]));
+  for (std::size_t l = 0; l < levels.size(); ++l) rec->levels.push_back(levels[l] - r.levels[l]);
   rec->dram_read_bytes = memory_.dram_bytes_read() - r.dram_read;
   rec->dram_written_bytes = memory_.dram_bytes_written() - r.dram_written;
   if (dram_ != nullptr) {
