@@ -63,11 +63,11 @@ Bytes layer_activation_bytes(const ModelConfig& c, const ModelWorkloadArgs& a, s
                              std::uint64_t tokens) {
   const Bytes e = element_bytes(a.dtype);
   const std::uint64_t h = c.hidden;
-  const std::uint64_t heads = c.heads / a.tp, kv = c.kv_heads / a.tp;
+  const std::uint64_t heads = c.heads / a.tp;
   const std::uint64_t d = attention_flop_head_dim(c);
   const std::uint64_t replicated = a.sequence_parallel ? tokens / a.tp : tokens;
   std::uint64_t elements = checked_mul(4 * h, replicated);            // norm inputs and outputs
-  elements += checked_mul(tokens, (heads + 2 * kv) * d + heads * d);  // Q, K, V and the attention output
+  elements += checked_mul(tokens, qkv_width(c, a.tp) + heads * d);  // Q, K, V and the attention output
   Bytes bytes = checked_mul(checked_mul(tokens, heads), 4);           // softmax statistics, fp32
   if (c.moe_layer(layer)) {
     const ExpertLoad load =
@@ -104,7 +104,7 @@ MemoryFootprint model_memory_footprint(const ModelConfig& c, const ModelWorkload
     m.kv_cache_bytes = checked_mul(checked_mul(checked_mul(stage_layers, a.batch), context), per_position * e);
     // The widest live set of one layer: its input, the residual stream and its widest intermediate; or the logits.
     const std::uint64_t widest =
-        std::max({(c.heads + 2 * c.kv_heads) * attention_flop_head_dim(c) / a.tp,
+        std::max({qkv_width(c, a.tp),
                   (c.gated ? 2 : 1) * std::max(c.ffn, c.moe_ffn * (c.experts_per_token + c.shared_experts)) / a.tp});
     m.activations_bytes = std::max(checked_mul(checked_mul(tokens, 2 * h + widest), e),
                                    checked_mul(checked_mul(a.batch, ceil_div(c.vocab, a.tp)), e));

@@ -532,12 +532,13 @@ class ModelGraph {
 
   std::string attention(const std::string& pre, const std::string& x) {
     const std::uint64_t t = l_.tokens, h = c_.hidden, d = l_.head_dim;
-    const std::uint64_t qkv_width = (l_.heads + 2 * l_.kv_heads) * d;
+    const std::uint64_t qkv_width = roofsim::qkv_width(c_, a_.tp);
     std::string qkv;
     if (c_.mla()) {
       // Multi-head latent attention (DeepSeek-V2 report, sec. 2.1): low-rank query and key-value projections with
-      // their norms, the decoupled rotary part of the keys shared by the heads; Q, K and V packed as heads of the
-      // mean width (FLOPs and K + V bytes exact).
+      // their norms, the decoupled rotary part of the keys shared by the heads. The rotary op writes Q, K and V at
+      // their own widths (Q and K nope + rope, V v per head); the attention computes at their mean width, whose FLOPs
+      // equal QK^T's plus PV's.
       const std::uint64_t qk = c_.qk_nope_head_dim + c_.qk_rope_head_dim;
       std::string q_latent = x;
       std::uint64_t q_in = h;

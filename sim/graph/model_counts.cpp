@@ -98,4 +98,10 @@ std::uint64_t attention_flop_head_dim(const ModelConfig& c) {
   return c.head_dim;
 }
 
+std::uint64_t qkv_width(const ModelConfig& c, std::uint64_t tp) {
+  const std::uint64_t heads = c.heads / tp;
+  if (c.mla()) return heads * (2 * (c.qk_nope_head_dim + c.qk_rope_head_dim) + c.v_head_dim);
+  return (heads + 2 * (c.kv_heads / tp)) * c.head_dim;
+}
+
 }  // namespace roofsim

@@ -8,11 +8,11 @@
 //               vocab x hidden unless tie_word_embeddings
 //   attention   Q, K, V: hidden x (heads + 2 kv_heads) head_dim; output: heads head_dim x hidden; biases where the
 //               family has them (GPT-2/3 all, Qwen2 Q, K and V)
-//   MLA         q_a hidden x q_lora, q_b q_lora x heads (nope + rope); kv_a hidden x (kv_lora + rope), kv_b kv_lora x
-//   heads (nope + v); output heads v x hidden (DeepSeek-V2 report, sec. 2.1) MLP         gated: 3 hidden ffn (gate, up,
-//   down); GELU: 2 hidden ffn (+ ffn + hidden biases) MoE         router hidden x experts (+ experts bias); each expert
-//   a gated MLP of moe_ffn; shared experts likewise norms       hidden per norm (x2 with LayerNorm's bias): two per
-//   layer and a final one; MLA's latent norms
+//   MLA         q_a hidden x q_lora, q_b q_lora x heads (nope + rope); kv_a hidden x (kv_lora + rope), kv_b
+//               kv_lora x heads (nope + v); output heads v x hidden (DeepSeek-V2 report, sec. 2.1)
+//   MLP         gated: 3 hidden ffn (gate, up, down); GELU: 2 hidden ffn (+ ffn + hidden biases)
+//   MoE         router hidden x experts (+ experts bias); each expert a gated MLP of moe_ffn; shared experts likewise
+//   norms       hidden per norm (x2 with LayerNorm's bias): two per layer and a final one; MLA's latent norms
 //               q_lora and kv_lora per layer
 // Forward FLOPs per token: 2 x the weights a token multiplies (matmul_params_per_token: the layers' GEMM weights, the
 // active experts only, and the LM head; not the embedding gather, norms or biases), plus attention's 4 x heads x
@@ -51,5 +51,9 @@ struct ModelParamCounts {
 // The attention head width whose 4 x pairs x width FLOPs equal QK^T (qk width) plus PV (v width): head_dim, or for
 // MLA the mean of (nope + rope) and v_head_dim.
 [[nodiscard]] std::uint64_t attention_flop_head_dim(const ModelConfig& config);
+
+// Elements per token of one rank's Q, K and V as attention reads them (`tp` ranks splitting the heads): (heads + 2
+// kv_heads) x head_dim; for MLA each at its own width, Q and the expanded K heads x (nope + rope), V heads x v.
+[[nodiscard]] std::uint64_t qkv_width(const ModelConfig& config, std::uint64_t tp = 1);
 
 }  // namespace roofsim

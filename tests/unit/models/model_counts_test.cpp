@@ -146,3 +146,41 @@ TEST_CASE("an unknown architecture names model_type, a missing size names its fi
   CHECK(std::find(unused.begin(), unused.end(), "scoring_func") != unused.end());
   CHECK(std::find(unused.begin(), unused.end(), "hidden_size") == unused.end());
 }
+
+TEST_CASE("MLA's query path and its packed Q, K, V are counted at their own widths") {
+  // DeepSeek-V3: hidden 7168, q_lora_rank 1536, 128 heads of qk = 128 nope + 64 rope, v_head_dim 128, kv_lora_rank
+  // 512; bf16.
+  const auto config = bundled("deepseek_v3");
+  for (const std::uint64_t tp : {1, 8}) {
+    CAPTURE(tp);
+    auto args = small(ModelPhase::prefill, 1);
+    args.tp = tp;
+    const auto model = build_model_workload(config, args);
+    const std::uint64_t t = args.batch * args.seq, h = 7168, q_lora = 1536, heads = 128 / tp, qk = 192, v = 128;
+    const auto op = [&](const std::string& suffix) -> const Op& {
+      for (const auto& candidate : model.workload.ops) {
+        if (candidate.name.size() >= suffix.size() &&
+            candidate.name.compare(candidate.name.size() - suffix.size(), suffix.size(), suffix) == 0)
+          return candidate;
+      }
+      FAIL("no op named *" << suffix);
+      return model.workload.ops.front();
+    };
+    const auto& q_a = op(".q_a");
+    CHECK(q_a.bytes_read == 2 * (t * h + h * q_lora));
+    CHECK(q_a.bytes_written == 2 * t * q_lora);
+    CHECK(op(".q_a_norm").bytes_written == 2 * t * q_lora);
+    const auto& q_b = op(".q_b");
+    CHECK(q_b.bytes_read == 2 * (t * q_lora + q_lora * heads * qk));
+    CHECK(q_b.bytes_written == 2 * t * heads * qk);
+    // The rotary op reads Q, the expanded keys' nope part and V, and the shared rotary key, and writes Q and K at
+    // nope + rope and V at v per head: 65536 elements per token on one rank (6.25 % more than three heads of the
+    // mean width 160 would hold).
+    const auto& rope = op(".rope");
+    CHECK(rope.bytes_read == 2 * t * (heads * qk + heads * (128 + v) + 512 + 64));
+    CHECK(rope.bytes_written == 2 * t * heads * (2 * qk + v));
+    CHECK(qkv_width(config, tp) == heads * (2 * qk + v));
+    const auto& attention = op(".attn");
+    CHECK(attention.bytes_read == 2 * t * heads * (2 * qk + v));
+  }
+}
