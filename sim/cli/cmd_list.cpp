@@ -9,6 +9,7 @@
 #include "sim/config/data_paths.h"
 #include "sim/graph/model_config.h"
 #include "sim/graph/model_workload_args.h"
+#include "sim/graph/workload_model_template.h"
 
 namespace roofsim::cli {
 
@@ -29,11 +30,20 @@ void print_keys() {
     }
     std::cout << "\n";
   }
-  std::cout << "# --model workload (--set workload.KEY=VALUE)\n";
+  // The keys of a model's workload: --set workload.KEY=VALUE with --model, or a workload file with a top-level [model].
+  std::cout << "# --model workload (--set workload.KEY=VALUE), or a workload file built from a model (top-level "
+               "[model])\n";
   std::cout << fmt::format("{:<48} {:<34} {:<12} {:<26} {}\n", "key", "unit", "default", "range", "description");
-  for (const auto& key : model_workload_keys()) {
-    std::cout << fmt::format("{:<48} {:<34} {:<12} {:<26} {}\n", std::string("workload.") + key.name, key.unit,
-                             key.default_value, "-", key.description);
+  for (const auto& spec : model_template_registry().specs()) {
+    if (spec.kind == ValueKind::section) continue;
+    // A count's unit is what it counts (tokens, ranks).
+    std::string unit = unit_text(spec);
+    for (const auto& key : model_workload_keys()) {
+      if (spec.path == std::string("workload.") + key.name && std::string_view(key.unit) != "-") unit = key.unit;
+    }
+    std::cout << fmt::format("{:<48} {:<34} {:<12} {:<26} {}\n", spec.path, unit,
+                             spec.default_value.empty() ? "-" : std::string(spec.default_value), "-",
+                             spec.description);
   }
 }
 

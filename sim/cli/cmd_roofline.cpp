@@ -36,7 +36,9 @@ struct RooflineOptions {
   bool summary = false;
 };
 
-int run_roofline(const RooflineOptions& options) {
+int run_roofline(const RooflineOptions& given) {
+  RooflineOptions options = given;
+  expand_model_template(options.workload, options.model, options.sets);
   const auto overrides = split_overrides(options.sets);
   auto hardware = load_hardware(find_input_file("--hw", options.hardware, {"configs"}, "device"), overrides.hardware);
   (void)apply_derived_tdp(hardware);

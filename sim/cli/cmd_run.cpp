@@ -100,7 +100,9 @@ std::filesystem::path resolve_hardware(const std::string& name) {
   return find_input_file("--hw", name, {"configs", "configs/clusters"}, "device or cluster");
 }
 
-int run_scenario(const RunOptions& options) {
+int run_scenario(const RunOptions& given) {
+  RunOptions options = given;
+  expand_model_template(options.workload, options.model, options.sets);
   require_workload_or_model(options.workload, options.model);
   const auto hardware_file = resolve_hardware(options.hardware);
   if (is_cluster_file(hardware_file)) {

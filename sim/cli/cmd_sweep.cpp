@@ -64,8 +64,12 @@ Shard parse_shard(const std::string& text) {
 
 std::vector<std::string> point_command(const SweepSpec& spec, const SweepPoint& point,
                                        const std::filesystem::path& folder, bool allow_large) {
-  std::vector<std::string> argv = {
-      self_executable().string(), spec.mode, "--hw", point.hardware, "--workload", point.workload};
+  std::vector<std::string> argv = {self_executable().string(),
+                                   spec.mode,
+                                   "--hw",
+                                   point.hardware,
+                                   point.model.empty() ? "--workload" : "--model",
+                                   point.model.empty() ? point.workload : point.model};
   if (allow_large) argv.emplace_back("--allow-large");
   for (const auto& entry : point.overrides) {
     argv.push_back("--set");

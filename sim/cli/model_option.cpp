@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/input_names.h"
 #include "sim/core/input_error.h"
+#include "sim/graph/workload_model_template.h"
 #include "sim/graph/hardware_check.h"
 #include "sim/results/model_report.h"
 
@@ -25,6 +27,19 @@ void require_workload_or_model(const std::string& workload, const ModelOptions& 
   if (workload.empty() && options.model.empty()) {
     throw InputError(SourcePos{"--workload"}, "--workload", "(missing)", "a workload file or name, or --model");
   }
+}
+
+void expand_model_template(std::string& workload, ModelOptions& options, std::vector<std::string>& sets) {
+  if (workload.empty()) return;
+  const auto file = find_input_file("--workload", workload, {"workloads"}, "workload");
+  if (!is_model_template(file)) return;
+  const ModelTemplate model = read_model_template(file);
+  std::vector<std::string> expanded;
+  for (const auto& setting : model.settings) expanded.push_back("workload." + setting.key + "=" + setting.value);
+  expanded.insert(expanded.end(), sets.begin(), sets.end());
+  sets = std::move(expanded);
+  options.model = model.model;
+  workload.clear();
 }
 
 ModelWorkload load_model_workload(const ModelOptions& options, const std::vector<Override>& overrides,

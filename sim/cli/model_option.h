@@ -26,6 +26,11 @@ struct ModelOptions {
 void add_model_options(CLI::App& command, ModelOptions& options, CLI::Option* workload);
 void require_workload_or_model(const std::string& workload, const ModelOptions& options);
 
+// A workload file built from a model (a top-level [model], sim/graph/workload_model_template.h) runs as the `--model`
+// invocation it stands for: `workload` is cleared, `options.model` names its model, and its [workload] keys come first
+// in `sets` as workload.KEY=VALUE (the command line's follow and win). Any other workload is left as it is.
+void expand_model_template(std::string& workload, ModelOptions& options, std::vector<std::string>& sets);
+
 // Builds the model's workload for `device`; `cluster_devices` > 0 is a cluster run, whose device count fills dp when
 // the user did not set it and must equal tp x pp x dp. Prints the model summary on stdout.
 [[nodiscard]] ModelWorkload load_model_workload(const ModelOptions& options, const std::vector<Override>& overrides,

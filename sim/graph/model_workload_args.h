@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "sim/config/hardware_params.h"
+#include "sim/config/key_spec.h"
+#include "sim/core/input_error.h"
 #include "sim/core/data_type.h"
 #include "sim/graph/moe_routing.h"
 #include "sim/graph/pipeline_schedule.h"
@@ -39,12 +41,18 @@ struct ModelWorkloadKey {
   const char* unit;
   const char* default_value;
   const char* description;
+  ValueKind kind;       // as a workload file built from a model writes it (workload_model_template.h)
+  const char* choices;  // of a choice: "prefill|decode|train"
 };
 [[nodiscard]] const std::vector<ModelWorkloadKey>& model_workload_keys();
 
-// Reads the overrides (keys without the "workload." prefix). An unknown key or a bad value is an InputError at
-// "--set" naming the key, the value and what was expected. `dp_unset` is set when dp was not given (a cluster run
-// then fills it from the device count).
+// Applies one key (without the "workload." prefix) to `args`. An unknown key or a bad value is an InputError at `pos`
+// naming "workload.KEY", the value and what was expected. Setting dp clears `dp_unset`.
+void apply_model_workload_key(ModelWorkloadArgs& args, const Override& entry, const SourcePos& pos,
+                              bool* dp_unset = nullptr);
+
+// Reads the overrides (keys without the "workload." prefix), the later of two equal keys winning; errors at "--set".
+// `dp_unset` is set when dp was not given (a cluster run then fills it from the device count).
 [[nodiscard]] ModelWorkloadArgs read_model_workload_args(const std::vector<Override>& overrides,
                                                          bool* dp_unset = nullptr);
 

@@ -14,6 +14,7 @@
 #include "sim/graph/expression.h"
 #include "sim/graph/hardware_check.h"
 #include "sim/graph/templates.h"
+#include "sim/graph/workload_model_template.h"
 
 namespace roofsim {
 
@@ -619,6 +620,7 @@ struct Entry {
 
 Workload build_workload(const std::filesystem::path& file, const std::vector<Override>& overrides,
                         Bytes alignment_bytes, const WorkLimits& limits) {
+  if (is_model_template(file)) return build_model_template(file, overrides, alignment_bytes, limits).workload;
   ConfigDocument document(file, workload_registry());
   for (const auto& entry : overrides) document.apply_override(entry.key, entry.value);
   document.check();

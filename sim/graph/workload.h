@@ -33,6 +33,8 @@ inline constexpr Bytes kTensorAlignmentBytes = 4096;
 class KeyRegistry;
 [[nodiscard]] const KeyRegistry& workload_registry();
 
+// A workload file built from a model (a top-level [model], workload_model_template.h) is that model's graph, its
+// overrides the model keys ("batch", "tp"); the rest of this describes the files of ops and templates.
 // Reads a workload file, applies overrides (keys relative to the workload file, e.g. "params.batch"), expands
 // templates, builds and checks the DAG (cycles name their ops), counts FLOPs and bytes, allocates tensor addresses,
 // and checks each op against the hardware (data type and engine present; the minimal tile fits the local SRAM).

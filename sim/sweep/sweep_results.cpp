@@ -77,6 +77,7 @@ nlohmann::ordered_json sweep_manifest(const SweepSpec& spec) {
   manifest["mode"] = spec.mode;
   manifest["hardware"] = spec.hardware;
   manifest["workload"] = spec.workload;
+  if (!spec.model.empty()) manifest["model"] = spec.model;
   auto& sets = manifest["set"] = nlohmann::ordered_json::array();
   for (const auto& entry : spec.base_overrides) sets.push_back(override_text(entry));
   manifest["combine"] = spec.combine == SweepCombine::zip ? "zip" : "grid";
@@ -109,6 +110,7 @@ SweepSpec spec_from_manifest(const nlohmann::ordered_json& manifest) {
     spec.mode = manifest.at("mode").get<std::string>();
     spec.hardware = manifest.at("hardware").get<std::string>();
     spec.workload = manifest.at("workload").get<std::string>();
+    spec.model = manifest.value("model", std::string());
     for (const auto& text : manifest.at("set")) {
       const auto entry = text.get<std::string>();
       const auto equals = entry.find('=');
@@ -124,7 +126,7 @@ SweepSpec spec_from_manifest(const nlohmann::ordered_json& manifest) {
                                     {},
                                     axis.value("files", std::vector<std::string>{})});
       const auto& added = spec.axes.back();
-      if ((added.key == kHardwareAxisKey || added.key == kWorkloadAxisKey) &&
+      if ((added.key == kHardwareAxisKey || added.key == kWorkloadAxisKey || added.key == kModelAxisKey) &&
           added.files.size() != added.values.size()) {
         throw InputError(SourcePos{kManifestFile},
                          "not a sweep manifest: the " + added.key + " axis needs a file for each of its values");
@@ -209,7 +211,8 @@ std::filesystem::path point_dir(const std::filesystem::path& dir, std::size_t in
 }
 
 std::string point_definition(const SweepSpec& spec, const SweepPoint& point) {
-  std::string text = "mode " + spec.mode + "\nhardware " + point.hardware + "\nworkload " + point.workload + "\n";
+  std::string text = "mode " + spec.mode + "\nhardware " + point.hardware + "\n" +
+                     (point.model.empty() ? "workload " + point.workload : "model " + point.model) + "\n";
   for (const auto& entry : point.overrides) text += "set " + override_text(entry) + "\n";
   for (const auto& metric : spec.metrics) text += "metric " + metric + "\n";
   return text;
@@ -351,7 +354,9 @@ std::string csv_field(const std::string& text) {
 std::string pareto_group(const SweepSpec& spec, const SweepPoint& point) {
   std::string group;
   for (std::size_t a = 0; a < spec.axes.size(); ++a) {
-    if (spec.axes[a].key.rfind(kWorkloadAxisKey, 0) == 0) group += point.values[a] + "\n";
+    if (spec.axes[a].key.rfind(kWorkloadAxisKey, 0) == 0 || spec.axes[a].key == kModelAxisKey) {
+      group += point.values[a] + "\n";
+    }
   }
   return group;
 }

@@ -12,7 +12,10 @@
 #include "sim/config/data_paths.h"
 #include "sim/config/quantity.h"
 #include "sim/core/input_error.h"
+#include "sim/graph/model_config.h"
+#include "sim/graph/model_workload_args.h"
 #include "sim/graph/workload.h"
+#include "sim/graph/workload_model_template.h"
 
 namespace roofsim {
 
@@ -51,6 +54,10 @@ bool is_geometric(const std::vector<double>& numbers) {
   return true;
 }
 
+bool is_file_axis(const std::string& key) {
+  return key == kHardwareAxisKey || key == kWorkloadAxisKey || key == kModelAxisKey;
+}
+
 std::optional<AxisScale> scale_from_text(const std::string& text) {
   if (text == "linear") return AxisScale::linear;
   if (text == "log") return AxisScale::log;
@@ -58,10 +65,11 @@ std::optional<AxisScale> scale_from_text(const std::string& text) {
   return std::nullopt;
 }
 
-// A hardware or workload given as a path is taken relative to the sweep file; a bare name is a bundled file.
+// A hardware, workload or model given as a path is taken relative to the sweep file; a bare name is a bundled file.
 std::string resolve_scenario_file(const std::string& value, const std::filesystem::path& base_dir) {
   const std::filesystem::path given(value);
-  const bool looks_like_path = given.has_parent_path() || given.extension() == ".toml";
+  const bool looks_like_path =
+      given.has_parent_path() || given.extension() == ".toml" || given.extension() == ".json";
   if (!looks_like_path) return value;
   if (given.is_absolute()) return value;
   return std::filesystem::absolute(base_dir / given).lexically_normal().string();
@@ -149,6 +157,31 @@ SweepAxis load_axis(const ConfigSection& axis) {
   return result;
 }
 
+// What each point runs: a workload file (sweep.workload, or a workload axis) or a model (sweep.model, or a model
+// axis), one of the two.
+void check_workload_source(const SweepSpec& spec, const ConfigSection& sweep, const std::vector<ConfigSection>& axes) {
+  const auto axis_of = [&](const char* key) -> const ConfigSection* {
+    for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+      if (spec.axes[a].key == key) return &axes[a];
+    }
+    return nullptr;
+  };
+  const ConfigSection* model_axis = axis_of(kModelAxisKey);
+  const ConfigSection* workload_axis = axis_of(kWorkloadAxisKey);
+  if (!spec.workload.empty() && !spec.model.empty()) {
+    sweep.fail("model", "either workload or model, not both (a model runs as `roofsim run --model`)");
+  }
+  if (model_axis != nullptr && (!spec.workload.empty() || workload_axis != nullptr)) {
+    model_axis->fail("key", "an axis of a sweep without a workload file (a model axis runs each model with --model)");
+  }
+  if (workload_axis != nullptr && !spec.model.empty()) {
+    workload_axis->fail("key", "an axis of a sweep without sweep.model (each point runs one workload file)");
+  }
+  if (spec.workload.empty() && spec.model.empty() && model_axis == nullptr) {
+    sweep.fail_message("a sweep needs sweep.workload (a workload file) or sweep.model (a model by name or config.json)");
+  }
+}
+
 SweepSpec load_document(const ConfigDocument& document, const std::filesystem::path& base_dir,
                         const WorkLimits& limits) {
   document.check();
@@ -160,9 +193,11 @@ SweepSpec load_document(const ConfigDocument& document, const std::filesystem::p
   spec.description = sweep.optional_text("description").value_or("");
   spec.mode = sweep.text("mode");
   spec.hardware = resolve_scenario_file(sweep.text("hardware"), base_dir);
-  spec.workload = resolve_scenario_file(sweep.text("workload"), base_dir);
+  if (sweep.has("workload")) spec.workload = resolve_scenario_file(sweep.text("workload"), base_dir);
+  if (sweep.has("model")) spec.model = resolve_scenario_file(sweep.text("model"), base_dir);
   spec.hardware_pos = sweep.pos("hardware");
   spec.workload_pos = sweep.pos("workload");
+  spec.model_pos = sweep.pos("model");
   spec.set_pos = sweep.pos("set");
   for (const auto& text : sweep.text_list("set")) spec.base_overrides.push_back(parse_set(text, sweep));
   spec.combine = sweep.text("combine") == "zip" ? SweepCombine::zip : SweepCombine::grid;
@@ -173,7 +208,7 @@ SweepSpec load_document(const ConfigDocument& document, const std::filesystem::p
   if (axes.empty()) root.fail_message("a sweep needs at least one [[axis]]");
   for (const auto& axis : axes) {
     spec.axes.push_back(load_axis(axis));
-    if (spec.axes.back().key == kHardwareAxisKey || spec.axes.back().key == kWorkloadAxisKey) {
+    if (is_file_axis(spec.axes.back().key)) {
       for (const auto& value : spec.axes.back().values) {
         spec.axes.back().files.push_back(resolve_scenario_file(value, base_dir));
       }
@@ -183,6 +218,7 @@ SweepSpec load_document(const ConfigDocument& document, const std::filesystem::p
       if (spec.axes[i].label == spec.axes.back().label) axis.fail("label", "a label no other axis uses");
     }
   }
+  check_workload_source(spec, sweep, axes);
   if (spec.combine == SweepCombine::zip) {
     for (std::size_t i = 1; i < spec.axes.size(); ++i) {
       if (spec.axes[i].values.size() != spec.axes[0].values.size()) {
@@ -248,8 +284,11 @@ const KeyRegistry& sweep_registry() {
            "The command each point runs: run (SystemC simulation) or roofline (analytic only)", "run|roofline"},
           {"sweep.hardware", K::text, Q::bytes, req, "",
            "Hardware file (relative to the sweep file) or a bundled device by name (\"H100-SXM5\")"},
-          {"sweep.workload", K::text, Q::bytes, req, "",
-           "Workload file (relative to the sweep file) or a bundled workload by name (\"gemm\")"},
+          {"sweep.workload", K::text, Q::bytes, opt, "",
+           "Workload file (relative to the sweep file) or a bundled workload by name (\"gemm\"); or give model"},
+          {"sweep.model", K::text, Q::bytes, opt, "",
+           "A model each point runs with --model: a bundled one by name (\"llama3_70b\") or a config.json relative "
+           "to the sweep file; its workload.* keys are the model's (workload.phase, workload.batch, ...)"},
           {"sweep.set", K::text_list, Q::bytes, opt, "",
            "Overrides of every point, each \"KEY=VALUE\" as for --set (\"power.cap=450W\", "
            "\"workload.params.k=4096\")"},
@@ -274,8 +313,9 @@ const KeyRegistry& sweep_registry() {
            "points and pareto.svg draws the front of the first two"},
           {"axis", K::section_array, Q::bytes, req, "", "An axis of the sweep, in order (the first varies slowest)"},
           {"axis.[].key", K::text, Q::bytes, req, "",
-           "The --set key the axis varies (\"memory.l2.capacity\", \"workload.params.batch\"), or \"hardware\" or "
-           "\"workload\": the device or workload itself, its values bundled names or files relative to the sweep file"},
+           "The --set key the axis varies (\"memory.l2.capacity\", \"workload.params.batch\"), or \"hardware\", "
+           "\"workload\" or \"model\": the device, workload or model itself, its values bundled names or files "
+           "relative to the sweep file"},
           {"axis.[].label", K::text, Q::bytes, opt, "", "Column name in sweep.csv and axis title (default: the key)"},
           {"axis.[].values", K::any, Q::bytes, opt, "",
            "The values, as --set takes them ([\"8MiB\", \"16MiB\"] or [1, 2, 4]); or give a range instead"},
@@ -349,24 +389,50 @@ void check_sweep_keys(const SweepSpec& spec) {
       }
     }
   }
-  // A workload parameter an axis or `set` gives must be one every workload of the sweep defines.
-  std::vector<std::string> workloads = {spec.workload};
-  std::vector<SourcePos> workload_positions = {spec.workload_pos};
-  std::vector<std::string> workload_wheres = {"sweep.workload"};
+  // A workload parameter an axis or `set` gives must be one every workload of the sweep defines; a point that runs a
+  // model (with --model, or a workload file built from one) takes the model's workload keys instead.
+  std::vector<std::string> workloads, models;
+  std::vector<SourcePos> workload_positions, model_positions;
+  std::vector<std::string> workload_wheres, model_wheres;
+  if (!spec.workload.empty()) {
+    workloads.push_back(spec.workload);
+    workload_positions.push_back(spec.workload_pos);
+    workload_wheres.push_back("sweep.workload");
+  }
+  if (!spec.model.empty()) {
+    models.push_back(spec.model);
+    model_positions.push_back(spec.model_pos);
+    model_wheres.push_back("sweep.model");
+  }
   for (std::size_t a = 0; a < spec.axes.size(); ++a) {
-    if (spec.axes[a].key != kWorkloadAxisKey) continue;
+    const bool model_axis = spec.axes[a].key == kModelAxisKey;
+    if (spec.axes[a].key != kWorkloadAxisKey && !model_axis) continue;
     for (const auto& value : spec.axes[a].files) {
-      workloads.push_back(value);
-      workload_positions.push_back(spec.axes[a].values_pos);
-      workload_wheres.push_back("axis[" + std::to_string(a) + "].values");
+      (model_axis ? models : workloads).push_back(value);
+      (model_axis ? model_positions : workload_positions).push_back(spec.axes[a].values_pos);
+      (model_axis ? model_wheres : workload_wheres).push_back("axis[" + std::to_string(a) + "].values");
     }
   }
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const auto config = resolve_model_file(models[m]);
+    if (!path_exists(config)) {
+      throw InputError(model_positions[m], model_wheres[m], models[m],
+                       "a bundled model (see `roofsim list`) or a config.json relative to the sweep file");
+    }
+    (void)load_model_config(config);
+  }
+  bool model_workloads = !models.empty();
   std::vector<std::pair<std::string, std::set<std::string>>> workload_params;  // file name, its parameters
   for (std::size_t w = 0; w < workloads.size(); ++w) {
     const auto workload_file = resolve_data_file(workloads[w], "workloads");
     if (!path_exists(workload_file)) {
       throw InputError(workload_positions[w], workload_wheres[w], workloads[w],
                        "a bundled workload (see `roofsim list`) or a workload file relative to the sweep file");
+    }
+    if (is_model_template(workload_file)) {
+      (void)read_model_template(workload_file);
+      model_workloads = true;
+      continue;
     }
     std::set<std::string> params;
     const auto workload_table = parse_toml_file(workload_file, "workload");
@@ -375,8 +441,19 @@ void check_sweep_keys(const SweepSpec& spec) {
     }
     workload_params.emplace_back(workload_file.filename().string(), std::move(params));
   }
+  const bool file_workloads = !workload_params.empty();
   const auto check = [&](const std::string& key, const SourcePos& pos, const std::string& where) {
     const bool workload_key = key.rfind("workload.", 0) == 0;
+    if (workload_key && model_workloads) {
+      const auto& keys = model_workload_keys();
+      const std::string name = key.substr(std::string("workload.").size());
+      if (std::none_of(keys.begin(), keys.end(), [&](const ModelWorkloadKey& k) { return name == k.name; })) {
+        std::string known;
+        for (const auto& k : keys) known += (known.empty() ? "workload." : ", workload.") + std::string(k.name);
+        throw InputError(pos, where, key, "a key of a model's workload, as `roofsim run --model` takes it (" + known + ")");
+      }
+      if (!file_workloads) return;
+    }
     const auto segments = split_key_path(workload_key ? key.substr(std::string("workload.").size()) : key);
     const KeyRegistry& registry =
         workload_key ? workload_registry() : (cluster ? cluster_registry() : hardware_registry());
@@ -398,6 +475,11 @@ void check_sweep_keys(const SweepSpec& spec) {
   const auto check_value = [&](const std::string& key, const std::string& value, const SourcePos& pos,
                                const std::string& where) {
     const bool workload_key = key.rfind("workload.", 0) == 0;
+    if (workload_key && model_workloads) {
+      ModelWorkloadArgs args;
+      apply_model_workload_key(args, Override{key.substr(std::string("workload.").size()), value}, pos);
+      if (!file_workloads) return;
+    }
     const KeyRegistry& registry =
         workload_key ? workload_registry() : (cluster ? cluster_registry() : hardware_registry());
     const auto problem =
@@ -411,7 +493,7 @@ void check_sweep_keys(const SweepSpec& spec) {
   for (std::size_t a = 0; a < spec.axes.size(); ++a) {
     const auto& axis = spec.axes[a];
     const std::string where = "axis[" + std::to_string(a) + "]";
-    if (axis.key == kHardwareAxisKey || axis.key == kWorkloadAxisKey) continue;
+    if (is_file_axis(axis.key)) continue;
     check(axis.key, axis.key_pos, where + ".key");
     for (const auto& value : axis.values) check_value(axis.key, value, axis.values_pos, where + ".values");
   }
@@ -459,6 +541,7 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
     point.index = index;
     point.hardware = spec.hardware;
     point.workload = spec.workload;
+    point.model = spec.model;
     point.overrides = spec.base_overrides;
     std::size_t rest = index;
     point.value_index.assign(spec.axes.size(), 0);
@@ -474,6 +557,8 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
         point.hardware = spec.axes[a].files.at(point.value_index[a]);
       } else if (spec.axes[a].key == kWorkloadAxisKey) {
         point.workload = spec.axes[a].files.at(point.value_index[a]);
+      } else if (spec.axes[a].key == kModelAxisKey) {
+        point.model = spec.axes[a].files.at(point.value_index[a]);
       } else {
         point.overrides.push_back(Override{spec.axes[a].key, value});
       }

@@ -36,7 +36,8 @@ struct SweepSpec {
   std::string description;
   std::string mode = "run";  // the roofsim command each point runs: "run" or "roofline"
   std::string hardware;      // a bundled device name or an absolute path
-  std::string workload;      // a bundled workload name or an absolute path
+  std::string workload;      // a bundled workload name or an absolute path; empty when the sweep runs a model
+  std::string model;         // a bundled model name or a config.json's absolute path, run with --model; or empty
   std::vector<Override> base_overrides;
   std::vector<SweepAxis> axes;
   SweepCombine combine = SweepCombine::grid;
@@ -50,21 +51,24 @@ struct SweepSpec {
   std::vector<SweepConstraint> constraints;
   std::vector<std::string> pareto;
   // Positions in the sweep file, for errors found after parsing (empty for a spec read back from sweep.json).
-  SourcePos hardware_pos, workload_pos, set_pos, trade_pos;
+  SourcePos hardware_pos, workload_pos, model_pos, set_pos, trade_pos;
 
   // True when points carry design figures (a trade, constraints or a Pareto objective).
   [[nodiscard]] bool uses_design() const { return trade.has_value() || !constraints.empty() || !pareto.empty(); }
 };
 
-// The axis keys that sweep the device or the workload itself rather than one of their keys: their values are bundled
-// names (or files relative to the sweep file), each point running on its own file.
+// The axis keys that sweep the device, the workload or the model itself rather than one of their keys: their values
+// are bundled names (or files relative to the sweep file), each point running on its own file (a model's with
+// --model, its workload.* keys those of `roofsim run --model`).
 inline constexpr const char* kHardwareAxisKey = "hardware";
 inline constexpr const char* kWorkloadAxisKey = "workload";
+inline constexpr const char* kModelAxisKey = "model";
 
 struct SweepPoint {
   std::size_t index = 0;
   std::string hardware;                  // the device file this point runs on: the hardware axis' value, else the base
-  std::string workload;                  // likewise its workload file
+  std::string workload;                  // likewise its workload file (empty when it runs a model)
+  std::string model;                     // the model it runs with --model: the model axis' value, else the base
   std::vector<std::size_t> value_index;  // per axis, the index into its values
   std::vector<std::string> values;       // per axis, the value text
   std::vector<Override> overrides;       // base overrides, then one per axis (but the hardware and workload axes)
@@ -84,10 +88,12 @@ struct SweepPoint {
 [[nodiscard]] SweepSpec parse_sweep(std::string_view text, const std::string& name,
                                     const std::filesystem::path& base_dir, const WorkLimits& limits = {});
 
-// Checks, before any point runs, what would otherwise fail every point: the hardware and workload files exist, each
-// key the sweep sets (in `set` and on the axes) is a known hardware or workload key, each value it sets is one the
-// key accepts (type, unit, range, as --set checks it), and a `workload.params.NAME` is a parameter the workload file
-// defines (--set would add an unused one silently). Errors name the sweep file, the position, the key and the value.
+// Checks, before any point runs, what would otherwise fail every point: the hardware, workload and model files exist,
+// each key the sweep sets (in `set` and on the axes) is a known hardware or workload key, each value it sets is one
+// the key accepts (type, unit, range, as --set checks it), and a `workload.params.NAME` is a parameter the workload
+// file defines (--set would add an unused one silently). With a model (sweep.model, a model axis, or workload files
+// built from a model) the workload keys are the model's (workload.phase, workload.batch, ...). Errors name the sweep
+// file, the position, the key and the value.
 void check_sweep_keys(const SweepSpec& spec);
 
 // The number of points: the product of the axes' lengths (grid) or their common length (zip); saturates at the

@@ -298,3 +298,90 @@ values = [256]
     CHECK(std::string(error.what()).find("stream.toml defines") != std::string::npos);
   }
 }
+
+TEST_CASE("a model axis runs each point with --model, and the workload keys it sets are the model's") {
+  const std::string header = R"(
+[sweep]
+name = "models"
+mode = "roofline"
+hardware = "H100-SXM5"
+set = ["workload.phase=decode", "workload.batch=8"]
+metrics = ["sim_time_s"]
+)";
+  const auto spec = parse_sweep(header + R"(
+[[axis]]
+key = "model"
+values = ["llama3_8b", "models/mine.json"]
+
+[[axis]]
+key = "workload.context"
+values = [1024, 4096]
+)",
+                                "t.toml", "/sweeps");
+  CHECK(spec.workload.empty());
+  const auto points = expand_points(spec);
+  REQUIRE(points.size() == 4);
+  CHECK(points[0].model == "llama3_8b");
+  CHECK(points[0].workload.empty());
+  CHECK(points[3].model == "/sweeps/models/mine.json");
+  // The model axis sets no key; the base overrides and the context axis do.
+  REQUIRE(points[1].overrides.size() == 3);
+  CHECK(override_text(points[1].overrides[2]) == "workload.context=4096");
+
+  // The keys of a model's workload, checked before any point runs: the model exists, the keys are the model's, each
+  // value one the key takes; errors at the sweep file's line.
+  const auto keys_error = [&](const std::string& text) -> std::string {
+    try {
+      check_sweep_keys(parse_sweep(header + text, "t.toml", "/tmp"));
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  const std::string ok = "[[axis]]\nkey = \"model\"\nvalues = [\"llama3_8b\", \"mixtral_8x7b\"]\n";
+  CHECK(keys_error(ok).empty());
+  const auto missing = keys_error("[[axis]]\nkey = \"model\"\nvalues = [\"llama9_8b\"]\n");
+  CHECK(missing.find("t.toml:10") != std::string::npos);
+  CHECK(missing.find("llama9_8b") != std::string::npos);
+  CHECK(missing.find("a bundled model") != std::string::npos);
+  const auto param = keys_error(ok + "[[axis]]\nkey = \"workload.params.batch\"\nvalues = [1, 2]\n");
+  CHECK(param.find("t.toml:12") != std::string::npos);
+  CHECK(param.find("workload.params.batch") != std::string::npos);
+  CHECK(param.find("workload.phase, workload.batch") != std::string::npos);
+  const auto value = keys_error(ok + "[[axis]]\nkey = \"workload.tp\"\nvalues = [1, 0]\n");
+  CHECK(value.find("t.toml:13") != std::string::npos);
+  CHECK(value.find("'workload.tp' = 0: expected an integer >= 1") != std::string::npos);
+  const auto phase = keys_error(ok + "[[axis]]\nkey = \"workload.phase\"\nvalues = [\"decode\", \"serve\"]\n");
+  CHECK(phase.find("expected prefill, decode or train") != std::string::npos);
+
+  // sweep.model runs one model; it and sweep.workload exclude each other, as a model axis and a workload file do.
+  const auto based = parse_sweep(R"(
+[sweep]
+name = "m"
+hardware = "H100-SXM5"
+model = "llama3_70b"
+metrics = ["sim_time_s"]
+
+[[axis]]
+key = "workload.batch"
+values = [1, 8]
+)",
+                                 "t.toml", "/tmp");
+  CHECK(expand_points(based)[1].model == "llama3_70b");
+  CHECK_NOTHROW(check_sweep_keys(based));
+  CHECK_THROWS_WITH_AS(
+      (void)parse_sweep(
+          "[sweep]\nname = \"m\"\nhardware = \"H100-SXM5\"\nworkload = \"gemm\"\nmodel = \"llama3_8b\"\n"
+          "metrics = [\"sim_time_s\"]\n[[axis]]\nkey = \"workload.batch\"\nvalues = [1]\n",
+          "t.toml", "/tmp"),
+      doctest::Contains("either workload or model"), InputError);
+  CHECK_THROWS_WITH_AS(
+      (void)parse_sweep("[sweep]\nname = \"m\"\nhardware = \"H100-SXM5\"\nworkload = \"gemm\"\nmetrics = "
+                        "[\"sim_time_s\"]\n[[axis]]\nkey = \"model\"\nvalues = [\"llama3_8b\"]\n",
+                        "t.toml", "/tmp"),
+      doctest::Contains("without a workload file"), InputError);
+  CHECK_THROWS_WITH_AS((void)parse_sweep("[sweep]\nname = \"m\"\nhardware = \"H100-SXM5\"\nmetrics = "
+                                         "[\"sim_time_s\"]\n[[axis]]\nkey = \"workload.batch\"\nvalues = [1]\n",
+                                         "t.toml", "/tmp"),
+                       doctest::Contains("sweep.workload"), InputError);
+}
