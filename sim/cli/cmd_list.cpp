@@ -42,8 +42,7 @@ void print_keys() {
       if (spec.path == std::string("workload.") + key.name && std::string_view(key.unit) != "-") unit = key.unit;
     }
     std::cout << fmt::format("{:<48} {:<34} {:<12} {:<26} {}\n", spec.path, unit,
-                             spec.default_value.empty() ? "-" : std::string(spec.default_value), "-",
-                             spec.description);
+                             spec.default_value.empty() ? "-" : std::string(spec.default_value), "-", spec.description);
   }
 }
 

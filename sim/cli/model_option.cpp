@@ -6,8 +6,8 @@
 
 #include "sim/cli/input_names.h"
 #include "sim/core/input_error.h"
-#include "sim/graph/workload_model_template.h"
 #include "sim/graph/hardware_check.h"
+#include "sim/graph/workload_model_template.h"
 #include "sim/results/model_report.h"
 
 namespace roofsim::cli {

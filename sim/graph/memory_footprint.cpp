@@ -66,9 +66,9 @@ Bytes layer_activation_bytes(const ModelConfig& c, const ModelWorkloadArgs& a, s
   const std::uint64_t heads = c.heads / a.tp;
   const std::uint64_t d = attention_flop_head_dim(c);
   const std::uint64_t replicated = a.sequence_parallel ? tokens / a.tp : tokens;
-  std::uint64_t elements = checked_mul(4 * h, replicated);            // norm inputs and outputs
+  std::uint64_t elements = checked_mul(4 * h, replicated);          // norm inputs and outputs
   elements += checked_mul(tokens, qkv_width(c, a.tp) + heads * d);  // Q, K, V and the attention output
-  Bytes bytes = checked_mul(checked_mul(tokens, heads), 4);           // softmax statistics, fp32
+  Bytes bytes = checked_mul(checked_mul(tokens, heads), 4);         // softmax statistics, fp32
   if (c.moe_layer(layer)) {
     const ExpertLoad load =
         route_tokens(checked_mul(checked_mul(tokens, a.ep), c.experts_per_token), c.experts, a.routing);

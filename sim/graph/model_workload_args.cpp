@@ -157,8 +157,8 @@ void apply_model_workload_key(ModelWorkloadArgs& a, const Override& o, const Sou
     a.routing.capacity_factor = number(g);
   } else if (k == "dtype") {
     const auto dtype = parse_data_type(o.value);
-    if (!dtype || (*dtype != DataType::bf16 && *dtype != DataType::fp16 && *dtype != DataType::fp32 &&
-                   *dtype != DataType::fp8)) {
+    if (!dtype ||
+        (*dtype != DataType::bf16 && *dtype != DataType::fp16 && *dtype != DataType::fp32 && *dtype != DataType::fp8)) {
       fail(g, "bf16, fp16, fp8 or fp32");
     }
     a.dtype = *dtype;

@@ -7,8 +7,8 @@
 
 #include "sim/config/hardware_params.h"
 #include "sim/config/key_spec.h"
-#include "sim/core/input_error.h"
 #include "sim/core/data_type.h"
+#include "sim/core/input_error.h"
 #include "sim/graph/moe_routing.h"
 #include "sim/graph/pipeline_schedule.h"
 

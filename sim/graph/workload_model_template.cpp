@@ -80,8 +80,8 @@ ModelTemplate read_model_template(const std::filesystem::path& file) {
     result.model = config.string();
   }
   if (!path_exists(config)) {
-    model.fail(named ? "name" : "file", named ? "a bundled model (see `roofsim list`)"
-                                              : "a config.json that exists (relative to this file)");
+    model.fail(named ? "name" : "file",
+               named ? "a bundled model (see `roofsim list`)" : "a config.json that exists (relative to this file)");
   }
   result.description = workload.optional_text("description").value_or("");
   ModelWorkloadArgs checked;

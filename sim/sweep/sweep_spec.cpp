@@ -68,8 +68,7 @@ std::optional<AxisScale> scale_from_text(const std::string& text) {
 // A hardware, workload or model given as a path is taken relative to the sweep file; a bare name is a bundled file.
 std::string resolve_scenario_file(const std::string& value, const std::filesystem::path& base_dir) {
   const std::filesystem::path given(value);
-  const bool looks_like_path =
-      given.has_parent_path() || given.extension() == ".toml" || given.extension() == ".json";
+  const bool looks_like_path = given.has_parent_path() || given.extension() == ".toml" || given.extension() == ".json";
   if (!looks_like_path) return value;
   if (given.is_absolute()) return value;
   return std::filesystem::absolute(base_dir / given).lexically_normal().string();
@@ -178,7 +177,8 @@ void check_workload_source(const SweepSpec& spec, const ConfigSection& sweep, co
     workload_axis->fail("key", "an axis of a sweep without sweep.model (each point runs one workload file)");
   }
   if (spec.workload.empty() && spec.model.empty() && model_axis == nullptr) {
-    sweep.fail_message("a sweep needs sweep.workload (a workload file) or sweep.model (a model by name or config.json)");
+    sweep.fail_message(
+        "a sweep needs sweep.workload (a workload file) or sweep.model (a model by name or config.json)");
   }
 }
 
@@ -450,7 +450,8 @@ void check_sweep_keys(const SweepSpec& spec) {
       if (std::none_of(keys.begin(), keys.end(), [&](const ModelWorkloadKey& k) { return name == k.name; })) {
         std::string known;
         for (const auto& k : keys) known += (known.empty() ? "workload." : ", workload.") + std::string(k.name);
-        throw InputError(pos, where, key, "a key of a model's workload, as `roofsim run --model` takes it (" + known + ")");
+        throw InputError(pos, where, key,
+                         "a key of a model's workload, as `roofsim run --model` takes it (" + known + ")");
       }
       if (!file_workloads) return;
     }

@@ -66,8 +66,9 @@ TEST_CASE("a workload file built from a model gives the report of the --model ru
 
 TEST_CASE("a workload file built from a model: a bad key is exit 2 naming file:line, the key and what was expected") {
   const auto dir = test::scratch_dir("model-template-bad");
-  const auto file = test::write_file(dir / "bad.toml", "[workload]\nphase = \"decode\"\n\nbatchh = 8\n\n[model]\n"
-                                                       "name = \"llama3_8b\"\n");
+  const auto file = test::write_file(dir / "bad.toml",
+                                     "[workload]\nphase = \"decode\"\n\nbatchh = 8\n\n[model]\n"
+                                     "name = \"llama3_8b\"\n");
   for (const char* command : {"run", "roofline", "validate"}) {
     CAPTURE(command);
     const std::string args = std::string(command) == "validate"
@@ -99,7 +100,8 @@ key = "model"
 values = ["llama3_8b", "mixtral_8x7b", "llama3_70b"]
 )");
   const auto out = dir / "out";
-  const auto result = test::run_roofsim("sweep " + test::quoted(sweep) + " --jobs 2 --quiet --out " + test::quoted(out));
+  const auto result =
+      test::run_roofsim("sweep " + test::quoted(sweep) + " --jobs 2 --quiet --out " + test::quoted(out));
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   // Per point: the ops of report.json, and the rows of sweep.csv (the ops and the total).

@@ -15,16 +15,11 @@ TEST_CASE("every bundled study expands to the points of its axes and runs with b
   // Points from the axes: batch 1..2048 x2 (12); N 256..24576 +256 (96); 4 L2 capacities x 5 pin rates; 2 batches x
   // caps 250..700 W +50 (10); 2 devices x 2 masks x 2 schedules x 3 head dims x sequence 1k..16k x2 (5); 3 batches x
   // 6 SM counts; 4 SM counts; 3 batches x 5 SM counts; 2 batches x 5 devices; 3 models.
-  const std::map<std::string, std::size_t> expected = {{"attention_engines", 120},
-                                                       {"gemm_batch_ridge", 12},
-                                                       {"gemm_wave_sawtooth", 96},
-                                                       {"llm_decode_sram_hbm", 20},
-                                                       {"model_decode_step", 3},
-                                                       {"power_cap", 20},
-                                                       {"sram_hbm_iso_area_decode", 18},
-                                                       {"sram_hbm_iso_area_prefill", 4},
-                                                       {"sram_hbm_iso_area_stacks", 15},
-                                                       {"sram_lpu_vs_hbm_decode", 10}};
+  const std::map<std::string, std::size_t> expected = {
+      {"attention_engines", 120},       {"gemm_batch_ridge", 12},         {"gemm_wave_sawtooth", 96},
+      {"llm_decode_sram_hbm", 20},      {"model_decode_step", 3},         {"power_cap", 20},
+      {"sram_hbm_iso_area_decode", 18}, {"sram_hbm_iso_area_prefill", 4}, {"sram_hbm_iso_area_stacks", 15},
+      {"sram_lpu_vs_hbm_decode", 10}};
   std::size_t found = 0;
   for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() / "sweeps")) {
     if (entry.path().extension() != ".toml") continue;

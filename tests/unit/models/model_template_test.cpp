@@ -84,9 +84,9 @@ TEST_CASE("a model's config file is taken relative to the workload file") {
   std::filesystem::create_directories(dir / "configs");
   std::filesystem::copy_file(test::workload_path("models/llama3_8b.json"), dir / "configs" / "mine.json",
                              std::filesystem::copy_options::overwrite_existing);
-  const auto file =
-      test::write_file(dir / "mine.toml", "[workload]\nphase = \"prefill\"\nseq = 128\nlayers = 1\n\n[model]\n"
-                                          "file = \"configs/mine.json\"\n");
+  const auto file = test::write_file(dir / "mine.toml",
+                                     "[workload]\nphase = \"prefill\"\nseq = 128\nlayers = 1\n\n[model]\n"
+                                     "file = \"configs/mine.json\"\n");
   const auto read = read_model_template(file);
   CHECK(read.model == (dir / "configs" / "mine.json").lexically_normal().string());
   // One block of 11 ops, the embedding, the final norm, the last token's rows and the LM head.
@@ -95,8 +95,9 @@ TEST_CASE("a model's config file is taken relative to the workload file") {
 
 TEST_CASE("a bad workload file built from a model is an error at its line naming the key and what was expected") {
   const auto dir = test::scratch_dir("model-template-errors");
-  const auto unknown = test::write_file(dir / "unknown.toml", "[workload]\nphase = \"decode\"\nbatchh = 8\n\n"
-                                                              "[model]\nname = \"llama3_8b\"\n");
+  const auto unknown = test::write_file(dir / "unknown.toml",
+                                        "[workload]\nphase = \"decode\"\nbatchh = 8\n\n"
+                                        "[model]\nname = \"llama3_8b\"\n");
   auto message = error_of(unknown);
   CHECK(message.find("unknown.toml:3") != std::string::npos);
   CHECK(message.find("batchh") != std::string::npos);
@@ -116,7 +117,8 @@ TEST_CASE("a bad workload file built from a model is an error at its line naming
   const auto none = test::write_file(dir / "none.toml", "[workload]\nphase = \"decode\"\n\n[model]\n");
   CHECK(error_of(none).find("one of name") != std::string::npos);
 
-  const auto both = test::write_file(dir / "both.toml", "[workload]\n\n[model]\nname = \"llama3_8b\"\nfile = \"a.json\"\n");
+  const auto both =
+      test::write_file(dir / "both.toml", "[workload]\n\n[model]\nname = \"llama3_8b\"\nfile = \"a.json\"\n");
   message = error_of(both);
   CHECK(message.find("both.toml:5") != std::string::npos);
   CHECK(message.find("not both") != std::string::npos);

@@ -7,6 +7,7 @@
 
 #include "sim/graph/model_builder.h"
 #include "sim/graph/moe_routing.h"
+#include "sim/roofline/roofline.h"
 #include "tests/support/test_paths.h"
 
 using namespace roofsim;
@@ -77,6 +78,28 @@ TEST_CASE("zipf routing: the most loaded rank's share and expert work follow 1 /
   CHECK(expert_shares(8, zipf) == shares);
   zipf.seed = 8;
   CHECK(expert_shares(8, zipf) != shares);
+}
+
+TEST_CASE("zipf routing: the most loaded rank's expert time on an H100 grows by its token share") {
+  // The binding ceiling's time of the rank's expert GEMMs: 2048 (balanced) or 2048 x 8 / H_8(1.2) tokens through
+  // 4096 x 14336 matrices are compute-bound, so the time follows the tokens, the weights' bytes being the same.
+  const auto device = make_device_roof(load_hardware(test::config_path("H100-SXM5.toml")));
+  const auto expert_time_s = [&](const Workload& w) {
+    double total = 0;
+    for (const auto& op : w.ops) {
+      if (op.kind != OpKind::gemm || op.name.find(".expert") == std::string::npos) continue;
+      const auto result = evaluate_roofline(device, compulsory_input(op, device));
+      total += result.ceilings[result.binding].time_s;
+    }
+    return total;
+  };
+  double harmonic = 0;
+  for (int r = 1; r <= 8; ++r) harmonic += std::pow(r, -1.2);
+  const auto config = load_model_config(test::workload_path("models/mixtral_8x7b.json"));
+  const double balanced = expert_time_s(build_model_workload(config, mixtral_ep(RoutingKind::balanced)).workload);
+  const double skewed = expert_time_s(build_model_workload(config, mixtral_ep(RoutingKind::zipf)).workload);
+  MESSAGE("expert time " << balanced * 1e3 << " ms balanced, " << skewed * 1e3 << " ms on the most loaded rank");
+  CHECK(skewed / balanced == doctest::Approx(8.0 / harmonic).epsilon(0.01));
 }
 
 TEST_CASE("a capacity factor drops the assignments beyond capacity") {

@@ -370,10 +370,9 @@ values = [1, 8]
   CHECK(expand_points(based)[1].model == "llama3_70b");
   CHECK_NOTHROW(check_sweep_keys(based));
   CHECK_THROWS_WITH_AS(
-      (void)parse_sweep(
-          "[sweep]\nname = \"m\"\nhardware = \"H100-SXM5\"\nworkload = \"gemm\"\nmodel = \"llama3_8b\"\n"
-          "metrics = [\"sim_time_s\"]\n[[axis]]\nkey = \"workload.batch\"\nvalues = [1]\n",
-          "t.toml", "/tmp"),
+      (void)parse_sweep("[sweep]\nname = \"m\"\nhardware = \"H100-SXM5\"\nworkload = \"gemm\"\nmodel = \"llama3_8b\"\n"
+                        "metrics = [\"sim_time_s\"]\n[[axis]]\nkey = \"workload.batch\"\nvalues = [1]\n",
+                        "t.toml", "/tmp"),
       doctest::Contains("either workload or model"), InputError);
   CHECK_THROWS_WITH_AS(
       (void)parse_sweep("[sweep]\nname = \"m\"\nhardware = \"H100-SXM5\"\nworkload = \"gemm\"\nmetrics = "
