@@ -85,6 +85,7 @@ std::optional<double> point_value(const SweepSpec& spec, const PointResult& resu
   if (result.status != PointStatus::ok) return std::nullopt;
   const std::size_t metric = metric_index(spec, name);
   if (metric >= spec.metrics.size()) return std::nullopt;
+  if (spec.chart_op == "total") return result.total.numbers.at(metric);
   for (const auto& row : result.rows) {
     if (row.op == spec.chart_op) return row.numbers[metric];
   }

@@ -21,7 +21,7 @@ SweepSpec two_by_three() {
   return spec;
 }
 
-// sim_time_s of point p = p + 1 in the "total" row; point 4 failed.
+// sim_time_s of point p = p + 1 in the point's totals; point 4 failed.
 std::vector<PointResult> results_for(const std::vector<SweepPoint>& points) {
   std::vector<PointResult> results;
   for (const auto& point : points) {
@@ -30,7 +30,7 @@ std::vector<PointResult> results_for(const std::vector<SweepPoint>& points) {
     result.status = point.index == 4 ? PointStatus::failed : PointStatus::ok;
     if (result.status == PointStatus::ok) {
       const double value = static_cast<double>(point.index + 1);
-      result.rows.push_back(OpRow{"total", {std::to_string(value)}, {value}});
+      result.total = OpRow{"total", {std::to_string(value)}, {value}};
     }
     results.push_back(result);
   }
