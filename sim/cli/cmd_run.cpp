@@ -146,6 +146,7 @@ int run_scenario(const RunOptions& options) {
   report.provenance = make_provenance(scenario.hardware, scenario.workload, options.sets);
   if (options.summary) {
     write_summary(report, std::cout);
+    write_design_line(report, std::cout);
   } else {
     write_console_table(report, std::cout, options.table);
     write_design_line(report, std::cout);
