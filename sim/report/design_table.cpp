@@ -25,8 +25,9 @@ void write_design_line(const Report& report, std::ostream& out) {
       per_run["service_life_years"].get<double>(), per_run["usd_per_device_hour"].get<double>(),
       per_run["usd_per_run"].get<double>());
   if (per_run["usd_per_million_tokens"].is_number()) {
-    line += fmt::format(", {:.4g} USD per million tokens ({} tokens per run)",
-                        per_run["usd_per_million_tokens"].get<double>(), per_run["tokens_per_run"].get<std::uint64_t>());
+    line += fmt::format(", {:.4g} USD per million tokens ({} tokens per run through the {} layers built)",
+                        per_run["usd_per_million_tokens"].get<double>(), per_run["tokens_per_run"].get<std::uint64_t>(),
+                        per_run.value("model_layers_built", std::uint64_t{0}));
   } else {
     line += " (the workload states no token count: per run, not per token)";
   }

@@ -92,6 +92,8 @@ void add_design_report(Report& report, const HardwareParams& hardware) {
     if (tokens > 0) {
       per_run["tokens_per_run"] = tokens;
       per_run["usd_per_million_tokens"] = usd_per_run / static_cast<double>(tokens) * 1e6;
+      // A model built with fewer layers than it has costs less per token than the whole model would.
+      per_run["model_layers_built"] = report.extra["model"].value("layers_built", std::uint64_t{0});
     }
     design["cost_per_run"] = per_run;
   }
