@@ -99,12 +99,15 @@ def load(folder):
 
 
 class Sweep:
-    """A sweep folder: sweep.csv as rows, the manifest (sweep.json), and each finished point's result."""
+    """A sweep folder: sweep.csv as rows (one per point and op), sweep_totals.csv as totals (one per point), the
+    manifest (sweep.json), and each finished point's result."""
 
     def __init__(self, folder, stdout=""):
         self.folder = Path(folder)
         self.stdout = stdout
         self.rows = read_csv(self.folder / "sweep.csv") if (self.folder / "sweep.csv").is_file() else []
+        totals = self.folder / "sweep_totals.csv"
+        self.totals = read_csv(totals) if totals.is_file() else []
         manifest = self.folder / "sweep.json"
         self.manifest = Record.wrap(json.loads(manifest.read_text(encoding="utf-8"))) if manifest.is_file() else {}
 
@@ -118,10 +121,15 @@ class Sweep:
         return [load(points_dir / name) for name in names]
 
     def to_dataframe(self):
+        """The op rows (sweep.csv) as a DataFrame; totals_dataframe() gives the per-point totals."""
         return _dataframe(self.rows)
 
+    def totals_dataframe(self):
+        return _dataframe(self.totals)
+
     def __repr__(self):
-        return f"Sweep({self.manifest.get('name')!r}, {len(self.rows)} rows, folder={self.folder})"
+        return (f"Sweep({self.manifest.get('name')!r}, {len(self.rows)} rows, {len(self.totals)} points, "
+                f"folder={self.folder})")
 
 
 def load_sweep(folder):

@@ -75,9 +75,13 @@ class PackageTest(unittest.TestCase):
         out = os.path.join(self.scratch, "sweep")
         result = roofsim.sweep("gemm_batch_ridge", out=out, mode="roofline", jobs=2)
         self.assertEqual(len(result.points), len(result.manifest.axes[0]["values"]))
-        op_rows = [row for row in result.rows if row.get("op") not in (None, "total")]
-        self.assertEqual(len(op_rows), len(result.points))
-        self.assertEqual(roofsim.load_sweep(out).rows, result.rows)
+        # The batch ridge workload is one op: a row per point in sweep.csv and in sweep_totals.csv, the same figures.
+        self.assertEqual(len(result.rows), len(result.points))
+        self.assertEqual(len(result.totals), len(result.points))
+        self.assertTrue(all(row["op"] != "total" for row in result.rows))
+        self.assertEqual([row["useful_flops"] for row in result.totals], [row["useful_flops"] for row in result.rows])
+        loaded = roofsim.load_sweep(out)
+        self.assertEqual((loaded.rows, loaded.totals), (result.rows, result.totals))
 
     def test_diff_text(self):
         a = os.path.join(self.scratch, "a")

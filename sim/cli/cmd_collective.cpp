@@ -39,6 +39,7 @@ struct CollectiveOptions {
   std::string out;
   std::vector<std::string> sets;
   bool allow_large = false;
+  bool quiet = false;  // with --out: no table (collective.csv holds it)
 };
 
 Bytes option_bytes(const std::string& option, const std::string& text) {
@@ -112,7 +113,7 @@ int run_collective_command(const CollectiveOptions& options) {
   if (!sweep.unsupported.empty()) {
     throw InputError(SourcePos{"--algo " + options.algorithm}, "--algo", options.algorithm, sweep.unsupported);
   }
-  write_collective_table(sweep, cluster, options.op, options.algorithm, std::cout);
+  if (!options.quiet || !folder) write_collective_table(sweep, cluster, options.op, options.algorithm, std::cout);
 
   if (folder) {
     const auto path = folder->path() / "collective.csv";
@@ -153,6 +154,7 @@ void add_collective_command(CLI::App& app, int& exit_code) {
   command->add_option("--packet", options->packet, "Packet size (default: the cluster's collective.packet_size)");
   command->add_option("--out", options->out, "Folder for collective.csv");
   command->add_option("--set", options->sets, "KEY=VALUE override of a cluster key (repeatable)");
+  command->add_flag("--quiet", options->quiet, "With --out: no table, only the line naming collective.csv");
   add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_collective_command(*options); });
 }

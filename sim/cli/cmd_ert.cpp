@@ -18,6 +18,7 @@
 #include "sim/core/output_folder.h"
 #include "sim/engine/ert_plan.h"
 #include "sim/engine/ert_run.h"
+#include "sim/report/console_table.h"
 #include "sim/report/ert_chart.h"
 #include "sim/report/ert_writers.h"
 #include "sim/results/ert_report.h"
@@ -88,9 +89,9 @@ int run_ert_command(const ErtCommandOptions& options) {
   write_output_file(out / "ert_points.csv", [&](std::ostream& stream) { write_ert_points_csv(report, stream); });
   write_output_file(out / "ert_ceilings.csv", [&](std::ostream& stream) { write_ert_ceilings_csv(report, stream); });
   write_output_file(out / "ert.svg", [&](std::ostream& stream) { write_ert_svg(report, stream); });
-  std::cout << "\nwrote " << (out / "ert.json").string() << ", " << (out / "ert_points.csv").string() << ", "
-            << (out / "ert_ceilings.csv").string() << ", " << (out / "ert.svg").string()
-            << (report.complete ? "" : " (the points finished before the interruption)") << "\n";
+  std::cout << "\n";
+  write_wrote_line(out, {"ert.json", "ert_points.csv", "ert_ceilings.csv", "ert.svg"},
+                   report.complete ? "" : "(the points finished before the interruption)", std::cout);
   return work_exit_code(run.measured_points, plan.points.size(), "points");
 }
 

@@ -34,6 +34,7 @@ struct RooflineOptions {
   ModelOptions model;
   TableOptions table;
   bool summary = false;
+  bool quiet = false;  // the files only: no table, no design line
 };
 
 int run_roofline(const RooflineOptions& given) {
@@ -57,17 +58,18 @@ int run_roofline(const RooflineOptions& given) {
   report.provenance = make_provenance(hardware, workload, options.sets);
   if (model) report.extra["model"] = model_report_json(*model, hardware.dram ? hardware.dram->capacity_bytes : 0);
   add_design_report(report, hardware);
-  if (options.summary) {
+  if (options.summary && !options.quiet) {
     write_summary(report, std::cout);
-  } else {
+  } else if (!options.quiet) {
     write_console_table(report, std::cout, options.table);
     write_design_line(report, std::cout);
   }
-  write_report_files(report, device, options.out);
   const std::filesystem::path out(options.out);
-  std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
-            << (out / "roofline.svg").string() << ", " << (out / "energy.svg").string() << "\n";
-  write_report_html_file(report, out, std::cout);
+  auto files = write_report_files(report, device, out);
+  write_report_html_file(report, out);
+  files.push_back("report.html");
+  if (!options.quiet) std::cout << "\n";
+  write_wrote_line(out, files, "", std::cout);
   return 0;
 }
 
@@ -88,6 +90,7 @@ void add_roofline_command(CLI::App& app, int& exit_code) {
   command->add_option("--out", options->out, "Folder for report.json, ops.csv, roofline.svg and energy.svg")
       ->capture_default_str();
   add_table_flags(*command, options->table.wide, options->summary);
+  command->add_flag("--quiet", options->quiet, "No table: write the files and name them");
   add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_roofline(*options); });
 }

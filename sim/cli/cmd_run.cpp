@@ -124,7 +124,10 @@ int run_scenario(const RunOptions& given) {
   scenario.result =
       run_workload(scenario.hardware, scenario.workload, options.dram_trace.empty() ? nullptr : &dram_requests,
                    EngineRunOptions{!options.exact, !options.quiet});
-  if (!options.exact && !options.quiet) {
+  // The replay counts matter when something was replayed (the figures then come partly from earlier ops); a run
+  // that replayed nothing ran as --exact would, so the line is noise unless asked for.
+  const bool replayed = scenario.result.ops_replayed > 0;
+  if (!options.exact && !options.quiet && (replayed || options.model.verbose)) {
     std::cerr << fmt::format("memoized: {} of {} ops replayed, {} recorded ({} signatures); --exact simulates all\n",
                              scenario.result.ops_replayed, scenario.workload.ops.size(), scenario.result.ops_recorded,
                              scenario.result.memo_signatures);
@@ -145,6 +148,7 @@ int run_scenario(const RunOptions& given) {
   report.provenance = make_provenance(scenario.hardware, scenario.workload, options.sets);
   if (options.summary) {
     write_summary(report, std::cout);
+    write_design_line(report, std::cout);
   } else {
     write_console_table(report, std::cout, options.table);
     write_design_line(report, std::cout);
@@ -154,22 +158,21 @@ int run_scenario(const RunOptions& given) {
   }
   if (options.write_files) {
     const std::filesystem::path out(options.out_dir);
-    write_report_files(report, device, out);
+    auto files = write_report_files(report, device, out);
     if (complete) {
       write_output_file(out / "trace.json", [&](std::ostream& trace) {
         write_trace_json(make_trace_data(scenario.workload, scenario.hardware, scenario.result),
                          TraceOptions{options.trace_tiles}, trace);
       });
-      std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
-                << (out / "roofline.svg").string() << ", " << (out / "energy.svg").string() << ", "
-                << (out / "trace.json").string() << "\n";
+      files.push_back("trace.json");
     } else {
       remove_stale_output(out / "trace.json");
-      std::cout << "\nwrote " << (out / "report.json").string() << " (\"complete\": false), "
-                << (out / "ops.csv").string() << ", " << (out / "roofline.svg").string() << ", "
-                << (out / "energy.svg").string() << " of the finished ops; no trace.json\n";
     }
-    write_report_html_file(report, out, std::cout);
+    write_report_html_file(report, out);
+    files.push_back("report.html");
+    std::cout << "\n";
+    write_wrote_line(out, files, complete ? "" : "of the finished ops (report.json: \"complete\": false); no trace.json",
+                     std::cout);
   }
   return work_exit_code(scenario.result.ops.size(), scenario.workload.ops.size(), "ops");
 }
@@ -220,7 +223,7 @@ int run_default_scenario() {
   const int code = run_scenario(options);
   if (code != 0) return code;
   // The default run only prints; say how to get the same run's charts, report and trace.
-  std::cout << "\nfor roofline.svg, energy.svg, report.json, ops.csv and trace.json (Perfetto): roofsim run --hw "
+  std::cout << "\nfor the charts, report.html, report.json, the CSVs and trace.json (Perfetto):\n  roofsim run --hw "
             << options.hardware << " --workload " << options.workload << " --out results\n";
   return code;
 }

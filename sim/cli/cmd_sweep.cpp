@@ -1,6 +1,7 @@
 // `roofsim sweep FILE`: runs every point of a sweep file as its own roofsim process, N at a time, with progress,
-// resume and failure isolation, and collects sweep.csv, sweep.svg and sweep_roofline.svg. `--list` and `--shard`
-// hand the points to an existing engine (GNU parallel, a Slurm job array); `roofsim sweep merge` joins the shards.
+// resume and failure isolation, and collects sweep.csv, sweep_totals.csv, sweep.svg and sweep_roofline.svg. `--list`
+// and `--shard` hand the points to an existing engine (GNU parallel, a Slurm job array); `roofsim sweep merge` joins
+// the shards.
 #include <iostream>
 #include <memory>
 
@@ -12,6 +13,7 @@
 #include "sim/core/interrupt.h"
 #include "sim/core/output_file.h"
 #include "sim/core/output_folder.h"
+#include "sim/report/console_table.h"
 #include "sim/report/html_report.h"
 #include "sim/sweep/pareto_chart.h"
 #include "sim/sweep/sweep_chart.h"
@@ -84,7 +86,7 @@ std::filesystem::path absolute_path(const std::filesystem::path& path) {
   return std::filesystem::absolute(path).lexically_normal();
 }
 
-// sweep.csv, sweep.svg and sweep_roofline.svg of all points, from the folders that hold them. Returns the number of
+// sweep.csv, sweep_totals.csv, sweep.svg and sweep_roofline.svg of all points, from the folders that hold them. Returns the number of
 // points that failed or are missing.
 std::size_t write_collected(const SweepSpec& spec, const std::vector<std::filesystem::path>& dirs,
                             const std::filesystem::path& out) {
@@ -96,11 +98,15 @@ std::size_t write_collected(const SweepSpec& spec, const std::vector<std::filesy
     if (results.back().status != PointStatus::ok && results.back().status != PointStatus::dropped) ++bad;
   }
   write_output_file(out / "sweep.csv", [&](std::ostream& csv) { write_sweep_csv(spec, points, results, csv); });
+  write_output_file(out / "sweep_totals.csv",
+                    [&](std::ostream& csv) { write_sweep_totals_csv(spec, points, results, csv); });
   write_sweep_charts(spec, points, results, out);
   const bool pareto = write_pareto_chart(spec, points, results, out);
-  std::cout << "wrote " << (out / "sweep.csv").string() << ", " << (out / "sweep.svg").string() << ", "
-            << (out / "sweep_roofline.svg").string() << (pareto ? ", " + (out / "pareto.svg").string() : "") << "\n";
-  write_sweep_html_file(spec.name, out, std::cout);
+  write_sweep_html_file(spec.name, out);
+  std::vector<std::string> files = {"sweep.csv", "sweep_totals.csv", "sweep.svg", "sweep_roofline.svg"};
+  if (pareto) files.push_back("pareto.svg");
+  files.push_back("report.html");
+  write_wrote_line(out, files, "", std::cout);
   return bad;
 }
 
@@ -209,7 +215,7 @@ int run_merge(const MergeOptions& options) {
 void add_sweep_command(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
       "sweep",
-      "Run every point of a sweep file as its own process: sweep.csv, sweep.svg, sweep_roofline.svg; "
+      "Run every point of a sweep file as its own process: sweep.csv, sweep_totals.csv, sweep.svg, sweep_roofline.svg; "
       "or `sweep merge DIR...` to join shards");
   auto options = std::make_shared<SweepOptions>();
   command->add_option("file", options->file, "Sweep file, or a bundled sweep by name (gemm_batch_ridge)");

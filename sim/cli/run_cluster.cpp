@@ -89,14 +89,17 @@ int write_interrupted_cluster_run(const Workload& workload, const ClusterParams&
   }
   if (args.write_files) {
     const std::filesystem::path out(args.out_dir);
-    write_report_files(report, device, out);
+    auto files = write_report_files(report, device, out);
     remove_stale_output(out / "cluster.json");
     remove_stale_output(out / "trace.json");
-    std::cout << "\nwrote " << (out / "report.json").string() << " (\"complete\": false), "
-              << (out / "ops.csv").string() << ", " << (out / "roofline.svg").string() << ", "
-              << (out / "energy.svg").string() << " of rank " << rank.rank
-              << "'s finished ops; no cluster.json or trace.json\n";
-    write_report_html_file(report, out, std::cout);
+    write_report_html_file(report, out);
+    files.push_back("report.html");
+    std::cout << "\n";
+    write_wrote_line(out, files,
+                     fmt::format("of rank {}'s finished ops (report.json: \"complete\": false); no cluster.json or "
+                                 "trace.json",
+                                 rank.rank),
+                     std::cout);
   }
   return work_exit_code(rank.result.ops.size(), workload.ops.size(), "ops of rank " + std::to_string(rank.rank));
 }
@@ -154,15 +157,15 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
     write_cluster_table(result, reports, std::cout);
   }
   if (args.write_files) {
-    write_report_files(reports.front(), device, out);
+    auto files = write_report_files(reports.front(), device, out);
     write_output_file(out / "cluster.json",
                       [&](std::ostream& json) { json << cluster_json(result, reports).dump(2) << "\n"; });
     write_output_file(out / "trace.json",
                       [&](std::ostream& trace) { write_cluster_trace_json(result, reports, trace); });
-    std::cout << "\nwrote " << (out / "report.json").string() << ", " << (out / "ops.csv").string() << ", "
-              << (out / "roofline.svg").string() << " (rank " << result.simulated.front().rank << "), "
-              << (out / "cluster.json").string() << ", " << (out / "trace.json").string() << "\n";
-    write_report_html_file(reports.front(), out, std::cout);
+    write_report_html_file(reports.front(), out);
+    files.insert(files.end(), {"cluster.json", "trace.json", "report.html"});
+    std::cout << "\n";
+    write_wrote_line(out, files, fmt::format("(ops and charts: rank {})", result.simulated.front().rank), std::cout);
   }
   return work_exit_code(workload.ops.size(), workload.ops.size(), "ops");
 }

@@ -51,6 +51,7 @@ struct CostParams {
   double interposer_usd_per_mm2 = 0;
   double interposer_area_ratio = 0;  // interposer area over the area of the dies and stacks on it
   double assembly_test_usd = 0;
+  double service_life_years = 5;  // the device cost is amortised over it for a run's cost per token
 };
 
 struct DesignParams {

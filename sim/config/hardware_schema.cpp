@@ -317,6 +317,11 @@ const KeyRegistry& hardware_registry() {
            within(1, 10)},
           {"cost.assembly_test_usd", K::real, Q::bytes, opt, "0", "Package substrate, assembly and test, USD",
            &CostParams::assembly_test_usd, within(0, 1e6)},
+          // Estimate: hyperscalers depreciate servers over 5 to 6 years (Amazon 10-K for 2024: 5 years from 2025;
+          // Alphabet and Microsoft: 6 years); 5 is the shorter, as accelerators age faster than the fleet.
+          {"cost.service_life_years", K::real, Q::bytes, opt, "5",
+           "Years of continuous use the device cost is amortised over for a run's cost per token (estimate)",
+           &CostParams::service_life_years, within(0.1, 30)},
       });
   return registry;
 }

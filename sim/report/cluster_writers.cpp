@@ -5,60 +5,87 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/console_table.h"
 #include "sim/results/cluster_report.h"
 #include "sim/results/gap_attribution.h"
 
 namespace roofsim {
 
 void write_cluster_table(const ClusterRunResult& result, const std::vector<Report>& rank_reports, std::ostream& out) {
-  out << fmt::format("\ncluster {}: {} ranks; {}\n", result.cluster, result.ranks, result.symmetry);
-  const std::string header =
-      fmt::format("{:<16} {:>11} {:>11} {:>11} {:>11} {:>12} {:>12} {:>12} {:>12}  {}", "rank", "step_us", "compute_us",
-                  "comm_us", "exposed_us", "OI_net", "achieved_TF", "comm_ceil_TF", "binding_TF", "bound_by");
-  out << header << "\n" << std::string(header.size(), '-') << "\n";
+  out << "\n"
+      << wrap_words(fmt::format("cluster {}: {} ranks; {}", result.cluster, result.ranks, result.symmetry),
+                    kConsoleColumns, "  ")
+      << "\n";
+  const auto fixed = [](double value, int digits) { return fmt::format("{:.{}f}", value, digits); };
+  std::vector<std::vector<std::string>> rank_rows;
   for (std::size_t i = 0; i < result.simulated.size(); ++i) {
     const auto& rank = result.simulated[i];
     const auto& step = step_row(rank_reports[i]);
     const double oi_net = step.network_bytes == 0
                               ? 0.0
                               : static_cast<double>(step.useful_flops) / static_cast<double>(step.network_bytes);
-    out << fmt::format(
-        "{:<16} {:>11.3f} {:>11.3f} {:>11.3f} {:>11.3f} {:>12.1f} {:>12.2f} {:>12.2f} {:>12.2f}  {}\n",
-        rank.represents > 1 ? fmt::format("{} (x{})", rank.rank, rank.represents) : std::to_string(rank.rank),
-        rank.step.step_s * 1e6, rank.step.compute_s * 1e6, rank.step.communication_s * 1e6,
-        rank.step.exposed_communication_s * 1e6, oi_net, step.achieved_flops_per_s.value_or(0) / 1e12,
-        step.roofline.ceilings.comm.flops_per_s / 1e12, step.attainable_flops_per_s() / 1e12, step.roofline.bound_by);
+    rank_rows.push_back(
+        {rank.represents > 1 ? fmt::format("{} (x{})", rank.rank, rank.represents) : std::to_string(rank.rank),
+         fixed(rank.step.step_s * 1e6, 3), fixed(rank.step.compute_s * 1e6, 3),
+         fixed(rank.step.communication_s * 1e6, 3), fixed(rank.step.exposed_communication_s * 1e6, 3),
+         fixed(oi_net, 1), fixed(step.achieved_flops_per_s.value_or(0) / 1e12, 2),
+         fixed(step.roofline.ceilings.comm.flops_per_s / 1e12, 2), fixed(step.attainable_flops_per_s() / 1e12, 2),
+         step.roofline.bound_by});
   }
+  print_table({{"rank", "", true},
+               {"step", "us"},
+               {"compute", "us"},
+               {"comm", "us"},
+               {"exposed", "us"},
+               {"OI_net", "FLOP/B"},
+               {"achieved", "TFLOP/s"},
+               {"comm_ceil", "TFLOP/s"},
+               {"binding", "TFLOP/s"},
+               {"bound_by", "", true}},
+              rank_rows, out);
   out << "\nstep gap to the binding ceiling by cause, us (the causes add up to the gap)\n";
-  const std::string gap_header =
-      fmt::format("{:<16} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}", "rank", "ceiling", "step", "gap",
-                  "compute", "exposed_com", "deps_launch", "ahead", "unattrib");
-  out << gap_header << "\n" << std::string(gap_header.size(), '-') << "\n";
+  std::vector<std::vector<std::string>> gap_rows;
   for (std::size_t i = 0; i < result.simulated.size(); ++i) {
     const auto& rank = result.simulated[i];
     const auto gap = step_gap(step_row(rank_reports[i]), rank.step);
-    out << fmt::format("{:<16} {:>11.3f} {:>11.3f} {:>11.3f}", std::to_string(rank.rank), gap.ceiling_time_s * 1e6,
-                       gap.sim_time_s * 1e6, gap.gap_s * 1e6);
-    for (const auto& cause : gap.causes) out << fmt::format(" {:>11.3f}", cause.seconds * 1e6);
-    out << "\n";
+    std::vector<std::string> row = {std::to_string(rank.rank), fixed(gap.ceiling_time_s * 1e6, 3),
+                                    fixed(gap.sim_time_s * 1e6, 3), fixed(gap.gap_s * 1e6, 3)};
+    for (const auto& cause : gap.causes) row.push_back(fixed(cause.seconds * 1e6, 3));
+    gap_rows.push_back(std::move(row));
   }
+  print_table({{"rank", "", true},
+               {"ceiling", "us"},
+               {"step", "us"},
+               {"gap", "us"},
+               {"compute", "us"},
+               {"exposed_comm", "us"},
+               {"deps_launch", "us"},
+               {"ahead", "us"},
+               {"unattributed", "us"}},
+              gap_rows, out);
   out << fmt::format("\ncollectives ({} issued, {} network events)\n", result.collectives.size(),
                      result.network_events);
-  const std::string coll_header =
-      fmt::format("{:<28} {:>6} {:>6} {:>12} {:>12} {:>11} {:>11} {:>11} {:>11}  {}", "op", "group", "ranks", "bytes",
-                  "sent/rank", "ready_us", "issue_us", "finish_us", "time_us", "algorithm");
-  out << coll_header << "\n" << std::string(coll_header.size(), '-') << "\n";
-  std::size_t shown = 0;
+  std::vector<std::vector<std::string>> collective_rows;
   for (const auto& c : result.collectives) {
     // One line per op for collectives over many groups: the first group stands for the rest when symmetric.
     if (c.group != 0 && result.symmetric) continue;
-    ++shown;
-    out << fmt::format("{:<28} {:>6} {:>6} {:>12} {:>12} {:>11.3f} {:>11.3f} {:>11.3f} {:>11.3f}  {}\n", c.name,
-                       c.group, c.group_size, c.message_bytes, c.bytes_sent_per_rank, c.ready_s * 1e6, c.issue_s * 1e6,
-                       c.finish_s * 1e6, (c.finish_s - c.issue_s) * 1e6, c.algorithm);
+    collective_rows.push_back({c.name, std::to_string(c.group), std::to_string(c.group_size),
+                               std::to_string(c.message_bytes), std::to_string(c.bytes_sent_per_rank),
+                               fixed(c.ready_s * 1e6, 3), fixed(c.issue_s * 1e6, 3), fixed(c.finish_s * 1e6, 3),
+                               fixed((c.finish_s - c.issue_s) * 1e6, 3), c.algorithm});
   }
-  if (shown < result.collectives.size()) {
-    out << fmt::format("({} more groups finished with group 0)\n", result.collectives.size() - shown);
+  std::vector<TableColumn> collective_columns = {{"op", "", true},  {"group", ""},      {"ranks", ""},
+                                                 {"bytes", "B"},    {"sent/rank", "B"}, {"ready", "us"},
+                                                 {"issue", "us"},   {"finish", "us"},   {"time", "us"},
+                                                 {"algorithm", "", true}};
+  // The op names take what the other columns leave of the line.
+  const auto widths = column_widths(collective_columns, collective_rows);
+  const std::size_t others = table_width(widths) - widths.front();
+  const std::size_t name_width = kConsoleColumns > others + 12 ? kConsoleColumns - others : 12;
+  for (auto& row : collective_rows) row.front() = fitted(row.front(), name_width);
+  print_table(collective_columns, collective_rows, out);
+  if (collective_rows.size() < result.collectives.size()) {
+    out << fmt::format("({} more groups finished with group 0)\n", result.collectives.size() - collective_rows.size());
   }
 }
 

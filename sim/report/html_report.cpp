@@ -138,9 +138,8 @@ void write_report_html(const Report& report, std::ostream& out) {
   write_html_page(report.workload_name + " on " + report.hardware_name, subtitle, report_page_data(report), out);
 }
 
-void write_report_html_file(const Report& report, const std::filesystem::path& dir, std::ostream& log) {
+void write_report_html_file(const Report& report, const std::filesystem::path& dir) {
   write_output_file(dir / "report.html", [&](std::ostream& out) { write_report_html(report, out); });
-  log << "wrote " << (dir / "report.html").string() << " (charts and tables in a browser)\n";
 }
 
 void write_sweep_html(const std::string& name, const std::filesystem::path& dir, std::ostream& out) {
@@ -163,9 +162,8 @@ void write_sweep_html(const std::string& name, const std::filesystem::path& dir,
 
 namespace roofsim {
 
-void write_sweep_html_file(const std::string& name, const std::filesystem::path& dir, std::ostream& log) {
+void write_sweep_html_file(const std::string& name, const std::filesystem::path& dir) {
   write_output_file(dir / "report.html", [&](std::ostream& out) { write_sweep_html(name, dir, out); });
-  log << "wrote " << (dir / "report.html").string() << " (charts and tables in a browser)\n";
 }
 
 }  // namespace roofsim

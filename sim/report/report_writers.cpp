@@ -280,48 +280,6 @@ void write_levels_csv(const Report& report, std::ostream& out) {
 
 namespace {
 
-// A name cut to `width` characters, its end replaced by '~' when cut, so that a long op name does not widen a table.
-std::string fitted(const std::string& text, std::size_t width) {
-  if (text.size() <= width || width < 2) return text;
-  return text.substr(0, width - 1) + "~";
-}
-
-struct TableColumn {
-  std::string name;
-  std::string unit;
-  bool left = false;
-};
-
-// Writes a table: the column names, then their units, a rule, then the rows; each column as wide as its widest cell.
-void print_table(const std::vector<TableColumn>& columns, const std::vector<std::vector<std::string>>& rows,
-                 std::ostream& out) {
-  std::vector<std::size_t> widths(columns.size());
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    widths[c] = std::max(columns[c].name.size(), columns[c].unit.size());
-    for (const auto& row : rows) widths[c] = std::max(widths[c], row[c].size());
-  }
-  const auto print_row = [&](const std::vector<std::string>& cells) {
-    std::string line;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      if (c > 0) line += "  ";
-      line += columns[c].left ? fmt::format("{:<{}}", cells[c], widths[c]) : fmt::format("{:>{}}", cells[c], widths[c]);
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << "\n";
-  };
-  std::vector<std::string> names, units;
-  for (const auto& column : columns) {
-    names.push_back(column.name);
-    units.push_back(column.unit);
-  }
-  print_row(names);
-  print_row(units);
-  std::size_t total_width = 0;
-  for (const auto width : widths) total_width += width + 2;
-  out << std::string(total_width - 2, '-') << "\n";
-  for (const auto& row : rows) print_row(row);
-}
-
 std::string time_us_text(std::optional<double> seconds) {
   return seconds && std::isfinite(*seconds) ? short_number(*seconds * 1e6) : "-";
 }
@@ -376,10 +334,17 @@ void write_wide_table(const Report& report, std::ostream& out) {
   print_table(columns, rows, out);
 }
 
+// The op names are cut no shorter than this while a column can still give way: a name cut to a dozen characters
+// ("decoder.l0.~") no longer says which op a row is.
+constexpr std::size_t kReadableNameColumns = 28;
+
 // The columns that fit kConsoleColumns: the op, its main-memory bytes and OI, the binding ceiling as a rate and a
-// time, and in `run` the simulated time, rate and efficiency; --wide prints every ceiling and level.
+// time, and in `run` the simulated time, rate and efficiency; --wide prints every ceiling and level. When the names
+// would be cut below kReadableNameColumns, the columns that say least beside the name give way, in this order: the
+// data type (named in the title when every op has the same), the kind, the binding ceiling as a rate (its time stays).
 void write_compact_table(const Report& report, std::ostream& out) {
   const bool run = report.command == "run";
+  enum Column : std::size_t { name_column, kind_column, dtype_column, rate_column = 6 };
   std::vector<TableColumn> columns = {{"op", "", true},
                                       {"kind", "", true},
                                       {"dtype", "", true},
@@ -396,6 +361,7 @@ void write_compact_table(const Report& report, std::ostream& out) {
     columns.push_back({"eff", "%"});
   }
   std::vector<std::vector<std::string>> rows;
+  std::size_t longest_name = 0;
   for (const auto& op : report.ops) {
     const auto& binding = op.roofline.ceilings[op.roofline.binding];
     std::vector<std::string> row = {op.name,
@@ -413,21 +379,49 @@ void write_compact_table(const Report& report, std::ostream& out) {
       row.push_back(op.achieved_flops_per_s ? short_number(*op.achieved_flops_per_s / 1e12) : "-");
       row.push_back(efficiency_text(op));
     }
+    longest_name = std::max(longest_name, op.name.size());
     rows.push_back(std::move(row));
   }
-  // The op names take what the other columns leave of the line.
-  std::size_t others = 0;
-  for (std::size_t c = 1; c < columns.size(); ++c) {
-    std::size_t width = std::max(columns[c].name.size(), columns[c].unit.size());
-    for (const auto& row : rows) width = std::max(width, row[c].size());
-    others += width + 2;
+  std::vector<bool> shown(columns.size(), true);
+  const auto widths = column_widths(columns, rows);
+  // The width of the shown columns but the name, each with the two spaces before it.
+  const auto others_width = [&] {
+    std::size_t width = 0;
+    for (std::size_t c = 1; c < columns.size(); ++c) width += shown[c] ? widths[c] + 2 : 0;
+    return width;
+  };
+  const std::size_t wanted_name = std::min(std::max(longest_name, columns[0].name.size()), kReadableNameColumns);
+  for (const auto column : {dtype_column, kind_column, rate_column}) {
+    if (others_width() + wanted_name <= kConsoleColumns) break;
+    shown[column] = false;
   }
+  const std::size_t others = others_width();
   const std::size_t name_width = kConsoleColumns > others + 12 ? kConsoleColumns - others : 12;
-  for (auto& row : rows) row[0] = fitted(row[0], name_width);
-  out << fmt::format("{} on {}: {} ops, {} bytes, OI against {}; the binding ceiling (--wide: all six)\n",
-                     report.workload_name, report.hardware_name, report.ops.size(), report.bytes_basis,
-                     report.main_memory);
-  print_table(columns, rows, out);
+  std::vector<TableColumn> shown_columns;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (shown[c]) shown_columns.push_back(columns[c]);
+  }
+  for (auto& row : rows) {
+    row[name_column] = fitted(row[name_column], name_width);
+    std::vector<std::string> cells;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (shown[c]) cells.push_back(std::move(row[c]));
+    }
+    row = std::move(cells);
+  }
+  std::string dtypes;
+  if (!shown[dtype_column]) {
+    for (const auto& op : report.ops) {
+      const std::string dtype(to_string(op.dtype));
+      if (dtypes.find(dtype) == std::string::npos) dtypes += (dtypes.empty() ? "" : ", ") + dtype;
+    }
+  }
+  const std::string title = fmt::format(
+      "{} on {}: {} ops{}, {} bytes, OI against {}; the binding ceiling (--wide: every column)",
+      report.workload_name, report.hardware_name, report.ops.size(), dtypes.empty() ? "" : " in " + dtypes,
+      report.bytes_basis, report.main_memory);
+  out << wrap_words(title, kConsoleColumns, "  ") << "\n";
+  print_table(shown_columns, rows, out);
 }
 
 }  // namespace
@@ -457,15 +451,20 @@ void write_summary(const Report& report, std::ostream& out) {
   }
 }
 
-void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir) {
+std::vector<std::string> write_report_files(const Report& report, const DeviceRoof& device,
+                                            const std::filesystem::path& dir) {
+  std::vector<std::string> names = {"report.json", "ops.csv", "levels.csv"};
   write_output_file(dir / "report.json", [&](std::ostream& out) { write_report_json(report, out); });
   write_output_file(dir / "ops.csv", [&](std::ostream& out) { write_ops_csv(report, out); });
   write_output_file(dir / "levels.csv", [&](std::ostream& out) { write_levels_csv(report, out); });
   if (std::any_of(report.ops.begin(), report.ops.end(), is_step_row)) {
     write_output_file(dir / "steps.csv", [&](std::ostream& out) { write_steps_csv(report, out); });
+    names.push_back("steps.csv");
   }
   write_output_file(dir / "roofline.svg", [&](std::ostream& out) { write_roofline_svg(report, device, out); });
   write_output_file(dir / "energy.svg", [&](std::ostream& out) { write_energy_svg(report, device, out); });
+  names.insert(names.end(), {"roofline.svg", "energy.svg"});
+  return names;
 }
 
 }  // namespace roofsim

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/console_table.h"
 #include "sim/results/report_model.h"
 #include "sim/roofline/roofline.h"
 
@@ -36,9 +37,6 @@ void write_steps_csv(const Report& report, std::ostream& out);
 // the levels differ from device to device).
 void write_levels_csv(const Report& report, std::ostream& out);
 
-// The console's width the tables fit by default.
-inline constexpr std::size_t kConsoleColumns = 120;
-
 struct TableOptions {
   bool wide = false;  // every column (each level's bytes, the six ceilings), however wide
 };
@@ -50,7 +48,9 @@ void write_console_table(const Report& report, std::ostream& out, const TableOpt
 void write_summary(const Report& report, std::ostream& out);
 
 // Writes report.json, ops.csv, levels.csv, steps.csv (cluster runs), roofline.svg and energy.svg into `dir`, each whole
-// or not at all (output_file.h). Throws OutputError when a file cannot be written.
-void write_report_files(const Report& report, const DeviceRoof& device, const std::filesystem::path& dir);
+// or not at all (output_file.h), and returns the names of the files written. Throws OutputError when a file cannot be
+// written.
+std::vector<std::string> write_report_files(const Report& report, const DeviceRoof& device,
+                                            const std::filesystem::path& dir);
 
 }  // namespace roofsim

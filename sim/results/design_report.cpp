@@ -6,6 +6,20 @@
 
 namespace roofsim {
 
+double amortised_usd_per_s(double device_usd, double service_life_years) {
+  constexpr double kSecondsPerYear = 365.25 * 86400;
+  return device_usd / (service_life_years * kSecondsPerYear);
+}
+
+std::uint64_t tokens_per_run(const nlohmann::ordered_json& model) {
+  if (!model.contains("phase") || !model.contains("batch_sequences")) return 0;
+  const auto phase = model["phase"].get<std::string>();
+  const auto batch = model["batch_sequences"].get<std::uint64_t>();
+  if (phase == "decode") return batch;
+  if (!model.contains("seq_tokens")) return 0;
+  return batch * model["seq_tokens"].get<std::uint64_t>();
+}
+
 void add_design_report(Report& report, const HardwareParams& hardware) {
   const auto estimate = maybe_estimate_design(hardware);
   if (!estimate) return;
@@ -60,6 +74,28 @@ void add_design_report(Report& report, const HardwareParams& hardware) {
   if (report.total_sim_time_s && *report.total_sim_time_s > 0 && report.total_useful_flops() > 0) {
     const double achieved = static_cast<double>(report.total_useful_flops()) / *report.total_sim_time_s;
     design["cost"]["usd_per_achieved_tflops"] = cost.total_usd / (achieved / 1e12);
+  }
+  if (report.total_sim_time_s && *report.total_sim_time_s > 0) {
+    const double life_years = hardware.design.cost.service_life_years;
+    const double usd_per_s = amortised_usd_per_s(cost.total_usd, life_years);
+    const double usd_per_run = usd_per_s * *report.total_sim_time_s;
+    nlohmann::ordered_json per_run = {
+        {"basis",
+         "the device cost (silicon, DRAM, interposer, assembly) spread evenly over cost.service_life_years of "
+         "continuous use, charged for the run's simulated time; no energy, host, network or datacenter cost"},
+        {"service_life_years", life_years},
+        {"usd_per_device_hour", usd_per_s * 3600},
+        {"usd_per_run", usd_per_run},
+        {"tokens_per_run", nullptr},
+        {"usd_per_million_tokens", nullptr}};
+    const auto tokens = report.extra.contains("model") ? tokens_per_run(report.extra["model"]) : 0;
+    if (tokens > 0) {
+      per_run["tokens_per_run"] = tokens;
+      per_run["usd_per_million_tokens"] = usd_per_run / static_cast<double>(tokens) * 1e6;
+      // A model built with fewer layers than it has costs less per token than the whole model would.
+      per_run["model_layers_built"] = report.extra["model"].value("layers_built", std::uint64_t{0});
+    }
+    design["cost_per_run"] = per_run;
   }
   report.extra["design"] = design;
 }

@@ -32,7 +32,7 @@ std::optional<double> objective_value(const SweepSpec& spec, const SweepPoint& p
   if (objective == "cost") return point.design->cost_usd;
   if (objective == "tdp") return point.design->tdp_w;
   const auto metric = std::find(spec.metrics.begin(), spec.metrics.end(), objective) - spec.metrics.begin();
-  return result.rows.back().numbers.at(static_cast<std::size_t>(metric));
+  return result.total.numbers.at(static_cast<std::size_t>(metric));
 }
 
 std::string axis_title(const std::string& objective) {

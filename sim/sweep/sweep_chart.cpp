@@ -85,6 +85,7 @@ std::optional<double> point_value(const SweepSpec& spec, const PointResult& resu
   if (result.status != PointStatus::ok) return std::nullopt;
   const std::size_t metric = metric_index(spec, name);
   if (metric >= spec.metrics.size()) return std::nullopt;
+  if (spec.chart_op == "total") return result.total.numbers.at(metric);
   for (const auto& row : result.rows) {
     if (row.op == spec.chart_op) return row.numbers[metric];
   }
@@ -171,19 +172,22 @@ OpReport op_from_json(const nlohmann::ordered_json& op, const std::string& prefi
   return result;
 }
 
-// The roofline of the base scenario's device with every op of every ok point; points are named by their axis
-// values so that the label of an op says which point it is.
-void write_points_roofline(const SweepSpec& spec, const std::vector<SweepPoint>& points,
-                           const std::vector<PointResult>& results, std::ostream& out) {
+// The base scenario's device with the sweep's own hardware overrides; a cluster sweep's one device (with the device
+// overrides the cluster file allows).
+HardwareParams base_hardware(const SweepSpec& spec) {
   std::vector<Override> hardware_overrides;
   for (const auto& entry : spec.base_overrides) {
     if (entry.key.rfind("workload.", 0) != 0) hardware_overrides.push_back(entry);
   }
-  // A cluster sweep draws the roofline of one of its devices (with the device overrides the cluster file allows).
   const auto hardware_file = resolve_sweep_hardware(spec.hardware);
-  const auto hardware = parse_toml_file(hardware_file).contains("cluster")
-                            ? load_cluster(hardware_file, hardware_overrides).device
-                            : load_hardware(hardware_file, hardware_overrides);
+  return parse_toml_file(hardware_file).contains("cluster") ? load_cluster(hardware_file, hardware_overrides).device
+                                                            : load_hardware(hardware_file, hardware_overrides);
+}
+
+// The roofline of the base scenario's device with every op of every ok point; points are named by their axis
+// values so that the label of an op says which point it is.
+void write_points_roofline(const SweepSpec& spec, const HardwareParams& hardware, const std::vector<SweepPoint>& points,
+                           const std::vector<PointResult>& results, std::ostream& out) {
   const auto device = make_device_roof(hardware);
   Report report;
   report.command = spec.mode;
@@ -239,8 +243,70 @@ std::vector<double> nice_ticks(double lo, double hi, int target) {
   return ticks;
 }
 
+std::vector<WaveBoundary> wave_boundaries(const std::vector<double>& x,
+                                          const std::vector<std::optional<std::uint64_t>>& tiles, std::uint64_t units) {
+  std::vector<WaveBoundary> boundaries;
+  if (units == 0) return boundaries;
+  const auto per_unit = [&](std::uint64_t count) { return (count + units - 1) / units; };
+  std::optional<std::size_t> previous;
+  for (std::size_t i = 0; i < x.size() && i < tiles.size(); ++i) {
+    if (!tiles[i]) continue;
+    if (previous && *tiles[i] > *tiles[*previous]) {
+      const double t0 = static_cast<double>(*tiles[*previous]), t1 = static_cast<double>(*tiles[i]);
+      for (auto k = per_unit(*tiles[*previous]) + 1; k <= per_unit(*tiles[i]); ++k) {
+        // The count passes (k - 1) x units: the first tile past it makes k per unit.
+        const double crossing = static_cast<double>((k - 1) * units);
+        boundaries.push_back({x[*previous] + (crossing - t0) / (t1 - t0) * (x[i] - x[*previous]), k});
+      }
+    }
+    previous = i;
+  }
+  return boundaries;
+}
+
+namespace {
+
+// The tile count of the charted op of an ok point: the op chart.op names, or the point's only op; none without
+// report.json's `tiles` (a `roofline` point).
+std::optional<std::uint64_t> charted_tiles(const SweepSpec& spec, const PointResult& result) {
+  if (result.status != PointStatus::ok || !result.report.contains("ops")) return std::nullopt;
+  const auto& ops = result.report["ops"];
+  const nlohmann::json* op = nullptr;
+  if (spec.chart_op == "total") {
+    if (ops.size() == 1) op = &ops.front();
+  } else {
+    for (const auto& candidate : ops) {
+      if (candidate.value("name", std::string()) == spec.chart_op) op = &candidate;
+    }
+  }
+  if (op == nullptr || !op->contains("tiles") || !(*op)["tiles"].is_number_unsigned()) return std::nullopt;
+  return (*op)["tiles"].get<std::uint64_t>();
+}
+
+// Per value of axis `a`, the charted op's tile count when every point with that value agrees on it.
+std::vector<std::optional<std::uint64_t>> tiles_along(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                                                      const std::vector<PointResult>& results, std::size_t a) {
+  std::vector<std::optional<std::uint64_t>> tiles(spec.axes[a].values.size());
+  std::vector<bool> conflict(tiles.size(), false);
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    const auto count = charted_tiles(spec, results[p]);
+    if (!count) continue;
+    const auto v = points[p].value_index[a];
+    if (tiles[v] && *tiles[v] != *count) conflict[v] = true;
+    tiles[v] = count;
+  }
+  for (std::size_t v = 0; v < tiles.size(); ++v) {
+    if (conflict[v]) return {};
+  }
+  return tiles;
+}
+
+}  // namespace
+
 std::vector<ChartPanel> sweep_panels(const SweepSpec& spec, const std::vector<SweepPoint>& points,
-                                     const std::vector<PointResult>& results) {
+                                     const std::vector<PointResult>& results, std::uint64_t units) {
+  const bool units_swept = std::any_of(spec.axes.begin(), spec.axes.end(),
+                                       [](const SweepAxis& axis) { return axis.key == "compute.units"; });
   std::vector<ChartPanel> panels;
   for (std::size_t a = 0; a < spec.axes.size(); ++a) {
     const auto& axis = spec.axes[a];
@@ -280,6 +346,10 @@ std::vector<ChartPanel> sweep_panels(const SweepSpec& spec, const std::vector<Sw
       if (!bound.empty())
         panel.references[at->second].y[points[p].value_index[a]] = point_value(spec, results[p], bound);
     }
+    if (units > 0 && !units_swept && axis.scale != AxisScale::category) {
+      panel.units = units;
+      panel.wave_boundaries = wave_boundaries(panel.x, tiles_along(spec, points, results, a), units);
+    }
     panels.push_back(std::move(panel));
   }
   return panels;
@@ -304,12 +374,14 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
     const double top = kTitleHeight + kPanelHeight * static_cast<double>(p) + kPlotTop;
     const double bottom = top + kPlotHeight;
     // The legend's width from its longest entry; the plot takes the rest of the width.
-    const bool has_legend = panel.series.size() > 1 || !panel.references.empty();
+    const bool has_legend = panel.series.size() > 1 || !panel.references.empty() || !panel.wave_boundaries.empty();
     std::vector<std::string> legend_texts;
     for (std::size_t s = 0; s < panel.series.size() && s < kMaxLegendEntries; ++s) {
       legend_texts.push_back(fmt::format("{}. {} (= {}.)", s + 1, panel.series[s].label, s));
     }
     if (!panel.references.empty()) legend_texts.push_back("dashed: " + panel.reference_label);
+    const std::string wave_legend = fmt::format("dotted: tiles per unit step ({} units)", panel.units);
+    if (!panel.wave_boundaries.empty()) legend_texts.push_back(wave_legend);
     double legend_width = 0;
     for (const auto& text : legend_texts) legend_width = std::max(legend_width, 30 + text_width_px(text, kSmallFontPx));
     legend_width = has_legend ? std::min(kMaxLegendWidth, legend_width) : 0;
@@ -397,6 +469,21 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
         << "\" text-anchor=\"middle\" transform=\"rotate(-90 18 " << px(y_mid) << ")\">"
         << escape(y_title(spec.chart_metric, y_unit, y_map.log)) << "</text>\n";
 
+    // Wave boundaries under the data, each labelled at the top with the tiles per unit past it; a label that would
+    // run into the previous one is left out (the line stays).
+    double last_label_end = -1e9;
+    for (const auto& boundary : panel.wave_boundaries) {
+      const double x = x_map.map(x_map.log ? std::max(boundary.x, 1e-300) : boundary.x);
+      if (!(x >= kPlotLeft && x <= right)) continue;
+      out << "<line class=\"wave-boundary\" x1=\"" << px(x) << "\" y1=\"" << px(top) << "\" x2=\"" << px(x)
+          << "\" y2=\"" << px(bottom) << "\" stroke=\"#777777\" stroke-width=\"1\" stroke-dasharray=\"2 3\"/>\n";
+      const std::string label = fmt::format("{}/unit", boundary.tiles_per_unit);
+      const double width = text_width_px(label, kSmallFontPx);
+      if (x + 3 < last_label_end + 6 || x + 3 + width > right) continue;
+      out << "<text class=\"wave-label\" x=\"" << px(x + 3) << "\" y=\"" << px(top + 12) << "\" font-size=\""
+          << px(kSmallFontPx) << "\" fill=\"#555555\">" << escape(label) << "</text>\n";
+      last_label_end = x + 3 + width;
+    }
     const auto path_of = [&](const ChartSeries& series) {
       std::string path;
       bool pen_down = false;
@@ -480,6 +567,15 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
       out << "<text class=\"legend\" x=\"" << px(legend_left + 28) << "\" y=\"" << px(ly + 4) << "\" font-size=\""
           << px(kSmallFontPx) << "\">" << escape("dashed: " + panel.reference_label) << "</text>\n";
     }
+    if (!panel.wave_boundaries.empty()) {
+      const double ly = top + 8 +
+                        18 * static_cast<double>(std::min(panel.series.size(), kMaxLegendEntries + 1) +
+                                                 (panel.references.empty() ? 0 : 1));
+      out << "<line x1=\"" << px(legend_left) << "\" y1=\"" << px(ly) << "\" x2=\"" << px(legend_left + 22)
+          << "\" y2=\"" << px(ly) << "\" stroke=\"#777777\" stroke-width=\"1\" stroke-dasharray=\"2 3\"/>\n";
+      out << "<text class=\"legend\" x=\"" << px(legend_left + 28) << "\" y=\"" << px(ly + 4) << "\" font-size=\""
+          << px(kSmallFontPx) << "\">" << escape(wave_legend) << "</text>\n";
+    }
     out << "</g>\n";
   }
   out << "</svg>\n";
@@ -487,6 +583,7 @@ void write_sweep_svg(const SweepSpec& spec, const std::vector<ChartPanel>& panel
 
 void write_sweep_charts(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                         const std::vector<PointResult>& results, const std::filesystem::path& dir) {
+  const auto hardware = base_hardware(spec);
   {
     // `roofline` points have no simulated time: chart the analytic counterpart of a simulated metric when it is
     // collected, so that `--mode roofline` of a `run` study still draws its chart.
@@ -502,11 +599,11 @@ void write_sweep_charts(const SweepSpec& spec, const std::vector<SweepPoint>& po
       }
     }
     write_output_file(dir / "sweep.svg", [&](std::ostream& out) {
-      write_sweep_svg(charted, sweep_panels(charted, points, results), out);
+      write_sweep_svg(charted, sweep_panels(charted, points, results, hardware.compute.units), out);
     });
   }
   write_output_file(dir / "sweep_roofline.svg",
-                    [&](std::ostream& out) { write_points_roofline(spec, points, results, out); });
+                    [&](std::ostream& out) { write_points_roofline(spec, hardware, points, results, out); });
 }
 
 }  // namespace roofsim

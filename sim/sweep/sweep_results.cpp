@@ -321,7 +321,7 @@ PointResult collect_point(const SweepSpec& spec, const SweepPoint& point,
           }
           result.rows.push_back(std::move(row));
         }
-        result.rows.push_back(total_row(result.report, spec.metrics));
+        result.total = total_row(result.report, spec.metrics);
       } catch (const nlohmann::json::exception& error) {
         // Not JSON, or JSON of another shape than report.json's: the point failed, the others are still collected.
         result.rows.clear();
@@ -382,7 +382,7 @@ std::vector<bool> pareto_marks(const SweepSpec& spec, const std::vector<SweepPoi
           value = points[i].design->tdp_w;
         } else {
           const auto metric = std::find(spec.metrics.begin(), spec.metrics.end(), objective) - spec.metrics.begin();
-          value = results[i].rows.back().numbers.at(static_cast<std::size_t>(metric));
+          value = results[i].total.numbers.at(static_cast<std::size_t>(metric));
         }
         objectives[m].push_back(value);
       }
@@ -393,20 +393,35 @@ std::vector<bool> pareto_marks(const SweepSpec& spec, const std::vector<SweepPoi
   return marks;
 }
 
-void write_sweep_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points,
-                     const std::vector<PointResult>& results, std::ostream& out) {
+namespace {
+
+std::string status_text(PointStatus status) {
+  switch (status) {
+    case PointStatus::ok: return "ok";
+    case PointStatus::failed: return "failed";
+    case PointStatus::dropped: return "dropped";
+    case PointStatus::missing: return "missing";
+  }
+  return "missing";
+}
+
+// The columns a point's rows start with (its index, the axis values, the trade's `take` value and the design figures),
+// and per point the cells of those columns.
+std::string point_header(const SweepSpec& spec) {
+  std::string header = "point";
+  for (const auto& axis : spec.axes) header += "," + csv_field(axis.label);
+  if (spec.trade) header += "," + csv_field(spec.trade->take);
+  if (spec.uses_design()) header += ",area_mm2,filler_mm2,cost_usd,tdp_w,pareto";
+  return header;
+}
+
+std::vector<std::string> point_prefixes(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                                        const std::vector<PointResult>& results) {
   const bool design = spec.uses_design();
   const auto pareto = pareto_marks(spec, points, results);
-  out << "point";
-  for (const auto& axis : spec.axes) out << "," << csv_field(axis.label);
-  if (spec.trade) out << "," << csv_field(spec.trade->take);
-  if (design) out << ",area_mm2,filler_mm2,cost_usd,tdp_w,pareto";
-  out << ",op,status";
-  for (const auto& metric : spec.metrics) out << "," << csv_field(metric);
-  out << ",error\n";
+  std::vector<std::string> prefixes;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& point = points[i];
-    const auto& result = results[i];
     std::string prefix = std::to_string(point.index);
     for (const auto& value : point.values) prefix += "," + csv_field(value);
     if (spec.trade) prefix += "," + csv_field(point.take_value);
@@ -417,20 +432,53 @@ void write_sweep_csv(const SweepSpec& spec, const std::vector<SweepPoint>& point
     } else if (design) {
       prefix += ",,,,,";
     }
+    prefixes.push_back(std::move(prefix));
+  }
+  return prefixes;
+}
+
+void write_metric_cells(const OpRow& row, std::ostream& out) {
+  for (const auto& cell : row.cells) out << "," << csv_field(cell);
+}
+
+}  // namespace
+
+void write_sweep_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                     const std::vector<PointResult>& results, std::ostream& out) {
+  out << point_header(spec) << ",op,status";
+  for (const auto& metric : spec.metrics) out << "," << csv_field(metric);
+  out << ",error\n";
+  const auto prefixes = point_prefixes(spec, points, results);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& result = results[i];
     if (result.status != PointStatus::ok) {
-      out << prefix << ",,"
-          << (result.status == PointStatus::failed    ? "failed"
-              : result.status == PointStatus::dropped ? "dropped"
-                                                      : "missing");
-      for (std::size_t m = 0; m < spec.metrics.size(); ++m) out << ",";
-      out << "," << csv_field(result.error) << "\n";
+      out << prefixes[i] << ",," << status_text(result.status) << std::string(spec.metrics.size(), ',') << ","
+          << csv_field(result.error) << "\n";
       continue;
     }
     for (const auto& row : result.rows) {
-      out << prefix << "," << csv_field(row.op) << ",ok";
-      for (const auto& cell : row.cells) out << "," << csv_field(cell);
+      out << prefixes[i] << "," << csv_field(row.op) << ",ok";
+      write_metric_cells(row, out);
       out << ",\n";
     }
+  }
+}
+
+void write_sweep_totals_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                            const std::vector<PointResult>& results, std::ostream& out) {
+  out << point_header(spec) << ",status";
+  for (const auto& metric : spec.metrics) out << "," << csv_field(metric);
+  out << ",error\n";
+  const auto prefixes = point_prefixes(spec, points, results);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& result = results[i];
+    out << prefixes[i] << "," << status_text(result.status);
+    if (result.status == PointStatus::ok) {
+      write_metric_cells(result.total, out);
+    } else {
+      out << std::string(spec.metrics.size(), ',');
+    }
+    out << "," << csv_field(result.error) << "\n";
   }
 }
 

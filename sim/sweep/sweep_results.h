@@ -3,9 +3,10 @@
 //   DIR/sweep.json             the manifest: the sweep's definition, so that `merge` and a resume know the points
 //   DIR/points/p0007/          one folder per point: the point command's report.json, ops.csv, stdout.txt,
 //                              stderr.txt, and `done` (the point's definition) once it succeeded, or error.txt
-//   DIR/sweep.csv, sweep.svg, sweep_roofline.svg
-// sweep.csv has a row per point and op plus a `total` row per point, the axis values as columns, in point order, so
-// it is the same however the points were run (all at once, in shards, through GNU parallel) and merged.
+//   DIR/sweep.csv, sweep_totals.csv, sweep.svg, sweep_roofline.svg
+// sweep.csv has a row per point and op (and one row with its status for a point that did not run), sweep_totals.csv a
+// row per point with its totals; both carry the axis values as columns, in point order, so they are the same however
+// the points were run (all at once, in shards, through GNU parallel) and merged.
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -39,7 +40,7 @@ void write_or_check_manifest(const SweepSpec& spec, const std::filesystem::path&
 enum class PointStatus { ok, failed, missing, dropped };
 
 struct OpRow {
-  std::string op;                              // op name, or "total"
+  std::string op;                              // op name ("total" for a point's totals)
   std::vector<std::string> cells;              // per metric, as written to the CSV ("" for null)
   std::vector<std::optional<double>> numbers;  // per metric, when numeric
 };
@@ -48,7 +49,8 @@ struct PointResult {
   std::size_t index = 0;
   PointStatus status = PointStatus::missing;
   std::string error;
-  std::vector<OpRow> rows;  // ops in report order, then "total"
+  std::vector<OpRow> rows;  // ops in report order
+  OpRow total;              // the point's totals (total_row)
   nlohmann::json report;    // report.json of an ok point
 };
 
@@ -71,10 +73,14 @@ struct PointResult {
 [[nodiscard]] std::vector<bool> pareto_marks(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                                              const std::vector<PointResult>& results);
 
-// With design figures (SweepSpec::uses_design), sweep.csv adds after the axes the trade's `take` value, then
-// area_mm2, filler_mm2, cost_usd, tdp_w and pareto (yes/no); a dropped point's error names the budgets it breaks.
+// With design figures (SweepSpec::uses_design), sweep.csv and sweep_totals.csv add after the axes the trade's `take`
+// value, then area_mm2, filler_mm2, cost_usd, tdp_w and pareto (yes/no); a dropped point's error names the budgets it
+// breaks.
 void write_sweep_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                      const std::vector<PointResult>& results, std::ostream& out);
+// sweep_totals.csv: one row per point, its status, its total of each metric (total_row) and its error.
+void write_sweep_totals_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                            const std::vector<PointResult>& results, std::ostream& out);
 
 // A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
 [[nodiscard]] std::string csv_field(const std::string& text);

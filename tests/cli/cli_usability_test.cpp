@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/cli/input_names.h"
+#include "tests/cli/sweep_test_files.h"
 #include "sim/core/input_error.h"
 #include "tests/support/test_paths.h"
 
@@ -13,7 +14,8 @@ using namespace roofsim;
 
 namespace {
 
-// The widest line of the tables (the closing "wrote <paths>" names the test's scratch folder, however long).
+// The widest line of the output (the first line of the closing "wrote N files to DIR/" names the test's scratch folder,
+// however long; its list of files wraps within the width like any other line).
 std::size_t widest_line(const std::string& text) {
   std::istringstream lines(text);
   std::string line;
@@ -121,4 +123,24 @@ TEST_CASE("run prints tables within 120 columns by default, --wide prints every 
   }
   CHECK(op_lines == 4);
   CHECK(widest_line(summary.out) <= 120);
+}
+
+TEST_CASE("every command's console output fits 120 columns by default: the default scenario, a cluster run, "
+          "roofline, collective and sweep") {
+  const auto dir = test::scratch_dir("console_width");
+  const auto check = [](const std::string& name, const test::CommandResult& result) {
+    INFO(name << ": " << result.err);
+    REQUIRE(result.exit_code == 0);
+    CHECK(widest_line(result.out) <= 120);
+    CHECK(widest_line(result.err) <= 120);
+  };
+  check("default", test::run_roofsim(""));
+  check("cluster",
+        test::run_roofsim("run --hw 8xH100-NVSwitch --workload tp_decode --out " + (dir / "cluster").string()));
+  check("roofline", test::run_roofsim("roofline --hw H100-SXM5 --workload llama2_7b_decode --out " +
+                                      (dir / "roofline").string()));
+  check("collective", test::run_roofsim("collective --hw 4x8xH100-NDR --op allreduce -b 8 -e 1M --out " +
+                                        (dir / "collective").string()));
+  const auto sweep_file = test::write_file(dir / "grid.toml", test::grid_sweep_text("[16]"));
+  check("sweep", test::run_roofsim("sweep " + test::quoted(sweep_file) + " --out " + test::quoted(dir / "sweep")));
 }

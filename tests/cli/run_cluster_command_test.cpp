@@ -28,7 +28,7 @@ TEST_CASE(
   const auto run = test::run_roofsim("run --hw 8xH100-NVSwitch --workload tp_decode --out '" + dir.string() + "'");
   REQUIRE(run.exit_code == 0);
   CHECK(run.out.find("exposed_us") != std::string::npos);
-  CHECK(run.out.find("comm_ceil_TF") != std::string::npos);
+  CHECK(run.out.find("comm_ceil") != std::string::npos);
   CHECK(run.out.find("exposed_com") != std::string::npos);  // the step's gap table
   CHECK(run.out.find("network: ring over 8 ranks") != std::string::npos);
   CHECK(run.out.find("1 representative of 8 symmetric ranks") != std::string::npos);

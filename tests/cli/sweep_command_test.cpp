@@ -39,14 +39,17 @@ TEST_CASE("a 3x3 grid runs 9 points - each with its overrides: FLOPs match 2 m n
   const auto lines = lines_of(test::read_file(dir / "out" / "sweep.csv"));
   REQUIRE(!lines.empty());
   CHECK(lines[0] == "point,size,skinny,op,status,useful_flops,bytes.dram,attainable_flops_per_s,bound_by,error");
-  // 9 points x (4 ops + total).
-  REQUIRE(lines.size() == 1 + 9 * 5);
+  // 9 points x 4 ops; the totals are sweep_totals.csv's, a row per point.
+  REQUIRE(lines.size() == 1 + 9 * 4);
+  const auto totals = lines_of(test::read_file(dir / "out" / "sweep_totals.csv"));
+  REQUIRE(totals.size() == 1 + 9);
+  CHECK(totals[0] == "point,size,skinny,status,useful_flops,bytes.dram,attainable_flops_per_s,bound_by,error");
   const long long sizes[] = {256, 512, 1024};
   const long long skinnies[] = {16, 32, 64};
   for (std::size_t point = 0; point < 9; ++point) {
     const long long size = sizes[point / 3], skinny = skinnies[point % 3];
     // gemm_8192x128x8192 of the bundled workload is size x skinny x size.
-    const auto fields = fields_of(lines[1 + point * 5 + 1]);
+    const auto fields = fields_of(lines[1 + point * 4 + 1]);
     REQUIRE(fields.size() == 10);
     CHECK(fields[0] == std::to_string(point));
     CHECK(fields[1] == std::to_string(size));
@@ -56,12 +59,13 @@ TEST_CASE("a 3x3 grid runs 9 points - each with its overrides: FLOPs match 2 m n
     CHECK(fields[5] == std::to_string(2 * size * skinny * size));
     // fp16 compulsory bytes: 2 (MK + KN + MN).
     CHECK(fields[6] == std::to_string(2 * (size * size + size * skinny + size * skinny)));
-    const auto total = fields_of(lines[1 + point * 5 + 4]);
-    CHECK(total[3] == "total");
+    const auto total = fields_of(totals[1 + point]);
+    CHECK(total[0] == std::to_string(point));
+    CHECK(total[3] == "ok");
     // Four ops: size^3, size skinny size, (size/2)^3 and 1 x size x size GEMMs.
     const long long flops =
         2 * (size * size * size + size * skinny * size + (size / 2) * (size / 2) * (size / 2) + size * size);
-    CHECK(total[5] == std::to_string(flops));
+    CHECK(total[4] == std::to_string(flops));
   }
   CHECK(std::filesystem::exists(dir / "out" / "sweep.svg"));
   CHECK(std::filesystem::exists(dir / "out" / "sweep_roofline.svg"));
@@ -109,9 +113,9 @@ TEST_CASE("a failing point is recorded with its error - the other points finish 
   INFO("stderr: " << result.err);
   CHECK(result.exit_code == 1);
   const auto lines = lines_of(test::read_file(dir / "out" / "sweep.csv"));
-  // 6 ok points with 5 rows each, 3 failed points with one row each.
-  REQUIRE(lines.size() == 1 + 6 * 5 + 3);
-  int failed = 0, ok_totals = 0;
+  // 6 ok points with 4 op rows each, 3 failed points with one row each.
+  REQUIRE(lines.size() == 1 + 6 * 4 + 3);
+  int failed = 0;
   for (std::size_t i = 1; i < lines.size(); ++i) {
     const auto fields = fields_of(lines[i]);
     if (fields[4] == "failed") {
@@ -119,12 +123,20 @@ TEST_CASE("a failing point is recorded with its error - the other points finish 
       CHECK(fields[2] == "banana");
       CHECK(lines[i].find("exit code 2") != std::string::npos);
       CHECK(lines[i].find("params.skinny") != std::string::npos);
-    } else if (fields[3] == "total") {
+    } else {
       CHECK(fields[4] == "ok");
-      ++ok_totals;
     }
   }
   CHECK(failed == 3);
+  // A row per point in sweep_totals.csv: 6 ok, 3 failed with the error.
+  const auto totals = lines_of(test::read_file(dir / "out" / "sweep_totals.csv"));
+  REQUIRE(totals.size() == 1 + 9);
+  int ok_totals = 0;
+  for (std::size_t i = 1; i < totals.size(); ++i) {
+    const auto fields = fields_of(totals[i]);
+    if (fields[3] == "ok") ++ok_totals;
+    if (fields[3] == "failed") CHECK(totals[i].find("exit code 2") != std::string::npos);
+  }
   CHECK(ok_totals == 6);
   CHECK(result.err.find("point 1 (") != std::string::npos);
   CHECK(std::filesystem::exists(dir / "out" / "points" / "p0001" / "error.txt"));

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/sweep/sweep_chart.h"
+#include "tests/support/chart_check.h"
 
 using namespace roofsim;
 
@@ -21,7 +22,7 @@ SweepSpec two_by_three() {
   return spec;
 }
 
-// sim_time_s of point p = p + 1 in the "total" row; point 4 failed.
+// sim_time_s of point p = p + 1 in the point's totals; point 4 failed.
 std::vector<PointResult> results_for(const std::vector<SweepPoint>& points) {
   std::vector<PointResult> results;
   for (const auto& point : points) {
@@ -30,7 +31,7 @@ std::vector<PointResult> results_for(const std::vector<SweepPoint>& points) {
     result.status = point.index == 4 ? PointStatus::failed : PointStatus::ok;
     if (result.status == PointStatus::ok) {
       const double value = static_cast<double>(point.index + 1);
-      result.rows.push_back(OpRow{"total", {std::to_string(value)}, {value}});
+      result.total = OpRow{"total", {std::to_string(value)}, {value}};
     }
     results.push_back(result);
   }
@@ -105,4 +106,54 @@ TEST_CASE("the y axis carries the metric's unit - in its title and on its ticks"
   CHECK(count(text, ">Simulated time \\(s\\)<") == 2);
   CHECK(count(text, "class=\"tick-y\"[^>]*>0 s<") == 2);
   CHECK(count(text, "class=\"tick-y\"[^>]*>6 s<") == 2);
+}
+
+TEST_CASE("wave boundaries: where ceil(tiles / units) steps, interpolated between the axis values around it") {
+  // The bundled sawtooth: 8 tiles per 256 of N over 132 units. N = 4096 gives 128 tiles (1 per unit), 4352 gives
+  // 136 (2 on the busiest): the count passes 132 at N = 4096 + (132 - 128) / 8 x 256 = 4224.
+  const auto one = wave_boundaries({4096, 4352}, {128, 136}, 132);
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].x == doctest::Approx(4224));
+  CHECK(one[0].tiles_per_unit == 2);
+  // A jump over two boundaries (100 -> 300 tiles past 132 and 264) gives both; an unknown value is skipped, equal
+  // counts give none, and no units no lines.
+  const auto two = wave_boundaries({1, 2, 3}, {100, std::nullopt, 300}, 132);
+  REQUIRE(two.size() == 2);
+  CHECK(two[0].x == doctest::Approx(1 + (132.0 - 100) / 200 * 2));
+  CHECK(two[1].x == doctest::Approx(1 + (264.0 - 100) / 200 * 2));
+  CHECK(two[1].tiles_per_unit == 3);
+  CHECK(wave_boundaries({1, 2}, {132, 132}, 132).empty());
+  CHECK(wave_boundaries({1, 2}, {100, 300}, 0).empty());
+}
+
+TEST_CASE("a sweep whose op's tile count steps draws a dotted wave boundary with its label, and the labels pass") {
+  SweepSpec spec;
+  spec.name = "waves";
+  spec.metrics = {"achieved_flops_per_s"};
+  spec.chart_metric = "achieved_flops_per_s";
+  spec.axes = {SweepAxis{"workload.params.n", "N", {"3840", "4096", "4352", "4608"}, AxisScale::linear}};
+  const auto points = expand_points(spec);
+  std::vector<PointResult> results;
+  for (const auto& point : points) {
+    PointResult result;
+    result.index = point.index;
+    result.status = PointStatus::ok;
+    const auto tiles = 8 * (std::stoull(point.values[0]) / 256);
+    result.report = {{"ops", {{{"name", "gemm"}, {"tiles", tiles}}}}};
+    const double value = 1e14 * static_cast<double>(point.index + 1);
+    result.total = OpRow{"total", {std::to_string(value)}, {value}};
+    results.push_back(result);
+  }
+  const auto panels = sweep_panels(spec, points, results, 132);
+  REQUIRE(panels.size() == 1);
+  REQUIRE(panels[0].wave_boundaries.size() == 1);
+  CHECK(panels[0].wave_boundaries[0].x == doctest::Approx(4224));
+  std::ostringstream svg;
+  write_sweep_svg(spec, panels, svg);
+  CHECK(count(svg.str(), "class=\"wave-boundary\"") == 1);
+  CHECK(count(svg.str(), ">2/unit<") == 1);
+  CHECK(svg.str().find("tiles per unit step (132 units)") != std::string::npos);
+  CHECK(test::chart_label_problems(svg.str()).empty());
+  // Without the device's units (or in roofline mode, without tiles) there are none.
+  CHECK(sweep_panels(spec, points, results)[0].wave_boundaries.empty());
 }
