@@ -38,9 +38,9 @@
 #include "models/dram/dram_channel.h"
 #include "models/dram/dram_params.h"
 #include "models/dram/dram_request_source.h"
-#include "models/kernel/time_fs.h"
 #include "models/dram/dram_stats.h"
 #include "models/kernel/device_scheduler.h"
+#include "models/kernel/time_fs.h"
 
 namespace roofsim::dram {
 
