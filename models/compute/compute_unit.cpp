@@ -200,7 +200,8 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
   // The step's FLOPs (counted whole at phase 0, as the energy model books them on the op's engine) are spent phase by
   // phase in proportion to the matrix FLOPs each phase runs, over the matrix engine's busy interval in that phase; a
   // step without matrix work spreads them by operation count over each phase's span on its engines.
-  if (phase == 0) slot.unstarted_flops[which] = static_cast<double>(step.executed_flops);
+  StepWorkPacing& pacing = slot.pacing[which];
+  if (phase == 0) pacing.step_issued(static_cast<double>(step.executed_flops));
   const bool matrix_step = step.executed_flops != 0 && (work.flops != 0 || step.work().flops != 0);
   std::uint64_t weight = 0, weight_left = 0;
   for (std::uint32_t p = phase; p < step.phase_count; ++p) {
@@ -211,20 +212,16 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
     weight_left += of_p;
   }
   const bool last = phase + 1 >= step.phase_count || weight == weight_left;
-  const double share =
-      last ? slot.unstarted_flops[which]
-           : slot.unstarted_flops[which] * static_cast<double>(weight) / static_cast<double>(weight_left);
-  slot.unstarted_flops[which] = last ? 0.0 : slot.unstarted_flops[which] - share;
-  slot.phase_flops[which] = share;
-  slot.phase_flops_begin_fs[which] = matrix_step ? matrix_start : (first_start == kNever ? now : first_start);
-  slot.phase_flops_end_fs[which] = matrix_step ? matrix_end : end;
+  std::array<PacedAmount, kWorkKinds - 1> ops;
   for (std::size_t kind = 1; kind < kWorkKinds; ++kind) {
     const unsigned e = execution.work_engine[kind];
     const bool ran = counts[kind] != 0 && (engines_used & (1U << e)) != 0;
-    slot.phase_ops[which][kind - 1] = ran ? static_cast<double>(counts[kind]) : 0.0;
-    slot.phase_ops_begin_fs[which][kind - 1] = ran ? engine_start[e] : now;
-    slot.phase_ops_end_fs[which][kind - 1] = ran ? engine_end[e] : now;
+    ops[kind - 1] = ran ? PacedAmount{static_cast<double>(counts[kind]), engine_start[e], engine_end[e]}
+                        : PacedAmount{0.0, now, now};
   }
+  pacing.phase_started(weight, weight_left, last,
+                       matrix_step ? matrix_start : (first_start == kNever ? now : first_start),
+                       matrix_step ? matrix_end : end, ops);
   if (ahead) {
     slot.ahead = kRunning;
   } else {
@@ -270,21 +267,11 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
     slot.primary_end_fs[0] = slot.primary_end_fs[1];
   }
   if (slot.ahead != kNone) {
-    slot.unstarted_flops[0] = slot.unstarted_flops[1];
-    slot.phase_flops[0] = slot.phase_flops[1];
-    slot.phase_flops_begin_fs[0] = slot.phase_flops_begin_fs[1];
-    slot.phase_flops_end_fs[0] = slot.phase_flops_end_fs[1];
-    slot.phase_ops[0] = slot.phase_ops[1];
-    slot.phase_ops_begin_fs[0] = slot.phase_ops_begin_fs[1];
-    slot.phase_ops_end_fs[0] = slot.phase_ops_end_fs[1];
+    slot.pacing[0] = slot.pacing[1];
   } else {
-    slot.unstarted_flops[0] = 0;
-    slot.phase_flops[0] = 0;
-    slot.phase_ops[0] = {};
+    slot.pacing[0].clear();
   }
-  slot.unstarted_flops[1] = 0;
-  slot.phase_flops[1] = 0;
-  slot.phase_ops[1] = {};
+  slot.pacing[1].clear();
   slot.ahead = kNone;
   load_ahead(index, now);
   maybe_finish_tile(index, now);
@@ -405,31 +392,8 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
   for (auto& slot : slots_) {
     if (!slot.busy) continue;
     auto& execution = ops_[slot.op];
-    for (std::size_t which = 0; which < 2; ++which) {
-      // The running phase's FLOPs left at `now` are spent over its re-timed rest.
-      const TimeFs begin = slot.phase_flops_begin_fs[which], end = slot.phase_flops_end_fs[which];
-      if (end <= now_fs) continue;
-      if (begin < now_fs) {
-        slot.phase_flops[which] *= static_cast<double>(end - now_fs) / static_cast<double>(end - begin);
-        slot.phase_flops_begin_fs[which] = now_fs;
-      } else {
-        slot.phase_flops_begin_fs[which] = warp(begin);
-      }
-      slot.phase_flops_end_fs[which] = warp(end);
-    }
-    for (std::size_t which = 0; which < 2; ++which) {
-      for (std::size_t kind = 0; kind + 1 < kWorkKinds; ++kind) {
-        const TimeFs begin = slot.phase_ops_begin_fs[which][kind], end = slot.phase_ops_end_fs[which][kind];
-        if (slot.phase_ops[which][kind] == 0 || end <= now_fs) continue;
-        if (begin < now_fs) {
-          slot.phase_ops[which][kind] *= static_cast<double>(end - now_fs) / static_cast<double>(end - begin);
-          slot.phase_ops_begin_fs[which][kind] = now_fs;
-        } else {
-          slot.phase_ops_begin_fs[which][kind] = warp(begin);
-        }
-        slot.phase_ops_end_fs[which][kind] = warp(end);
-      }
-    }
+    // The running phases' work left at `now` is spent over their re-timed rest.
+    for (auto& pacing : slot.pacing) pacing.retime(now_fs, warp);
     const bool running[2] = {slot.computing, slot.ahead == kRunning};
     for (std::size_t which = 0; which < 2; ++which) {
       const TimeFs start = slot.primary_start_fs[which], end = slot.primary_end_fs[which];
@@ -464,23 +428,8 @@ void ComputeUnit::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clo
 }
 
 void ComputeUnit::add_unfinished_work(TimeFs at_fs, std::vector<UnfinishedWork>& per_op) const {
-  // The share of `amount` spent evenly over [begin, end) that is still to come at `at_fs`.
-  const auto left = [at_fs](double amount, TimeFs begin, TimeFs end) {
-    if (amount == 0 || end <= at_fs) return 0.0;
-    return at_fs <= begin ? amount : amount * static_cast<double>(end - at_fs) / static_cast<double>(end - begin);
-  };
   for (const Slot& slot : slots_) {
-    if (!slot.busy) continue;
-    double flops = slot.unstarted_flops[0] + slot.unstarted_flops[1];
-    UnfinishedWork& unfinished = per_op[slot.op];
-    for (std::size_t which = 0; which < 2; ++which) {
-      flops += left(slot.phase_flops[which], slot.phase_flops_begin_fs[which], slot.phase_flops_end_fs[which]);
-      for (std::size_t kind = 0; kind + 1 < kWorkKinds; ++kind) {
-        unfinished.ops[kind] +=
-            left(slot.phase_ops[which][kind], slot.phase_ops_begin_fs[which][kind], slot.phase_ops_end_fs[which][kind]);
-      }
-    }
-    if (flops != 0) unfinished.flops += flops;
+    if (slot.busy) StepWorkPacing::add_unfinished(slot.pacing, at_fs, per_op[slot.op]);
   }
 }
 

@@ -26,6 +26,7 @@
 
 #include "models/compute/engine_share.h"
 #include "models/compute/op_execution.h"
+#include "models/compute/paced_work.h"
 #include "models/compute/quad_heap.h"
 #include "models/compute/ring_queue.h"
 #include "models/kernel/chunk_memory.h"
@@ -69,17 +70,8 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   // Timed events handled: chunk arrivals, step ends and write acknowledgements (one wake may handle several).
   [[nodiscard]] std::uint64_t events() const { return events_; }
   [[nodiscard]] TimeFs engine_busy_fs(std::size_t engine) const { return engines_[engine].busy_fs(); }
-  // Work of an op issued to the engines but not done at some time: FLOPs, and lane operations of the other kinds of
-  // PhaseWork (vector_fma, vector_alu, exp2, reciprocal, rsqrt).
-  struct UnfinishedWork {
-    double flops = 0;
-    std::array<double, kWorkKinds - 1> ops{};
-  };
-  // Adds, per op, the work of steps on the engines that is not done at `at_fs`. OpExecution::executed_flops counts a
-  // step when its phase 0 is issued; each phase's share of them is done at an even pace over that phase's busy
-  // interval on the engine doing its matrix work. OpExecution::executed_work counts a phase's operations when it is
-  // issued; they are done at an even pace over the busy interval of the engine running each kind. Executed minus
-  // this is what a power sensor sees spent.
+  // Adds, per op, the work of steps on the engines that is not done at `at_fs` (StepWorkPacing, paced_work.h).
+  // Executed minus this is what a power sensor sees spent.
   void add_unfinished_work(TimeFs at_fs, std::vector<UnfinishedWork>& per_op) const;
 
  private:
@@ -127,17 +119,8 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
     // re-timing their busy time when the clock changes; start == end when a phase does not use it.
     TimeFs primary_start_fs[2] = {0, 0};
     TimeFs primary_end_fs[2] = {0, 0};
-    // The same two steps' FLOPs as a power sensor sees them spent (add_unfinished_flops): those of phases not yet
-    // started, and the running phase's share, done at an even pace over [phase_flops_begin_fs, phase_flops_end_fs).
-    double unstarted_flops[2] = {0, 0};
-    double phase_flops[2] = {0, 0};
-    TimeFs phase_flops_begin_fs[2] = {0, 0};
-    TimeFs phase_flops_end_fs[2] = {0, 0};
-    // The running phases' lane operations per kind (PhaseWork order after flops) and each kind's busy interval on
-    // its engine, spent at an even pace over it.
-    std::array<double, kWorkKinds - 1> phase_ops[2] = {};
-    std::array<TimeFs, kWorkKinds - 1> phase_ops_begin_fs[2] = {};
-    std::array<TimeFs, kWorkKinds - 1> phase_ops_end_fs[2] = {};
+    // The same two steps' work as a power sensor sees it spent.
+    std::array<StepWorkPacing, 2> pacing{};
     std::uint32_t& pending_reads(std::uint32_t buffer) {
       return buffer < kInlineStages ? pending[buffer] : more_pending[buffer - kInlineStages];
     }

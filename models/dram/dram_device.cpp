@@ -304,6 +304,13 @@ void DramDevice::wake() {
   if (has_next) wake_.notify_at(std::max(next, now).value());
 }
 
+void DramDevice::refresh_idle_until(TimeFs end_fs) {
+  const Cycle end = cycle_at_or_after(sc_core::sc_time::from_value(end_fs));
+  for (auto& channel : channels_) {
+    if (!channel->has_work()) channel->finish(end);
+  }
+}
+
 DramRunStats DramDevice::collect() {
   const Cycle end = static_cast<Cycle>(std::ceil(stats_.last_done_s / dram_.standard.tck_s - 1e-6));
   for (std::size_t i = 0; i < channels_.size(); ++i) {

@@ -40,6 +40,7 @@
 #include "models/dram/dram_request_source.h"
 #include "models/dram/dram_stats.h"
 #include "models/kernel/device_scheduler.h"
+#include "models/kernel/time_fs.h"
 
 namespace roofsim::dram {
 
@@ -74,6 +75,10 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   // long run's list would take gigabytes).
   void keep_read_latencies(bool keep) { keep_latencies_ = keep; }
 
+  // Issues, on each channel without queued work, the refreshes due by `end_fs`: a memoized replay's interval, in which
+  // no request arrives and whose record holds the refreshes of its own interval, so that the next op's first decision
+  // is not charged with them.
+  void refresh_idle_until(TimeFs end_fs);
   // The statistics so far; refreshes are accounted up to the last completion.
   [[nodiscard]] DramRunStats collect();
   [[nodiscard]] std::uint32_t channels() const { return static_cast<std::uint32_t>(channels_.size()); }

@@ -89,7 +89,9 @@ void EngineDramAdapter::dram_done(std::uint64_t tag, TimeFs done_fs) {
   record.sink->dram_done(record.tag, done_fs + path_latency_fs_);
 }
 
-void EngineDramAdapter::add_replayed(std::uint32_t op, const OpDramCounters& counters, Bytes asked_burst_bytes) {
+void EngineDramAdapter::add_replayed(std::uint32_t op, const OpDramCounters& counters, Bytes asked_burst_bytes,
+                                     TimeFs end_fs) {
+  device_.refresh_idle_until(end_fs);
   if (ops_.size() <= op) ops_.resize(op + 1);
   ops_[op] += counters;
   served_bursts_ += counters.bursts;

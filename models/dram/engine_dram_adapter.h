@@ -73,8 +73,9 @@ class EngineDramAdapter final : public sc_core::sc_module,
   // the power domain may read them during the run.
   [[nodiscard]] const std::vector<OpDramCounters>& op_counters() const { return ops_; }
   // A memoized replay of `op` (sim/engine/op_replay.h): books the counters its recorded twin drew, and their bursts
-  // as served and `asked_burst_bytes` as asked, without sending the controller a request.
-  void add_replayed(std::uint32_t op, const OpDramCounters& counters, Bytes asked_burst_bytes);
+  // as served and `asked_burst_bytes` as asked, without sending the controller a request. The replay lasts until
+  // `end_fs`: the refreshes due by then are its record's, not the next op's.
+  void add_replayed(std::uint32_t op, const OpDramCounters& counters, Bytes asked_burst_bytes, TimeFs end_fs);
   // Conservation: the requests' byte ranges rounded out to whole bursts, and the bursts the controller served, in
   // bytes. Equal once every request has completed.
   [[nodiscard]] Bytes asked_burst_bytes() const { return asked_burst_bytes_; }

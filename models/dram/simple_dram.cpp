@@ -80,19 +80,25 @@ void SimpleDram::split(Bytes address, Bytes bytes) {
   // Each channel is reserved once per request with its whole share, so the order of the channels does not matter.
 }
 
-TimeFs SimpleDram::access(Bytes address, Bytes bytes, bool write, TimeFs arrival_fs) {
+TimeFs SimpleDram::access(Bytes address, Bytes bytes, bool write, TimeFs arrival_fs, std::uint32_t op) {
   (write ? bytes_written_ : bytes_read_) += bytes;
   const std::uint64_t unit = per_unit_.div(address);
   if (bytes != 0 && per_unit_.div(address + bytes - 1) == unit) {
     // Within one interleave unit (a missed sector run of a tile's row): one channel takes it all.
     const auto c = static_cast<std::uint32_t>(per_channel_.mod(unit));
     channel_bytes_[c] += bytes;
-    return channels_[c].reserve(arrival_fs, channel_rate_.time_fs(bytes)) + latency_fs_;
+    const TimeFs duration = channel_rate_.time_fs(bytes);
+    const TimeFs end = channels_[c].reserve(arrival_fs, duration);
+    if (in_flight_.tracking()) in_flight_.add(c, op, end - duration, end, bytes);
+    return end + latency_fs_;
   }
   split(address, bytes);
   TimeFs done = arrival_fs;
   for (const auto c : touched_) {
-    done = std::max(done, channels_[c].reserve(arrival_fs, channel_rate_.time_fs(share_[c])));
+    const TimeFs duration = channel_rate_.time_fs(share_[c]);
+    const TimeFs end = channels_[c].reserve(arrival_fs, duration);
+    if (in_flight_.tracking()) in_flight_.add(c, op, end - duration, end, share_[c]);
+    done = std::max(done, end);
     channel_bytes_[c] += share_[c];
     share_[c] = 0;
   }
@@ -100,7 +106,7 @@ TimeFs SimpleDram::access(Bytes address, Bytes bytes, bool write, TimeFs arrival
 }
 
 void SimpleDram::submit(const DramRequest& request, DramCompletionSink& sink) {
-  sink.dram_done(request.tag, access(request.address, request.bytes, request.write, request.arrival_fs));
+  sink.dram_done(request.tag, access(request.address, request.bytes, request.write, request.arrival_fs, request.op));
 }
 
 TimeFs SimpleDram::unloaded_fs(Bytes, Bytes bytes) const {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/dram/dram_params.h"
+#include "models/dram/in_flight_bytes.h"
 #include "models/kernel/busy_until.h"
 #include "models/kernel/dram_interface.h"
 #include "models/kernel/fast_index.h"
@@ -33,8 +34,11 @@ class SimpleDram final : public DramInterface {
   explicit SimpleDram(const SimpleDramParams& params);
 
   void submit(const DramRequest& request, DramCompletionSink& sink) override;
-  // The completion time of a request (what submit reports), for callers that need it at once.
-  TimeFs access(Bytes address, Bytes bytes, bool write, TimeFs arrival_fs);
+  // The completion time of a request of `op` (what submit reports), for callers that need it at once.
+  TimeFs access(Bytes address, Bytes bytes, bool write, TimeFs arrival_fs, std::uint32_t op = 0);
+  // Each channel's transfers over their burst intervals, per op, once a reader asked to track them (the power
+  // domain: a transfer's energy is spent while its bytes move, not when the request was issued).
+  [[nodiscard]] InFlightBytes& in_flight() { return in_flight_; }
 
   [[nodiscard]] Bytes bytes_read() const override { return bytes_read_; }
   [[nodiscard]] Bytes bytes_written() const override { return bytes_written_; }
@@ -58,6 +62,7 @@ class SimpleDram final : public DramInterface {
   Divider per_channel_;  // by channels
   Bytes bytes_read_ = 0;
   Bytes bytes_written_ = 0;
+  InFlightBytes in_flight_;
 };
 
 }  // namespace roofsim

@@ -38,6 +38,7 @@ Activity& Activity::operator+=(const Activity& other) {
   add_into(level_bytes, other.level_bytes, false);
   dram_commands += other.dram_commands;
   network_bytes += other.network_bytes;
+  active_unit_cycles += other.active_unit_cycles;
   return *this;
 }
 
@@ -48,6 +49,7 @@ Activity& Activity::operator-=(const Activity& other) {
   add_into(level_bytes, other.level_bytes, true);
   dram_commands -= other.dram_commands;
   network_bytes -= other.network_bytes;
+  active_unit_cycles -= other.active_unit_cycles;
   return *this;
 }
 
@@ -56,7 +58,7 @@ bool Activity::empty() const {
   const auto& c = dram_commands;
   return std::all_of(flops.begin(), flops.end(), zero) && std::all_of(ops.begin(), ops.end(), zero) &&
          std::all_of(level_bytes.begin(), level_bytes.end(), zero) && lane_flops == 0 && c.act == 0 && c.pre == 0 &&
-         c.rd == 0 && c.wr == 0 && c.ref == 0 && network_bytes == 0;
+         c.rd == 0 && c.wr == 0 && c.ref == 0 && network_bytes == 0 && active_unit_cycles == 0;
 }
 
 EnergyBreakdown& EnergyBreakdown::operator+=(const EnergyBreakdown& other) {
@@ -112,6 +114,7 @@ EnergyModel::EnergyModel(const PowerDomainParams& params, DramEnergyBasis basis)
     memory_static_w_ = params.dram->background_w * static_cast<double>(params.dram->channels);
   }
   network_energy_per_byte_j_ = params.network_energy_per_byte_j;
+  active_unit_cycle_j_ = params.power.active_unit_energy_per_cycle_j;
   static_nominal_w_ = params.power.static_w;
   nominal_voltage_v_ = params.power.nominal_voltage_v > 0 ? params.power.nominal_voltage_v : 1.0;
 }
@@ -147,6 +150,7 @@ EnergyBreakdown EnergyModel::dynamic_energy(const Activity& activity, Volts volt
   for (std::size_t slot = 0; slot < activity.ops.size() && slot < op_energy_j_.size(); ++slot) {
     energy.compute_j += static_cast<double>(activity.ops[slot]) * op_energy_j_[slot];
   }
+  energy.compute_j += static_cast<double>(activity.active_unit_cycles) * active_unit_cycle_j_;
   energy.compute_j *= scale;
   energy.level_j.assign(level_names_.size(), 0.0);
   for (std::size_t level = 0; level < activity.level_bytes.size() && level < level_names_.size(); ++level) {

@@ -35,6 +35,9 @@ struct Activity {
   std::vector<Bytes> level_bytes;  // per level in EnergyModel::level_names() order ("dram" last where present)
   DramCommandCounts dram_commands;
   Bytes network_bytes = 0;
+  // Clock cycles of compute units holding work, at the compute clock: what their clock tree, pipeline registers and
+  // instruction issue spend per cycle whatever the engines do (PowerParams::active_unit_energy_per_cycle_j).
+  std::uint64_t active_unit_cycles = 0;
 
   Activity& operator+=(const Activity& other);
   Activity& operator-=(const Activity& other);  // counts are cumulative: a later snapshot minus an earlier one
@@ -43,7 +46,7 @@ struct Activity {
 
 // Where energy went. `level_j` has one entry per level (SRAM levels and "dram") in level_names() order.
 struct EnergyBreakdown {
-  Joules compute_j = 0;         // FLOPs and lane operations on the engines
+  Joules compute_j = 0;         // FLOPs and lane operations on the engines, and the cycles of units holding work
   std::vector<Joules> level_j;  // bytes at each level (for "dram": per byte or per command)
   Joules network_j = 0;         // bytes sent over links
   Joules compute_static_j = 0;  // compute-domain leakage
@@ -87,6 +90,7 @@ class EnergyModel {
   [[nodiscard]] Joules op_energy_j(std::size_t slot) const { return op_energy_j_[slot]; }
   [[nodiscard]] Joules level_energy_per_byte_j(std::size_t level) const { return level_energy_j_[level]; }
   [[nodiscard]] bool level_on_chip(std::size_t level) const { return level != dram_index_; }
+  [[nodiscard]] Joules active_unit_cycle_energy_j() const { return active_unit_cycle_j_; }
 
  private:
   std::vector<Joules> flop_energy_j_;  // per slot, at nominal voltage
@@ -98,6 +102,7 @@ class EnergyModel {
   DramEnergyBasis dram_basis_ = DramEnergyBasis::per_byte;
   DramEnergyParams dram_commands_j_;
   Joules network_energy_per_byte_j_ = 0;
+  Joules active_unit_cycle_j_ = 0;
   Watts static_nominal_w_ = 0;
   Watts memory_static_w_ = 0;
   Volts nominal_voltage_v_ = 1;

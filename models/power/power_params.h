@@ -24,6 +24,11 @@ struct PowerParams {
   Watts cap_w = 0;     // the governor keeps average power below this
   Watts static_w = 0;  // leakage at nominal voltage; scales with V
   Volts nominal_voltage_v = 0;
+  // Dynamic energy per clock cycle of one compute unit holding work, at the nominal voltage: the clock tree,
+  // pipeline registers and instruction issue and scheduling that switch every cycle an SM is active, whatever its
+  // engines do (AccelWattch's per-active-SM power, Kandiah et al., MICRO 2021). Power = active units x clock x this x
+  // (V / V_nominal)^2, so it follows DVFS.
+  Joules active_unit_energy_per_cycle_j = 0;
   Hertz nominal_clock_hz = 0;    // the clock the engine figures are given at (the highest DVFS state)
   std::vector<DvfsState> dvfs;   // ascending clock; at least the nominal state
   Seconds window_s = 0;          // averaging window of the governor

@@ -209,6 +209,10 @@ const KeyRegistry& hardware_registry() {
            &PowerParams::static_w},
           {"power.nominal_voltage", K::quantity, Q::voltage, opt, "1V", "Voltage at which energies are given",
            &PowerParams::nominal_voltage_v},
+          {"power.active_unit_energy", K::quantity, Q::energy, opt, "0pJ",
+           "Dynamic energy per clock cycle of a compute unit holding work (clock tree, pipeline registers, issue), at "
+           "nominal voltage",
+           &PowerParams::active_unit_energy_per_cycle_j},
           {"power.window", K::quantity, Q::time, opt, "10us", "Governor's power-averaging window",
            Field(&PowerParams::window_s, &PowerParams::nominal_clock_hz), within(1e-9, 1)},
           {"power.reaction_delay", K::quantity, Q::time, opt, "1us", "Governor's delay from decision to clock change",

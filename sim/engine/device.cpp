@@ -92,6 +92,8 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   std::vector<const ComputeUnit*> counted_units;
   for (const auto& unit : units_) counted_units.push_back(unit.get());
   activity_->count_steps_over_their_interval(std::move(counted_units));
+  activity_->count_active_units(power_->clock());
+  if (auto* simple = dynamic_cast<SimpleDram*>(dram_.get())) activity_->count_dram_bytes_over_their_bursts(*simple);
   power_->elaborate(*activity_, scheduler_.get());
   if (memo != nullptr) {
     const TimeFs shortest_record_fs =

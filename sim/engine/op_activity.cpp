@@ -11,10 +11,23 @@
 
 namespace roofsim {
 
+namespace {
+
+// A replayed op's counter, spent at an even pace over the replay.
+PacedAmount replay_pace(const OpExecution& execution, double amount) {
+  return PacedAmount{amount, execution.replay_start_fs, execution.replay_end_fs};
+}
+
+PacedAmount replay_pace(const OpExecution& execution, std::uint64_t count) {
+  return replay_pace(execution, static_cast<double>(count));
+}
+
+}  // namespace
+
 OpActivity::OpActivity(const std::vector<OpExecution>& executions, const DispatchPolicy& policy,
                        const Workload& workload, const EnergyModel& model, const std::vector<std::string>& level_names,
                        const EngineDramAdapter* dram)
-    : executions_(executions), policy_(policy), dram_(dram) {
+    : executions_(executions), policy_(policy), dram_(dram), dram_level_(model.dram_index()) {
   if (dram_ != nullptr) banks_ = std::max(1u, dram_->device().params().standard.banks());
   if (level_names != model.level_names()) {
     throw std::logic_error("OpActivity: the memory system's levels are not the energy model's");
@@ -37,13 +50,21 @@ OpActivity::OpActivity(const std::vector<OpExecution>& executions, const Dispatc
     }
     op_slots_.push_back(op_slots);
   }
+  unfinished_.assign(executions.size(), UnfinishedWork{});
+  reported_flops_.assign(executions.size(), 0);
+  reported_ops_.assign(executions.size(), {});
+  finished_active_.assign(executions.size(), false);
+}
+
+void OpActivity::count_dram_bytes_over_their_bursts(SimpleDram& dram) {
+  in_flight_ = &dram.in_flight();
+  in_flight_->track(dram.channels());
+  dram_unfinished_.assign(executions_.size(), 0.0);
+  reported_dram_.assign(executions_.size(), 0);
 }
 
 void OpActivity::count_steps_over_their_interval(std::vector<const ComputeUnit*> units) {
   units_ = std::move(units);
-  unfinished_.assign(executions_.size(), ComputeUnit::UnfinishedWork{});
-  reported_flops_.assign(executions_.size(), 0);
-  reported_ops_.assign(executions_.size(), {});
 }
 
 void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
@@ -52,12 +73,29 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
   const auto& work = execution.executed_work;
   std::array<std::uint64_t, kWorkKinds - 1> ops = {work.vector_fma, work.vector_alu, work.exp2, work.reciprocal,
                                                    work.rsqrt};
-  if (!units_.empty()) {
-    const TimeFs now = sc_core::sc_time_stamp().value();
+  const TimeFs now = sc_core::sc_time_stamp().value();
+  {
     if (now != read_at_fs_) {
       read_at_fs_ = now;
-      std::fill(unfinished_.begin(), unfinished_.end(), ComputeUnit::UnfinishedWork{});
+      std::fill(unfinished_.begin(), unfinished_.end(), UnfinishedWork{});
+      if (in_flight_ != nullptr) {
+        std::fill(dram_unfinished_.begin(), dram_unfinished_.end(), 0.0);
+        in_flight_->add_unfinished(now, dram_unfinished_);
+      }
       for (const auto* unit : units_) unit->add_unfinished_work(now, unfinished_);
+      // A memoized replay books its counters at its start: they are spent at an even pace over its interval, as a
+      // simulated op's steps are over theirs.
+      for (std::size_t o = 0; o < executions_.size(); ++o) {
+        const auto& e = executions_[o];
+        if (e.replay_end_fs == kNever || now >= e.replay_end_fs) continue;
+        const auto& w = e.executed_work;
+        const std::array<std::uint64_t, kWorkKinds - 1> counts = {w.vector_fma, w.vector_alu, w.exp2, w.reciprocal,
+                                                                  w.rsqrt};
+        unfinished_[o].flops += replay_pace(e, e.executed_flops).left(now);
+        for (std::size_t kind = 0; kind < counts.size(); ++kind) {
+          unfinished_[o].ops[kind] += replay_pace(e, counts[kind]).left(now);
+        }
+      }
     }
     // Counts are integers and never go down between readings (the even-pace shares are doubles).
     const auto done = [](std::uint64_t issued, double unfinished_share, std::uint64_t& reported) {
@@ -70,25 +108,41 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
       ops[kind] = done(ops[kind], unfinished_[op].ops[kind], reported_ops_[op][kind]);
     }
   }
-  // A memoized replay books its counters at its start; a reading inside it sees them at an even pace over its
-  // interval, as it sees a simulated op's steps.
-  double share = 1.0;
-  if (execution.replay_end_fs != kNever) {
-    const TimeFs now = sc_core::sc_time_stamp().value();
-    if (now < execution.replay_end_fs) {
-      share = now <= execution.replay_start_fs
-                  ? 0.0
-                  : static_cast<double>(now - execution.replay_start_fs) /
-                        static_cast<double>(execution.replay_end_fs - execution.replay_start_fs);
-    }
-  }
-  const auto part = [share](std::uint64_t count) {
-    return share >= 1.0 ? count : static_cast<std::uint64_t>(std::floor(static_cast<double>(count) * share));
+  // A replay's bytes and DRAM commands, too, at an even pace over its interval.
+  const bool replaying = execution.replay_end_fs != kNever && now < execution.replay_end_fs;
+  const auto part = [&](std::uint64_t count) {
+    if (!replaying) return count;
+    const auto unfinished = static_cast<std::uint64_t>(std::ceil(replay_pace(execution, count).left(now)));
+    return unfinished < count ? count - unfinished : 0;
   };
-  (flops_on_lanes_[op] ? into.lane_flops : into.flops[slots_[op]]) += part(flops);
-  for (std::size_t kind = 0; kind < ops.size(); ++kind) into.ops[op_slots_[op][kind]] += part(ops[kind]);
+  if (clock_ != nullptr) {
+    if (active_unit_fs_.empty()) {
+      active_unit_fs_.assign(executions_.size(), 0.0);
+      active_unit_cycles_.assign(executions_.size(), 0.0);
+    }
+    // An op not started has no unit time, and one ended and read after its end no more.
+    const auto& times = policy_.times(op);
+    if (times.start_fs != kNever && times.start_fs <= now && !finished_active_[op]) {
+      // The clock has not changed since the last reading: the time since then was all at the current clock.
+      const double fs = active_unit_fs(op, now);
+      if (fs > active_unit_fs_[op]) {
+        active_unit_cycles_[op] += (fs - active_unit_fs_[op]) * 1e-15 * clock_->clock_hz();
+        active_unit_fs_[op] = fs;
+      }
+      if (times.end_fs != kNever && times.end_fs <= now && !replaying) finished_active_[op] = true;
+    }
+    into.active_unit_cycles += static_cast<std::uint64_t>(active_unit_cycles_[op]);
+  }
+  (flops_on_lanes_[op] ? into.lane_flops : into.flops[slots_[op]]) += flops;
+  for (std::size_t kind = 0; kind < ops.size(); ++kind) into.ops[op_slots_[op][kind]] += ops[kind];
   for (std::size_t level = 0; level < execution.bytes.size() && level < into.level_bytes.size(); ++level) {
-    into.level_bytes[level] += part(execution.bytes[level]);
+    Bytes bytes = part(execution.bytes[level]);
+    if (in_flight_ != nullptr && level == dram_level_) {
+      const auto unfinished = static_cast<Bytes>(std::ceil(dram_unfinished_[op]));
+      bytes = std::max(reported_dram_[op], unfinished < bytes ? bytes - unfinished : 0);
+      reported_dram_[op] = bytes;
+    }
+    into.level_bytes[level] += bytes;
   }
   if (dram_ != nullptr && op < dram_->op_counters().size()) {
     const auto& c = dram_->op_counters()[op];
@@ -101,6 +155,18 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
     // (the counts are cumulative, so a later snapshot minus an earlier one stays exact to within one per op).
     commands.ref += part(c.refs_all_bank + c.refs_per_bank / banks_);
   }
+}
+
+double OpActivity::active_unit_fs(std::size_t op, TimeFs now) const {
+  const auto& execution = executions_[op];
+  double fs = 0;
+  for (const auto& unit : execution.units) {
+    fs += static_cast<double>(unit.resident_fs);
+    if (unit.resident > 0 && now > unit.since_fs) fs += static_cast<double>(now - unit.since_fs);
+  }
+  // A replay books its units' time at its start.
+  if (execution.replay_end_fs != kNever && now < execution.replay_end_fs) fs -= replay_pace(execution, fs).left(now);
+  return fs;
 }
 
 bool OpActivity::finished(TimeFs& end_fs) const {

@@ -9,7 +9,10 @@
 #include "models/compute/compute_unit.h"
 #include "models/compute/dispatch_policy.h"
 #include "models/compute/op_execution.h"
+#include "models/compute/paced_work.h"
 #include "models/dram/engine_dram_adapter.h"
+#include "models/dram/simple_dram.h"
+#include "models/kernel/compute_clock.h"
 #include "models/power/energy_model.h"
 #include "models/power/governor_module.h"
 #include "sim/graph/workload.h"
@@ -28,6 +31,12 @@ class OpActivity final : public DeviceActivity {
   // work still on an engine at the time of a reading is left out until it is done, at an even pace over each phase's
   // busy interval, so that a governor window sees the power a sensor would read rather than lumps at step starts.
   void count_steps_over_their_interval(std::vector<const ComputeUnit*> units);
+  // Counts the clock cycles of units holding tiles of each op (Activity::active_unit_cycles) at `clock`, which
+  // changes only when the power domain has read the activity.
+  void count_active_units(const ComputeClock& clock) { clock_ = &clock; }
+  // With the channel model, an op's DRAM bytes are spent over their burst intervals on the channels (the memory
+  // system counts them when it issues the request).
+  void count_dram_bytes_over_their_bursts(SimpleDram& dram);
 
   [[nodiscard]] std::size_t op_count() const override { return executions_.size(); }
   void add_op_activity(std::size_t op, Activity& into) const override;
@@ -47,9 +56,20 @@ class OpActivity final : public DeviceActivity {
   // Per op, at the time of the last reading: the work on the engines not yet done, and the done work reported
   // (never less than before: the even-pace shares are doubles, the counts integers).
   mutable TimeFs read_at_fs_ = kNever;
-  mutable std::vector<ComputeUnit::UnfinishedWork> unfinished_;
+  mutable std::vector<UnfinishedWork> unfinished_;
   mutable std::vector<Flops> reported_flops_;
   mutable std::vector<std::array<std::uint64_t, kWorkKinds - 1>> reported_ops_;
+  // Per op: the units' time holding its tiles (summed over units) and the cycles it made at the clock of the time,
+  // at the last reading.
+  const ComputeClock* clock_ = nullptr;
+  InFlightBytes* in_flight_ = nullptr;
+  std::size_t dram_level_ = 0;                   // the DRAM's index in the per-op byte counters
+  mutable std::vector<double> dram_unfinished_;  // per op, at the last reading: DRAM bytes still to move
+  mutable std::vector<Bytes> reported_dram_;
+  mutable std::vector<double> active_unit_fs_;
+  mutable std::vector<double> active_unit_cycles_;
+  mutable std::vector<bool> finished_active_;  // per op: its unit time is all counted
+  [[nodiscard]] double active_unit_fs(std::size_t op, TimeFs now) const;
 };
 
 }  // namespace roofsim

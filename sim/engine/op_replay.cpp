@@ -205,7 +205,7 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
   e.replay_end_fs = end_fs;
   memory_.add_replayed(rec.levels, rec.dram_read_bytes, rec.dram_written_bytes);
   if (dram_ != nullptr && rec.detailed_dram)
-    dram_->add_replayed(static_cast<std::uint32_t>(op), rec.dram, rec.dram_asked_burst_bytes);
+    dram_->add_replayed(static_cast<std::uint32_t>(op), rec.dram, rec.dram_asked_burst_bytes, end_fs);
   auto& spans = dispatcher_.tile_spans();
   for (TileSpan span : rec.spans) {
     span.op = static_cast<std::uint32_t>(op);

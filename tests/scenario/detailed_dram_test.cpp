@@ -148,9 +148,10 @@ TEST_CASE("bytes the engine asks of the detailed DRAM are the bursts x burst siz
 TEST_CASE("with the detailed DRAM an op's DRAM energy is its command counts x the standard's command energies") {
   // Without SRAM energies the copy op (no FLOPs, no network) spends dynamic energy in DRAM alone.
   // All-bank refresh, whose REF energy is the standard's `ref` per command.
+  // The DRAM's energy alone: no SRAM energy, no clock power of the units holding the copy's tiles.
   const std::string no_sram =
       " --set memory.smem.energy_per_byte=0pJ --set memory.l2.energy_per_byte=0pJ"
-      " --set dram.refresh=all_bank";
+      " --set power.active_unit_energy=0pJ --set dram.refresh=all_bank";
   const auto detailed = run_stream("dram2_energy_detailed", "--set dram.model=detailed" + no_sram);
   const auto simple = run_stream("dram2_energy_simple", "--set dram.model=simple" + no_sram);
   const auto hw = load_hardware(test::config_path("H100-SXM5.toml"));

@@ -241,8 +241,8 @@ std::vector<DvfsState> dense_states() {
   return states;
 }
 
-// The engines' load alone: the GEMM's DRAM bytes are still counted when requested (in bursts as panels start), so
-// the steady load of these tests is the compute domain's.
+// The engines' load alone: the GEMM's on-chip bytes are counted when requested (in bursts as panels start), and
+// DRAM power does not follow the clock, so the steady load of these tests is the compute domain's.
 test::PowerTestDevice steady_device() {
   test::PowerTestDevice device;
   device.dram_byte_j = 0;
@@ -289,4 +289,42 @@ TEST_CASE("power: a steady GEMM at 110% of the cap settles at a clock whose powe
                       << " clock changes");
   CHECK(settled_w <= device.cap_w);
   CHECK(settled_w >= 0.97 * device.cap_w);
+}
+
+TEST_CASE("power: a streaming op's DRAM power in every window is at most the channels' peak x energy per byte") {
+  // The memory system counts a request's bytes when it issues it, up to the units' outstanding limit ahead of the
+  // channels; their energy is spent over the bursts that move them, so no window can read more than the channels
+  // move at their peak rate (a lump of requests issued at the op's start would break this in its first window).
+  test::PowerTestDevice device;
+  device.spec.units = 16;
+  const auto hw = device.build();
+  const auto result = run_workload(hw, stream_workload());
+  const double peak_w = hw.dram->peak_bandwidth_bytes_per_s() * device.dram_byte_j;
+  double most_w = 0, dram_j = 0;
+  for (const auto& sample : result.power.trace) {
+    most_w = std::max(most_w, sample.power.other_dynamic_w);
+    dram_j += sample.power.other_dynamic_w * static_cast<double>(sample.end_fs - sample.start_fs) * 1e-15;
+  }
+  Bytes dram = 0;
+  for (const auto& [level, bytes] : result.ops.at(0).bytes) dram += level == "dram" ? bytes : 0;
+  MESSAGE("stream: most DRAM power in a window " << most_w << " W, channels' peak " << peak_w << " W");
+  CHECK(most_w <= peak_w * (1 + 1e-9));
+  // Nothing is lost: the trace holds every byte's energy.
+  CHECK(test::within(dram_j, static_cast<double>(dram) * device.dram_byte_j, 1e-9));
+}
+
+TEST_CASE("power: units holding work draw their energy per cycle x clock x (V/V0)^2 on top of their engines' work") {
+  // A GEMM uncapped, with and without the per-unit clock energy: the difference is units x f x e over the units'
+  // resident time, which for a GEMM filling every unit is the op's time less the ramps at its ends.
+  test::PowerTestDevice device;
+  const Watts without_w = uncapped_power_in_child(device, gemm_workload());
+  auto hw = device.build();
+  const Joules per_cycle_j = 100e-12;
+  hw.power.active_unit_energy_per_cycle_j = per_cycle_j;
+  const auto result = run_workload(hw, gemm_workload());
+  const double added_w = result.power.ops.at(0).average_power_w - without_w;
+  const double all_units_w = static_cast<double>(device.spec.units) * device.spec.clock_hz * per_cycle_j;
+  MESSAGE("GEMM: " << added_w << " W added, " << all_units_w << " W with every unit active the whole op");
+  CHECK(added_w <= all_units_w * (1 + 1e-9));
+  CHECK(added_w >= 0.9 * all_units_w);
 }

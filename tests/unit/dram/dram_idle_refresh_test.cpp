@@ -84,4 +84,28 @@ TEST_CASE("per-bank refresh through a long idle stretch: counted in closed form,
 }
 
 }  // namespace
+
+// A memoized replay stands for an op whose record holds the refreshes of its interval: the channels issue the
+// refreshes due through it at once (DramDevice::refresh_idle_until), so the first decision after it is charged none
+// of them, while the channel counts the same refreshes as one that met them at that decision.
+TEST_CASE("refreshes issued ahead through an idle stretch are counted once and not charged to the next decision") {
+  for (const auto mode : {RefreshMode::all_bank, RefreshMode::per_bank}) {
+    const auto standard = test::standard("HBM2-2000");
+    const Cycle interval = mode == RefreshMode::per_bank ? standard.timing.tREFIsb : standard.timing.tREFI;
+    DramChannel ahead(standard, test::policy(PagePolicy::open, mode));
+    DramChannel plain(standard, test::policy(PagePolicy::open, mode));
+    const Cycle idle = 100 * interval + interval / 3;
+    ahead.finish(idle);
+    const std::vector<TestRequest> requests = {{idle, 0, 5, 2, false}};
+    const auto a = test::run_channel(ahead, requests);
+    const auto p = test::run_channel(plain, requests);
+    INFO("per-bank " << (mode == RefreshMode::per_bank));
+    CHECK(p[0].refreshes_all_bank + p[0].refreshes_per_bank == 100);
+    CHECK(a[0].refreshes_all_bank + a[0].refreshes_per_bank == 0);
+    CHECK(a[0].refresh_cycles == 0);
+    CHECK(ahead.counters().refs_all_bank == plain.counters().refs_all_bank);
+    CHECK(ahead.counters().refs_per_bank == plain.counters().refs_per_bank);
+  }
+}
+
 }  // namespace roofsim::dram

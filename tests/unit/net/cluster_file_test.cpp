@@ -112,3 +112,22 @@ TEST_CASE("the collective table's header follows every --set: device, device cou
   CHECK(result.out.find("# link 400 GB/s") != std::string::npos);
   CHECK(result.out.find("protocol LL128, ring channels 3") != std::string::npos);
 }
+
+TEST_CASE("roofsim collective on each bundled 8-GPU cluster prints the choice, the times and the prediction") {
+  // The two single-node NVSwitch boxes and the two-node rail-optimised cluster (8 GPUs per node, one NIC each).
+  for (const std::string cluster : {"8xA100-NVSwitch", "8xH100-NVSwitch", "2x8xA100-HDR-rail"}) {
+    INFO(cluster);
+    const auto result = test::run_roofsim("collective --hw " + cluster + " --min 64M --max 64M");
+    REQUIRE(result.exit_code == 0);
+    for (const char* column : {"algo", "proto", "ch", "time_us", "algbw_GB/s", "busbw_GB/s", "pred_us", "sim/pred"}) {
+      CHECK(result.out.find(column) != std::string::npos);
+    }
+    // One row: the size, then the algorithm, protocol and channels auto chose.
+    const auto row = result.out.find("67108864");
+    REQUIRE(row != std::string::npos);
+    const std::string line = result.out.substr(row, result.out.find('\n', row) - row);
+    CHECK((line.find("ring") != std::string::npos || line.find("tree") != std::string::npos ||
+           line.find("switch") != std::string::npos));
+    CHECK((line.find("Simple") != std::string::npos || line.find("LL") != std::string::npos));
+  }
+}
