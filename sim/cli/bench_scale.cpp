@@ -52,8 +52,8 @@ std::vector<ScaleScenario> scale_scenarios() {
                          120.0,
                          4.0,
                          cluster.string()};
-  for (const auto* key : {"workload.phase=train", "workload.tp=8", "workload.pp=8", "workload.dp=16",
-                          "workload.micro_batches=8"}) {
+  for (const auto* key :
+       {"workload.phase=train", "workload.tp=8", "workload.pp=8", "workload.dp=16", "workload.micro_batches=8"}) {
     training.args.emplace_back("--set");
     training.args.emplace_back(key);
   }
@@ -95,7 +95,8 @@ ChildRun run_child(const std::vector<std::string>& args, const std::filesystem::
   const pid_t child = ::fork();
   if (child < 0) return ChildRun{false, 1, 0, 0, "fork failed"};
   if (child == 0) {
-    if (std::freopen(out_file.c_str(), "w", stdout) == nullptr || std::freopen(err_file.c_str(), "w", stderr) == nullptr)
+    if (std::freopen(out_file.c_str(), "w", stdout) == nullptr ||
+        std::freopen(err_file.c_str(), "w", stderr) == nullptr)
       std::_Exit(1);
     ::execv("/proc/self/exe", argv.data());
     std::_Exit(127);
@@ -137,7 +138,8 @@ double relative_pct(double value, double reference) {
 std::string compare_with_exact(const std::filesystem::path& memo_dir, const std::filesystem::path& exact_dir) {
   const auto memo = nlohmann::json::parse(read_text(memo_dir / "report.json"));
   const auto exact = nlohmann::json::parse(read_text(exact_dir / "report.json"));
-  const double total = relative_pct(memo["total"]["sim_time_s"].get<double>(), exact["total"]["sim_time_s"].get<double>());
+  const double total =
+      relative_pct(memo["total"]["sim_time_s"].get<double>(), exact["total"]["sim_time_s"].get<double>());
   const auto& memo_ops = ops_of(memo);
   const auto& exact_ops = ops_of(exact);
   double worst = 0;
@@ -155,7 +157,9 @@ std::string compare_with_exact(const std::filesystem::path& memo_dir, const std:
   return fmt::format("total time {:.3f}%, worst op {:.3f}% ({})", total, worst, worst_name);
 }
 
-std::string verdict(bool met) { return met ? "met" : "NOT met"; }
+std::string verdict(bool met) {
+  return met ? "met" : "NOT met";
+}
 
 }  // namespace
 

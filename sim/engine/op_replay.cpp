@@ -294,9 +294,9 @@ WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now
   cursor.push(memory_.dram_bytes_written());
   if (dram_ != nullptr) {
     const OpDramCounters d = op < dram_->op_counters().size() ? dram_->op_counters()[op] : OpDramCounters{};
-    for (const auto v : {d.bytes, d.bursts, d.row_opens, d.turnarounds_to_read, d.turnarounds_to_write,
-                         d.refresh_cycles, d.acts, d.pres, d.read_bursts, d.write_bursts, d.refs_all_bank,
-                         d.refs_per_bank, dram_->asked_burst_bytes()})
+    for (const auto v :
+         {d.bytes, d.bursts, d.row_opens, d.turnarounds_to_read, d.turnarounds_to_write, d.refresh_cycles, d.acts,
+          d.pres, d.read_bursts, d.write_bursts, d.refs_all_bank, d.refs_per_bank, dram_->asked_burst_bytes()})
       cursor.push(v);
   }
   cursor.push(e.latency_fs);
@@ -363,9 +363,9 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
   memory_.add_replayed(levels, dram_read, dram_written);
   if (dram_ != nullptr) {
     OpDramCounters d;
-    for (auto* v : {&d.bytes, &d.bursts, &d.row_opens, &d.turnarounds_to_read, &d.turnarounds_to_write,
-                    &d.refresh_cycles, &d.acts, &d.pres, &d.read_bursts, &d.write_bursts, &d.refs_all_bank,
-                    &d.refs_per_bank})
+    for (auto* v :
+         {&d.bytes, &d.bursts, &d.row_opens, &d.turnarounds_to_read, &d.turnarounds_to_write, &d.refresh_cycles,
+          &d.acts, &d.pres, &d.read_bursts, &d.write_bursts, &d.refs_all_bank, &d.refs_per_bank})
       *v = cursor.take();
     const Bytes asked = cursor.take();
     dram_->add_replayed(static_cast<std::uint32_t>(op), d, asked);
@@ -408,10 +408,10 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
   const std::uint64_t left = e.lowering->tiles() - (first_tile - 1 + tiles);
   const TimeFs end_fs = now + skip.hold_fs + skip.wave_fs * left / wave;
   const Flops booked_flops = e.executed_flops - flops_before;
-  const long double back = booked_flops == 0 ? 0.0L
-                                              : static_cast<long double>(end_fs - now) *
-                                                    static_cast<long double>(flops_before) /
-                                                    static_cast<long double>(booked_flops);
+  const long double back = booked_flops == 0
+                               ? 0.0L
+                               : static_cast<long double>(end_fs - now) * static_cast<long double>(flops_before) /
+                                     static_cast<long double>(booked_flops);
   e.replay_start_fs = back >= static_cast<long double>(now) ? 0 : now - static_cast<TimeFs>(back);
   e.replay_end_fs = end_fs;
 }

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "models/compute/compute_unit.h"
 #include "models/compute/dispatch_policy.h"
 #include "models/compute/dispatcher.h"
 #include "models/compute/op_replay_hook.h"
 #include "models/power/clock_domain.h"
-#include "models/compute/compute_unit.h"
 #include "sim/engine/op_memo.h"
 #include "sim/engine/wave_fast_forward.h"
 #include "sim/graph/workload.h"

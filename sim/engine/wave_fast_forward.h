@@ -13,9 +13,10 @@
 // The state repeats when the classes at three consecutive boundaries are equal and the two waves between them cost the
 // same: each compared counter's increments differ by at most kSteadyTolerance of the larger (the DRAM's queue and
 // bank state and the cache contents are not classed exactly; a wave that costs what the one before cost, in time,
-// hits and misses per level and DRAM bytes, shows they repeat at the granularity that matters). Then every wave left but the last kKeptWaves (which, with the partial
-// wave, give the op its tail) is skipped: each skipped wave adds the last wave's increments of the booked counters,
-// exactly, and its time. The caller runs the kept waves after the skip and ends the op that much later.
+// hits and misses per level and DRAM bytes, shows they repeat at the granularity that matters). Then every wave left
+// but the last kKeptWaves (which, with the partial wave, give the op its tail) is skipped: each skipped wave adds the
+// last wave's increments of the booked counters, exactly, and its time. The caller runs the kept waves after the skip
+// and ends the op that much later.
 #include <cstdint>
 #include <vector>
 
