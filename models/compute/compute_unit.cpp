@@ -433,4 +433,14 @@ void ComputeUnit::add_unfinished_work(TimeFs at_fs, std::vector<UnfinishedWork>&
   }
 }
 
+void ComputeUnit::add_progress(std::size_t op, std::vector<std::uint64_t>& histogram, std::uint64_t& queued,
+                               std::uint64_t& outstanding) const {
+  for (const auto& slot : slots_) {
+    if (!slot.busy || slot.op != op || slot.steps == 0) continue;
+    ++histogram[histogram.size() * slot.computed / slot.steps];
+  }
+  queued += request_queue_.size();
+  outstanding += outstanding_;
+}
+
 }  // namespace roofsim

@@ -73,6 +73,11 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
   // Adds, per op, the work of steps on the engines that is not done at `at_fs` (StepWorkPacing, paced_work.h).
   // Executed minus this is what a power sensor sees spent.
   void add_unfinished_work(TimeFs at_fs, std::vector<UnfinishedWork>& per_op) const;
+  // Steady-state fast-forward's state (sim/engine/wave_fast_forward.h): counts each busy slot running a tile of `op`
+  // in `histogram` by the share of its k-steps computed (histogram.size() classes), and adds the steps whose reads
+  // wait for an outstanding-request slot to `queued` and the reads issued to `outstanding`.
+  void add_progress(std::size_t op, std::vector<std::uint64_t>& histogram, std::uint64_t& queued,
+                    std::uint64_t& outstanding) const;
 
  private:
   enum class Kind : std::uint8_t { read_done, write_done, compute_done };

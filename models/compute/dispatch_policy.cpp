@@ -11,7 +11,8 @@ DispatchPolicy::DispatchPolicy(std::vector<DispatchOp> ops, std::uint64_t units,
       times_(ops_.size()),
       free_(units, occupancy),
       streams_(std::max<std::uint64_t>(streams, 1)),
-      launch_fs_(launch_fs) {
+      launch_fs_(launch_fs),
+      occupancy_(occupancy) {
   if (units == 0 || occupancy == 0) throw std::invalid_argument("a dispatcher needs units and occupancy above 0");
   for (std::size_t i = 0; i < ops_.size(); ++i) {
     for (const auto dep : ops_[i].after) {
@@ -26,7 +27,17 @@ bool DispatchPolicy::inputs_done(std::size_t op) const {
 }
 
 void DispatchPolicy::finish(std::size_t op, TimeFs now) {
-  times_[op].end_fs = now;
+  auto& t = times_[op];
+  if (t.hold_fs > 0) {
+    // A fast-forwarded op's skipped waves pass after its simulated ones: it ends like a replay.
+    t.replay_end_fs = now + t.hold_fs;
+    t.hold_fs = 0;
+    t.held = true;
+    ++replays_open_;
+    return;
+  }
+  if (t.held) held_ended_.push_back(op);
+  t.end_fs = now;
   ++done_ops_;
   if (ops_[op].simulated) --active_streams_;
   while (first_open_ < ops_.size() && times_[first_open_].end_fs != kNever) ++first_open_;
@@ -50,6 +61,22 @@ void DispatchPolicy::replay(std::size_t op, TimeFs end_fs) {
   t.issued = t.finished = ops_[op].tiles;
   t.replay_end_fs = end_fs;
   ++replays_open_;
+}
+
+std::uint64_t DispatchPolicy::skip_tiles(std::size_t op, std::uint64_t tiles, TimeFs hold_fs) {
+  auto& t = times_[op];
+  if (t.issued == 0 || t.issued + tiles > ops_[op].tiles) throw std::logic_error("skip_tiles() past the op's tiles");
+  const std::uint64_t next = t.issued - 1 + tiles;
+  t.issued += tiles;
+  t.finished += tiles;
+  t.hold_fs += hold_fs;
+  return next;
+}
+
+std::vector<std::size_t> DispatchPolicy::take_held_ended() {
+  std::vector<std::size_t> ended;
+  ended.swap(held_ended_);
+  return ended;
 }
 
 bool DispatchPolicy::others_in_flight(std::size_t op) const {
@@ -140,7 +167,7 @@ void DispatchPolicy::tile_done(std::size_t op, std::uint64_t unit, TimeFs now) {
 
 bool DispatchPolicy::write_acknowledged(std::size_t op, TimeFs now) {
   auto& t = times_[op];
-  if (--t.pending_writes != 0 || t.finished != ops_[op].tiles || t.end_fs != kNever) return false;
+  if (--t.pending_writes != 0 || t.finished != ops_[op].tiles || t.end_fs != kNever || t.held) return false;
   finish(op, now);
   return true;
 }

@@ -39,7 +39,7 @@ class DispatchPolicy {
   // A tile of `op` on `unit` finished at `now` (its slot is free).
   void tile_done(std::size_t op, std::uint64_t unit, TimeFs now);
   // Writes of `op` in flight: the op ends when its tiles are done and its writes acknowledged. write_acknowledged
-  // returns true when that ended the op.
+  // returns true when that ended the op or started its hold (skip_tiles).
   void write_posted(std::size_t op) { ++times_[op].pending_writes; }
   bool write_acknowledged(std::size_t op, TimeFs now);
   // The next simulated op with tiles whose launch latency is over at `now` and that no tile of has started, each
@@ -47,6 +47,15 @@ class DispatchPolicy {
   [[nodiscard]] std::optional<std::size_t> next_starting(TimeFs now);
   // Replays `op` (returned by next_starting): its tiles count as issued and done, and it ends at `end_fs`.
   void replay(std::size_t op, TimeFs end_fs);
+  // Steady-state fast-forward (sim/engine/wave_fast_forward.h): `tiles` of `op` after the one just handed out count as
+  // issued and done, and the op ends `hold_fs` after its last tile and write; returns the tile index to hand out in
+  // place of the one just handed out (the first after the skipped ones).
+  std::uint64_t skip_tiles(std::size_t op, std::uint64_t tiles, TimeFs hold_fs);
+  // Ops that ended a hold (skip_tiles) since the last call.
+  [[nodiscard]] std::vector<std::size_t> take_held_ended();
+  // Tiles in one wave: a slot on every unit.
+  [[nodiscard]] std::uint64_t wave_tiles() const { return free_.size() * occupancy_; }
+  [[nodiscard]] std::uint64_t tiles(std::size_t op) const { return ops_[op].tiles; }
   // True when a simulated op other than `op` has launched and not ended.
   [[nodiscard]] bool others_in_flight(std::size_t op) const;
   // The next time something happens without a tile finishing (a launch latency or a replay ending), or kNever.
@@ -67,6 +76,8 @@ class DispatchPolicy {
     std::uint64_t pending_writes = 0;
     TimeFs replay_end_fs = kNever;  // a memoized replay's end
     bool announced = false;         // next_starting returned it
+    TimeFs hold_fs = 0;             // fast-forwarded time still to pass after the last tile and write
+    bool held = false;              // the op's end waits out its hold (replay_end_fs)
   };
   [[nodiscard]] const OpTimes& times(std::size_t op) const { return times_[op]; }
   [[nodiscard]] std::uint64_t free_slots(std::uint64_t unit) const { return free_[unit]; }
@@ -87,6 +98,8 @@ class DispatchPolicy {
   std::size_t replays_open_ = 0;   // replays not yet ended
   std::size_t done_ops_ = 0;
   std::vector<std::size_t> reached_;
+  std::vector<std::size_t> held_ended_;
+  std::uint64_t occupancy_ = 1;
 };
 
 }  // namespace roofsim

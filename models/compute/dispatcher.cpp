@@ -17,12 +17,18 @@ void Dispatcher::run() {
     if (on_reached_) on_reached_(op);
   }
   if (replay_ != nullptr) {
+    for (const auto op : policy_.take_held_ended()) replay_->op_finished(op, policy_.times(op).end_fs);
     while (const auto op = policy_.next_starting(now)) {
       const TimeFs end = replay_->op_starting(*op, now);
       if (end != kNever) policy_.replay(*op, end);
     }
   }
-  while (const auto assignment = policy_.next_tile(now)) {
+  const std::uint64_t wave = policy_.wave_tiles();
+  while (auto assignment = policy_.next_tile(now)) {
+    if (replay_ != nullptr && assignment->tile != 0 && assignment->tile % wave == 0) {
+      const auto skip = replay_->wave_boundary(assignment->op, assignment->tile, now);
+      if (skip.tiles > 0) assignment->tile = policy_.skip_tiles(assignment->op, skip.tiles, skip.hold_fs);
+    }
     spans_.start(assignment->op, assignment->unit, now);
     units_[assignment->unit]->start_tile(assignment->op, assignment->tile);
   }
@@ -41,7 +47,7 @@ void Dispatcher::tile_finished(std::size_t op, std::uint64_t unit) {
 void Dispatcher::write_acknowledged(std::size_t op) {
   const TimeFs now = sc_core::sc_time_stamp().value();
   if (policy_.write_acknowledged(op, now)) {
-    if (replay_ != nullptr) replay_->op_finished(op, now);
+    if (replay_ != nullptr && policy_.times(op).end_fs != kNever) replay_->op_finished(op, now);
     wake_.notify_at(now);
   }
 }

@@ -4,6 +4,7 @@
 // replayed op runs no tile: the hook books its counters and the dispatcher ends it after the recorded duration.
 // Ops that are simulated are reported when they end, so that the hook may record them.
 #include <cstddef>
+#include <cstdint>
 
 #include "models/kernel/time_fs.h"
 
@@ -15,6 +16,14 @@ class OpReplayHook {
   [[nodiscard]] virtual TimeFs op_starting(std::size_t op, TimeFs now) = 0;
   // A simulated op ended at `now`.
   virtual void op_finished(std::size_t op, TimeFs now) = 0;
+  // Steady-state fast-forward: tile `tile` of `op`, the first of a wave, is handed out at `now`. The tiles to skip
+  // after it (whole waves; their counters are booked by the hook) and the time they take, which the op's end waits
+  // out after its last simulated tile.
+  struct WaveSkip {
+    std::uint64_t tiles = 0;
+    TimeFs hold_fs = 0;
+  };
+  [[nodiscard]] virtual WaveSkip wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) = 0;
 
  protected:
   ~OpReplayHook() = default;

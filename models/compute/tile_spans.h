@@ -44,6 +44,15 @@ class TileSpanRecorder {
   [[nodiscard]] const std::vector<TileSpan>& spans() const { return spans_; }
   // A span of a memoized replay, recorded from its twin and shifted in time.
   void add(const TileSpan& span) { spans_.push_back(span); }
+  // The spans of `op` that started at or after `from_fs` move `by_fs` later (a fast-forwarded op's waves after its
+  // skipped ones).
+  void shift(std::uint32_t op, TimeFs from_fs, TimeFs by_fs) {
+    for (auto& span : spans_) {
+      if (span.op != op || span.start_fs < from_fs) continue;
+      span.start_fs += by_fs;
+      span.end_fs += by_fs;
+    }
+  }
 
  private:
   struct Open {

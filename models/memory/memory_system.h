@@ -83,6 +83,8 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
   [[nodiscard]] CacheTags& tags(std::size_t level, std::size_t index) { return levels_[level].tags[index]; }
   [[nodiscard]] bool unit_scope(std::size_t level) const { return levels_[level].unit_scope; }
   void add_replayed(const std::vector<LevelCounters>& levels, Bytes dram_read, Bytes dram_written);
+  // Chunks waiting for DRAM (steady-state fast-forward's state, sim/engine/wave_fast_forward.h).
+  [[nodiscard]] std::size_t chunks_at_dram() const { return pending_.size() - free_pending_.size(); }
 
  private:
   struct Level {

@@ -62,5 +62,8 @@ int run_engine_bench(const std::string& dram_model = "both");  // cmd_run.cpp; s
 int run_dram_bench();                                          // cmd_dram.cpp
 int run_net_bench();                                           // cmd_collective.cpp
 int run_idle_bench();                                          // cmd_run.cpp; runs that mostly wait
+// bench_scale.cpp: the scale scenarios, each beside its --exact run (limited to `exact_limit_s` of wall time) unless
+// `with_exact` is false.
+int run_scale_bench(bool with_exact, double exact_limit_s);
 
 }  // namespace roofsim::cli

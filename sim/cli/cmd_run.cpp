@@ -59,6 +59,7 @@ struct RunOptions {
   std::string dram_trace;
   ModelOptions model;
   bool exact = false;
+  bool fast_forward = false;
   bool quiet = false;
   TableOptions table;
   bool summary = false;  // one line per op instead of the tables
@@ -123,14 +124,16 @@ int run_scenario(const RunOptions& given) {
   std::vector<DramRequest> dram_requests;
   scenario.result =
       run_workload(scenario.hardware, scenario.workload, options.dram_trace.empty() ? nullptr : &dram_requests,
-                   EngineRunOptions{!options.exact, !options.quiet});
-  // The replay counts matter when something was replayed (the figures then come partly from earlier ops); a run
-  // that replayed nothing ran as --exact would, so the line is noise unless asked for.
-  const bool replayed = scenario.result.ops_replayed > 0;
+                   EngineRunOptions{!options.exact, !options.quiet, options.fast_forward && !options.exact});
+  // The replay counts matter when something was replayed or skipped (the figures then come partly from earlier ops
+  // or waves); a run that did neither ran as --exact would, so the line is noise unless asked for.
+  const bool replayed = scenario.result.ops_replayed > 0 || scenario.result.ops_fast_forwarded > 0;
   if (!options.exact && !options.quiet && (replayed || options.model.verbose)) {
-    std::cerr << fmt::format("memoized: {} of {} ops replayed, {} recorded ({} signatures); --exact simulates all\n",
-                             scenario.result.ops_replayed, scenario.workload.ops.size(), scenario.result.ops_recorded,
-                             scenario.result.memo_signatures);
+    std::cerr << fmt::format(
+        "memoized: {} of {} ops replayed, {} recorded ({} signatures), {} fast-forwarded ({} waves skipped); --exact "
+        "simulates all\n",
+        scenario.result.ops_replayed, scenario.workload.ops.size(), scenario.result.ops_recorded,
+        scenario.result.memo_signatures, scenario.result.ops_fast_forwarded, scenario.result.waves_skipped);
   }
   if (!options.dram_trace.empty()) {
     // roofsim's own trace format: `roofsim dram FILE --convert FORMAT` turns it into a peer simulator's.
@@ -209,6 +212,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
                     "Simulate every op; by default an op that starts alone and matches the signature of one "
                     "simulated before (kind, shapes, tiling, clock state, the fraction of each input resident in each "
                     "cache level) replays its result");
+  command->add_flag("--fast-forward", options->fast_forward,
+                    "Device runs: also skip the identical waves of an op running alone once its state and a wave's "
+                    "cost repeat (exact without a power cap; under one the governor reads the skipped waves' energy "
+                    "spread over the op and may choose other clocks); --exact turns it off");
   command->add_flag("--quiet", options->quiet, "No progress lines on stderr (printed once a run takes over 2 s)");
   add_table_flags(*command, options->table.wide, options->summary);
   add_allow_large_flag(*command, options->allow_large);

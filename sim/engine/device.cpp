@@ -91,7 +91,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
       std::make_unique<OpActivity>(executions_, *policy_, workload, power_->model(), memory_->level_names(), detailed_);
   std::vector<const ComputeUnit*> counted_units;
   for (const auto& unit : units_) counted_units.push_back(unit.get());
-  activity_->count_steps_over_their_interval(std::move(counted_units));
+  activity_->count_steps_over_their_interval(counted_units);
   activity_->count_active_units(power_->clock());
   if (auto* simple = dynamic_cast<SimpleDram*>(dram_.get())) activity_->count_dram_bytes_over_their_bursts(*simple);
   power_->elaborate(*activity_, scheduler_.get());
@@ -103,6 +103,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
             : 0;
     replay_ = std::make_unique<DeviceOpReplay>(workload, executions_, *policy_, *memory_, detailed_, *dispatcher_,
                                                power_->clock(), *memo, shortest_record_fs);
+    replay_->set_units(counted_units);
     dispatcher_->set_replay_hook(replay_.get());
   }
 }

@@ -110,6 +110,7 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload, std::
   const auto wall_start = std::chrono::steady_clock::now();
   // Live until the process exits: SystemC cannot tear an elaborated hierarchy down and elaborate another.
   auto* memo = options.memoize ? new OpMemoStore() : nullptr;
+  if (memo != nullptr) memo->fast_forward = options.fast_forward;
   auto* device = new Device("device", hw, workload, false, memo);
   if (dram_requests != nullptr && device->detailed_dram() != nullptr)
     device->detailed_dram()->set_request_log(dram_requests);
@@ -133,6 +134,8 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload, std::
     result.ops_replayed = memo->replayed;
     result.ops_recorded = memo->recorded;
     result.memo_signatures = memo->size();
+    result.ops_fast_forwarded = memo->fast_forwarded;
+    result.waves_skipped = memo->skipped_waves;
   }
   return result;
 }

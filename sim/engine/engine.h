@@ -20,6 +20,8 @@ namespace roofsim {
 struct EngineRunOptions {
   bool memoize = false;   // replay ops whose signature was simulated before (sim/engine/op_replay.h); false: --exact
   bool progress = false;  // print progress on stderr once the run takes long (sim/engine/progress.h)
+  // with memoize: skip identical waves inside ops (sim/engine/wave_fast_forward.h)
+  bool fast_forward = false;
 };
 [[nodiscard]] RunResult run_workload(const HardwareParams& hw, const Workload& workload,
                                      std::vector<DramRequest>* dram_requests = nullptr,

@@ -13,6 +13,24 @@ TimeFs shifted(TimeFs t, TimeFs by, bool forward) {
   return forward ? t + by : t - by;
 }
 
+// Half-octave classes of a count: 0, then two classes per power of two (the queues a wave boundary finds vary by a
+// few entries from wave to wave; their order of magnitude is what sets the latency the next wave sees).
+std::uint64_t half_octave_class(std::uint64_t x) {
+  if (x == 0) return 0;
+  const auto top = static_cast<std::uint64_t>(63 - __builtin_clzll(x));
+  const std::uint64_t half = top == 0 ? 0 : (x >> (top - 1)) & 1ULL;
+  return 1 + 2 * top + half;
+}
+
+// The counters of an op that a skipped wave adds to, in one order for reading (push) and booking (take).
+struct CounterCursor {
+  std::vector<std::uint64_t>* out = nullptr;
+  const std::vector<std::uint64_t>* in = nullptr;
+  std::size_t next = 0;
+  void push(std::uint64_t v) const { out->push_back(v); }
+  std::uint64_t take() { return (*in)[next++]; }
+};
+
 }  // namespace
 
 DeviceOpReplay::DeviceOpReplay(const Workload& workload, std::vector<OpExecution>& executions,
@@ -114,6 +132,12 @@ TimeFs DeviceOpReplay::op_starting(std::size_t op, TimeFs now) {
 }
 
 void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
+  for (std::size_t i = 0; i < forwards_.size(); ++i) {
+    if (forwards_[i].op != op) continue;
+    if (forwards_[i].skip_fs != kNever) end_fast_forward(forwards_[i], now);
+    forwards_.erase(forwards_.begin() + static_cast<std::ptrdiff_t>(i));
+    break;
+  }
   for (std::size_t i = 0; i < recordings_.size(); ++i) {
     if (recordings_[i].op != op) continue;
     const Recording r = std::move(recordings_[i]);
@@ -236,6 +260,176 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
       if (hi <= lo) continue;
       tags.write(lo, hi - lo);
       tags.mark_ready(lo, hi - lo, end_fs);
+    }
+  }
+}
+
+WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now) const {
+  WaveFastForward::Boundary b;
+  b.at_fs = now;
+  const OpExecution& e = executions_[op];
+  // The state class.
+  b.state.push_back(clock_.state());
+  b.state.push_back(clock_.changes());
+  b.slots.assign(kProgressClasses, 0);
+  std::uint64_t queued = 0, outstanding = 0;
+  for (const auto* unit : units_) unit->add_progress(op, b.slots, queued, outstanding);
+  b.state.push_back(half_octave_class(outstanding));
+  b.state.push_back(half_octave_class(memory_.chunks_at_dram()));
+  // The counters: what a wave costs, and everything a skipped wave books.
+  const auto levels = memory_.counters();
+  b.compared.push_back(now);
+  for (const auto& c : levels) {
+    b.compared.push_back(c.read_bytes);
+    b.compared.push_back(c.miss_bytes);
+  }
+  b.compared.push_back(memory_.dram_bytes_read() + memory_.dram_bytes_written());
+  CounterCursor cursor{&b.booked};
+  for (const auto& c : levels) {
+    for (const auto v : {c.read_bytes, c.write_bytes, c.hit_bytes, c.miss_bytes, c.below_read_bytes,
+                         c.below_write_bytes, c.port_busy_fs})
+      cursor.push(v);
+  }
+  cursor.push(memory_.dram_bytes_read());
+  cursor.push(memory_.dram_bytes_written());
+  if (dram_ != nullptr) {
+    const OpDramCounters d = op < dram_->op_counters().size() ? dram_->op_counters()[op] : OpDramCounters{};
+    for (const auto v :
+         {d.bytes, d.bursts, d.row_opens, d.turnarounds_to_read, d.turnarounds_to_write, d.refresh_cycles, d.acts,
+          d.pres, d.read_bursts, d.write_bursts, d.refs_all_bank, d.refs_per_bank, dram_->asked_burst_bytes()})
+      cursor.push(v);
+  }
+  cursor.push(e.latency_fs);
+  cursor.push(e.queueing_fs);
+  for (const auto v : e.bytes) cursor.push(v);
+  for (const auto v : e.busy_at_state_fs) cursor.push(v);
+  for (const auto& u : e.units) {
+    cursor.push(u.busy_fs);
+    cursor.push(u.resident_fs + (u.resident > 0 ? now - u.since_fs : 0));
+    for (const auto v : u.waited_fs) cursor.push(v);
+  }
+  return b;
+}
+
+OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) {
+  auto it = std::find_if(forwards_.begin(), forwards_.end(), [op](const Forward& f) { return f.op == op; });
+  if (!store_.fast_forward || units_.empty() || policy_.others_in_flight(op)) {
+    // An overlap is not a steady state of this op alone.
+    if (it != forwards_.end()) forwards_.erase(it);
+    return {};
+  }
+  if (it == forwards_.end()) {
+    forwards_.push_back(Forward{});
+    forwards_.back().op = op;
+    it = std::prev(forwards_.end());
+  }
+  Forward& f = *it;
+  if (f.detector.skipped()) return {};
+  const std::uint64_t wave = policy_.wave_tiles();
+  const std::uint64_t full_waves_left = (policy_.tiles(op) - tile) / wave;
+  const auto skip = f.detector.boundary(boundary_of(op, now), full_waves_left);
+  const auto& spans = dispatcher_.tile_spans().spans();
+  if (skip.waves == 0) {
+    f.spans_before = spans.size();
+    f.last_boundary_fs = now;
+    return {};
+  }
+  for (std::size_t i = f.spans_before; i < spans.size(); ++i) {
+    if (spans[i].op == op) f.wave_spans.push_back(spans[i]);
+  }
+  book_skip(f, skip, tile + 1, skip.waves * wave, now);
+  return WaveSkip{skip.waves * wave, skip.hold_fs};
+}
+
+void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, std::uint64_t first_tile,
+                               std::uint64_t tiles, TimeFs now) {
+  const std::size_t op = f.op;
+  OpExecution& e = executions_[op];
+  f.skip_fs = now;
+  f.hold_fs = skip.hold_fs;
+  f.wave_fs = skip.wave_fs;
+  f.waves = skip.waves;
+  ++store_.fast_forwarded;
+  store_.skipped_waves += skip.waves;
+  CounterCursor cursor{nullptr, &skip.booked};
+  std::vector<LevelCounters> levels(sram_levels_);
+  for (auto& c : levels) {
+    for (auto* v : {&c.read_bytes, &c.write_bytes, &c.hit_bytes, &c.miss_bytes, &c.below_read_bytes,
+                    &c.below_write_bytes, &c.port_busy_fs})
+      *v = cursor.take();
+  }
+  const Bytes dram_read = cursor.take();
+  const Bytes dram_written = cursor.take();
+  memory_.add_replayed(levels, dram_read, dram_written);
+  if (dram_ != nullptr) {
+    OpDramCounters d;
+    for (auto* v :
+         {&d.bytes, &d.bursts, &d.row_opens, &d.turnarounds_to_read, &d.turnarounds_to_write, &d.refresh_cycles,
+          &d.acts, &d.pres, &d.read_bursts, &d.write_bursts, &d.refs_all_bank, &d.refs_per_bank})
+      *v = cursor.take();
+    const Bytes asked = cursor.take();
+    dram_->add_replayed(static_cast<std::uint32_t>(op), d, asked);
+  }
+  e.latency_fs += cursor.take();
+  e.queueing_fs += cursor.take();
+  for (auto& v : e.bytes) v += cursor.take();
+  for (auto& v : e.busy_at_state_fs) v += cursor.take();
+  for (auto& u : e.units) {
+    const TimeFs busy = cursor.take();
+    const TimeFs resident = cursor.take();
+    TimeFs waited = 0;
+    for (auto& v : u.waited_fs) {
+      const TimeFs w = cursor.take();
+      v += w;
+      waited += w;
+    }
+    u.busy_fs += busy;
+    // A unit is resident at most the whole hold, and at least while it computed or waited on its engines.
+    u.resident_fs += std::min(skip.hold_fs, std::max(resident, busy + waited));
+  }
+  // The skipped tiles' work, exactly, from their steps.
+  const Flops flops_before = e.executed_flops;
+  TileStep step;
+  for (std::uint64_t t = first_tile; t < first_tile + tiles; ++t) {
+    const std::uint32_t steps = e.lowering->steps(t);
+    for (std::uint32_t s = 0; s < steps; ++s) {
+      e.lowering->step(t, s, step);
+      e.executed_flops += step.executed_flops;
+      e.executed_work += step.work();
+    }
+  }
+  e.tiles_done += tiles;
+  // The power domain reads an op with a replay interval [start, end) as its counters times (now - start) / (end -
+  // start). The end is about when the op will end: the tiles left after the skip at the last wave's pace
+  // (end_fast_forward sets the end it had). The start is put where that reading now equals what it read before the
+  // skip (the FLOPs before / after booking), so that a governor window sees the op's power go on at its pace rather
+  // than a lump of the skipped waves' energy.
+  const std::uint64_t wave = policy_.wave_tiles();
+  const std::uint64_t left = e.lowering->tiles() - (first_tile - 1 + tiles);
+  const TimeFs end_fs = now + skip.hold_fs + skip.wave_fs * left / wave;
+  const Flops booked_flops = e.executed_flops - flops_before;
+  const long double back = booked_flops == 0
+                               ? 0.0L
+                               : static_cast<long double>(end_fs - now) * static_cast<long double>(flops_before) /
+                                     static_cast<long double>(booked_flops);
+  e.replay_start_fs = back >= static_cast<long double>(now) ? 0 : now - static_cast<TimeFs>(back);
+  e.replay_end_fs = end_fs;
+}
+
+void DeviceOpReplay::end_fast_forward(Forward& f, TimeFs end_fs) {
+  OpExecution& e = executions_[f.op];
+  e.replay_end_fs = end_fs;
+  for (auto& u : e.units) {
+    if (u.first_fs != kNever && u.last_fs >= f.skip_fs) u.last_fs += f.hold_fs;
+  }
+  // The tiles run after the skip ran after the skipped waves; those repeat the last wave before the skip.
+  auto& recorder = dispatcher_.tile_spans();
+  recorder.shift(static_cast<std::uint32_t>(f.op), f.skip_fs, f.hold_fs);
+  for (std::uint64_t w = 1; w <= f.waves; ++w) {
+    for (TileSpan span : f.wave_spans) {
+      span.start_fs += w * f.wave_fs;
+      span.end_fs += w * f.wave_fs;
+      recorder.add(span);
     }
   }
 }

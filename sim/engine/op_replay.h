@@ -13,11 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "models/compute/compute_unit.h"
 #include "models/compute/dispatch_policy.h"
 #include "models/compute/dispatcher.h"
 #include "models/compute/op_replay_hook.h"
 #include "models/power/clock_domain.h"
 #include "sim/engine/op_memo.h"
+#include "sim/engine/wave_fast_forward.h"
 #include "sim/graph/workload.h"
 
 namespace roofsim {
@@ -32,6 +34,11 @@ class DeviceOpReplay final : public OpReplayHook {
 
   [[nodiscard]] TimeFs op_starting(std::size_t op, TimeFs now) override;
   void op_finished(std::size_t op, TimeFs now) override;
+  // Steady-state fast-forward (sim/engine/wave_fast_forward.h) of an op that runs alone: at each wave boundary its
+  // state and counters go to the op's WaveFastForward; when it skips, the skipped waves' counters are booked here.
+  [[nodiscard]] WaveSkip wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) override;
+  // The units whose slots the fast-forward's state class reads (none: no fast-forward).
+  void set_units(std::vector<const ComputeUnit*> units) { units_ = std::move(units); }
 
   // The signature of `op` if it started now (public for tests).
   [[nodiscard]] std::string signature(std::size_t op) const;
@@ -48,6 +55,21 @@ class DeviceOpReplay final : public OpReplayHook {
     bool valid = true;
   };
 
+  // An op being fast-forwarded: its detector and, once it skipped, what the op's end adjusts.
+  struct Forward {
+    std::size_t op = 0;
+    WaveFastForward detector;
+    std::size_t spans_before = 0;  // tile spans recorded before the op's last wave boundary
+    TimeFs last_boundary_fs = 0;
+    TimeFs skip_fs = kNever;  // when it skipped
+    TimeFs hold_fs = 0, wave_fs = 0;
+    std::uint64_t waves = 0;
+    std::vector<TileSpan> wave_spans;  // the spans of the last wave before the skip
+  };
+  [[nodiscard]] WaveFastForward::Boundary boundary_of(std::size_t op, TimeFs now) const;
+  void book_skip(Forward& f, const WaveFastForward::Skip& skip, std::uint64_t first_tile, std::uint64_t tiles,
+                 TimeFs now);
+  void end_fast_forward(Forward& f, TimeFs end_fs);
   [[nodiscard]] std::vector<const Tensor*> tensors_of(std::size_t op) const;
   void replay(std::size_t op, const OpRecord& record, TimeFs start_fs);
   [[nodiscard]] std::unique_ptr<OpRecord> record(const Recording& recording, TimeFs end_fs) const;
@@ -63,6 +85,8 @@ class DeviceOpReplay final : public OpReplayHook {
   TimeFs shortest_record_fs_;
   std::size_t sram_levels_ = 0;
   std::vector<Recording> recordings_;
+  std::vector<const ComputeUnit*> units_;
+  std::vector<Forward> forwards_;
 };
 
 }  // namespace roofsim

@@ -1,0 +1,60 @@
+#include "sim/engine/wave_fast_forward.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace roofsim {
+
+std::vector<std::uint64_t> increments(const std::vector<std::uint64_t>& from, const std::vector<std::uint64_t>& to) {
+  if (from.size() != to.size()) throw std::logic_error("wave counters of different lengths");
+  std::vector<std::uint64_t> d(to.size());
+  for (std::size_t i = 0; i < to.size(); ++i) d[i] = to[i] >= from[i] ? to[i] - from[i] : 0;
+  return d;
+}
+
+bool WaveFastForward::same_cost(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto hi = static_cast<double>(std::max(a[i], b[i]));
+    const auto lo = static_cast<double>(std::min(a[i], b[i]));
+    if (hi - lo > kSteadyTolerance * hi) return false;
+  }
+  return true;
+}
+
+bool WaveFastForward::same_slots(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+  if (a.size() != b.size()) return false;
+  std::uint64_t moved = 0, total_a = 0, total_b = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    moved += a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+    total_a += a[i];
+    total_b += b[i];
+  }
+  const std::uint64_t total = std::max(total_a, total_b);
+  // Each slot that changed class counts twice in `moved`.
+  return static_cast<double>(moved) <= 2.0 * kSlotSlack * static_cast<double>(total);
+}
+
+WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_waves_left) {
+  Skip skip;
+  if (skipped_) return skip;
+  last_.push_back(std::move(b));
+  if (last_.size() > 3) last_.erase(last_.begin());
+  if (last_.size() < 3 || full_waves_left <= kKeptWaves) return skip;
+  const Boundary& first = last_[0];
+  const Boundary& middle = last_[1];
+  const Boundary& latest = last_[2];
+  if (first.state != middle.state || middle.state != latest.state) return skip;
+  if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return skip;
+  if (!same_cost(increments(first.compared, middle.compared), increments(middle.compared, latest.compared)))
+    return skip;
+  skip.waves = full_waves_left - kKeptWaves;
+  skip.wave_fs = latest.at_fs - middle.at_fs;
+  skip.hold_fs = skip.wave_fs * skip.waves;
+  skip.booked = increments(middle.booked, latest.booked);
+  for (auto& v : skip.booked) v *= skip.waves;
+  skipped_ = true;
+  return skip;
+}
+
+}  // namespace roofsim

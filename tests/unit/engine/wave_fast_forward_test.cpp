@@ -1,0 +1,72 @@
+#include "sim/engine/wave_fast_forward.h"
+
+#include <doctest/doctest.h>
+
+namespace roofsim {
+
+namespace {
+
+// A boundary after `waves` identical waves of 1000 fs that each read 4096 bytes and book 7 work units, with the state
+// class `state` and every slot in progress class 3.
+WaveFastForward::Boundary steady(std::uint64_t waves, std::uint64_t state = 1) {
+  WaveFastForward::Boundary b;
+  b.at_fs = 1000 * waves;
+  b.state = {state, 0};
+  b.slots = {0, 0, 0, 264, 0, 0, 0, 0};
+  b.compared = {1000 * waves, 4096 * waves};
+  b.booked = {7 * waves, 1000 * waves};
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("three boundaries of a repeating state skip every wave left but the kept ones, booking the last wave") {
+  WaveFastForward ff;
+  CHECK(ff.boundary(steady(1), 10).waves == 0);
+  CHECK(ff.boundary(steady(2), 9).waves == 0);
+  const auto skip = ff.boundary(steady(3), 8);
+  CHECK(skip.waves == 8 - kKeptWaves);
+  CHECK(skip.wave_fs == 1000);
+  CHECK(skip.hold_fs == 1000 * (8 - kKeptWaves));
+  REQUIRE(skip.booked.size() == 2);
+  CHECK(skip.booked[0] == 7 * (8 - kKeptWaves));
+  CHECK(skip.booked[1] == 1000 * (8 - kKeptWaves));
+  CHECK(ff.skipped());
+  // Once only.
+  CHECK(ff.boundary(steady(4), 7).waves == 0);
+}
+
+TEST_CASE("a state class that changed, a wave that cost more, or too few waves left skip nothing") {
+  SUBCASE("the state class (a clock change) differs at the last boundary") {
+    WaveFastForward ff;
+    (void)ff.boundary(steady(1), 10);
+    (void)ff.boundary(steady(2), 9);
+    CHECK(ff.boundary(steady(3, 2), 8).waves == 0);
+  }
+  SUBCASE("the last wave read 1% more") {
+    WaveFastForward ff;
+    (void)ff.boundary(steady(1), 10);
+    (void)ff.boundary(steady(2), 9);
+    auto b = steady(3);
+    b.compared[1] += 41;
+    CHECK(ff.boundary(b, 8).waves == 0);
+  }
+  SUBCASE("only the kept waves are left") {
+    WaveFastForward ff;
+    (void)ff.boundary(steady(1), 4);
+    (void)ff.boundary(steady(2), 3);
+    CHECK(ff.boundary(steady(3), kKeptWaves).waves == 0);
+  }
+}
+
+TEST_CASE("same_cost allows 1/256 of the larger increment, same_slots 1/16 of the slots to change class") {
+  CHECK(WaveFastForward::same_cost({256, 0}, {255, 0}));
+  CHECK_FALSE(WaveFastForward::same_cost({256, 0}, {254, 0}));
+  CHECK_FALSE(WaveFastForward::same_cost({1, 0}, {0, 0}));
+  // 264 slots: 16 may move (each counts once where it left and once where it arrived).
+  CHECK(WaveFastForward::same_slots({0, 264}, {16, 248}));
+  CHECK_FALSE(WaveFastForward::same_slots({0, 264}, {17, 247}));
+  CHECK(increments({1, 5}, {4, 5}) == std::vector<std::uint64_t>{3, 0});
+}
+
+}  // namespace roofsim
