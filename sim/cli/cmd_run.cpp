@@ -174,8 +174,8 @@ int run_scenario(const RunOptions& given) {
     write_report_html_file(report, out);
     files.push_back("report.html");
     std::cout << "\n";
-    write_wrote_line(out, files, complete ? "" : "of the finished ops (report.json: \"complete\": false); no trace.json",
-                     std::cout);
+    write_wrote_line(
+        out, files, complete ? "" : "of the finished ops (report.json: \"complete\": false); no trace.json", std::cout);
   }
   return work_exit_code(scenario.result.ops.size(), scenario.workload.ops.size(), "ops");
 }

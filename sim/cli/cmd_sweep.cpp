@@ -86,8 +86,8 @@ std::filesystem::path absolute_path(const std::filesystem::path& path) {
   return std::filesystem::absolute(path).lexically_normal();
 }
 
-// sweep.csv, sweep_totals.csv, sweep.svg and sweep_roofline.svg of all points, from the folders that hold them. Returns the number of
-// points that failed or are missing.
+// sweep.csv, sweep_totals.csv, sweep.svg and sweep_roofline.svg of all points, from the folders that hold them. Returns
+// the number of points that failed or are missing.
 std::size_t write_collected(const SweepSpec& spec, const std::vector<std::filesystem::path>& dirs,
                             const std::filesystem::path& out) {
   const auto points = expand_points(spec);

@@ -18,7 +18,9 @@ void add_model_options(CLI::App& command, ModelOptions& options, CLI::Option* wo
       "A Hugging Face config.json, or a bundled model by name (llama3_70b), in place of --workload; its phase and "
       "layout from --set workload.phase=prefill|decode|train, workload.batch, seq, context, tp, pp, dp, ep, zero, ...");
   model->excludes(workload);
-  command.add_flag("--verbose", options.verbose, "--model: also list the config fields the builder does not use; run: also the memoized-replay counts");
+  command.add_flag(
+      "--verbose", options.verbose,
+      "--model: also list the config fields the builder does not use; run: also the memoized-replay counts");
   command.add_flag("--allow-oversubscribe", options.allow_oversubscribe,
                    "--model: warn rather than stop when a rank's memory footprint exceeds the device's DRAM");
 }

@@ -27,8 +27,8 @@ void write_cluster_table(const ClusterRunResult& result, const std::vector<Repor
     rank_rows.push_back(
         {rank.represents > 1 ? fmt::format("{} (x{})", rank.rank, rank.represents) : std::to_string(rank.rank),
          fixed(rank.step.step_s * 1e6, 3), fixed(rank.step.compute_s * 1e6, 3),
-         fixed(rank.step.communication_s * 1e6, 3), fixed(rank.step.exposed_communication_s * 1e6, 3),
-         fixed(oi_net, 1), fixed(step.achieved_flops_per_s.value_or(0) / 1e12, 2),
+         fixed(rank.step.communication_s * 1e6, 3), fixed(rank.step.exposed_communication_s * 1e6, 3), fixed(oi_net, 1),
+         fixed(step.achieved_flops_per_s.value_or(0) / 1e12, 2),
          fixed(step.roofline.ceilings.comm.flops_per_s / 1e12, 2), fixed(step.attainable_flops_per_s() / 1e12, 2),
          step.roofline.bound_by});
   }
@@ -74,10 +74,9 @@ void write_cluster_table(const ClusterRunResult& result, const std::vector<Repor
                                fixed(c.ready_s * 1e6, 3), fixed(c.issue_s * 1e6, 3), fixed(c.finish_s * 1e6, 3),
                                fixed((c.finish_s - c.issue_s) * 1e6, 3), c.algorithm});
   }
-  std::vector<TableColumn> collective_columns = {{"op", "", true},  {"group", ""},      {"ranks", ""},
-                                                 {"bytes", "B"},    {"sent/rank", "B"}, {"ready", "us"},
-                                                 {"issue", "us"},   {"finish", "us"},   {"time", "us"},
-                                                 {"algorithm", "", true}};
+  std::vector<TableColumn> collective_columns = {
+      {"op", "", true}, {"group", ""},   {"ranks", ""},    {"bytes", "B"}, {"sent/rank", "B"},
+      {"ready", "us"},  {"issue", "us"}, {"finish", "us"}, {"time", "us"}, {"algorithm", "", true}};
   // The op names take what the other columns leave of the line.
   const auto widths = column_widths(collective_columns, collective_rows);
   const std::size_t others = table_width(widths) - widths.front();

@@ -74,11 +74,10 @@ void write_collective_table(const CollectiveSweep& sweep, const ClusterParams& c
     formulas.emplace(row.algorithm, row.prediction);
   }
   for (const auto& [name, prediction] : formulas) {
-    out << comment_lines(fmt::format("{}: {}; a = {:.3f} us (latency {:.3f} + overhead {:.3f}), 1/b = {:.2f} GB/s",
-                                     name, prediction.formula, prediction.cost.alpha_s() * 1e6,
-                                     prediction.cost.latency_s * 1e6, prediction.cost.overhead_s * 1e6,
-                                     prediction.cost.beta_s_per_byte > 0 ? 1e-9 / prediction.cost.beta_s_per_byte
-                                                                         : 0.0));
+    out << comment_lines(fmt::format(
+        "{}: {}; a = {:.3f} us (latency {:.3f} + overhead {:.3f}), 1/b = {:.2f} GB/s", name, prediction.formula,
+        prediction.cost.alpha_s() * 1e6, prediction.cost.latency_s * 1e6, prediction.cost.overhead_s * 1e6,
+        prediction.cost.beta_s_per_byte > 0 ? 1e-9 / prediction.cost.beta_s_per_byte : 0.0));
   }
 }
 

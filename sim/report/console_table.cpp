@@ -77,8 +77,8 @@ void write_wrote_line(const std::filesystem::path& dir, const std::vector<std::s
   for (const auto& file : files) list += (list.empty() ? "" : ", ") + file;
   auto folder = dir.string();
   if (folder.empty() || folder.back() != '/') folder += '/';
-  const auto text = fmt::format("wrote {} file{} to {}: {}{}", files.size(), files.size() == 1 ? "" : "s", folder,
-                                list, note.empty() ? "" : " " + note);
+  const auto text = fmt::format("wrote {} file{} to {}: {}{}", files.size(), files.size() == 1 ? "" : "s", folder, list,
+                                note.empty() ? "" : " " + note);
   out << wrap_words(text, kConsoleColumns, "  ") << "\n";
 }
 

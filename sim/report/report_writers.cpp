@@ -416,10 +416,10 @@ void write_compact_table(const Report& report, std::ostream& out) {
       if (dtypes.find(dtype) == std::string::npos) dtypes += (dtypes.empty() ? "" : ", ") + dtype;
     }
   }
-  const std::string title = fmt::format(
-      "{} on {}: {} ops{}, {} bytes, OI against {}; the binding ceiling (--wide: every column)",
-      report.workload_name, report.hardware_name, report.ops.size(), dtypes.empty() ? "" : " in " + dtypes,
-      report.bytes_basis, report.main_memory);
+  const std::string title =
+      fmt::format("{} on {}: {} ops{}, {} bytes, OI against {}; the binding ceiling (--wide: every column)",
+                  report.workload_name, report.hardware_name, report.ops.size(), dtypes.empty() ? "" : " in " + dtypes,
+                  report.bytes_basis, report.main_memory);
   out << wrap_words(title, kConsoleColumns, "  ") << "\n";
   print_table(shown_columns, rows, out);
 }

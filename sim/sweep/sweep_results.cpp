@@ -437,6 +437,13 @@ std::vector<std::string> point_prefixes(const SweepSpec& spec, const std::vector
   return prefixes;
 }
 
+// The header line: the point's columns, `middle`, the metrics and the error.
+std::string csv_header(const SweepSpec& spec, const std::string& middle) {
+  std::string header = point_header(spec) + middle;
+  for (const auto& metric : spec.metrics) header += "," + csv_field(metric);
+  return header + ",error\n";
+}
+
 void write_metric_cells(const OpRow& row, std::ostream& out) {
   for (const auto& cell : row.cells) out << "," << csv_field(cell);
 }
@@ -445,9 +452,7 @@ void write_metric_cells(const OpRow& row, std::ostream& out) {
 
 void write_sweep_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                      const std::vector<PointResult>& results, std::ostream& out) {
-  out << point_header(spec) << ",op,status";
-  for (const auto& metric : spec.metrics) out << "," << csv_field(metric);
-  out << ",error\n";
+  out << csv_header(spec, ",op,status");
   const auto prefixes = point_prefixes(spec, points, results);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& result = results[i];
@@ -466,9 +471,7 @@ void write_sweep_csv(const SweepSpec& spec, const std::vector<SweepPoint>& point
 
 void write_sweep_totals_csv(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                             const std::vector<PointResult>& results, std::ostream& out) {
-  out << point_header(spec) << ",status";
-  for (const auto& metric : spec.metrics) out << "," << csv_field(metric);
-  out << ",error\n";
+  out << csv_header(spec, ",status");
   const auto prefixes = point_prefixes(spec, points, results);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& result = results[i];

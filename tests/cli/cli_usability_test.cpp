@@ -6,8 +6,8 @@
 #include <string>
 
 #include "sim/cli/input_names.h"
-#include "tests/cli/sweep_test_files.h"
 #include "sim/core/input_error.h"
+#include "tests/cli/sweep_test_files.h"
 #include "tests/support/test_paths.h"
 
 using namespace roofsim;
@@ -125,8 +125,9 @@ TEST_CASE("run prints tables within 120 columns by default, --wide prints every 
   CHECK(widest_line(summary.out) <= 120);
 }
 
-TEST_CASE("every command's console output fits 120 columns by default: the default scenario, a cluster run, "
-          "roofline, collective and sweep") {
+TEST_CASE(
+    "every command's console output fits 120 columns by default: the default scenario, a cluster run, "
+    "roofline, collective and sweep") {
   const auto dir = test::scratch_dir("console_width");
   const auto check = [](const std::string& name, const test::CommandResult& result) {
     INFO(name << ": " << result.err);
@@ -137,8 +138,8 @@ TEST_CASE("every command's console output fits 120 columns by default: the defau
   check("default", test::run_roofsim(""));
   check("cluster",
         test::run_roofsim("run --hw 8xH100-NVSwitch --workload tp_decode --out " + (dir / "cluster").string()));
-  check("roofline", test::run_roofsim("roofline --hw H100-SXM5 --workload llama2_7b_decode --out " +
-                                      (dir / "roofline").string()));
+  check("roofline",
+        test::run_roofsim("roofline --hw H100-SXM5 --workload llama2_7b_decode --out " + (dir / "roofline").string()));
   check("collective", test::run_roofsim("collective --hw 4x8xH100-NDR --op allreduce -b 8 -e 1M --out " +
                                         (dir / "collective").string()));
   const auto sweep_file = test::write_file(dir / "grid.toml", test::grid_sweep_text("[16]"));
