@@ -70,6 +70,15 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
   const std::uint32_t banks_per_group = shape.banks_per_group;
   // A request refused for lack of room is offered again after the next decision: keep its parts.
   const bool same_request = parts_valid_ && parts_address_ == address && parts_bytes_ == bytes;
+  const auto now = sc_core::sc_time_stamp();
+  const Cycle arrival = cycle_at_or_after(now);
+  if (same_request && parts_write_ == is_write && parts_epoch_ == space_epoch_) {
+    // Refused before, and no channel has queued or released an entry since: its room is what it was (a decision
+    // moves an entry from the queue to the held ones). Still refused unless a part's channel releases by now.
+    bool releases = false;
+    for (const auto& part : parts_) releases = releases || channels_[part.channel]->next_release() <= arrival;
+    if (!releases) return false;
+  }
   parts_valid_ = false;
   if (same_request) {
     for (auto& part : parts_) part.segment.is_write = is_write;
@@ -102,13 +111,14 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
                 [](const Part& a, const Part& b) { return a.first_burst < b.first_burst; });
     }
   }
-  const auto now = sc_core::sc_time_stamp();
-  const Cycle arrival = cycle_at_or_after(now);
   bool room = true;
   for (const auto& part : parts_) ++channel_parts_[part.channel];
   for (const auto& part : parts_) {
     auto& channel = *channels_[part.channel];
-    channel.release_until(arrival);
+    if (channel.next_release() <= arrival) {
+      channel.release_until(arrival);
+      ++space_epoch_;
+    }
     if (!channel.has_space(is_write, channel_parts_[part.channel])) {
       room = false;
       blocked_channels_[part.channel / 64] |= std::uint64_t{1} << (part.channel % 64);
@@ -119,8 +129,11 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
     parts_valid_ = true;
     parts_address_ = address;
     parts_bytes_ = bytes;
+    parts_write_ = is_write;
+    parts_epoch_ = space_epoch_;
     return false;
   }
+  ++space_epoch_;
 
   std::uint64_t id = 0;
   if (free_slots_.empty()) {
@@ -178,6 +191,10 @@ void DramDevice::pull_source(const sc_core::sc_time& now) {
       return;
     }
     if (front_end_count_ > 0 || !enqueue(*next, nullptr, nullptr)) {
+      if (front_end_depth_ == 0) {
+        source_blocked_ = true;
+        return;
+      }
       // Behind the requests its channel already buffers, or in front of them when there are none.
       auto& buffer = front_end_[mapping_.decode(next->address).channel];
       if (front_end_count_ > 0 && buffer.empty() && enqueue(*next, nullptr, nullptr)) {
@@ -213,6 +230,7 @@ bool DramDevice::release_blocked(Cycle now_cycle) {
       auto& channel = *channels_[index];
       if (channel.next_release() > now_cycle) continue;
       channel.release_until(now_cycle);
+      ++space_epoch_;
       blocked_channels_[word] &= ~(std::uint64_t{1} << (index % 64));
       released = true;
     }

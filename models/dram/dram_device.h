@@ -123,6 +123,10 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   bool parts_valid_ = false;                  // parts_ hold the split of a refused request
   std::uint64_t parts_address_ = 0;
   Bytes parts_bytes_ = 0;
+  bool parts_write_ = false;
+  // Counts the requests queued and the held entries released (the only changes of a channel's room): a refused
+  // request is offered again only when it moved since the refusal (parts_epoch_).
+  std::uint64_t space_epoch_ = 0, parts_epoch_ = 0;
   std::vector<InFlight> in_flight_;
   std::vector<std::uint64_t> free_slots_;
   DramRequestSource* source_ = nullptr;

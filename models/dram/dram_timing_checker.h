@@ -68,7 +68,18 @@ class DramTimingChecker {
   [[nodiscard]] Cycle bank_act_ready(std::uint32_t bank) const { return banks_[bank].act_ok; }
   // The bank's own constraint on `command` (tRCD, tRP, tRAS, ...). When it is already met, earliest() depends only
   // on the bank group, so a caller may reuse one answer for every bank of the group.
-  [[nodiscard]] Cycle bank_ready(DramCommand command, std::uint32_t bank) const;
+  [[nodiscard]] Cycle bank_ready(DramCommand command, std::uint32_t bank) const {
+    const auto& state = banks_[bank];
+    switch (command) {
+      case DramCommand::act:
+      case DramCommand::ref_bank: return state.act_ok;
+      case DramCommand::pre: return state.pre_ok;
+      case DramCommand::rd: return state.rd_ok;
+      case DramCommand::wr: return state.wr_ok;
+      case DramCommand::ref_all: break;
+    }
+    return all_banks_act_ready();
+  }
   [[nodiscard]] std::uint32_t group_of(std::uint32_t bank) const { return group_of_bank_[bank]; }
   [[nodiscard]] Cycle bank_pre_ready(std::uint32_t bank) const { return banks_[bank].pre_ok; }
 
@@ -96,6 +107,7 @@ class DramTimingChecker {
     std::uint32_t bank_group = 0;
     bool is_write = false;
   };
+  [[nodiscard]] Cycle all_banks_act_ready() const;
   [[nodiscard]] Cycle act_slot(std::uint32_t bank_group, Cycle from) const;
   [[nodiscard]] Cycle faw_slot(Cycle from) const;
   // A run of column commands of one bank group and direction: `count` commands column_period() apart.
