@@ -261,8 +261,10 @@ void DramChannel::pick_runs(BankQueues& queues, DramCommand column, Cycle decisi
       const bool row_hit = hit != BankQueues::kNone;
       const std::uint32_t index = row_hit ? hit : 0;
       const DramCommand first = row_hit ? column : open != kClosed ? DramCommand::pre : DramCommand::act;
+      Cycle bound = std::max(decision, checker_.bank_ready(first, bank));
+      if (row_hit) bound = checker_.column_bound(column, checker_.group_of(bank), bound);
       const Candidate candidate{bank, index, index == 0 ? queues.front_order(bank) : queues.at(bank, index).order,
-                                std::max(decision, checker_.bank_ready(first, bank)), row_hit};
+                                bound, row_hit};
       if (!bounded.empty() && scheduler_->before(candidate, bounded[best])) best = static_cast<std::uint32_t>(bounded.size());
       bounded.push_back(candidate);
       bounded_first.push_back(first);

@@ -94,6 +94,13 @@ class DramTimingChecker {
   // Records `count` column commands at at + i x column_period() (which place_columns() found legal).
   void issue_columns(DramCommand command, std::uint32_t bank, Cycle at, std::uint32_t count);
   [[nodiscard]] Cycle column_period() const { return column_period_; }
+  // A lower bound of the first legal cycle >= from of a column command (RD or WR) to bank group `group`, past its
+  // bank's own constraint: the end of the stretch already known illegal, when `from` lies in it (else `from`).
+  [[nodiscard]] Cycle column_bound(DramCommand command, std::uint32_t group, Cycle from) const {
+    const auto& blocked =
+        column_blocked_[(command == DramCommand::wr ? column_blocked_.size() / 2 : 0) + group];
+    return from >= blocked.first && from < blocked.second ? blocked.second : from;
+  }
   // The closest one bank group's column commands of one direction may follow each other: max(tCCD_L, burst). The
   // period is longer when tCCD_L is not a whole number of tCCD_S slots; a run alone then goes burst by burst.
   [[nodiscard]] Cycle same_group_gap() const { return column_gap_[0][0][1]; }
