@@ -265,7 +265,8 @@ void DramChannel::pick_runs(BankQueues& queues, DramCommand column, Cycle decisi
       if (row_hit) bound = checker_.column_bound(column, checker_.group_of(bank), bound);
       const Candidate candidate{bank, index, index == 0 ? queues.front_order(bank) : queues.at(bank, index).order,
                                 bound, row_hit};
-      if (!bounded.empty() && scheduler_->before(candidate, bounded[best])) best = static_cast<std::uint32_t>(bounded.size());
+      if (!bounded.empty() && scheduler_->before(candidate, bounded[best]))
+        best = static_cast<std::uint32_t>(bounded.size());
       bounded.push_back(candidate);
       bounded_first.push_back(first);
       searched.push_back(0);

@@ -35,8 +35,8 @@
 #include <systemc>
 
 #include "models/dram/address_mapping.h"
-#include "models/dram/dram_clock.h"
 #include "models/dram/dram_channel.h"
+#include "models/dram/dram_clock.h"
 #include "models/dram/dram_params.h"
 #include "models/dram/dram_request_source.h"
 #include "models/dram/dram_stats.h"

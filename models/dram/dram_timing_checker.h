@@ -97,8 +97,7 @@ class DramTimingChecker {
   // A lower bound of the first legal cycle >= from of a column command (RD or WR) to bank group `group`, past its
   // bank's own constraint: the end of the stretch already known illegal, when `from` lies in it (else `from`).
   [[nodiscard]] Cycle column_bound(DramCommand command, std::uint32_t group, Cycle from) const {
-    const auto& blocked =
-        column_blocked_[(command == DramCommand::wr ? column_blocked_.size() / 2 : 0) + group];
+    const auto& blocked = column_blocked_[(command == DramCommand::wr ? column_blocked_.size() / 2 : 0) + group];
     return from >= blocked.first && from < blocked.second ? blocked.second : from;
   }
   // The closest one bank group's column commands of one direction may follow each other: max(tCCD_L, burst). The

@@ -317,8 +317,8 @@ BenchRun dram_bench_run(const std::string& hw, const std::string& mapping, const
                   "M requests/s{} ({:.3f} s wall = {:.2f} M/s); parsing {:.3f} s = {:.2f} M/s, simulation {:.3f} s = "
                   "{:.2f} M/s; simulated {:.1f}% of pin bandwidth, row hits {:.1f}%\n",
                   hw, dram.mapping, pattern, kRequests, cpu_s, rate(cpu_s),
-                  hbm2 ? fmt::format(" (target {:.0f} M/s)", target) : std::string(), wall_s, rate(wall_s),
-                  parse_cpu_s, rate(parse_cpu_s), simulate_cpu_s, rate(simulate_cpu_s),
+                  hbm2 ? fmt::format(" (target {:.0f} M/s)", target) : std::string(), wall_s, rate(wall_s), parse_cpu_s,
+                  rate(parse_cpu_s), simulate_cpu_s, rate(simulate_cpu_s),
                   100.0 * result.summary.bandwidth_fraction_of_peak, 100.0 * result.summary.row_hit_rate)};
 }
 

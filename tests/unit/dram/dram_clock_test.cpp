@@ -16,8 +16,8 @@ using namespace roofsim::dram;
 TEST_CASE("the DRAM clock converts cycles and femtoseconds as sc_time does") {
   REQUIRE(sc_core::sc_get_time_resolution() == sc_core::sc_time::from_value(1));
   // tCK of DDR4-3200, DDR5-4800, HBM2-2000, HBM2e-3200, HBM3-6400, HBM3e-8000, LPDDR5-6400, and awkward ones.
-  const double periods_s[] = {0.625e-9, 1.0 / 2.4e9, 1e-9, 0.625e-9, 1.0 / 1.6e9, 0.5e-9, 1.0 / 0.8e9 / 1.0,
-                              1.0 / 3.2e9, 1.0 / 1.2e9, 0.9375e-9, 1.0 / 1.333e9, 7.7e-10};
+  const double periods_s[] = {0.625e-9,          1.0 / 2.4e9, 1e-9,        0.625e-9,  1.0 / 1.6e9,   0.5e-9,
+                              1.0 / 0.8e9 / 1.0, 1.0 / 3.2e9, 1.0 / 1.2e9, 0.9375e-9, 1.0 / 1.333e9, 7.7e-10};
   std::mt19937_64 random(7);
   for (const double tck_s : periods_s) {
     CAPTURE(tck_s);
@@ -34,12 +34,12 @@ TEST_CASE("the DRAM clock converts cycles and femtoseconds as sc_time does") {
       for (const TimeFs fs : times_fs) {
         const auto time = sc_core::sc_time::from_value(fs);
         REQUIRE(DramClock::seconds(fs) == time.to_seconds());
-        REQUIRE(clock.cycle_at_or_after(fs) ==
-                static_cast<std::int64_t>(std::ceil(time.to_seconds() / tck_s - 1e-6)));
+        REQUIRE(clock.cycle_at_or_after(fs) == static_cast<std::int64_t>(std::ceil(time.to_seconds() / tck_s - 1e-6)));
       }
     }
   }
-  // The closed forms: HBM2-2000's 1 ns cycle is 10^6 fs; a time two femtoseconds past a cycle start belongs to the next cycle.
+  // The closed forms: HBM2-2000's 1 ns cycle is 10^6 fs; a time two femtoseconds past a cycle start belongs to the next
+  // cycle.
   const DramClock hbm2(1e-9);
   CHECK(hbm2.time_fs(3) == 3'000'000);
   CHECK(hbm2.cycle_at_or_after(3'000'000) == 3);
