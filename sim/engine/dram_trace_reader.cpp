@@ -116,6 +116,13 @@ bool is_dramsim3_read(std::string_view op) {
          op == "P_LOCK_WR";
 }
 
+// The R|W field of a roofsim line (either case): false for any other.
+bool parse_roofsim_kind(std::string_view kind, bool& write) {
+  if (kind.size() != 1) return false;
+  write = kind[0] == 'W' || kind[0] == 'w';
+  return write || kind[0] == 'R' || kind[0] == 'r';
+}
+
 // The request of one line of `format`; false when the line does not parse. `time_s` is set for timed formats.
 bool parse_line(DramTraceFormat format, std::string_view line, const DramTraceOptions& options, DramRequest& request,
                 double& time_s) {
@@ -126,14 +133,7 @@ bool parse_line(DramTraceFormat format, std::string_view line, const DramTraceOp
       if (f.count < 3 || f.count > 4) return false;
       double time_ns = 0;
       if (!parse_number(f.field[0], time_ns) || !(time_ns >= 0) || !std::isfinite(time_ns)) return false;
-      const auto kind = f.field[1];
-      if (kind == "R" || kind == "r") {
-        request.write = false;
-      } else if (kind == "W" || kind == "w") {
-        request.write = true;
-      } else {
-        return false;
-      }
+      if (!parse_roofsim_kind(f.field[1], request.write)) return false;
       if (!parse_hex(f.field[2], request.address)) return false;
       if (f.count == 4 && (!parse_number(f.field[3], request.bytes) || request.bytes == 0)) return false;
       time_s = time_ns * 1e-9;
@@ -212,15 +212,8 @@ bool parse_plain_roofsim_line(std::string_view line, DramRequest& request, doubl
   for (; p != end && digit(*p); ++p) whole = whole * 10 + static_cast<std::uint64_t>(*p - '0');
   if (p == time_start || p - time_start > 15 || p == end || !blank(*p)) return false;
   while (p != end && blank(*p)) ++p;
-  if (p == end) return false;
-  const char kind = *p++;
-  if (kind == 'R' || kind == 'r') {
-    request.write = false;
-  } else if (kind == 'W' || kind == 'w') {
-    request.write = true;
-  } else {
-    return false;
-  }
+  if (p == end || !parse_roofsim_kind(std::string_view(p, 1), request.write)) return false;
+  ++p;
   if (p == end || !blank(*p)) return false;
   while (p != end && blank(*p)) ++p;
   if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
