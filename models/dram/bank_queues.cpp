@@ -69,4 +69,11 @@ std::uint32_t BankQueues::find_row(std::uint32_t bank, std::uint64_t row) const 
   return kNone;
 }
 
+std::uint32_t BankQueues::count_row(std::uint32_t bank, std::uint64_t row) const {
+  std::uint32_t count = 0;
+  for (std::uint32_t slot = head_[bank]; slot != kNone; slot = pool_[slot].next)
+    count += pool_[slot].entry.row == row ? 1 : 0;
+  return count;
+}
+
 }  // namespace roofsim::dram

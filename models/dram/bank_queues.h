@@ -39,6 +39,8 @@ class BankQueues {
   [[nodiscard]] const Entry& at(std::uint32_t bank, std::uint32_t index) const;
   // The index of `bank`'s oldest entry of `row`, or kNone.
   [[nodiscard]] std::uint32_t find_row(std::uint32_t bank, std::uint64_t row) const;
+  // How many of `bank`'s entries are of `row`.
+  [[nodiscard]] std::uint32_t count_row(std::uint32_t bank, std::uint64_t row) const;
 
  private:
   struct Slot {

@@ -21,13 +21,14 @@ ChannelPolicy ChannelPolicy::from(const DramParams& dram) {
 
 void DecisionScratch::fit(std::uint32_t bank_groups) {
   const std::size_t groups = std::max(1u, bank_groups);
-  if (group_best.size() < groups) {
-    group_best.resize(groups);
-    group_has.resize(groups);
-  }
-  if (act_cache.size() < groups + 1) {
-    act_cache.assign(groups + 1, -1);
-    column_cache.assign(groups + 1, -1);
+  if (group_lead.size() < groups) group_lead.resize(groups);
+  // A candidate per bank (at most 64).
+  bounded.reserve(64);
+  bounded_first.reserve(64);
+  searched.reserve(64);
+  if (act_known.size() < groups) {
+    act_known.resize(groups);
+    column_known.resize(groups);
   }
 }
 
@@ -41,6 +42,7 @@ DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy
       reads_(checker_.banks()),
       writes_(checker_.banks()) {
   counters_.acts_per_bank.assign(checker_.banks(), 0);
+  for (auto& parts : open_row_parts_) parts.assign(checker_.banks(), 0);
   if (shared == nullptr) own_scratch_ = std::make_unique<DecisionScratch>();
   scratch_ = shared != nullptr ? shared : own_scratch_.get();
   scratch_->fit(standard.bank_groups);
@@ -72,6 +74,13 @@ Cycle DramChannel::next_release() const {
 void DramChannel::enqueue(const Segment& segment) {
   (segment.is_write ? writes_ : reads_)
       .push(segment.bank, BankQueues::Entry{segment.parent, segment.row, next_order_++, segment.bursts, 0});
+  if (open_rows_[segment.bank] == segment.row) ++open_row_parts_[segment.is_write ? 1 : 0][segment.bank];
+}
+
+void DramChannel::set_open_row(std::uint32_t bank, std::uint64_t row) {
+  open_rows_[bank] = row;
+  open_row_parts_[0][bank] = row == kClosed ? 0 : reads_.count_row(bank, row);
+  open_row_parts_[1][bank] = row == kClosed ? 0 : writes_.count_row(bank, row);
 }
 
 std::optional<std::uint64_t> DramChannel::open_row(std::uint32_t bank) const {
@@ -121,7 +130,7 @@ void DramChannel::refresh_until(Cycle cycle) {
     for (std::uint32_t bank = first; bank < last; ++bank) {
       if (open_rows_[bank] == kClosed) continue;
       checker_.issue(DramCommand::pre, bank, checker_.earliest(DramCommand::pre, bank, due));
-      open_rows_[bank] = kClosed;
+      set_open_row(bank, kClosed);
       ++counters_.pres;
       closed_any = true;
     }
@@ -156,14 +165,18 @@ void DramChannel::finish(Cycle end) {
 }
 
 Cycle DramChannel::first_command_cycle(DramCommand first, std::uint32_t bank, Cycle decision) {
-  // Banks whose own constraints are met share one answer per bank group (or per channel for PRE).
-  if (checker_.bank_ready(first, bank) > decision) return checker_.earliest(first, bank, decision);
-  const std::size_t slot = first == DramCommand::pre ? 0 : 1 + checker_.group_of(bank);
-  auto& cached = first == DramCommand::act   ? scratch_->act_cache[slot]
-                 : first == DramCommand::pre ? pre_cache_
-                                             : scratch_->column_cache[slot];
-  if (cached < 0) cached = checker_.earliest(first, bank, decision);
-  return cached;
+  // Past its bank's own constraint, whether a cycle is legal for the command depends only on the bank group (on the
+  // channel for PRE), and the answer is the first legal cycle: one found from `from` is the answer from any cycle of
+  // [from, answer]. The banks of a group share those answers within the decision (no command issues meanwhile).
+  const Cycle from = std::max(decision, checker_.bank_ready(first, bank));
+  const auto group = checker_.group_of(bank);
+  auto& known = first == DramCommand::act   ? scratch_->act_known[group]
+                : first == DramCommand::pre ? pre_known_
+                                            : scratch_->column_known[group];
+  if (from >= known.from && from <= known.at) return known.at;
+  const Cycle at = checker_.earliest(first, bank, decision);
+  known = {from, at};
+  return at;
 }
 
 const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
@@ -209,6 +222,7 @@ bool DramChannel::choose_direction() {
 
 void DramChannel::pick_runs(BankQueues& queues, DramCommand column, Cycle decision) {
   const std::uint64_t nonempty = queues.nonempty();
+  const int direction = column == DramCommand::wr ? 1 : 0;
   // The oldest queued request (each bank's queue is in arrival order).
   std::uint32_t oldest_bank = 0;
   std::uint64_t oldest_order = ~std::uint64_t{0};
@@ -221,54 +235,83 @@ void DramChannel::pick_runs(BankQueues& queues, DramCommand column, Cycle decisi
   }
 
   Candidate chosen{oldest_bank, 0, oldest_order, -1, false};
-  auto& group_best = scratch_->group_best;
-  auto& group_has = scratch_->group_has;
   auto& runs = scratch_->runs;
   runs.clear();
   if (!scheduler_->serves_oldest(queues.front(oldest_bank).bypassed)) {
-    std::fill(scratch_->act_cache.begin(), scratch_->act_cache.end(), Cycle{-1});
-    std::fill(scratch_->column_cache.begin(), scratch_->column_cache.end(), Cycle{-1});
-    pre_cache_ = -1;
-    // The scheduler's first candidate of each bank group (each bank offers its oldest row hit, else its oldest
-    // request). A candidate's first-command cycle is a timing search; a lower bound of it (the decision, the bank's
-    // own constraint) often shows that it cannot beat its group's best so far, and then it is not searched: the
-    // scheduler ranks a later first command after an earlier one, and the cycle is never below the bound.
-    std::fill(group_best.begin(), group_best.end(), Candidate{});
-    std::fill(group_has.begin(), group_has.end(), std::uint8_t{0});
+    std::fill(scratch_->act_known.begin(), scratch_->act_known.end(), DecisionScratch::Stretch{});
+    std::fill(scratch_->column_known.begin(), scratch_->column_known.end(), DecisionScratch::Stretch{});
+    pre_known_ = {};
+    // Each bank offers the scheduler one candidate: its oldest row hit, else its oldest request. A candidate's
+    // first-command cycle is a timing search; a lower bound of it (the decision, the bank's own constraint) often
+    // shows that it cannot beat the best so far, and then it is not searched: the scheduler ranks a later first
+    // command after an earlier one, and the cycle is never below the bound. The candidate of the best bound is
+    // searched first: its cycle is often its bound, which rules out the rest.
+    auto& bounded = scratch_->bounded;
+    auto& bounded_first = scratch_->bounded_first;
+    auto& searched = scratch_->searched;
+    bounded.clear();
+    bounded_first.clear();
+    searched.clear();
+    std::uint32_t best = 0;
     for (std::uint64_t banks = nonempty; banks != 0; banks &= banks - 1) {
       const auto bank = static_cast<std::uint32_t>(__builtin_ctzll(banks));
       const std::uint64_t open = open_rows_[bank];
-      const std::uint32_t hit = open != kClosed ? queues.find_row(bank, open) : BankQueues::kNone;
+      const std::uint32_t hit =
+          open != kClosed && open_row_parts_[direction][bank] > 0 ? queues.find_row(bank, open) : BankQueues::kNone;
       const bool row_hit = hit != BankQueues::kNone;
       const std::uint32_t index = row_hit ? hit : 0;
       const DramCommand first = row_hit ? column : open != kClosed ? DramCommand::pre : DramCommand::act;
-      Candidate candidate{bank, index, index == 0 ? queues.front_order(bank) : queues.at(bank, index).order,
-                          std::max(decision, checker_.bank_ready(first, bank)), row_hit};
-      const auto group = checker_.group_of(bank);
-      if (group_has[group] != 0 && !scheduler_->before(candidate, group_best[group])) continue;
-      candidate.first_command = first_command_cycle(first, bank, decision);
-      if (group_has[group] == 0 || scheduler_->before(candidate, group_best[group])) {
-        group_best[group] = candidate;
-        group_has[group] = 1;
-      }
+      Cycle bound = std::max(decision, checker_.bank_ready(first, bank));
+      if (row_hit) bound = checker_.column_bound(column, checker_.group_of(bank), bound);
+      const Candidate candidate{bank, index, index == 0 ? queues.front_order(bank) : queues.at(bank, index).order,
+                                bound, row_hit};
+      if (!bounded.empty() && scheduler_->before(candidate, bounded[best]))
+        best = static_cast<std::uint32_t>(bounded.size());
+      bounded.push_back(candidate);
+      bounded_first.push_back(first);
+      searched.push_back(0);
     }
-    std::uint32_t chosen_group = 0;
-    bool any = false;
-    for (std::uint32_t group = 0; group < group_best.size(); ++group) {
-      if (group_has[group] != 0 && (!any || scheduler_->before(group_best[group], chosen))) {
-        chosen = group_best[group];
-        chosen_group = group;
-        any = true;
+    const auto search = [&](std::uint32_t i) {
+      if (searched[i] == 0) {
+        bounded[i].first_command = first_command_cycle(bounded_first[i], bounded[i].bank, decision);
+        searched[i] = 1;
       }
+    };
+    search(best);
+    for (std::uint32_t i = 0; i < bounded.size(); ++i) {
+      if (i == best || !scheduler_->before(bounded[i], bounded[best])) continue;
+      search(i);
+      if (scheduler_->before(bounded[i], bounded[best])) best = i;
     }
+    chosen = bounded[best];
     runs.push_back(Run{chosen, {}, 0});
     // A part of several bursts is committed as one run; alone, its bursts would follow each other at tCCD_L and no
     // other bank group could use the gaps. So the readiest request of every other bank group joins it (PRE and ACT
     // as needed), and the runs' bursts alternate bank groups at tCCD_S, as a controller interleaving them would
     // issue them (FR-FCFS would pick those requests next, being ready a tCCD_S later).
     if (queues.at(chosen.bank, chosen.index).bursts > 1) {
-      for (std::uint32_t group = 0; group < group_best.size(); ++group) {
-        if (group_has[group] != 0 && group != chosen_group) runs.push_back(Run{group_best[group], {}, 0});
+      const auto chosen_group = checker_.group_of(chosen.bank);
+      auto& group_lead = scratch_->group_lead;
+      std::fill(group_lead.begin(), group_lead.end(), DecisionScratch::kNoLead);
+      for (std::uint32_t i = 0; i < bounded.size(); ++i) {
+        auto& lead = group_lead[checker_.group_of(bounded[i].bank)];
+        if (lead == DecisionScratch::kNoLead || scheduler_->before(bounded[i], bounded[lead])) lead = i;
+      }
+      for (std::uint32_t group = 0; group < group_lead.size(); ++group) {
+        if (group_lead[group] != DecisionScratch::kNoLead && group != chosen_group) search(group_lead[group]);
+      }
+      // Each other group's best: its lead, unless a candidate whose bound beats the lead's cycle is better.
+      for (std::uint32_t i = 0; i < bounded.size(); ++i) {
+        const auto group = checker_.group_of(bounded[i].bank);
+        auto& lead = group_lead[group];
+        if (group == chosen_group || i == lead || !scheduler_->before(bounded[i], bounded[lead])) continue;
+        search(i);
+        if (scheduler_->before(bounded[i], bounded[lead])) lead = i;
+      }
+      for (std::uint32_t group = 0; group < group_lead.size(); ++group) {
+        if (group_lead[group] != DecisionScratch::kNoLead && group != chosen_group) {
+          runs.push_back(Run{bounded[group_lead[group]], {}, 0});
+        }
       }
     }
   } else {
@@ -279,6 +322,7 @@ void DramChannel::pick_runs(BankQueues& queues, DramCommand column, Cycle decisi
   for (auto& run : runs) {
     oldest_served = oldest_served || run.pick.order == oldest_order;
     const auto entry = queues.take(run.pick.bank, run.pick.index);
+    if (entry.row == open_rows_[run.pick.bank]) --open_row_parts_[direction][run.pick.bank];
     run.segment = Segment{entry.parent, entry.row, 0, run.pick.bank, entry.bursts, is_write};
   }
   if (!oldest_served) ++queues.front(oldest_bank).bypassed;
@@ -319,7 +363,7 @@ Cycle DramChannel::open_rows_for_runs(Cycle decision) {
     run.at = earliest(DramCommand::act, run.at);
     checker_.issue(DramCommand::act, bank, run.at);
     first_command = std::min(first_command, run.at);
-    open_rows_[bank] = run.segment.row;
+    set_open_row(bank, run.segment.row);
     ++counters_.acts;
     ++counters_.acts_per_bank[bank];
   }
@@ -376,7 +420,7 @@ const std::vector<SegmentDone>& DramChannel::report_parts(bool is_write, const R
     if (row_policy_->close_after_access(row_policy_->needs_queued_hit() && queued_hit(segment.bank, segment.row))) {
       // Auto-precharge (RDA/WRA): the PRE rides on the column command, at the first cycle tRAS/tRTP/tWR allow.
       checker_.issue(DramCommand::pre, segment.bank, checker_.bank_pre_ready(segment.bank), false);
-      open_rows_[segment.bank] = kClosed;
+      set_open_row(segment.bank, kClosed);
       ++counters_.pres;
       ++run.precharges;
     }

@@ -70,7 +70,7 @@ struct ChannelCounters {
   Cycle last_done = 0;
 };
 
-// The working memory of one decision: the best candidate per bank group, the runs it commits, the parts it reports.
+// The working memory of one decision: the candidates per bank, the runs it commits, the parts it reports.
 // The channels of a device share one (only one channel decides at a time, and its parts are consumed before the
 // next decision): a copy per channel was a dozen more cold cache lines per decision, 160 HBM3 pseudo-channels being
 // served in turn.
@@ -84,11 +84,21 @@ struct DecisionScratch {
     bool opened_row = false;
     std::uint32_t precharges = 0;
   };
-  std::vector<Candidate> group_best;    // per bank group
-  std::vector<std::uint8_t> group_has;  // bytes, not std::vector<bool>: read in the inner loop of decide()
+  // The candidates, with lower bounds of their first-command cycles until searched (then the cycles), the first
+  // command of each, whether it was searched (bytes, not std::vector<bool>: read in the inner loop of decide()), and
+  // per bank group the one of the best bound (kNoLead: none).
+  std::vector<Candidate> bounded;
+  std::vector<DramCommand> bounded_first;
+  std::vector<std::uint8_t> searched;
+  std::vector<std::uint32_t> group_lead;
+  static constexpr std::uint32_t kNoLead = ~std::uint32_t{0};
   std::vector<Run> runs;
   std::vector<SegmentDone> done;
-  std::vector<Cycle> act_cache, column_cache;  // per bank group (-1: not computed)
+  // A stretch of cycles [from, at] whose first legal cycle for a command is `at` (empty: from > at).
+  struct Stretch {
+    Cycle from = 1, at = 0;
+  };
+  std::vector<Stretch> act_known, column_known;  // per bank group: answers of first_command_cycle in this decision
   // Makes room for channels of `bank_groups` bank groups (the entries beyond a channel's groups stay unused).
   void fit(std::uint32_t bank_groups);
 };
@@ -144,6 +154,8 @@ class DramChannel {
 
   void refresh_until(Cycle cycle);
   [[nodiscard]] bool queued_hit(std::uint32_t bank, std::uint64_t row) const;
+  // Opens `row` in `bank` (kClosed: closes it) and counts the queued parts that hit it.
+  void set_open_row(std::uint32_t bank, std::uint64_t row);
 
   ChannelPolicy policy_;
   DramTimingChecker checker_;
@@ -151,6 +163,9 @@ class DramChannel {
   std::unique_ptr<RowPolicy> row_policy_;
   RefreshManager refresh_;
   std::vector<std::uint64_t> open_rows_;
+  // Per direction ([is write]) and bank, the queued parts of the bank's open row: a bank without any is no row hit
+  // without a walk through its queue.
+  std::vector<std::uint32_t> open_row_parts_[2];
   BankQueues reads_, writes_;
   // Per direction ([is write]), a min-heap of the last column-command cycles of committed parts still holding entries.
   std::vector<Cycle> held_[2];
@@ -165,7 +180,7 @@ class DramChannel {
   [[nodiscard]] Cycle first_command_cycle(DramCommand first, std::uint32_t bank, Cycle decision);
   std::unique_ptr<DecisionScratch> own_scratch_;
   DecisionScratch* scratch_;
-  Cycle pre_cache_ = -1;
+  DecisionScratch::Stretch pre_known_;
   ChannelCounters counters_;
 };
 

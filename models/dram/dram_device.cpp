@@ -32,6 +32,7 @@ AddressMapping make_mapping(const DramParams& dram, std::uint32_t channels) {
 DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dram, std::uint32_t channels)
     : sc_core::sc_module(name),
       dram_(dram),
+      clock_(dram.standard.tck_s),
       mapping_(make_mapping(dram, channels == 0 ? std::max(1u, dram.channels()) : channels)) {
   const auto policy = ChannelPolicy::from(dram_);
   for (std::uint32_t i = 0; i < mapping_.shape().channels; ++i) {
@@ -54,14 +55,6 @@ DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dr
   dont_initialize();
 }
 
-Cycle DramDevice::cycle_at_or_after(const sc_core::sc_time& time) const {
-  return static_cast<Cycle>(std::ceil(time.to_seconds() / dram_.standard.tck_s - 1e-6));
-}
-
-sc_core::sc_time DramDevice::time_of(Cycle cycle) const {
-  return sc_core::sc_time(static_cast<double>(cycle) * dram_.standard.tck_s, sc_core::SC_SEC);
-}
-
 bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_sink, sc_core::sc_event* done_event) {
   const std::uint64_t address = request.address;
   const Bytes bytes = request.bytes;
@@ -70,6 +63,15 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
   const std::uint32_t banks_per_group = shape.banks_per_group;
   // A request refused for lack of room is offered again after the next decision: keep its parts.
   const bool same_request = parts_valid_ && parts_address_ == address && parts_bytes_ == bytes;
+  const TimeFs now_fs = now_fs_;
+  const Cycle arrival = clock_.cycle_at_or_after(now_fs);
+  if (same_request && parts_write_ == is_write && parts_epoch_ == space_epoch_) {
+    // Refused before, and no channel has queued or released an entry since: its room is what it was (a decision
+    // moves an entry from the queue to the held ones). Still refused unless a part's channel releases by now.
+    bool releases = false;
+    for (const auto& part : parts_) releases = releases || channels_[part.channel]->next_release() <= arrival;
+    if (!releases) return false;
+  }
   parts_valid_ = false;
   if (same_request) {
     for (auto& part : parts_) part.segment.is_write = is_write;
@@ -102,13 +104,14 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
                 [](const Part& a, const Part& b) { return a.first_burst < b.first_burst; });
     }
   }
-  const auto now = sc_core::sc_time_stamp();
-  const Cycle arrival = cycle_at_or_after(now);
   bool room = true;
   for (const auto& part : parts_) ++channel_parts_[part.channel];
   for (const auto& part : parts_) {
     auto& channel = *channels_[part.channel];
-    channel.release_until(arrival);
+    if (channel.next_release() <= arrival) {
+      channel.release_until(arrival);
+      ++space_epoch_;
+    }
     if (!channel.has_space(is_write, channel_parts_[part.channel])) {
       room = false;
       blocked_channels_[part.channel / 64] |= std::uint64_t{1} << (part.channel % 64);
@@ -119,8 +122,11 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
     parts_valid_ = true;
     parts_address_ = address;
     parts_bytes_ = bytes;
+    parts_write_ = is_write;
+    parts_epoch_ = space_epoch_;
     return false;
   }
+  ++space_epoch_;
 
   std::uint64_t id = 0;
   if (free_slots_.empty()) {
@@ -131,7 +137,7 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
     free_slots_.pop_back();
   }
   auto& flight = in_flight_[id];
-  flight.arrival = now;
+  flight.arrival_fs = now_fs;
   flight.done = 0;
   flight.remaining = static_cast<std::uint32_t>(parts_.size());
   flight.bytes = bytes;
@@ -141,7 +147,7 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
   flight.tag = request.tag;
   if (!any_request_) {
     any_request_ = true;
-    stats_.first_arrival_s = now.to_seconds();
+    stats_.first_arrival_s = DramClock::seconds(now_fs);
   }
   enqueued_ = true;
   for (auto& part : parts_) {
@@ -155,6 +161,7 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
 }
 
 bool DramDevice::try_submit(const DramRequest& request, DramCompletionSink* sink, sc_core::sc_event* done_event) {
+  if (!in_wake_) now_fs_ = sc_core::sc_time_stamp().value();
   if (!enqueue(request, sink, done_event)) {
     waiting_for_space_ = true;
     return false;
@@ -169,15 +176,19 @@ void DramDevice::attach_source(DramRequestSource& source) {
   wake_.notify_at(sc_core::sc_time_stamp().value());
 }
 
-void DramDevice::pull_source(const sc_core::sc_time& now) {
+void DramDevice::pull_source() {
   if (source_ == nullptr) return;
   if (front_end_count_ > 0) drain_front_end();
   for (auto next = source_->peek(); next; next = source_->peek()) {
-    if (next->arrival_fs > now.value()) {
+    if (next->arrival_fs > now_fs_) {
       source_blocked_ = false;
       return;
     }
     if (front_end_count_ > 0 || !enqueue(*next, nullptr, nullptr)) {
+      if (front_end_depth_ == 0) {
+        source_blocked_ = true;
+        return;
+      }
       // Behind the requests its channel already buffers, or in front of them when there are none.
       auto& buffer = front_end_[mapping_.decode(next->address).channel];
       if (front_end_count_ > 0 && buffer.empty() && enqueue(*next, nullptr, nullptr)) {
@@ -213,6 +224,7 @@ bool DramDevice::release_blocked(Cycle now_cycle) {
       auto& channel = *channels_[index];
       if (channel.next_release() > now_cycle) continue;
       channel.release_until(now_cycle);
+      ++space_epoch_;
       blocked_channels_[word] &= ~(std::uint64_t{1} << (index % 64));
       released = true;
     }
@@ -225,33 +237,46 @@ void DramDevice::complete_part(const SegmentDone& part) {
   if (observer_ != nullptr) observer_->part_done(request.tag, part);
   request.done = std::max(request.done, part.done);
   if (--request.remaining > 0) return;
-  const auto done = time_of(request.done);
+  const TimeFs done_fs = clock_.time_fs(request.done);
   if (request.is_write) {
     ++stats_.write_requests;
     stats_.bytes_written += request.bytes;
   } else {
     ++stats_.read_requests;
     stats_.bytes_read += request.bytes;
-    if (keep_latencies_) stats_.read_latency_s.push_back((done - request.arrival).to_seconds());
+    if (keep_latencies_) stats_.read_latency_s.push_back(DramClock::seconds(done_fs - request.arrival_fs));
   }
-  stats_.last_done_s = std::max(stats_.last_done_s, done.to_seconds());
+  stats_.last_done_s = std::max(stats_.last_done_s, DramClock::seconds(done_fs));
   // A receiver may submit a request, which may grow in_flight_: read the request's fields before calling them.
   auto* const done_sink = request.done_sink;
   auto* const done_event = request.done_event;
   const std::uint64_t tag = request.tag;
-  // sc_time's value is in the kernel's resolution, femtoseconds (DESIGN.md section 1.8), as TimeFs.
-  if (done_sink != nullptr) done_sink->dram_done(tag, done.value());
-  if (done_event != nullptr) done_event->notify(done - sc_core::sc_time_stamp());
+  if (done_sink != nullptr) done_sink->dram_done(tag, done_fs);
+  if (done_event != nullptr) done_event->notify(sc_core::sc_time::from_value(done_fs - now_fs_));
   free_slots_.push_back(part.parent);
 }
 
 void DramDevice::wake() {
+  now_fs_ = sc_core::sc_time_stamp().value();
+  for (std::uint32_t step = 1;; ++step) {
+    TimeFs next_fs = 0;
+    if (!wake_step(next_fs)) return;
+    next_fs = std::max(next_fs, now_fs_);
+    // Alone, the device goes on to its next wake-up itself: the kernel would run nothing else in between.
+    if (!sole_process_ || step >= kStepsPerActivation) {
+      wake_.notify_at(next_fs);
+      return;
+    }
+    now_fs_ = next_fs;
+  }
+}
+
+bool DramDevice::wake_step(TimeFs& next_fs) {
   ++activations_;
-  const auto now = sc_core::sc_time_stamp();
-  const Cycle now_cycle = cycle_at_or_after(now);
+  const Cycle now_cycle = clock_.cycle_at_or_after(now_fs_);
   in_wake_ = true;
   if (release_blocked(now_cycle)) space_freed_ = true;
-  pull_source(now);
+  pull_source();
   // Passes over the channels with work, in index order, while a pass queued new work (a completion's callback may
   // submit a request); the due cycles sit in one array, so a pass touches only the channels it serves.
   for (bool again = true; again;) {
@@ -264,7 +289,7 @@ void DramDevice::wake() {
         while (channel.has_work() && channel.decision_cycle() <= now_cycle) {
           for (const auto& part : channel.decide(now_cycle)) complete_part(part);
           space_freed_ = true;
-          if (source_blocked_ || front_end_count_ > 0) pull_source(now);
+          if (source_blocked_ || front_end_count_ > 0) pull_source();
         }
         due_[index] = channel.has_work() ? channel.decision_cycle() : kNever;
         if (!channel.has_work()) busy_channels_[word] &= ~(std::uint64_t{1} << (index % 64));
@@ -293,15 +318,14 @@ void DramDevice::wake() {
     }
   }
   bool has_next = next_cycle < kNever;
-  auto next = has_next ? time_of(next_cycle) : sc_core::SC_ZERO_TIME;
+  next_fs = has_next ? clock_.time_fs(next_cycle) : 0;
   if (source_ != nullptr && !source_blocked_) {
     if (const auto request = source_->peek()) {
-      const auto at = sc_core::sc_time::from_value(request->arrival_fs);
-      next = has_next ? std::min(next, at) : at;
+      next_fs = has_next ? std::min(next_fs, request->arrival_fs) : request->arrival_fs;
       has_next = true;
     }
   }
-  if (has_next) wake_.notify_at(std::max(next, now).value());
+  return has_next;
 }
 
 void DramDevice::refresh_idle_until(TimeFs end_fs) {

@@ -36,6 +36,7 @@
 
 #include "models/dram/address_mapping.h"
 #include "models/dram/dram_channel.h"
+#include "models/dram/dram_clock.h"
 #include "models/dram/dram_params.h"
 #include "models/dram/dram_request_source.h"
 #include "models/dram/dram_stats.h"
@@ -74,6 +75,10 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   // Whether collect() lists every read's latency (trace mode's percentiles; the engine measures its own, and a
   // long run's list would take gigabytes).
   void keep_read_latencies(bool keep) { keep_latencies_ = keep; }
+  // The device is the only process of the simulation (`roofsim dram`): one activation goes through up to
+  // kStepsPerActivation wake-ups, at the times the kernel would have woken it, instead of a kernel event each (the
+  // bound keeps the run stoppable between the kernel's slices).
+  void set_sole_process(bool sole) { sole_process_ = sole; }
 
   // Issues, on each channel without queued work, the refreshes due by `end_fs`: a memoized replay's interval, in which
   // no request arrives and whose record holds the refreshes of its own interval, so that the next op's first decision
@@ -85,11 +90,11 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   [[nodiscard]] const AddressMapping& mapping() const { return mapping_; }
   [[nodiscard]] const DramParams& params() const { return dram_; }
   [[nodiscard]] const DramChannel& channel(std::uint32_t index) const { return *channels_[index]; }
-  [[nodiscard]] std::uint64_t activations() const { return activations_; }  // of the process, for benchmarks
+  [[nodiscard]] std::uint64_t activations() const { return activations_; }  // wake-ups, for benchmarks
 
  private:
   struct InFlight {
-    sc_core::sc_time arrival;
+    TimeFs arrival_fs = 0;
     Cycle done = 0;
     std::uint32_t remaining = 0;
     Bytes bytes = 0;
@@ -104,17 +109,18 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   // Splits into per-channel parts and queues them; false when a channel lacks room. `done_sink` and `done_event`
   // (null for a source's request) receive the completion.
   bool enqueue(const DramRequest& request, DramCompletionSink* done_sink, sc_core::sc_event* done_event);
-  void pull_source(const sc_core::sc_time& now);
+  void pull_source();
   // Queues the front end's buffered requests, oldest first per channel, while their channels have room.
   void drain_front_end();
   // Releases the queue entries held until now (DramChannel::release_until) of the channels a refused request found
   // full; true when any was released.
   bool release_blocked(Cycle now_cycle);
   void complete_part(const SegmentDone& part);
-  [[nodiscard]] Cycle cycle_at_or_after(const sc_core::sc_time& time) const;
-  [[nodiscard]] sc_core::sc_time time_of(Cycle cycle) const;
+  // One wake-up at now_fs_: releases, pulls, decides; false when nothing is due, else the time of the next.
+  [[nodiscard]] bool wake_step(TimeFs& next_fs);
 
   DramParams dram_;
+  DramClock clock_;
   AddressMapping mapping_;
   DecisionScratch decision_scratch_;  // shared by the channels (declared first: they keep a pointer to it)
   std::vector<std::unique_ptr<DramChannel>> channels_;
@@ -128,6 +134,10 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   bool parts_valid_ = false;                  // parts_ hold the split of a refused request
   std::uint64_t parts_address_ = 0;
   Bytes parts_bytes_ = 0;
+  bool parts_write_ = false;
+  // Counts the requests queued and the held entries released (the only changes of a channel's room): a refused
+  // request is offered again only when it moved since the refusal (parts_epoch_).
+  std::uint64_t space_epoch_ = 0, parts_epoch_ = 0;
   std::vector<InFlight> in_flight_;
   std::vector<std::uint64_t> free_slots_;
   DramRequestSource* source_ = nullptr;
@@ -151,6 +161,10 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   std::size_t front_end_count_ = 0;
   bool enqueued_ = false;  // a request was queued since the start of wake()'s current pass
   std::uint64_t activations_ = 0;
+  // The time of the wake-up being served (or of a try_submit from outside one), in femtoseconds.
+  TimeFs now_fs_ = 0;
+  bool sole_process_ = false;
+  static constexpr std::uint32_t kStepsPerActivation = 4096;
 };
 
 }  // namespace roofsim::dram

@@ -1,12 +1,6 @@
 #include "models/dram/dram_policies.h"
 
-#include <tuple>
-
 namespace roofsim::dram {
-
-bool FrFcfsScheduler::before(const Candidate& a, const Candidate& b) const {
-  return std::make_tuple(a.first_command, !a.row_hit, a.order) < std::make_tuple(b.first_command, !b.row_hit, b.order);
-}
 
 std::unique_ptr<RequestScheduler> make_scheduler(DramScheduler kind, std::uint32_t frfcfs_cap) {
   switch (kind) {

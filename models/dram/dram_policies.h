@@ -32,8 +32,14 @@ class RequestScheduler {
   // Whether `a` goes before `b` (one per bank with queued requests: its oldest row hit, else its oldest request, with
   // the earliest cycle its first command may issue): a strict total order that ranks a later first command after an
   // earlier one whatever the rest, so that a candidate known only by a lower bound of that cycle is ranked no earlier
-  // than its bound (the controller evaluates the cycle, a timing search, only for candidates that may win).
-  [[nodiscard]] virtual bool before(const Candidate& a, const Candidate& b) const = 0;
+  // than its bound (the controller evaluates the cycle, a timing search, only for candidates that may win). The
+  // order is FR-FCFS's for every scheduler (FCFS never ranks): the first command, then row hits, then the oldest. Not
+  // virtual: the controller asks it for every bank with queued requests at every decision.
+  [[nodiscard]] bool before(const Candidate& a, const Candidate& b) const {
+    if (a.first_command != b.first_command) return a.first_command < b.first_command;
+    if (a.row_hit != b.row_hit) return a.row_hit;
+    return a.order < b.order;
+  }
 };
 
 // FR-FCFS (Rixner et al., ISCA 2000) with a starvation cap (Mutlu and Moscibroda, MICRO 2007): the request whose first
@@ -44,7 +50,6 @@ class FrFcfsScheduler final : public RequestScheduler {
  public:
   explicit FrFcfsScheduler(std::uint32_t cap) : cap_(cap) {}
   [[nodiscard]] bool serves_oldest(std::uint32_t bypassed) const override { return cap_ > 0 && bypassed >= cap_; }
-  [[nodiscard]] bool before(const Candidate& a, const Candidate& b) const override;
 
  private:
   std::uint32_t cap_;
@@ -54,10 +59,6 @@ class FrFcfsScheduler final : public RequestScheduler {
 class FcfsScheduler final : public RequestScheduler {
  public:
   [[nodiscard]] bool serves_oldest(std::uint32_t) const override { return true; }
-  [[nodiscard]] bool before(const Candidate& a, const Candidate& b) const override { return frfcfs_.before(a, b); }
-
- private:
-  FrFcfsScheduler frfcfs_{0};
 };
 
 [[nodiscard]] std::unique_ptr<RequestScheduler> make_scheduler(DramScheduler kind, std::uint32_t frfcfs_cap);

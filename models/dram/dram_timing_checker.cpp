@@ -167,16 +167,7 @@ void DramTimingChecker::for_each_column_run(Cycle low, Cycle high, Cycle reach_b
   }
 }
 
-Cycle DramTimingChecker::bank_ready(DramCommand command, std::uint32_t bank) const {
-  const auto& state = banks_[bank];
-  switch (command) {
-    case DramCommand::act:
-    case DramCommand::ref_bank: return state.act_ok;
-    case DramCommand::pre: return state.pre_ok;
-    case DramCommand::rd: return state.rd_ok;
-    case DramCommand::wr: return state.wr_ok;
-    case DramCommand::ref_all: break;
-  }
+Cycle DramTimingChecker::all_banks_act_ready() const {
   Cycle ready = 0;
   for (const auto& other : banks_) ready = std::max(ready, other.act_ok);
   return ready;

@@ -68,7 +68,18 @@ class DramTimingChecker {
   [[nodiscard]] Cycle bank_act_ready(std::uint32_t bank) const { return banks_[bank].act_ok; }
   // The bank's own constraint on `command` (tRCD, tRP, tRAS, ...). When it is already met, earliest() depends only
   // on the bank group, so a caller may reuse one answer for every bank of the group.
-  [[nodiscard]] Cycle bank_ready(DramCommand command, std::uint32_t bank) const;
+  [[nodiscard]] Cycle bank_ready(DramCommand command, std::uint32_t bank) const {
+    const auto& state = banks_[bank];
+    switch (command) {
+      case DramCommand::act:
+      case DramCommand::ref_bank: return state.act_ok;
+      case DramCommand::pre: return state.pre_ok;
+      case DramCommand::rd: return state.rd_ok;
+      case DramCommand::wr: return state.wr_ok;
+      case DramCommand::ref_all: break;
+    }
+    return all_banks_act_ready();
+  }
   [[nodiscard]] std::uint32_t group_of(std::uint32_t bank) const { return group_of_bank_[bank]; }
   [[nodiscard]] Cycle bank_pre_ready(std::uint32_t bank) const { return banks_[bank].pre_ok; }
 
@@ -83,6 +94,12 @@ class DramTimingChecker {
   // Records `count` column commands at at + i x column_period() (which place_columns() found legal).
   void issue_columns(DramCommand command, std::uint32_t bank, Cycle at, std::uint32_t count);
   [[nodiscard]] Cycle column_period() const { return column_period_; }
+  // A lower bound of the first legal cycle >= from of a column command (RD or WR) to bank group `group`, past its
+  // bank's own constraint: the end of the stretch already known illegal, when `from` lies in it (else `from`).
+  [[nodiscard]] Cycle column_bound(DramCommand command, std::uint32_t group, Cycle from) const {
+    const auto& blocked = column_blocked_[(command == DramCommand::wr ? column_blocked_.size() / 2 : 0) + group];
+    return from >= blocked.first && from < blocked.second ? blocked.second : from;
+  }
   // The closest one bank group's column commands of one direction may follow each other: max(tCCD_L, burst). The
   // period is longer when tCCD_L is not a whole number of tCCD_S slots; a run alone then goes burst by burst.
   [[nodiscard]] Cycle same_group_gap() const { return column_gap_[0][0][1]; }
@@ -96,6 +113,7 @@ class DramTimingChecker {
     std::uint32_t bank_group = 0;
     bool is_write = false;
   };
+  [[nodiscard]] Cycle all_banks_act_ready() const;
   [[nodiscard]] Cycle act_slot(std::uint32_t bank_group, Cycle from) const;
   [[nodiscard]] Cycle faw_slot(Cycle from) const;
   // A run of column commands of one bank group and direction: `count` commands column_period() apart.

@@ -60,6 +60,7 @@ DramRunResult run_dram_requests(const DramParams& dram, std::uint32_t channels, 
   VectorSource source(std::move(requests));
   dram::DramDevice device("dram", dram, channels);
   device.attach_source(source);
+  device.set_sole_process(true);
   DramRunResult result;
   result.complete = simulate_until_idle_or_interrupted();
   result.stats = device.collect();
