@@ -121,8 +121,9 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   // rank with --full (as run_cluster decides).
   const auto p2p = std::find_if(workload.ops.begin(), workload.ops.end(),
                                 [](const Op& op) { return op.kind == OpKind::sendrecv && op.shape.peer != 0; });
-  const std::uint64_t stages =
-      p2p == workload.ops.end() ? 1 : p2p->shape.group == 0 ? cluster.devices : p2p->shape.group;
+  const std::uint64_t stages = p2p == workload.ops.end() ? 1
+                               : p2p->shape.group == 0   ? cluster.devices
+                                                         : p2p->shape.group;
   check_run_work(workload, cluster.device, args.full ? cluster.devices : stages, limits);
   // A model's pipeline stages each run their schedule's order of the ops.
   std::vector<const Workload*> graphs = {&workload};

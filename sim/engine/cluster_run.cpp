@@ -50,7 +50,9 @@ std::vector<GroupLayout> group_layouts(const Workload& graph, std::uint64_t devi
   return layouts;
 }
 
-bool is_pipeline_p2p(const Op& op) { return op.kind == OpKind::sendrecv && op.shape.peer != 0; }
+bool is_pipeline_p2p(const Op& op) {
+  return op.kind == OpKind::sendrecv && op.shape.peer != 0;
+}
 
 // The SystemC shell of a cluster run: owns the simulated devices and the network module, and passes arrivals and
 // completions between them and the CollectiveSync policy. It owns no time of its own beyond one event that defers
@@ -436,9 +438,9 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
                                              op.name, g, cluster.devices));
       }
       if (cluster.devices % (g * stride) != 0) {
-        throw InputError(op.pos,
-                         fmt::format("op '{}': groups of {} ranks {} apart do not tile the cluster's {} devices",
-                                     op.name, g, stride, cluster.devices));
+        throw InputError(
+            op.pos, fmt::format("op '{}': groups of {} ranks {} apart do not tile the cluster's {} devices", op.name, g,
+                                stride, cluster.devices));
       }
     }
   }
@@ -446,9 +448,8 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
   // stages are not, so each stage is a class (every rank its own class when the stages are single ranks).
   const auto pipeline = pipeline_layout(*graphs.front(), cluster.devices);
   if (graphs.size() > 1 && (!pipeline || pipeline->size != graphs.size())) {
-    throw InputError(SourcePos{graphs.front()->file},
-                     fmt::format("{} stage graphs for a pipeline of {} stages", graphs.size(),
-                                 pipeline ? pipeline->size : 1));
+    throw InputError(SourcePos{graphs.front()->file}, fmt::format("{} stage graphs for a pipeline of {} stages",
+                                                                  graphs.size(), pipeline ? pipeline->size : 1));
   }
   const net::Topology topology(cluster);
   RankClasses classes;
@@ -487,8 +488,7 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
     const Seconds wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     for (std::size_t c = 0; c < classes.count(); ++c) {
       SimulatedRank rank = simulated_rank(c);
-      rank.result =
-          collect_run_result(cluster.device, *graphs[rank.graph], *shell->devices()[c], wall_s, false);
+      rank.result = collect_run_result(cluster.device, *graphs[rank.graph], *shell->devices()[c], wall_s, false);
       result.simulated.push_back(std::move(rank));
     }
     result.wall_s = wall_s;
@@ -564,11 +564,12 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
   Seconds worst = 0;
   for (const auto& [op, range] : spread) worst = std::max(worst, range.second - range.first);
   result.symmetric = worst == 0;
-  const std::string verdict =
-      result.symmetric ? "every collective's groups finished together, so the collapse is exact"
-                       : fmt::format("groups of a collective finished up to {:.3f} us apart: the representative "
-                                     "waited for the last",
-                                     worst * 1e6);
+  const std::string verdict = result.symmetric
+                                  ? "every collective's groups finished together, so the collapse is exact"
+                                  : fmt::format(
+                                        "groups of a collective finished up to {:.3f} us apart: the representative "
+                                        "waited for the last",
+                                        worst * 1e6);
   if (pipeline && classes.count() == cluster.devices) {
     result.symmetry =
         fmt::format("compute simulated for all {} ranks (pipeline stages are not symmetric)", cluster.devices);

@@ -74,7 +74,7 @@ struct ClusterRunResult {
   std::string symmetry;   // what was collapsed, and whether the run confirmed the symmetry
   bool symmetric = true;  // every collective's groups finished together
   std::vector<SimulatedRank> simulated;
-  std::vector<const Workload*> graphs;  // the workload, or each pipeline stage's (the caller's)
+  std::vector<const Workload*> graphs;            // the workload, or each pipeline stage's (the caller's)
   std::vector<GroupCollectiveStats> collectives;  // in issue order
   std::uint64_t network_events = 0;
   std::vector<LinkBusy> links;  // links that carried anything, by link id
@@ -89,7 +89,8 @@ struct ClusterRunResult {
 // (stage = rank / stride mod stages of its sends and receives). Every graph has the same collectives and the same
 // sends and receives in each direction in the same order, so that the k-th send of a stage meets the k-th receive of
 // its neighbour. Throws InputError as above, and when the graphs do not match the stages of their sends.
-[[nodiscard]] ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<const Workload*>& stage_graphs,
+[[nodiscard]] ClusterRunResult run_cluster(const ClusterParams& cluster,
+                                           const std::vector<const Workload*>& stage_graphs,
                                            const ClusterRunOptions& options = {});
 
 // A device's injection bandwidth in the cluster's topology: the sum of its links' bandwidth per direction (every

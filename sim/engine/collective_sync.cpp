@@ -6,8 +6,8 @@
 
 namespace roofsim {
 
-CollectiveSync::CollectiveSync(std::uint64_t ranks, RankClasses classes,
-                               std::vector<std::vector<GroupLayout>> layouts, std::vector<std::size_t> graph_of_class)
+CollectiveSync::CollectiveSync(std::uint64_t ranks, RankClasses classes, std::vector<std::vector<GroupLayout>> layouts,
+                               std::vector<std::size_t> graph_of_class)
     : ranks_(ranks),
       classes_(std::move(classes)),
       layouts_(std::move(layouts)),

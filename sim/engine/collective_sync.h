@@ -40,9 +40,9 @@ struct GroupLayout {
 };
 
 struct GroupCollective {
-  std::size_t op = 0;        // index in the graph
-  std::uint64_t group = 0;   // GroupLayout::group_of its members
-  std::size_t graph = 0;     // which of the run's graphs the op belongs to
+  std::size_t op = 0;       // index in the graph
+  std::uint64_t group = 0;  // GroupLayout::group_of its members
+  std::size_t graph = 0;    // which of the run's graphs the op belongs to
 };
 
 class CollectiveSync {
@@ -77,8 +77,8 @@ class CollectiveSync {
   RankClasses classes_;
   std::vector<std::vector<GroupLayout>> layouts_;
   std::vector<std::size_t> graph_of_class_;
-  std::map<Key, std::uint64_t> arrived_;  // (graph, op, group) -> ranks reached
-  std::map<Key, std::uint64_t> pending_;  // (graph, op, class) -> groups unfinished
+  std::map<Key, std::uint64_t> arrived_;                       // (graph, op, group) -> ranks reached
+  std::map<Key, std::uint64_t> pending_;                       // (graph, op, class) -> groups unfinished
   std::map<Communicator, std::deque<GroupCollective>> queue_;  // ready, waiting for the communicator
   std::map<Communicator, bool> busy_;
 };

@@ -17,6 +17,10 @@ namespace {
 
 using Shape = std::vector<std::uint64_t>;
 
+bool ends_with(const std::string& text, const std::string& tail) {
+  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
 [[noreturn]] void fail_key(const std::string& key, std::uint64_t value, const std::string& expected) {
   throw InputError(SourcePos{"--set"}, "workload." + key, std::to_string(value), expected);
 }
@@ -361,7 +365,7 @@ class ModelGraph {
   }
 
   // Each stage's graph: the same ops with the passes in the stage's order of the schedule, each pass's receive after
-  // the previous pass's last op (its send), as the stage's one compute stream runs them (pp > 1, training).
+  // the previous pass's last op before its send, as the stage's one compute stream runs them (pp > 1, training).
   std::vector<std::vector<OpDraft>> stage_drafts() const {
     std::vector<std::vector<OpDraft>> stages;
     if (a_.pp == 1 || a_.phase != ModelPhase::train) return stages;
@@ -373,11 +377,22 @@ class ModelGraph {
       std::string previous;
       for (const auto& step : pipeline_order(schedule_kind(), a_.pp, s, a_.micro_batches, 1)) {
         const Pass& pass = *by_key.at({step.forward, step.micro_batch});
-        for (std::size_t i = pass.first; i < pass.end; ++i) drafts.push_back(ops_[i]);
-        auto& receive = drafts[drafts.size() - (pass.end - pass.first)];
+        // The optimizer step (Adam and ZeRO's all-gather of the updated shard) runs after the pass's send, as after
+        // a pipeline's flush, rather than between its layers where it would hold back the stages waiting for them.
+        const std::size_t start = drafts.size();
+        std::vector<OpDraft> optimizer;
+        for (std::size_t i = pass.first; i < pass.end; ++i) {
+          const auto& name = ops_[i].op.name;
+          const bool step_op = ends_with(name, ".adam") || ends_with(name, ".params.allgather");
+          (step_op ? optimizer : drafts).push_back(ops_[i]);
+        }
+        auto& receive = drafts[start];
         receive.after.clear();
         if (!previous.empty()) receive.after.push_back(previous);
-        previous = drafts.back().op.name;
+        // The send at the pass's end is asynchronous (an isend): the next pass waits for the op before it.
+        const bool sends = drafts.back().op.kind == OpKind::sendrecv && drafts.size() - start > 1;
+        previous = drafts[drafts.size() - (sends ? 2 : 1)].op.name;
+        for (auto& op : optimizer) drafts.push_back(std::move(op));
       }
     }
     return stages;
@@ -538,7 +553,8 @@ class ModelGraph {
   std::string gather(const std::string& name, const std::string& x) {
     if (!a_.sequence_parallel) return x;
     const auto out = g_.tensor(name + ".allgather.out", {l_.tokens, c_.hidden});
-    return g_.collective(name + ".allgather", OpKind::allgather, {x}, {out}, g_.bytes_of(l_.tokens * c_.hidden), a_.tp, 1);
+    return g_.collective(name + ".allgather", OpKind::allgather, {x}, {out}, g_.bytes_of(l_.tokens * c_.hidden), a_.tp,
+                         1);
   }
   std::string reduce(const std::string& name, const std::string& partial) {
     if (a_.tp == 1) return partial;
@@ -682,7 +698,8 @@ class ModelGraph {
     }
     const Bytes routed_bytes = g_.bytes_of(checked_mul(checked_mul(t, k), h));
     if (a_.ep > 1) {
-      g_.collective(pre + "dispatch", OpKind::alltoall, {x, topk_out}, expert_inputs, routed_bytes, a_.ep, a_.tp * a_.pp);
+      g_.collective(pre + "dispatch", OpKind::alltoall, {x, topk_out}, expert_inputs, routed_bytes, a_.ep,
+                    a_.tp * a_.pp);
     } else {
       // The permutation of token rows into each expert's contiguous block.
       auto& permute = g_.op(pre + "permute", OpKind::elementwise, {x, topk_out}, expert_inputs);
@@ -825,7 +842,8 @@ class ModelGraph {
     if (group > 1) {
       if (shard) {
         synced = {g_.tensor(name + ".grads.shard", {local})};
-        g_.collective(name + ".grads.reducescatter", OpKind::reducescatter, grads, synced, g_.bytes_of(params), group, stride);
+        g_.collective(name + ".grads.reducescatter", OpKind::reducescatter, grads, synced, g_.bytes_of(params), group,
+                      stride);
       } else {
         synced.clear();
         for (const auto& grad : grads) synced.push_back(g_.tensor(grad + ".sum", g_.shape(grad)));

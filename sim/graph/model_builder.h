@@ -10,9 +10,10 @@
 // all-to-all for all-to-all) at the mirrored place. Pipeline parallelism builds the last stage (L / pp blocks, the
 // slowest: it has the LM head only when pp = 1, see below) with a receive and a send per micro-batch pass; each
 // stage's graph orders its passes as the schedule (GPipe, 1F1B) does on that stage, so that a cluster run's bubble
-// emerges from the receives; the schedule's analytic timeline (pipeline_schedule.h) is given beside the run. With pp > 1 the embedding and the LM head are left out of the stage
-// graph (the memory footprint counts them). Expert parallelism builds the most loaded rank (moe_routing.h): the
-// combine all-to-all waits for it, so its expert time is the layer's.
+// emerges from the receives; the schedule's analytic timeline (pipeline_schedule.h) is given beside the run. With pp >
+// 1 the embedding and the LM head are left out of the stage graph (the memory footprint counts them). Expert
+// parallelism builds the most loaded rank (moe_routing.h): the combine all-to-all waits for it, so its expert time is
+// the layer's.
 //
 // Training: forward, loss, backward (for every GEMM its input gradient m x k x n and weight gradient k x n x m, for
 // attention two passes of the forward's size, for norms and element-wise ops the same op again on the gradient),
