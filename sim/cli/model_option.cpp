@@ -53,14 +53,6 @@ ModelWorkload load_model_workload(const ModelOptions& options, const std::vector
   if (cluster_devices > 0) {
     const std::uint64_t model_parallel = args.tp * args.pp;
     if (dp_unset && cluster_devices % model_parallel == 0) args.dp = cluster_devices / model_parallel;
-    // The cluster run puts each collective's group on consecutive ranks and a pipeline stage at rank mod pp, so a
-    // pipeline's ranks cannot also form tensor- or data-parallel groups of their own.
-    if (args.pp > 1 && (args.tp > 1 || args.dp > 1)) {
-      throw InputError(SourcePos{"--set"}, "workload.pp", std::to_string(args.pp),
-                       fmt::format("1, or tp = dp = 1 with pp = the cluster's {} devices, in a cluster run (groups are "
-                                   "consecutive ranks; `roofline` takes any layout)",
-                                   cluster_devices));
-    }
     if (args.devices() != cluster_devices) {
       throw InputError(SourcePos{"--set"}, "workload.dp", std::to_string(args.dp),
                        fmt::format("tp x pp x dp = {} x {} x {} equal to the cluster's {} devices", args.tp, args.pp,

@@ -120,11 +120,20 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
       model ? std::move(model->workload)
             : load_for_cluster(find_input_file("--workload", args.workload, {"workloads"}, "workload"),
                                overrides.workload, cluster, limits);
-  // The ranks whose compute runs: one per class of symmetric ranks (one class), every rank with --full or pipeline
-  // stages (as run_cluster decides).
-  const bool pipeline = std::any_of(workload.ops.begin(), workload.ops.end(),
-                                    [](const Op& op) { return op.kind == OpKind::sendrecv && op.shape.peer != 0; });
-  check_run_work(workload, cluster.device, args.full || pipeline ? cluster.devices : 1, limits);
+  // The ranks whose compute runs: one per class of symmetric ranks (one class, or one per pipeline stage), every
+  // rank with --full (as run_cluster decides).
+  const auto p2p = std::find_if(workload.ops.begin(), workload.ops.end(),
+                                [](const Op& op) { return op.kind == OpKind::sendrecv && op.shape.peer != 0; });
+  const std::uint64_t stages = p2p == workload.ops.end() ? 1
+                               : p2p->shape.group == 0   ? cluster.devices
+                                                         : p2p->shape.group;
+  check_run_work(workload, cluster.device, args.full ? cluster.devices : stages, limits);
+  // A model's pipeline stages each run their schedule's order of the ops.
+  std::vector<const Workload*> graphs = {&workload};
+  if (model && !model->stage_workloads.empty()) {
+    graphs.clear();
+    for (const auto& stage : model->stage_workloads) graphs.push_back(&stage);
+  }
   ClusterRunOptions options;
   options.collapse_symmetric = !args.full;
   options.memoize = !args.exact;
@@ -136,13 +145,15 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   std::optional<OutputFolder> folder;
   if (args.write_files) folder.emplace(args.out_dir);
   const DeferInterrupts defer;
-  const ClusterRunResult result = run_cluster(cluster, workload, options);
+  const ClusterRunResult result = run_cluster(cluster, graphs, options);
   const DeviceRoof device = cluster_device_roof(cluster);
   const std::filesystem::path out(args.out_dir);
-  if (!result.complete) return write_interrupted_cluster_run(workload, cluster, device, result, args);
+  if (!result.complete) {
+    return write_interrupted_cluster_run(*result.graphs[result.simulated.front().graph], cluster, device, result, args);
+  }
   std::vector<Report> reports;
   for (const auto& rank : result.simulated)
-    reports.push_back(make_rank_report(workload, cluster, device, rank, result));
+    reports.push_back(make_rank_report(*result.graphs[rank.graph], cluster, device, rank, result));
   if (model_json) reports.front().extra["model"] = *model_json;
   reports.front().provenance = make_provenance(cluster.device, workload, args.sets, args.cluster_file);
 

@@ -38,6 +38,22 @@ std::optional<net::CollectiveOp> network_op(OpKind kind) {
   }
 }
 
+// The groups of each op of a graph (size 0 for an op that is not a collective or a pipeline send/receive).
+std::vector<GroupLayout> group_layouts(const Workload& graph, std::uint64_t devices) {
+  std::vector<GroupLayout> layouts(graph.ops.size());
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    const Op& op = graph.ops[i];
+    if (!is_collective(op.kind)) continue;
+    layouts[i].size = op.shape.group == 0 ? devices : op.shape.group;
+    layouts[i].stride = op.shape.group_stride == 0 ? 1 : op.shape.group_stride;
+  }
+  return layouts;
+}
+
+bool is_pipeline_p2p(const Op& op) {
+  return op.kind == OpKind::sendrecv && op.shape.peer != 0;
+}
+
 // The SystemC shell of a cluster run: owns the simulated devices and the network module, and passes arrivals and
 // completions between them and the CollectiveSync policy. It owns no time of its own beyond one event that defers
 // the network's completions out of the core's event processing.
@@ -45,27 +61,31 @@ class ClusterShell : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(ClusterShell);
   ClusterShell(const sc_core::sc_module_name& name, const ClusterParams& cluster, const net::Topology& topology,
-               const Workload& workload, RankClasses classes, const ClusterRunOptions& options,
-               std::vector<std::uint64_t> group_sizes)
+               std::vector<const Workload*> graphs, RankClasses classes, std::vector<std::size_t> graph_of_class,
+               const ClusterRunOptions& options)
       : sc_core::sc_module(name),
         cluster_(cluster),
         topology_(topology),
-        workload_(workload),
+        graphs_(std::move(graphs)),
         options_(options),
         classes_(classes),
+        graph_of_class_(graph_of_class),
         network_("network", topology, network_options(cluster)),
-        sync_(cluster.devices, std::move(classes), std::move(group_sizes)) {
-    // Per direction of flow (0: to the next stage, 1: to the previous), the sends and the receives in graph order:
-    // the k-th receive of a direction takes the k-th message sent in it.
-    std::uint64_t sends[2] = {0, 0}, receives[2] = {0, 0};
-    for (const auto& op : workload.ops) {
-      const bool p2p = op.kind == OpKind::sendrecv && op.shape.peer != 0;
-      const int direction = flow_direction(op);
-      ordinal_.push_back(!p2p ? 0 : op.shape.receive ? receives[direction]++ : sends[direction]++);
+        sync_(cluster.devices, std::move(classes), layouts_of(graphs_, cluster.devices), std::move(graph_of_class)) {
+    // Per graph and direction of flow (0: to the next stage, 1: to the previous), the sends and the receives in
+    // graph order: the k-th receive of a direction takes the k-th message sent in it.
+    for (const auto* graph : graphs_) {
+      std::uint64_t sends[2] = {0, 0}, receives[2] = {0, 0};
+      auto& ordinals = ordinal_.emplace_back();
+      for (const auto& op : graph->ops) {
+        const int direction = flow_direction(op);
+        ordinals.push_back(!is_pipeline_p2p(op) ? 0 : op.shape.receive ? receives[direction]++ : sends[direction]++);
+      }
     }
     for (std::size_t c = 0; c < classes_.count(); ++c) {
       devices_.push_back(std::make_unique<Device>(fmt::format("rank{}", classes_.members[c][0]).c_str(), cluster.device,
-                                                  workload, true, options.memoize ? &memo_ : nullptr));
+                                                  *graphs_[graph_of_class_[c]], true,
+                                                  options.memoize ? &memo_ : nullptr));
       devices_.back()->dispatcher().on_reached([this, c](std::size_t op) { reached(c, op); });
     }
     busy_.resize(topology.link_count());
@@ -90,10 +110,24 @@ class ClusterShell : public sc_core::sc_module {
   [[nodiscard]] const OpMemoStore& memo() const { return memo_; }
   [[nodiscard]] const std::vector<GroupCollectiveStats>& collectives() const { return stats_; }
   [[nodiscard]] const net::NetworkModule& network() const { return network_; }
-  [[nodiscard]] bool idle() const { return sync_.idle(); }
+  [[nodiscard]] bool idle() const { return sync_.idle() && p2p_.empty() && waiting_.empty(); }
   [[nodiscard]] const std::vector<std::vector<std::pair<TimeFs, TimeFs>>>& busy() const { return busy_; }
 
  private:
+  using MessageKey = std::tuple<std::uint64_t, int, std::uint64_t>;  // (receiver rank, direction, ordinal)
+  struct P2p {
+    std::size_t sender_class = 0;
+    std::size_t send_op = 0;
+    MessageKey key;
+  };
+
+  static std::vector<std::vector<GroupLayout>> layouts_of(const std::vector<const Workload*>& graphs,
+                                                          std::uint64_t devices) {
+    std::vector<std::vector<GroupLayout>> layouts;
+    for (const auto* graph : graphs) layouts.push_back(group_layouts(*graph, devices));
+    return layouts;
+  }
+
   static net::NetworkOptions network_options(const ClusterParams& cluster) {
     net::NetworkOptions options;
     options.packet_bytes = cluster.collective.packet_bytes;
@@ -105,30 +139,34 @@ class ClusterShell : public sc_core::sc_module {
 
   static TimeFs now_fs() { return static_cast<TimeFs>(sc_core::sc_time_stamp().value()); }
 
+  [[nodiscard]] const Op& op_of(std::size_t cls, std::size_t op) const {
+    return graphs_[graph_of_class_[cls]]->ops[op];
+  }
+
   void reached(std::size_t cls, std::size_t op) {
-    if (workload_.ops[op].kind == OpKind::sendrecv && workload_.ops[op].shape.peer != 0) {
+    if (is_pipeline_p2p(op_of(cls, op))) {
       reached_p2p(cls, op);
       return;
     }
     std::vector<GroupCollective> ready;
     const auto issue_now = sync_.reached(cls, op, ready);
-    for (const auto& collective : ready) ready_fs_[{collective.op, collective.group}] = now_fs();
+    for (const auto& collective : ready) ready_fs_[{collective.graph, collective.op, collective.group}] = now_fs();
     for (const auto& collective : issue_now) issue(collective);
   }
 
   // The group's devices in the algorithm's order: the topology's ring order when the group is every device (a
-  // torus walked as a snake), the natural order of a block of consecutive ranks otherwise.
-  std::vector<net::NodeId> group_nodes(std::uint64_t group, std::uint64_t size) const {
-    if (size == cluster_.devices) return topology_.ring_order();
+  // torus walked as a snake), the members in rank order otherwise.
+  std::vector<net::NodeId> group_nodes(const GroupLayout& layout, std::uint64_t group) const {
+    if (layout.size == cluster_.devices) return topology_.ring_order();
     std::vector<net::NodeId> nodes;
-    for (std::uint64_t r = group * size; r < (group + 1) * size; ++r) nodes.push_back(static_cast<net::NodeId>(r));
+    for (std::uint64_t i = 0; i < layout.size; ++i) nodes.push_back(static_cast<net::NodeId>(layout.member(group, i)));
     return nodes;
   }
 
   void issue(const GroupCollective& collective) {
-    const Op& op = workload_.ops[collective.op];
-    const std::uint64_t size = sync_.group_size(collective.op);
-    const auto nodes = group_nodes(collective.group, size);
+    const Op& op = graphs_[collective.graph]->ops[collective.op];
+    const GroupLayout& layout = sync_.layout(collective);
+    const auto nodes = group_nodes(layout, collective.group);
     auto schedule = std::make_shared<net::Schedule>();
     std::string algorithm;
     if (const auto kind = network_op(op.kind)) {
@@ -157,13 +195,16 @@ class ClusterShell : public sc_core::sc_module {
     }
     GroupCollectiveStats stats;
     stats.op = collective.op;
+    stats.graph = collective.graph;
     stats.name = op.name;
     stats.algorithm = algorithm;
     stats.group = collective.group;
-    stats.group_size = size;
+    stats.group_size = layout.size;
+    stats.group_stride = layout.stride;
     stats.message_bytes = op.shape.message_bytes;
-    stats.bytes_sent_per_rank = schedule->bytes_sent_by(static_cast<net::NodeId>(collective.group * size));
-    stats.ready_s = fs_to_seconds(ready_fs_.at({collective.op, collective.group}));
+    stats.bytes_sent_per_rank = schedule->bytes_sent_by(static_cast<net::NodeId>(layout.first(collective.group)));
+    stats.ready_s = fs_to_seconds(ready_fs_.at({collective.graph, collective.op, collective.group}));
+    ready_fs_.erase({collective.graph, collective.op, collective.group});
     stats.issue_s = fs_to_seconds(now_fs());
     const auto id = network_.issue(std::shared_ptr<const net::Schedule>(std::move(schedule)));
     by_id_[id] = stats_.size();
@@ -174,47 +215,84 @@ class ClusterShell : public sc_core::sc_module {
   // lower ones (the backward pass).
   static int flow_direction(const Op& op) { return (op.shape.peer > 0) != op.shape.receive ? 0 : 1; }
 
-  // Pipeline sends and receives (Op::shape.peer, Op::shape.receive): stage = rank mod group size. A send issues one
-  // message to stage + peer and ends when it has arrived; a receive ends when the matching send (the same ordinal
-  // among the sends of its direction) from stage + peer has arrived. A send or receive past the first or last stage
-  // is empty. Classes hold one rank each here (run_cluster does not collapse pipelines).
+  // Pipeline sends and receives (Op::shape.peer, Op::shape.receive) of every member of a class (the members are of
+  // one stage): stage = GroupLayout::index_of(rank). A send issues one message per member to its rank at stage + peer
+  // and ends when all have arrived; a receive ends when the matching send (the same ordinal among the sends of its
+  // direction) from stage + peer has arrived at every member. A send or receive past the first or last stage is empty.
   void reached_p2p(std::size_t cls, std::size_t op) {
-    const Op& o = workload_.ops[op];
-    const std::uint64_t rank = classes_.members[cls][0];
-    const std::uint64_t stages = sync_.group_size(op);
-    const auto stage = static_cast<std::int64_t>(rank % stages);
+    const std::size_t graph = graph_of_class_[cls];
+    const Op& o = graphs_[graph]->ops[op];
+    const GroupLayout& layout = sync_.layout_of_class(cls, op);
+    const auto& members = classes_.members[cls];
+    const auto stage = static_cast<std::int64_t>(layout.index_of(members.front()));
     const std::int64_t other = stage + o.shape.peer;
-    const std::uint64_t other_rank = rank - static_cast<std::uint64_t>(stage) + static_cast<std::uint64_t>(other);
-    const MessageKey key{o.shape.receive ? rank : other_rank, flow_direction(o), ordinal_[op]};
-    if (other < 0 || other >= static_cast<std::int64_t>(stages)) {
+    if (other < 0 || other >= static_cast<std::int64_t>(layout.size)) {
       devices_[cls]->dispatcher().complete(op);
       return;
     }
+    const auto other_rank = [&](std::uint64_t rank) {
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(rank) +
+                                        o.shape.peer * static_cast<std::int64_t>(layout.stride));
+    };
+    const int direction = flow_direction(o);
+    const std::uint64_t ordinal = ordinal_[graph][op];
     if (!o.shape.receive) {
-      auto schedule = std::make_shared<net::Schedule>();
-      (void)schedule->add_transfer(static_cast<net::NodeId>(rank), static_cast<net::NodeId>(other_rank),
-                                   o.shape.message_bytes);
-      schedule->finalize();
-      GroupCollectiveStats stats;
-      stats.op = op;
-      stats.name = o.name;
-      stats.algorithm = "p2p";
-      stats.group = rank;  // groups of one: the sender's own transfer
-      stats.group_size = 1;
-      stats.message_bytes = o.shape.message_bytes;
-      stats.bytes_sent_per_rank = o.shape.message_bytes;
-      stats.ready_s = stats.issue_s = fs_to_seconds(now_fs());
-      const auto id = network_.issue(std::shared_ptr<const net::Schedule>(std::move(schedule)));
-      p2p_[id] = P2p{cls, op, key};
-      by_id_[id] = stats_.size();
-      stats_.push_back(std::move(stats));
+      open_sends_[{cls, op}] = members.size();
+      for (const auto rank : members) {
+        const std::uint64_t to = other_rank(rank);
+        auto schedule = std::make_shared<net::Schedule>();
+        (void)schedule->add_transfer(static_cast<net::NodeId>(rank), static_cast<net::NodeId>(to),
+                                     o.shape.message_bytes);
+        schedule->finalize();
+        GroupCollectiveStats stats;
+        stats.op = op;
+        stats.graph = graph;
+        stats.name = o.name;
+        stats.algorithm = "p2p";
+        stats.group = rank;  // groups of one: the sender's own transfer
+        stats.group_size = 1;
+        stats.message_bytes = o.shape.message_bytes;
+        stats.bytes_sent_per_rank = o.shape.message_bytes;
+        stats.ready_s = stats.issue_s = fs_to_seconds(now_fs());
+        const auto id = network_.issue(std::shared_ptr<const net::Schedule>(std::move(schedule)));
+        p2p_[id] = P2p{cls, op, MessageKey{to, direction, ordinal}};
+        by_id_[id] = stats_.size();
+        stats_.push_back(std::move(stats));
+      }
       return;
     }
-    if (arrived_.erase(key) > 0) {
+    std::uint64_t missing = 0;
+    for (const auto rank : members) {
+      const MessageKey key{rank, direction, ordinal};
+      if (arrived_.erase(key) > 0) continue;
+      waiting_[key] = {cls, op};
+      ++missing;
+    }
+    if (missing == 0) {
       devices_[cls]->dispatcher().complete(op);
+    } else {
+      open_receives_[{cls, op}] = missing;
+    }
+  }
+
+  void message_arrived(const P2p& message) {
+    auto& sends = open_sends_.at({message.sender_class, message.send_op});
+    if (--sends == 0) {
+      open_sends_.erase({message.sender_class, message.send_op});
+      devices_[message.sender_class]->dispatcher().complete(message.send_op);
+    }
+    const auto waiting = waiting_.find(message.key);
+    if (waiting == waiting_.end()) {
+      arrived_.insert(message.key);
       return;
     }
-    waiting_[key] = {cls, op};
+    const auto receiver = waiting->second;
+    waiting_.erase(waiting);
+    auto& missing = open_receives_.at(receiver);
+    if (--missing == 0) {
+      open_receives_.erase(receiver);
+      devices_[receiver.first]->dispatcher().complete(receiver.second);
+    }
   }
 
   void handle_completions() {
@@ -226,17 +304,11 @@ class ClusterShell : public sc_core::sc_module {
       if (const auto p2p = p2p_.find(id); p2p != p2p_.end()) {
         const P2p message = p2p->second;
         p2p_.erase(p2p);
-        devices_[message.sender_class]->dispatcher().complete(message.send_op);
-        if (const auto waiting = waiting_.find(message.key); waiting != waiting_.end()) {
-          devices_[waiting->second.first]->dispatcher().complete(waiting->second.second);
-          waiting_.erase(waiting);
-        } else {
-          arrived_.insert(message.key);
-        }
+        message_arrived(message);
         continue;
       }
       std::vector<std::size_t> completed;
-      const auto next = sync_.finished(GroupCollective{stats.op, stats.group}, completed);
+      const auto next = sync_.finished(GroupCollective{stats.op, stats.group, stats.graph}, completed);
       const std::size_t op = stats.op;
       for (const auto cls : completed) devices_[cls]->dispatcher().complete(op);
       for (const auto& collective : next) issue(collective);
@@ -245,28 +317,26 @@ class ClusterShell : public sc_core::sc_module {
 
   const ClusterParams& cluster_;
   const net::Topology& topology_;
-  const Workload& workload_;
+  std::vector<const Workload*> graphs_;
   ClusterRunOptions options_;
   RankClasses classes_;
+  std::vector<std::size_t> graph_of_class_;
   net::NetworkModule network_;
   CollectiveSync sync_;
-  // One store for every simulated rank: the ranks run the same graph on the same device, so a pipeline stage replays
+  // One store for every simulated rank: the ranks run the same ops on the same device, so a pipeline stage replays
   // what another stage recorded where the signature (the memory state included) matches.
   OpMemoStore memo_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<net::CollectiveId> completions_;
   std::map<net::CollectiveId, std::size_t> by_id_;
-  std::map<std::pair<std::size_t, std::uint64_t>, TimeFs> ready_fs_;
+  std::map<std::tuple<std::size_t, std::size_t, std::uint64_t>, TimeFs> ready_fs_;  // (graph, op, group)
   std::vector<GroupCollectiveStats> stats_;
-  std::vector<std::vector<std::pair<TimeFs, TimeFs>>> busy_;         // per link direction
-  using MessageKey = std::tuple<std::uint64_t, int, std::uint64_t>;  // (receiver rank, direction, ordinal)
-  struct P2p {
-    std::size_t sender_class = 0;
-    std::size_t send_op = 0;
-    MessageKey key;
-  };
-  std::vector<std::uint64_t> ordinal_;  // per op: its index among the sends (or receives) of its direction
+  std::vector<std::vector<std::pair<TimeFs, TimeFs>>> busy_;  // per link direction
+  std::vector<std::vector<std::uint64_t>> ordinal_;  // per graph and op: its index among the sends (or receives)
+                                                     // of its direction
   std::map<net::CollectiveId, P2p> p2p_;
+  std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> open_sends_;     // (class, op) -> messages in flight
+  std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> open_receives_;  // (class, op) -> messages missing
   std::set<MessageKey> arrived_;                                       // messages that came before they were awaited
   std::map<MessageKey, std::pair<std::size_t, std::size_t>> waiting_;  // -> (class, op)
   sc_core::sc_event wake_;
@@ -333,26 +403,69 @@ std::vector<std::pair<Seconds, Seconds>> subtract_intervals(std::vector<std::pai
   return result;
 }
 
-ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workload, const ClusterRunOptions& options) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  std::vector<std::uint64_t> group_sizes(workload.ops.size(), 0);
-  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
-    const Op& op = workload.ops[i];
-    if (!is_collective(op.kind)) continue;
-    const std::uint64_t g = op.shape.group == 0 ? cluster.devices : op.shape.group;
-    if (g > cluster.devices || cluster.devices % g != 0) {
-      throw InputError(op.pos, fmt::format("op '{}': a group of {} ranks does not divide the cluster's {} devices",
-                                           op.name, g, cluster.devices));
-    }
-    group_sizes[i] = g;
+namespace {
+
+// The stages and stride of a graph's pipeline sends and receives, or nullopt without any (or when they disagree).
+std::optional<GroupLayout> pipeline_layout(const Workload& graph, std::uint64_t devices) {
+  std::optional<GroupLayout> found;
+  for (const auto& op : graph.ops) {
+    if (!is_pipeline_p2p(op)) continue;
+    const GroupLayout layout{op.shape.group == 0 ? devices : op.shape.group,
+                             op.shape.group_stride == 0 ? 1 : op.shape.group_stride};
+    if (found && (found->size != layout.size || found->stride != layout.stride)) return GroupLayout{devices, 1};
+    found = layout;
   }
-  // Pipeline stages run different parts of the model: no two ranks are symmetric, every rank is simulated.
-  const bool pipeline = std::any_of(workload.ops.begin(), workload.ops.end(),
-                                    [](const Op& op) { return op.kind == OpKind::sendrecv && op.shape.peer != 0; });
+  return found;
+}
+
+}  // namespace
+
+ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workload, const ClusterRunOptions& options) {
+  return run_cluster(cluster, std::vector<const Workload*>{&workload}, options);
+}
+
+ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<const Workload*>& graphs,
+                             const ClusterRunOptions& options) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  if (graphs.empty()) throw std::invalid_argument("run_cluster needs a graph");
+  for (const auto* graph : graphs) {
+    for (const Op& op : graph->ops) {
+      if (!is_collective(op.kind)) continue;
+      const std::uint64_t g = op.shape.group == 0 ? cluster.devices : op.shape.group;
+      const std::uint64_t stride = op.shape.group_stride == 0 ? 1 : op.shape.group_stride;
+      if (g > cluster.devices || cluster.devices % g != 0) {
+        throw InputError(op.pos, fmt::format("op '{}': a group of {} ranks does not divide the cluster's {} devices",
+                                             op.name, g, cluster.devices));
+      }
+      if (cluster.devices % (g * stride) != 0) {
+        throw InputError(
+            op.pos, fmt::format("op '{}': groups of {} ranks {} apart do not tile the cluster's {} devices", op.name, g,
+                                stride, cluster.devices));
+      }
+    }
+  }
+  // Pipeline stages run different parts of the schedule: the ranks of one stage are symmetric, those of different
+  // stages are not, so each stage is a class (every rank its own class when the stages are single ranks).
+  const auto pipeline = pipeline_layout(*graphs.front(), cluster.devices);
+  if (graphs.size() > 1 && (!pipeline || pipeline->size != graphs.size())) {
+    throw InputError(SourcePos{graphs.front()->file}, fmt::format("{} stage graphs for a pipeline of {} stages",
+                                                                  graphs.size(), pipeline ? pipeline->size : 1));
+  }
   const net::Topology topology(cluster);
-  auto classes = rank_classes(cluster.devices, options.collapse_symmetric && !pipeline);
+  RankClasses classes;
+  if (!options.collapse_symmetric) {
+    classes = rank_classes(cluster.devices, false);
+  } else if (pipeline) {
+    classes = rank_classes_by_stage(cluster.devices, pipeline->size, pipeline->stride);
+  } else {
+    classes = rank_classes(cluster.devices, true);
+  }
+  std::vector<std::size_t> graph_of_class(classes.count(), 0);
+  if (graphs.size() > 1) {
+    for (std::size_t c = 0; c < classes.count(); ++c) graph_of_class[c] = pipeline->index_of(classes.members[c][0]);
+  }
   // Owned by the SystemC kernel's hierarchy until exit, as the single-device engine's Device.
-  auto* shell = new ClusterShell("cluster", cluster, topology, workload, classes, options, group_sizes);
+  auto* shell = new ClusterShell("cluster", cluster, topology, graphs, classes, graph_of_class, options);
   const bool complete = simulate_until_idle_or_interrupted();
   if (complete && !shell->idle()) {
     throw std::logic_error("the cluster run ended with collectives unfinished (a deadlock)");
@@ -361,15 +474,21 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
   ClusterRunResult result;
   result.cluster = cluster.name;
   result.ranks = cluster.devices;
+  result.graphs = graphs;
+  const auto simulated_rank = [&](std::size_t c) {
+    SimulatedRank rank;
+    rank.rank = classes.members[c][0];
+    rank.graph = graph_of_class[c];
+    rank.represents = classes.members[c].size();
+    return rank;
+  };
   if (!complete) {
     // Stopped by a signal: each simulated rank's finished ops, without the figures that need the whole step.
     result.complete = false;
     const Seconds wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     for (std::size_t c = 0; c < classes.count(); ++c) {
-      SimulatedRank rank;
-      rank.rank = classes.members[c][0];
-      rank.represents = classes.members[c].size();
-      rank.result = collect_run_result(cluster.device, workload, *shell->devices()[c], wall_s, false);
+      SimulatedRank rank = simulated_rank(c);
+      rank.result = collect_run_result(cluster.device, *graphs[rank.graph], *shell->devices()[c], wall_s, false);
       result.simulated.push_back(std::move(rank));
     }
     result.wall_s = wall_s;
@@ -395,10 +514,9 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
   }
   const Seconds wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   for (std::size_t c = 0; c < classes.count(); ++c) {
-    SimulatedRank rank;
-    rank.rank = classes.members[c][0];
-    rank.represents = classes.members[c].size();
-    rank.result = collect_run_result(cluster.device, workload, *shell->devices()[c], wall_s);
+    SimulatedRank rank = simulated_rank(c);
+    const Workload& graph = *graphs[rank.graph];
+    rank.result = collect_run_result(cluster.device, graph, *shell->devices()[c], wall_s);
     rank.result.ops_replayed = shell->memo().replayed;
     rank.result.ops_recorded = shell->memo().recorded;
     rank.result.memo_signatures = shell->memo().size();
@@ -409,16 +527,17 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
     for (std::size_t i = 0; i < rank.result.ops.size(); ++i) {
       const auto& op = rank.result.ops[i];
       if (op.simulated) compute.emplace_back(op.launch_s, op.end_s);
-      if (!op.simulated && is_collective(workload.ops[i].kind)) communication.emplace_back(op.launch_s, op.end_s);
+      if (!op.simulated && is_collective(graph.ops[i].kind)) communication.emplace_back(op.launch_s, op.end_s);
       rank.step.flops += op.useful_flops;
     }
     for (const auto& collective : result.collectives) {
-      const bool member = rank.rank / collective.group_size == collective.group;
+      const GroupLayout layout{collective.group_size, collective.group_stride};
+      const bool member = collective.graph == rank.graph && layout.group_of(rank.rank) == collective.group;
       if (!member) continue;
       rank.step.network_bytes_sent += collective.bytes_sent_per_rank;
       auto& op = rank.result.ops[collective.op];
       op.note = collective.algorithm == "p2p"
-                    ? fmt::format("network: send to pipeline stage {:+}", workload.ops[collective.op].shape.peer)
+                    ? fmt::format("network: send to pipeline stage {:+}", graph.ops[collective.op].shape.peer)
                     : fmt::format("network: {} over {} ranks", collective.algorithm, collective.group_size);
     }
     rank.step.step_s = rank.result.sim_time_s;
@@ -429,10 +548,14 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
     result.sim_time_s = std::max(result.sim_time_s, rank.result.sim_time_s);
     result.simulated.push_back(std::move(rank));
   }
-  // The symmetry the collapse assumed: every group of a collective finished at the same time.
-  std::map<std::size_t, std::pair<Seconds, Seconds>> spread;
+  // The symmetry the collapse assumed: within a class, every group of a collective (every message of a send)
+  // finished at the same time.
+  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::pair<Seconds, Seconds>> spread;
   for (const auto& collective : result.collectives) {
-    auto [it, fresh] = spread.try_emplace(collective.op, collective.finish_s, collective.finish_s);
+    const GroupLayout layout{collective.group_size, collective.group_stride};
+    const std::size_t cls = classes.class_of_rank[layout.first(collective.group)];
+    auto [it, fresh] =
+        spread.try_emplace({collective.graph, collective.op, cls}, collective.finish_s, collective.finish_s);
     if (!fresh) {
       it->second.first = std::min(it->second.first, collective.finish_s);
       it->second.second = std::max(it->second.second, collective.finish_s);
@@ -441,20 +564,30 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workl
   Seconds worst = 0;
   for (const auto& [op, range] : spread) worst = std::max(worst, range.second - range.first);
   result.symmetric = worst == 0;
-  if (pipeline) {
+  const std::string verdict = result.symmetric
+                                  ? "every collective's groups finished together, so the collapse is exact"
+                                  : fmt::format(
+                                        "groups of a collective finished up to {:.3f} us apart: the representative "
+                                        "waited for the last",
+                                        worst * 1e6);
+  if (pipeline && classes.count() == cluster.devices) {
     result.symmetry =
         fmt::format("compute simulated for all {} ranks (pipeline stages are not symmetric)", cluster.devices);
-  } else if (options.collapse_symmetric) {
+  } else if (!options.collapse_symmetric) {
+    result.symmetry = fmt::format("compute simulated for all {} ranks", cluster.devices);
+  } else if (pipeline) {
+    result.symmetry = fmt::format(
+        "compute simulated for 1 representative of each of the {} pipeline stages ({} symmetric ranks each: same "
+        "graph, same device); network simulated for all {} ranks; {}",
+        classes.count(), cluster.devices / classes.count(), cluster.devices,
+        result.symmetric ? "every collective's groups and every stage's messages finished together within a stage, "
+                           "so the collapse is exact"
+                         : verdict);
+  } else {
     result.symmetry = fmt::format(
         "compute simulated for 1 representative of {} symmetric ranks (same graph, same device); network simulated "
         "for all {} ranks; {}",
-        cluster.devices, cluster.devices,
-        result.symmetric ? "every collective's groups finished together, so the collapse is exact"
-                         : fmt::format("groups of a collective finished up to {:.3f} us apart: the representative "
-                                       "waited for the last",
-                                       worst * 1e6));
-  } else {
-    result.symmetry = fmt::format("compute simulated for all {} ranks", cluster.devices);
+        cluster.devices, cluster.devices, verdict);
   }
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;

@@ -1,8 +1,10 @@
 #pragma once
 // SPMD runs over a cluster: every rank runs the workload's graph on the cluster's device; a
-// collective op waits until all ranks of its group reached it, is issued on the network model (models/net) over the
-// group's devices, and ends on every member when the network finishes it. Compute is simulated for one
-// representative per class of symmetric ranks (rank_symmetry.h), the network for all ranks. Call once per process
+// collective op waits until all ranks of its group (OpShape::group ranks, group_stride apart) reached it, is issued on
+// the network model (models/net) over the group's devices, and ends on every member when the network finishes it.
+// A pipeline's stages may each run their own order of the same ops (the schedule's, pipeline_schedule.h): then every
+// rank runs its stage's graph. Compute is simulated for one representative per class of symmetric ranks
+// (rank_symmetry.h: all ranks, or the ranks of each pipeline stage), the network for all ranks. Call once per process
 // (SystemC elaborates once).
 #include <cstdint>
 #include <string>
@@ -27,8 +29,10 @@ struct GroupCollectiveStats {
   std::size_t op = 0;  // index in the workload
   std::string name;
   std::string algorithm;
-  std::uint64_t group = 0;  // ranks [group x size, (group + 1) x size)
+  std::uint64_t group = 0;  // GroupLayout::group_of its members (collective_sync.h); a send's: its sender
   std::uint64_t group_size = 0;
+  std::uint64_t group_stride = 1;
+  std::size_t graph = 0;  // the graph `op` indexes (ClusterRunResult::graphs)
   Bytes message_bytes = 0;
   Bytes bytes_sent_per_rank = 0;  // by the group's first rank, from the simulated schedule
   Seconds ready_s = 0;            // the last member reached it
@@ -49,6 +53,7 @@ struct StepStats {
 
 struct SimulatedRank {
   std::uint64_t rank = 0;
+  std::size_t graph = 0;         // the graph it ran (ClusterRunResult::graphs)
   std::uint64_t represents = 1;  // ranks of its class
   RunResult result;              // collectives carry their network times
   StepStats step;
@@ -69,6 +74,7 @@ struct ClusterRunResult {
   std::string symmetry;   // what was collapsed, and whether the run confirmed the symmetry
   bool symmetric = true;  // every collective's groups finished together
   std::vector<SimulatedRank> simulated;
+  std::vector<const Workload*> graphs;            // the workload, or each pipeline stage's (the caller's)
   std::vector<GroupCollectiveStats> collectives;  // in issue order
   std::uint64_t network_events = 0;
   std::vector<LinkBusy> links;  // links that carried anything, by link id
@@ -78,6 +84,13 @@ struct ClusterRunResult {
 
 // Throws InputError when the workload does not fit the cluster (group sizes that do not divide the ranks).
 [[nodiscard]] ClusterRunResult run_cluster(const ClusterParams& cluster, const Workload& workload,
+                                           const ClusterRunOptions& options = {});
+// A pipeline whose stages run the same ops in their own orders: stage_graphs[s] is the graph of the ranks of stage s
+// (stage = rank / stride mod stages of its sends and receives). Every graph has the same collectives and the same
+// sends and receives in each direction in the same order, so that the k-th send of a stage meets the k-th receive of
+// its neighbour. Throws InputError as above, and when the graphs do not match the stages of their sends.
+[[nodiscard]] ClusterRunResult run_cluster(const ClusterParams& cluster,
+                                           const std::vector<const Workload*>& stage_graphs,
                                            const ClusterRunOptions& options = {});
 
 // A device's injection bandwidth in the cluster's topology: the sum of its links' bandwidth per direction (every

@@ -5,6 +5,10 @@
 // in one class whose representative (rank 0) waits, at each collective, for the last of its members' groups; the
 // run checks afterwards that the groups of every collective finished together (what makes the members symmetric)
 // and says so. `full` simulates every rank.
+//
+// A pipeline's stages run different parts of the schedule (the first stage never waits for a receive), so they are
+// not symmetric with one another; the ranks of one stage (its tensor- and data-parallel members) are, and
+// `by_stage` makes one class per stage (stage = rank / stride mod stages), checked the same way per class.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,5 +22,8 @@ struct RankClasses {
 };
 
 [[nodiscard]] RankClasses rank_classes(std::uint64_t ranks, bool collapse);
+
+// One class per pipeline stage: class s holds the ranks r with r / stride mod stages = s.
+[[nodiscard]] RankClasses rank_classes_by_stage(std::uint64_t ranks, std::uint64_t stages, std::uint64_t stride);
 
 }  // namespace roofsim

@@ -17,6 +17,10 @@ namespace {
 
 using Shape = std::vector<std::uint64_t>;
 
+bool ends_with(const std::string& text, const std::string& tail) {
+  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
 [[noreturn]] void fail_key(const std::string& key, std::uint64_t value, const std::string& expected) {
   throw InputError(SourcePos{"--set"}, "workload." + key, std::to_string(value), expected);
 }
@@ -113,10 +117,12 @@ class GraphBuilder {
   }
 
   std::string collective(const std::string& name, OpKind kind, std::vector<std::string> inputs,
-                         std::vector<std::string> outputs, Bytes message_bytes, std::uint64_t group) {
+                         std::vector<std::string> outputs, Bytes message_bytes, std::uint64_t group,
+                         std::uint64_t stride) {
     auto& draft = op(name, kind, std::move(inputs), std::move(outputs));
     draft.op.shape.message_bytes = message_bytes;
     draft.op.shape.group = group;
+    draft.op.shape.group_stride = stride;
     ++collectives_[kind];
     return draft.outputs.front();
   }
@@ -205,7 +211,7 @@ class GraphBuilder {
           std::vector<std::string> outs;
           for (const auto& input : fwd.inputs)
             outs.push_back(tensor(input + ".grad" + suffix + "." + name, shapes_.at(input)));
-          collective(name, conjugate, out_grads, outs, s.message_bytes, s.group);
+          collective(name, conjugate, out_grads, outs, s.message_bytes, s.group, s.group_stride);
           for (std::size_t i = 0; i < fwd.inputs.size(); ++i) add_grad(fwd.inputs[i], outs[i], name);
           break;
         }
@@ -332,11 +338,23 @@ class ModelGraph {
     const bool train = a_.phase == ModelPhase::train;
     for (std::uint64_t j = 0; j < a_.micro_batches; ++j) {
       const std::string mb = a_.micro_batches > 1 || a_.pp > 1 ? "mb" + std::to_string(j) + "." : "";
+      const std::size_t first = g_.op_count();
       micro_batch_forward(mb);
+      passes_.push_back(Pass{true, j, first, g_.op_count()});
       if (train && a_.pp == 1) micro_batch_backward(mb, j + 1 == a_.micro_batches);
     }
     if (train && a_.pp > 1) {
-      for (std::uint64_t j = a_.micro_batches; j-- > 0;) micro_batch_backward("mb" + std::to_string(j) + ".", j == 0);
+      // The backward passes in the order the schedule runs them (the same on every stage), the gradients
+      // synchronised after the last.
+      std::vector<std::uint64_t> backward;
+      for (const auto& pass : pipeline_order(schedule_kind(), a_.pp, 0, a_.micro_batches, 1)) {
+        if (!pass.forward) backward.push_back(pass.micro_batch);
+      }
+      for (std::size_t k = 0; k < backward.size(); ++k) {
+        const std::size_t first = g_.op_count();
+        micro_batch_backward("mb" + std::to_string(backward[k]) + ".", k + 1 == backward.size());
+        passes_.push_back(Pass{false, backward[k], first, g_.op_count()});
+      }
     }
     result.expert_rank = expert_rank_;
     result.expert_rank_share = expert_share_;
@@ -346,10 +364,58 @@ class ModelGraph {
     return result;
   }
 
+  // Each stage's graph: the same ops with the passes in the stage's order of the schedule, each pass's receive after
+  // the previous pass's last op before its send, as the stage's one compute stream runs them (pp > 1, training).
+  std::vector<std::vector<OpDraft>> stage_drafts() const {
+    std::vector<std::vector<OpDraft>> stages;
+    if (a_.pp == 1 || a_.phase != ModelPhase::train) return stages;
+    std::map<std::pair<bool, std::uint64_t>, const Pass*> by_key;
+    for (const auto& pass : passes_) by_key[{pass.forward, pass.micro_batch}] = &pass;
+    for (std::uint64_t s = 0; s < a_.pp; ++s) {
+      auto& drafts = stages.emplace_back();
+      drafts.reserve(ops_.size());
+      std::string previous;
+      for (const auto& step : pipeline_order(schedule_kind(), a_.pp, s, a_.micro_batches, 1)) {
+        const Pass& pass = *by_key.at({step.forward, step.micro_batch});
+        // The optimizer step (Adam and ZeRO's all-gather of the updated shard) runs after the pass's send, as after
+        // a pipeline's flush, rather than between its layers where it would hold back the stages waiting for them.
+        const std::size_t start = drafts.size();
+        std::vector<OpDraft> optimizer;
+        for (std::size_t i = pass.first; i < pass.end; ++i) {
+          const auto& name = ops_[i].op.name;
+          const bool step_op = ends_with(name, ".adam") || ends_with(name, ".params.allgather");
+          (step_op ? optimizer : drafts).push_back(ops_[i]);
+        }
+        auto& receive = drafts[start];
+        receive.after.clear();
+        if (!previous.empty()) receive.after.push_back(previous);
+        // The send at the pass's end is asynchronous (an isend): the next pass waits for the op before it.
+        const bool sends = drafts.back().op.kind == OpKind::sendrecv && drafts.size() - start > 1;
+        previous = drafts[drafts.size() - (sends ? 2 : 1)].op.name;
+        for (auto& op : optimizer) drafts.push_back(std::move(op));
+      }
+    }
+    return stages;
+  }
+
   std::vector<OpDraft> ops_;
   std::vector<TensorDraft> tensors_;
 
  private:
+  // A micro-batch's forward or backward pass on this stage: ops [first, end) of the graph, beginning with its receive.
+  struct Pass {
+    bool forward = true;
+    std::uint64_t micro_batch = 0;
+    std::size_t first = 0, end = 0;
+  };
+
+  // The schedule the stages run; interleaved runs as 1F1B here (one model chunk per stage), its bubble comes from
+  // its timeline (pipeline_schedule.h).
+  PipelineScheduleKind schedule_kind() const {
+    return a_.pipeline_schedule == PipelineScheduleKind::gpipe ? PipelineScheduleKind::gpipe
+                                                               : PipelineScheduleKind::one_f_one_b;
+  }
+
   void check_layout() {
     if (c_.heads % a_.tp != 0 || c_.kv_heads % a_.tp != 0) {
       fail_key("tp", a_.tp,
@@ -412,6 +478,7 @@ class ModelGraph {
       auto& recv = g_.op(mb + "recv", OpKind::sendrecv, {buf}, {x});
       recv.op.shape.message_bytes = g_.bytes_of(l_.seq_tokens * h);
       recv.op.shape.group = a_.pp;
+      recv.op.shape.group_stride = a_.tp;
       recv.op.shape.peer = -1;
       recv.op.shape.receive = true;
       if (!previous_.empty()) recv.after = previous_;
@@ -448,6 +515,7 @@ class ModelGraph {
       auto& send = g_.op(mb + "send", OpKind::sendrecv, {x}, {sent});
       send.op.shape.message_bytes = g_.bytes_of(l_.seq_tokens * h);
       send.op.shape.group = a_.pp;
+      send.op.shape.group_stride = a_.tp;
       send.op.shape.peer = 1;
       stage_outputs_.push_back(x);
       previous_ = {g_.last_op()};
@@ -485,17 +553,18 @@ class ModelGraph {
   std::string gather(const std::string& name, const std::string& x) {
     if (!a_.sequence_parallel) return x;
     const auto out = g_.tensor(name + ".allgather.out", {l_.tokens, c_.hidden});
-    return g_.collective(name + ".allgather", OpKind::allgather, {x}, {out}, g_.bytes_of(l_.tokens * c_.hidden), a_.tp);
+    return g_.collective(name + ".allgather", OpKind::allgather, {x}, {out}, g_.bytes_of(l_.tokens * c_.hidden), a_.tp,
+                         1);
   }
   std::string reduce(const std::string& name, const std::string& partial) {
     if (a_.tp == 1) return partial;
     const Bytes message = g_.bytes_of(l_.tokens * c_.hidden);
     if (a_.sequence_parallel) {
       const auto out = g_.tensor(name + ".reducescatter.out", {l_.seq_tokens, c_.hidden});
-      return g_.collective(name + ".reducescatter", OpKind::reducescatter, {partial}, {out}, message, a_.tp);
+      return g_.collective(name + ".reducescatter", OpKind::reducescatter, {partial}, {out}, message, a_.tp, 1);
     }
     const auto out = g_.tensor(name + ".allreduce.out", {l_.tokens, c_.hidden});
-    return g_.collective(name + ".allreduce", OpKind::allreduce, {partial}, {out}, message, a_.tp);
+    return g_.collective(name + ".allreduce", OpKind::allreduce, {partial}, {out}, message, a_.tp, 1);
   }
 
   std::string norm(const std::string& name, const std::string& x) {
@@ -630,7 +699,8 @@ class ModelGraph {
     }
     const Bytes routed_bytes = g_.bytes_of(checked_mul(checked_mul(t, k), h));
     if (a_.ep > 1) {
-      g_.collective(pre + "dispatch", OpKind::alltoall, {x, topk_out}, expert_inputs, routed_bytes, a_.ep);
+      g_.collective(pre + "dispatch", OpKind::alltoall, {x, topk_out}, expert_inputs, routed_bytes, a_.ep,
+                    a_.tp * a_.pp);
     } else {
       // The permutation of token rows into each expert's contiguous block.
       auto& permute = g_.op(pre + "permute", OpKind::elementwise, {x, topk_out}, expert_inputs);
@@ -646,7 +716,7 @@ class ModelGraph {
     }
     const auto routed = g_.tensor(pre + "combine.in", {checked_mul(t, k), h});
     if (a_.ep > 1) {
-      g_.collective(pre + "combine", OpKind::alltoall, expert_outputs, {routed}, routed_bytes, a_.ep);
+      g_.collective(pre + "combine", OpKind::alltoall, expert_outputs, {routed}, routed_bytes, a_.ep, a_.tp * a_.pp);
     } else {
       auto& unpermute = g_.op(pre + "unpermute", OpKind::elementwise, expert_outputs, {routed});
       unpermute.op.shape.elements = checked_mul(checked_mul(t, k), h);
@@ -685,12 +755,13 @@ class ModelGraph {
     // One all-gather of the layer's flat parameter shard (FSDP's flat parameter); expert parameters gather over
     // their own dp / ep ranks, modelled within the same op when both exist by the larger group's message.
     const std::uint64_t group = dense > 0 ? a_.dp : a_.dp / a_.ep;
+    const std::uint64_t stride = dense > 0 ? a_.tp * a_.pp : a_.tp * a_.pp * a_.ep;
     const std::uint64_t total = dense + experts;
     if (group <= 1) return "";
     const auto shard = g_.tensor(name + ".shard", {(total + group - 1) / group});
     g_.mark_input(shard);
     g_.then(after);
-    g_.collective(name, OpKind::allgather, {shard}, outputs, g_.bytes_of(total), group);
+    g_.collective(name, OpKind::allgather, {shard}, outputs, g_.bytes_of(total), group, stride);
     return name;
   }
 
@@ -705,6 +776,7 @@ class ModelGraph {
       auto& recv = g_.op(pre + "recv", OpKind::sendrecv, {buf}, {grad});
       recv.op.shape.message_bytes = g_.bytes_of(l_.seq_tokens * c_.hidden);
       recv.op.shape.group = a_.pp;
+      recv.op.shape.group_stride = a_.tp;
       recv.op.shape.peer = 1;
       recv.op.shape.receive = true;
       recv.after = previous_;
@@ -738,6 +810,7 @@ class ModelGraph {
         auto& send = g_.op(pre + "send", OpKind::sendrecv, {*grad}, {sent});
         send.op.shape.message_bytes = g_.bytes_of(l_.seq_tokens * c_.hidden);
         send.op.shape.group = a_.pp;
+        send.op.shape.group_stride = a_.tp;
         send.op.shape.peer = -1;
       }
       previous_ = {g_.last_op()};
@@ -755,11 +828,12 @@ class ModelGraph {
   void sync_layer(const std::string& name, const std::vector<std::string>& grads) {
     std::vector<std::string> dense, experts;
     for (const auto& grad : grads) (grad.find(".expert") != std::string::npos ? experts : dense).push_back(grad);
-    sync_group(name, dense, a_.dp);
-    sync_group(name + ".experts", experts, a_.dp / a_.ep);
+    sync_group(name, dense, a_.dp, a_.tp * a_.pp);
+    sync_group(name + ".experts", experts, a_.dp / a_.ep, a_.tp * a_.pp * a_.ep);
   }
 
-  void sync_group(const std::string& name, const std::vector<std::string>& grads, std::uint64_t group) {
+  void sync_group(const std::string& name, const std::vector<std::string>& grads, std::uint64_t group,
+                  std::uint64_t stride) {
     if (grads.empty()) return;
     std::uint64_t params = 0;
     for (const auto& grad : grads) params = checked_add(params, product(g_.shape(grad)));
@@ -769,11 +843,12 @@ class ModelGraph {
     if (group > 1) {
       if (shard) {
         synced = {g_.tensor(name + ".grads.shard", {local})};
-        g_.collective(name + ".grads.reducescatter", OpKind::reducescatter, grads, synced, g_.bytes_of(params), group);
+        g_.collective(name + ".grads.reducescatter", OpKind::reducescatter, grads, synced, g_.bytes_of(params), group,
+                      stride);
       } else {
         synced.clear();
         for (const auto& grad : grads) synced.push_back(g_.tensor(grad + ".sum", g_.shape(grad)));
-        g_.collective(name + ".grads.allreduce", OpKind::allreduce, grads, synced, g_.bytes_of(params), group);
+        g_.collective(name + ".grads.allreduce", OpKind::allreduce, grads, synced, g_.bytes_of(params), group, stride);
       }
     }
     // Adam with fp32 master weights and moments: read master, m, v and the gradient; write master, m, v and the
@@ -796,7 +871,7 @@ class ModelGraph {
     if (shard && a_.zero < 3) {
       const auto gathered = g_.tensor(name + ".params.gathered", {params});
       g_.collective(name + ".params.allgather", OpKind::allgather, {outputs.back()}, {gathered}, g_.bytes_of(params),
-                    group);
+                    group, stride);
     }
   }
 
@@ -813,6 +888,7 @@ class ModelGraph {
   std::uint64_t expert_rank_ = 0;
   double expert_share_ = 0;
   std::uint64_t dropped_ = 0;
+  std::vector<Pass> passes_;
 };
 
 }  // namespace
@@ -822,8 +898,13 @@ ModelWorkload build_model_workload(const ModelConfig& config, const ModelWorkloa
   ModelGraph graph(config, args);
   ModelWorkload result = graph.build();
   check_work_limit(SourcePos{config.file}, "the model's graph", graph.ops_.size(), limits.ops, "ops");
-  result.workload = assemble_workload(config.name + "." + std::string(to_string(args.phase)), config.file,
-                                      args.devices(), std::move(graph.ops_), graph.tensors_, alignment_bytes);
+  const std::string name = config.name + "." + std::string(to_string(args.phase));
+  for (auto& drafts : graph.stage_drafts()) {
+    result.stage_workloads.push_back(
+        assemble_workload(name, config.file, args.devices(), std::move(drafts), graph.tensors_, alignment_bytes));
+  }
+  result.workload =
+      assemble_workload(name, config.file, args.devices(), std::move(graph.ops_), graph.tensors_, alignment_bytes);
   result.memory = model_memory_footprint(config, args);
   if (args.pp > 1 &&
       (args.pipeline_schedule != PipelineScheduleKind::interleaved || args.micro_batches % args.pp == 0)) {

@@ -8,11 +8,12 @@
 // an all-gather before and a reduce-scatter after each parallel region (Korthikanti et al. 2023); the backward pass
 // runs each forward collective's conjugate (all-reduce for all-reduce, reduce-scatter for all-gather and the reverse,
 // all-to-all for all-to-all) at the mirrored place. Pipeline parallelism builds the last stage (L / pp blocks, the
-// slowest: it has the LM head only when pp = 1, see below) with a receive and a send per micro-batch in GPipe order;
-// the schedule chosen (1F1B, interleaved) sets the bubble and the activations in flight, measured from its order
-// (pipeline_schedule.h) and given beside the run. With pp > 1 the embedding and the LM head are left out of the stage
-// graph (the memory footprint counts them). Expert parallelism builds the most loaded rank (moe_routing.h): the
-// combine all-to-all waits for it, so its expert time is the layer's.
+// slowest: it has the LM head only when pp = 1, see below) with a receive and a send per micro-batch pass; each
+// stage's graph orders its passes as the schedule (GPipe, 1F1B) does on that stage, so that a cluster run's bubble
+// emerges from the receives; the schedule's analytic timeline (pipeline_schedule.h) is given beside the run. With pp >
+// 1 the embedding and the LM head are left out of the stage graph (the memory footprint counts them). Expert
+// parallelism builds the most loaded rank (moe_routing.h): the combine all-to-all waits for it, so its expert time is
+// the layer's.
 //
 // Training: forward, loss, backward (for every GEMM its input gradient m x k x n and weight gradient k x n x m, for
 // attention two passes of the forward's size, for norms and element-wise ops the same op again on the gradient),
@@ -21,8 +22,13 @@
 // gradient exists, then Adam on this rank's shard (fp32 master weights and moments; Kingma and Ba 2015,
 // Algorithm 1: 12 FLOPs and one reciprocal square root per parameter), then, with ZeRO-1 and -2, the all-gather of the
 // updated parameters. ZeRO-3 all-gathers each layer's parameters before its forward and again before its backward,
-// one layer ahead (FSDP's prefetch). Expert parameters synchronise over dp / ep ranks. Every collective's group is
-// consecutive ranks, as the cluster run places them.
+// one layer ahead (FSDP's prefetch). Expert parameters synchronise over dp / ep ranks.
+//
+// Ranks are laid out as Megatron-LM places them, tensor-parallel innermost: rank = ((dp_i x pp) + pp_i) x tp + tp_i,
+// so that a tensor-parallel group (the most traffic, every layer) is tp consecutive ranks on one node's NVSwitch, a
+// pipeline's neighbouring stages are tp ranks apart, and the data-parallel replicas of a stage and tensor index tp x pp
+// apart (OpShape::group_stride); expert-parallel groups are ep consecutive replicas (stride tp x pp), and the expert
+// gradients synchronise over the dp / ep replicas holding the same experts (stride tp x pp x ep).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,6 +52,10 @@ struct ModelWorkload {
   double expert_rank_share = 0;
   std::uint64_t dropped_per_layer = 0;
   std::optional<PipelineTimeline> pipeline;  // pp > 1: the schedule's timeline with t_b = 2 t_f
+  // Training with pp > 1: stage s's graph, the same ops as `workload` with the micro-batches' forward and backward
+  // passes in the order stage s of the schedule runs them (GPipe or 1F1B; interleaved runs as 1F1B), each pass after
+  // the previous one, so that a cluster run's bubble follows from the sends and receives. Empty otherwise.
+  std::vector<Workload> stage_workloads;
 };
 
 // Throws InputError (at "--set", naming the key) when the layout does not fit the model (tp not dividing heads, ...).

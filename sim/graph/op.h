@@ -63,6 +63,9 @@ struct OpShape {
   bool flash = false;       // attention: flash (tiled) rather than naive
   Bytes message_bytes = 0;  // collectives: bytes per rank (the buffer size S)
   std::uint64_t group = 0;  // collectives: ranks taking part (0: all devices)
+  // collectives and sendrecv: ranks between consecutive members of a group (1: blocks of consecutive ranks; tp for a
+  // pipeline's stages and tp x pp for data-parallel replicas when ranks are laid out tp innermost, as Megatron-LM does)
+  std::uint64_t group_stride = 1;
   // sendrecv between pipeline stages (ranks of a group in order): the stage of the other side relative to this one,
   // +1 the next, -1 the previous; `receive`: the op receives from it rather than sends to it. peer 0 is the shift
   // where every rank of the group sends to the next.

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/engine/collective_sync.h"
 #include "sim/results/gap_attribution.h"
 #include "sim/results/run_report.h"
 
@@ -78,7 +79,8 @@ Report make_rank_report(const Workload& workload, const ClusterParams& cluster, 
     if (is_collective(op.kind)) op.network_bytes = 0;
   }
   for (const auto& collective : result.collectives) {
-    if (rank.rank / collective.group_size != collective.group) continue;
+    const GroupLayout layout{collective.group_size, collective.group_stride};
+    if (collective.graph != rank.graph || layout.group_of(rank.rank) != collective.group) continue;
     simulated.ops[collective.op].network_bytes = collective.bytes_sent_per_rank;
   }
   Report report = make_run_report(simulated, cluster.device, device, rank.result);

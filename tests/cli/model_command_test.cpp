@@ -2,7 +2,10 @@
 // breakdown when it does not fit, bad configs and keys named, bundled models listed, unused fields with --verbose.
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "tests/support/test_paths.h"
 
@@ -79,13 +82,33 @@ TEST_CASE("roofsim list names the bundled models, --verbose the unused config fi
   CHECK(verbose.out.find("router_aux_loss_coef") != std::string::npos);
 }
 
-TEST_CASE("a cluster run refuses a pipeline mixed with tensor or data parallelism, and fills dp from the devices") {
-  const auto mixed = test::run_roofsim(
-      "run --hw 8xH100-NVSwitch --model llama3_8b --set workload.phase=train "
-      "--set workload.pp=2 --set workload.layers=2 " +
-      out_dir("model-mixed-pipeline"));
-  CHECK(mixed.exit_code == 2);
-  CHECK(mixed.err.find("key 'workload.pp' = 2") != std::string::npos);
+TEST_CASE("a 3D layout runs one representative per pipeline stage, exactly as --full, and fills dp from the devices") {
+  const auto dir = test::scratch_dir("model-3d-layout");
+  std::ofstream(dir / "tiny.json") << R"({
+  "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 1024, "intermediate_size": 4096,
+  "num_attention_heads": 16, "num_key_value_heads": 16, "num_hidden_layers": 4, "vocab_size": 32000,
+  "max_position_embeddings": 4096, "rms_norm_eps": 1e-05, "rope_theta": 10000.0, "tie_word_embeddings": false
+})";
+  const std::string common = "run --hw 8xH100-NVSwitch --model '" + (dir / "tiny.json").string() +
+                             "' --set workload.phase=train --set workload.tp=2 --set workload.pp=2 "
+                             "--set workload.layers=2 --set workload.seq=256 --set workload.batch=2 "
+                             "--set workload.micro_batches=2 --summary ";
+  const auto staged = test::run_roofsim(common + "--out '" + (dir / "staged").string() + "'");
+  const auto full = test::run_roofsim(common + "--full --out '" + (dir / "full").string() + "'");
+  REQUIRE(staged.exit_code == 0);
+  REQUIRE(full.exit_code == 0);
+  const auto read = [](const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+  };
+  const auto a = read(dir / "staged" / "cluster.json");
+  const auto b = read(dir / "full" / "cluster.json");
+  CHECK(a["symmetric"].get<bool>());
+  CHECK(a["simulated_ranks"].size() == 2);  // dp = 8 / (tp x pp) = 2 filled in; stages 0 and 1
+  CHECK(a["simulated_ranks"][0]["represents"].get<int>() == 4);
+  CHECK(b["simulated_ranks"].size() == 8);
+  CHECK(a["sim_time_s"].get<double>() == b["sim_time_s"].get<double>());
+  CHECK(a["collectives"].size() == b["collectives"].size());
   const auto wrong = test::run_roofsim(
       "run --hw 8xH100-NVSwitch --model llama3_8b --set workload.tp=2 "
       "--set workload.dp=2 --set workload.layers=2 " +

@@ -8,7 +8,7 @@ using namespace roofsim;
 
 TEST_CASE("a group collective is ready when its last member arrives and a communicator runs one at a time") {
   // 4 ranks, each its own class; op 0 and op 1 are allreduces over all 4, op 2 is not a collective.
-  CollectiveSync sync(4, rank_classes(4, false), {4, 4, 0});
+  CollectiveSync sync(4, rank_classes(4, false), std::vector<GroupLayout>{{4}, {4}, {0}});
   std::vector<GroupCollective> ready;
   for (std::size_t r = 0; r < 3; ++r) CHECK(sync.reached(r, 0, ready).empty());
   CHECK(ready.empty());
@@ -31,7 +31,7 @@ TEST_CASE("a group collective is ready when its last member arrives and a commun
 }
 
 TEST_CASE("groups of 2 among 4 ranks run independently and a collapsed class waits for all its groups") {
-  CollectiveSync sync(4, rank_classes(4, true), {2});
+  CollectiveSync sync(4, rank_classes(4, true), std::vector<GroupLayout>{{2}});
   std::vector<GroupCollective> ready;
   const auto issued = sync.reached(0, 0, ready);
   REQUIRE(issued.size() == 2);  // both groups, on their own communicators

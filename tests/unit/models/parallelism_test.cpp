@@ -111,6 +111,37 @@ TEST_CASE("a pipeline stage receives and sends once per micro-batch each way") {
   CHECK(model.pipeline->bubble_fraction == doctest::Approx(1.0 / 5.0));
 }
 
+TEST_CASE("each stage's graph runs its passes in the schedule's order: 1F1B warms up p - s - 1 forwards") {
+  auto args = training(4);
+  args.pp = 4;
+  args.micro_batches = 8;
+  args.batch = 8;
+  for (const auto kind : {PipelineScheduleKind::one_f_one_b, PipelineScheduleKind::gpipe}) {
+    args.pipeline_schedule = kind;
+    const auto model = build_model_workload(llama8b(), args);
+    REQUIRE(model.stage_workloads.size() == 4);
+    for (std::uint64_t s = 0; s < 4; ++s) {
+      CAPTURE(s);
+      const Workload& stage = model.stage_workloads[s];
+      CHECK(stage.ops.size() == model.workload.ops.size());
+      // The passes as their receives appear: "mb3.recv" a forward, "mb3.bwd.recv" a backward.
+      std::vector<PipelinePass> passes;
+      for (const auto& op : stage.ops) {
+        if (op.kind != OpKind::sendrecv || !op.shape.receive) continue;
+        CHECK(op.shape.group_stride == 1);  // tp = 1: neighbouring stages are neighbouring ranks
+        const bool forward = op.name.find(".bwd.") == std::string::npos;
+        passes.push_back({forward, std::stoull(op.name.substr(2)), 0});
+      }
+      const auto expected = pipeline_order(kind, 4, s, 8, 1);
+      REQUIRE(passes.size() == expected.size());
+      for (std::size_t k = 0; k < passes.size(); ++k) {
+        CHECK(passes[k].forward == expected[k].forward);
+        CHECK(passes[k].micro_batch == expected[k].micro_batch);
+      }
+    }
+  }
+}
+
 TEST_CASE("memory per rank: 2 bytes per parameter for inference, 16 for mixed-precision Adam, sharded by ZeRO") {
   const auto config = llama8b();
   const std::uint64_t params = count_model_params(config).total;
