@@ -329,7 +329,7 @@ bool DramDevice::wake_step(TimeFs& next_fs) {
 }
 
 void DramDevice::refresh_idle_until(TimeFs end_fs) {
-  const Cycle end = cycle_at_or_after(sc_core::sc_time::from_value(end_fs));
+  const Cycle end = clock_.cycle_at_or_after(end_fs);
   for (auto& channel : channels_) {
     if (!channel->has_work()) channel->finish(end);
   }

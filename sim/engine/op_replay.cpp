@@ -368,7 +368,8 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
           &d.acts, &d.pres, &d.read_bursts, &d.write_bursts, &d.refs_all_bank, &d.refs_per_bank})
       *v = cursor.take();
     const Bytes asked = cursor.take();
-    dram_->add_replayed(static_cast<std::uint32_t>(op), d, asked);
+    // The refreshes due through the skipped waves are in the booked counters, so idle channels catch up to its end.
+    dram_->add_replayed(static_cast<std::uint32_t>(op), d, asked, now + skip.hold_fs);
   }
   e.latency_fs += cursor.take();
   e.queueing_fs += cursor.take();
