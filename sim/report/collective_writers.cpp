@@ -58,7 +58,7 @@ void write_collective_table(const CollectiveSweep& sweep, const ClusterParams& c
   out << comment_lines(
       "pred_us: this model's prediction of the simulated mechanism (pipelined chunks, overlapped reductions, "
       "protocol, channels; alpha_beta.h), also what auto chooses by");
-  out << fmt::format("{:>12} {:>11} {:>5} {:>12} {:>6} {:>3} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8}\n", "size",
+  out << fmt::format("{:>12} {:>11} {:>5} {:>12} {:>6} {:>3} {:>10} {:>11} {:>11} {:>10} {:>10} {:>8}\n", "size",
                      "count", "type", "algo", "proto", "ch", "time_us", "algbw_GB/s", "busbw_GB/s", "pred_us",
                      "pred_busbw", "sim/pred");
   std::map<std::string, net::Prediction> formulas;
@@ -67,7 +67,7 @@ void write_collective_table(const CollectiveSweep& sweep, const ClusterParams& c
     const double algbw = static_cast<double>(row.bytes) / time_s / 1e9;
     const double pred_algbw = static_cast<double>(row.bytes) / row.prediction.time_s / 1e9;
     out << fmt::format(
-        "{:>12} {:>11} {:>5} {:>12} {:>6} {:>3} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>8.3f}\n",
+        "{:>12} {:>11} {:>5} {:>12} {:>6} {:>3} {:>10.2f} {:>11.2f} {:>11.2f} {:>10.2f} {:>10.2f} {:>8.3f}\n",
         row.bytes, row.bytes / element, to_string(cluster.collective.data_type), row.algorithm, row.protocol,
         row.channels, time_s * 1e6, algbw, algbw * sweep.bus_factor, row.prediction.time_s * 1e6,
         pred_algbw * sweep.bus_factor, time_s / row.prediction.time_s);
