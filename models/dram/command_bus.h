@@ -2,11 +2,10 @@
 // The command bus of one DRAM channel (or its row bus, for HBM): which cycles a command already occupies, so that a
 // new command goes to the first free stretch. Plain C++, used by DramTimingChecker.
 //
-// The taken cycles are a bitmap, one bit per cycle, over the words from the oldest cycle still asked about to the
-// latest taken: a query reads a word or two and finds the next taken cycle with one bit scan, a take sets bits. A
-// decision asks about a few cycles near its own, so the live part is a few words (160 HBM3 pseudo-channels evicted
-// each other's 32 KB rings from the cache). Unlike a ring, it keeps every cycle taken, however far apart (a take 4096
-// cycles from a taken cycle freed it in a ring; a DDR5 stream, whose row and column commands share the bus, reached
+// The taken cycles are kept as a short sorted list, not as one slot per cycle: a decision asks about a few cycles
+// near its own, and 160 HBM3 pseudo-channels with a 32 KB ring each evicted one another from the cache (a lookup
+// was a cache miss; the list's live part is one or two cache lines). Unlike that ring, it keeps every cycle taken: a
+// take 4096 cycles from a taken cycle freed it (a DDR5 stream, whose row and column commands share the bus, reached
 // that).
 #include <cstddef>
 #include <cstdint>
@@ -25,18 +24,12 @@ class CommandBus {
   // No cycle before `cycle` will be asked about any more: the taken cycles before it can go.
   void forget_before(Cycle cycle);
   // Taken cycles kept (for tests: forget_before bounds it).
-  [[nodiscard]] std::size_t size() const { return taken_; }
+  [[nodiscard]] std::size_t size() const { return taken_.size() - head_; }
 
  private:
-  static constexpr Cycle kNoneTaken = INT64_MAX;
-  // The first taken cycle >= from (kNoneTaken: none).
-  [[nodiscard]] Cycle next_taken(Cycle from) const;
-  [[nodiscard]] static Cycle word_of(Cycle cycle) { return cycle >> 6; }  // floor(cycle / 64)
-  // Bit b of words_[head_ + k]: cycle (first_word_ + k) x 64 + b is taken.
-  std::vector<std::uint64_t> words_;
+  void take_one(Cycle slot);
+  std::vector<Cycle> taken_;  // sorted; [head_, end) are live
   std::size_t head_ = 0;
-  Cycle first_word_ = 0;
-  std::size_t taken_ = 0;
 };
 
 }  // namespace roofsim::dram
