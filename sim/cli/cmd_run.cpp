@@ -107,9 +107,10 @@ int run_scenario(const RunOptions& given) {
   require_workload_or_model(options.workload, options.model);
   const auto hardware_file = resolve_hardware(options.hardware);
   if (is_cluster_file(hardware_file)) {
-    return run_cluster_scenario(ClusterRunArgs{
-        hardware_file, options.workload, options.sets, options.out_dir, options.write_files, options.full,
-        options.algorithm, options.allow_large, options.model, options.exact, options.table, options.summary});
+    return run_cluster_scenario(ClusterRunArgs{hardware_file, options.workload, options.sets, options.out_dir,
+                                               options.write_files, options.full, options.algorithm,
+                                               options.allow_large, options.model, options.exact, options.table,
+                                               options.summary, options.quiet});
   }
   Scenario scenario = load_scenario(options);
   check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));

@@ -137,6 +137,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   ClusterRunOptions options;
   options.collapse_symmetric = !args.full;
   options.memoize = !args.exact;
+  options.progress = !args.quiet;
   if (!args.algorithm.empty()) {
     const auto algorithm = net::parse_algorithm(args.algorithm);
     if (!algorithm) throw InputError(SourcePos{"--algo"}, fmt::format("unknown algorithm '{}'", args.algorithm));

@@ -23,6 +23,7 @@ struct ClusterRunArgs {
   bool exact = false;  // simulate every op (no memoized replay)
   TableOptions table;
   bool summary = false;  // one line per op instead of the tables
+  bool quiet = false;    // no progress lines on stderr
 };
 
 [[nodiscard]] bool is_cluster_file(const std::filesystem::path& file);

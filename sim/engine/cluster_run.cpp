@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "sim/engine/collective_sync.h"
 #include "sim/engine/device.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/progress.h"
 #include "sim/engine/simulation_loop.h"
 
 namespace roofsim {
@@ -466,7 +468,29 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
   }
   // Owned by the SystemC kernel's hierarchy until exit, as the single-device engine's Device.
   auto* shell = new ClusterShell("cluster", cluster, topology, graphs, classes, graph_of_class, options);
-  const bool complete = simulate_until_idle_or_interrupted();
+  // Progress over the simulated representatives: their ops are what the run spends its time on.
+  std::uint64_t total_ops = 0;
+  Flops total_flops = 0;
+  for (const std::size_t graph : graph_of_class) {
+    total_ops += graphs[graph]->ops.size();
+    for (const Op& op : graphs[graph]->ops) total_flops += op.useful_flops;
+  }
+  ProgressReport progress(total_ops, total_flops, options.progress ? &std::cerr : nullptr);
+  const bool complete = simulate_until_idle_or_interrupted([&]() {
+    if (!options.progress) return;
+    std::uint64_t done_ops = 0;
+    Flops done_flops = 0;
+    for (std::size_t c = 0; c < shell->devices().size(); ++c) {
+      const Workload& graph = *graphs[graph_of_class[c]];
+      const auto& policy = shell->devices()[c]->policy();
+      done_ops += policy.done_ops();
+      for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+        if (policy.times(i).end_fs != kNever) done_flops += graph.ops[i].useful_flops;
+      }
+    }
+    progress.report(done_ops, done_flops, fs_to_seconds(sc_core::sc_time_stamp().value()),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
+  });
   if (complete && !shell->idle()) {
     throw std::logic_error("the cluster run ended with collectives unfinished (a deadlock)");
   }

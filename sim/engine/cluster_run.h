@@ -22,6 +22,8 @@ struct ClusterRunOptions {
   net::Algorithm algorithm = net::Algorithm::ring;
   // Replay ops whose signature a rank simulated before (sim/engine/op_replay.h), across ranks; false is `--exact`.
   bool memoize = false;
+  // Progress lines on stderr once the run takes over 2 s (sim/engine/progress.h), counted over the simulated ranks.
+  bool progress = false;
 };
 
 // One group's instance of a collective op.

@@ -74,6 +74,47 @@ TEST_CASE("SIGINT stops a run: exit 130, report.json of the finished ops marked 
   CHECK(test::hidden_files(out).empty());
 }
 
+TEST_CASE("a long cluster run prints progress over its simulated ranks, --quiet none, and SIGTERM stops both") {
+  const auto dir = test::scratch_dir("interrupt-cluster");
+  // The 4-stage pipeline simulated in full takes minutes: well past the 2 s after which progress lines begin.
+  const std::vector<std::string> args = {"run",        "--hw",  "8xH100-NVSwitch",   "--workload",
+                                         "pp_forward", "--set", "cluster.devices=4", "--exact"};
+  auto loud = test::start_roofsim(
+      [&] {
+        auto a = args;
+        a.insert(a.end(), {"--out", (dir / "loud").string()});
+        return a;
+      }(),
+      dir, "loud");
+  auto quiet = test::start_roofsim(
+      [&] {
+        auto a = args;
+        a.insert(a.end(), {"--quiet", "--out", (dir / "quiet").string()});
+        return a;
+      }(),
+      dir, "quiet");
+  REQUIRE(loud.pid > 0);
+  REQUIRE(quiet.pid > 0);
+  REQUIRE(test::wait_for_file(dir / "loud" / ".roofsim.lock", 60));
+  REQUIRE(test::wait_for_file(dir / "quiet" / ".roofsim.lock", 60));
+  std::this_thread::sleep_for(std::chrono::seconds(5));
+  ::kill(loud.pid, SIGTERM);
+  ::kill(quiet.pid, SIGTERM);
+  const auto loud_end = test::wait_for_roofsim(loud, 60);
+  const auto quiet_end = test::wait_for_roofsim(quiet, 60);
+  REQUIRE(loud_end.has_value());
+  REQUIRE(quiet_end.has_value());
+  CHECK(loud_end->code == 143);
+  CHECK(quiet_end->code == 143);
+  const auto loud_err = test::read_file(dir / "loud.stderr");
+  const auto quiet_err = test::read_file(dir / "quiet.stderr");
+  INFO(loud_err);
+  // Four stages of 64 ops, one simulated rank each.
+  CHECK(loud_err.find("/256 ops done, simulated ") != std::string::npos);
+  CHECK(quiet_err.find("progress:") == std::string::npos);
+  CHECK(nlohmann::json::parse(test::read_file(dir / "loud" / "report.json")).at("complete") == false);
+}
+
 TEST_CASE("SIGTERM stops a DRAM run: exit 143 and dram.json of the requests served, marked incomplete") {
   const auto dir = test::scratch_dir("interrupt-dram");
   const auto out = dir / "out";
