@@ -154,8 +154,12 @@ void write_sweep_html(const std::string& name, const std::filesystem::path& dir,
     }
   }
   data["charts"] = charts;
-  data["csv"] = std::filesystem::is_regular_file(dir / "sweep.csv") ? read_whole(dir / "sweep.csv") : std::string();
-  write_html_page("sweep " + name, "roofsim sweep: its charts and sweep.csv", data, out);
+  const auto csv_text = [&](const char* file) {
+    return std::filesystem::is_regular_file(dir / file) ? read_whole(dir / file) : std::string();
+  };
+  data["csv"] = csv_text("sweep.csv");
+  data["totals_csv"] = csv_text("sweep_totals.csv");
+  write_html_page("sweep " + name, "roofsim sweep: its charts, sweep_totals.csv and sweep.csv", data, out);
 }
 
 }  // namespace roofsim

@@ -18,8 +18,8 @@ void write_report_html(const Report& report, std::ostream& out);
 // files it wrote.
 void write_report_html_file(const Report& report, const std::filesystem::path& dir);
 
-// The sweep page from the files a sweep leaves in `dir` (sweep.csv, sweep.svg, sweep_roofline.svg; those missing
-// are left out); `name` is the sweep's.
+// The sweep page from the files a sweep leaves in `dir` (sweep_totals.csv, sweep.csv, sweep.svg, sweep_roofline.svg;
+// those missing are left out); `name` is the sweep's.
 void write_sweep_html(const std::string& name, const std::filesystem::path& dir, std::ostream& out);
 void write_sweep_html_file(const std::string& name, const std::filesystem::path& dir);
 

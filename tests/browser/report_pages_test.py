@@ -83,7 +83,7 @@ def main():
         expected = {"run": ["hover shows the op", "hover shows gap causes", "filter hides the kind\u2019s points",
                             "ceiling toggle", "a row marks its op", "wheel zooms, reset restores"],
                     "roofline": ["hover shows the op", "filter hides the kind\u2019s rows", "ceiling toggle"],
-                    "sweep": ["charts embedded", "chart sweep.svg decodes", "filter hides the op\u2019s rows"],
+                    "sweep": ["charts embedded", "chart sweep.svg decodes", "totals rows", "filter hides the op\u2019s rows"],
                     "diff": ["table rows", "filter hides bound changed", "sort by time B/A"]}
         for name, page in pages.items():
             result, console, run = load(browser, os.path.join(scratch, page), os.path.join(scratch, "profile"))

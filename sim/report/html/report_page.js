@@ -539,6 +539,17 @@
     return rows;
   }
 
+  // Sortable columns of a CSV's rows: a column is numeric when every non-empty cell is a number.
+  function csvColumns(header, rows) {
+    return header.map(function (h, ci) {
+      var numeric = rows.every(function (r) { var v = r.cells[ci]; return v === undefined || v === '' || isFinite(Number(v)); }) &&
+                    rows.some(function (r) { return r.cells[ci] !== '' && r.cells[ci] !== undefined; });
+      return {title: h, numeric: numeric,
+              value: function (r) { var v = r.cells[ci]; return v === undefined || v === '' ? null : numeric ? Number(v) : v; },
+              format: function (v) { return present(v) ? (numeric ? plain(v) : String(v)) : '\u2013'; }};
+    });
+  }
+
   function sweepPage(app) {
     var chartSection = section(app, 'sweep-charts', 'Charts');
     (data.charts || []).forEach(function (c) {
@@ -547,19 +558,18 @@
       html('figcaption', null, c.file, fig);
     });
     if (!(data.charts || []).length) html('p', {'class': 'hint'}, 'No charts (no point finished).', chartSection);
+    // The points' totals first (one row per point), then their ops.
+    var totalsSection = section(app, 'sweep-totals', 'sweep_totals.csv');
+    var totals = parseCsv(data.totals_csv || '');
+    var totalsRows = totals.slice(1).map(function (cells) { return {cells: cells}; });
+    if (totals.length) sortableTable(totalsSection, 'sweep-total-rows', csvColumns(totals[0], totalsRows), totalsRows);
+    else html('p', {'class': 'hint'}, 'sweep_totals.csv is empty.', totalsSection);
     var tableSection = section(app, 'sweep-table', 'sweep.csv');
     var csv = parseCsv(data.csv || '');
     if (!csv.length) { html('p', {'class': 'hint'}, 'sweep.csv is empty.', tableSection); return null; }
     var header = csv[0], rows = csv.slice(1).map(function (cells) { return {cells: cells}; });
-    var numericColumn = header.map(function (h, ci) {
-      return rows.every(function (r) { var v = r.cells[ci]; return v === undefined || v === '' || isFinite(Number(v)); }) &&
-             rows.some(function (r) { return r.cells[ci] !== '' && r.cells[ci] !== undefined; });
-    });
-    var columns = header.map(function (h, ci) {
-      return {title: h, numeric: numericColumn[ci],
-              value: function (r) { var v = r.cells[ci]; return v === undefined || v === '' ? null : numericColumn[ci] ? Number(v) : v; },
-              format: function (v) { return present(v) ? (numericColumn[ci] ? plain(v) : String(v)) : '\u2013'; }};
-    });
+    var columns = csvColumns(header, rows);
+    var numericColumn = columns.map(function (c) { return c.numeric; });
     var opColumn = header.indexOf('op');
     var controls = html('section', {id: 'controls', 'class': 'controls'}, null, tableSection);
     tableSection.insertBefore(controls, tableSection.children[1]);
@@ -579,6 +589,8 @@
       check('charts embedded', document.querySelectorAll('#sweep-charts img').length === (data.charts || []).length &&
             (data.charts || []).length > 0, '');
       check('table rows', visibleRows() === rows.length, visibleRows() + ' of ' + rows.length);
+      var totalRows = document.querySelectorAll('#sweep-totals tbody tr').length;
+      check('totals rows', totalRows === totalsRows.length && totalRows > 0, totalRows + ' of ' + totalsRows.length);
       var input = document.querySelector('#kind-filter input');
       if (input) {
         var name = input.getAttribute('data-value');
