@@ -39,7 +39,7 @@ struct CollectiveOptions {
   std::string out;
   std::vector<std::string> sets;
   bool allow_large = false;
-  bool quiet = false;  // with --out: no table (collective.csv holds it)
+  bool quiet = false;  // no progress lines; with --out, no table (collective.csv holds it)
 };
 
 Bytes option_bytes(const std::string& option, const std::string& text) {
@@ -98,6 +98,7 @@ int run_collective_command(const CollectiveOptions& options) {
   params.min_bytes = min_bytes;
   params.max_bytes = max_bytes;
   params.factor = options.factor;
+  params.progress = !options.quiet;
   if (!options.chunk.empty()) params.chunk_bytes = option_bytes("--chunk", options.chunk);
   if (!options.packet.empty()) params.packet_bytes = option_bytes("--packet", options.packet);
   // A schedule holds every chunk of every step of every rank: a 1-byte chunk of a 4 MiB message exhausts memory.
@@ -154,7 +155,8 @@ void add_collective_command(CLI::App& app, int& exit_code) {
   command->add_option("--packet", options->packet, "Packet size (default: the cluster's collective.packet_size)");
   command->add_option("--out", options->out, "Folder for collective.csv");
   command->add_option("--set", options->sets, "KEY=VALUE override of a cluster key (repeatable)");
-  command->add_flag("--quiet", options->quiet, "With --out: no table, only the line naming collective.csv");
+  command->add_flag("--quiet", options->quiet,
+                    "No progress lines; with --out no table, only the line naming collective.csv");
   add_allow_large_flag(*command, options->allow_large);
   command->callback([options, &exit_code]() { exit_code = run_collective_command(*options); });
 }

@@ -1,6 +1,7 @@
 #include "sim/engine/collective_sweep.h"
 
 #include <chrono>
+#include <iostream>
 #include <utility>
 
 #include "models/net/algorithm_choice.h"
@@ -8,6 +9,7 @@
 #include "models/net/topology.h"
 #include "sim/config/model_params.h"
 #include "sim/core/interrupt.h"
+#include "sim/engine/progress.h"
 
 namespace roofsim {
 
@@ -57,7 +59,17 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
     sizes.push_back(static_cast<Bytes>(size));
   }
   sweep.planned_rows = sizes.size();
+  const auto wall_start = std::chrono::steady_clock::now();
+  // Each size is one collective op. Its simulation's cost grows with its bytes, so the estimate weighs the sizes
+  // by their bytes (in the place of the FLOPs a workload's ops have).
+  Bytes total_bytes = 0;
+  for (const Bytes bytes : sizes) total_bytes += bytes;
+  ProgressReport progress(sizes.size(), static_cast<Flops>(total_bytes), params.progress ? &std::cerr : nullptr);
+  Seconds simulated_s = 0;
+  Bytes done_bytes = 0;
   for (const Bytes bytes : sizes) {
+    progress.report(sweep.rows.size(), static_cast<Flops>(done_bytes), simulated_s,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
     if (interrupt_signal() != 0) {
       sweep.complete = false;
       break;
@@ -77,6 +89,8 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
     row.channels = request.channel_count();
     row.run = net::run_collective(topology, request, options);
     row.prediction = net::predict(request, topology, options);
+    simulated_s += row.run.time_s;
+    done_bytes += bytes;
     sweep.rows.push_back(std::move(row));
   }
   return sweep;

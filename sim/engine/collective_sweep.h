@@ -26,6 +26,7 @@ struct CollectiveSweepParams {
   double factor = 2.0;                // size multiplier between rows
   std::optional<Bytes> chunk_bytes;   // none: the cluster's collective.chunk_size
   std::optional<Bytes> packet_bytes;  // none: the cluster's collective.packet_size
+  bool progress = false;              // progress lines on stderr once the sweep takes over 2 s, a size being an op
 };
 
 struct CollectiveSweepRow {

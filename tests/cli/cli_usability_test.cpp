@@ -145,3 +145,13 @@ TEST_CASE(
   const auto sweep_file = test::write_file(dir / "grid.toml", test::grid_sweep_text("[16]"));
   check("sweep", test::run_roofsim("sweep " + test::quoted(sweep_file) + " --out " + test::quoted(dir / "sweep")));
 }
+
+TEST_CASE("a collective sweep that takes over 2 s prints progress by sizes done, weighed by their bytes") {
+  // 50 sizes from 1 MiB to 8 GiB over 64 ranks: several seconds of simulation, the largest sizes the longest.
+  const auto result = test::run_roofsim("collective --hw 8x8xH100-NDR -b 1M -e 8G -f 1.2");
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.err.find("progress: ") != std::string::npos);
+  CHECK(result.err.find("/50 ops done, simulated ") != std::string::npos);
+  CHECK(widest_line(result.err) <= 120);
+}
