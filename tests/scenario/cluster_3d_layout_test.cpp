@@ -115,8 +115,8 @@ ClusterRunResult run_pipeline(PipelineScheduleKind kind, const std::string& name
   REQUIRE(model.stage_workloads.size() == 4);
   // The schedule alone: stages at their power limit would run at clocks of their own, and passes of unequal length
   // are what the formula leaves out.
-  const ClusterParams cluster = load_cluster(test::config_path("clusters/8xH100-NVSwitch.toml"),
-                                             {{"cluster.devices", "4"}, {"power.cap", "0W"}});
+  const ClusterParams cluster =
+      load_cluster(test::config_path("clusters/8xH100-NVSwitch.toml"), {{"cluster.devices", "4"}, {"power.cap", "0W"}});
   return run_cluster(cluster, graphs_of(model));
 }
 
