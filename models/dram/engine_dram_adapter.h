@@ -36,6 +36,15 @@ struct OpDramCounters {
   // auto-precharges, and banks closed for its refreshes), bursts, and the refreshes issued just before its parts.
   std::uint64_t acts = 0, pres = 0, read_bursts = 0, write_bursts = 0, refs_all_bank = 0, refs_per_bank = 0;
 
+  // Every counter in one order, for a record that stores them as a flat sequence and reads them back.
+  template <class Counters, class Visit>
+  static void for_each_counter(Counters& c, Visit&& visit) {
+    for (auto* v :
+         {&c.bytes, &c.bursts, &c.row_opens, &c.turnarounds_to_read, &c.turnarounds_to_write, &c.refresh_cycles,
+          &c.acts, &c.pres, &c.read_bursts, &c.write_bursts, &c.refs_all_bank, &c.refs_per_bank})
+      visit(*v);
+  }
+
   OpDramCounters& operator+=(const OpDramCounters& other) {
     bytes += other.bytes;
     bursts += other.bursts;

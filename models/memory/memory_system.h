@@ -32,6 +32,14 @@ struct LevelCounters {
   Bytes below_write_bytes = 0;  // written through to the level below
   TimeFs port_busy_fs = 0;      // summed over ports, at the end of the run
 
+  // Every counter in one order, for a record that stores them as a flat sequence and reads them back.
+  template <class Counters, class Visit>
+  static void for_each_counter(Counters& c, Visit&& visit) {
+    for (auto* v : {&c.read_bytes, &c.write_bytes, &c.hit_bytes, &c.miss_bytes, &c.below_read_bytes,
+                    &c.below_write_bytes, &c.port_busy_fs})
+      visit(*v);
+  }
+
   // Field by field: an op's share of the counters is the difference of two snapshots, and a replay adds it back.
   LevelCounters& operator+=(const LevelCounters& other) {
     read_bytes += other.read_bytes;

@@ -286,18 +286,14 @@ WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now
   b.compared.push_back(memory_.dram_bytes_read() + memory_.dram_bytes_written());
   CounterCursor cursor{&b.booked};
   for (const auto& c : levels) {
-    for (const auto v : {c.read_bytes, c.write_bytes, c.hit_bytes, c.miss_bytes, c.below_read_bytes,
-                         c.below_write_bytes, c.port_busy_fs})
-      cursor.push(v);
+    LevelCounters::for_each_counter(c, [&](auto v) { cursor.push(v); });
   }
   cursor.push(memory_.dram_bytes_read());
   cursor.push(memory_.dram_bytes_written());
   if (dram_ != nullptr) {
     const OpDramCounters d = op < dram_->op_counters().size() ? dram_->op_counters()[op] : OpDramCounters{};
-    for (const auto v :
-         {d.bytes, d.bursts, d.row_opens, d.turnarounds_to_read, d.turnarounds_to_write, d.refresh_cycles, d.acts,
-          d.pres, d.read_bursts, d.write_bursts, d.refs_all_bank, d.refs_per_bank, dram_->asked_burst_bytes()})
-      cursor.push(v);
+    OpDramCounters::for_each_counter(d, [&](auto v) { cursor.push(v); });
+    cursor.push(dram_->asked_burst_bytes());
   }
   cursor.push(e.latency_fs);
   cursor.push(e.queueing_fs);
@@ -354,19 +350,14 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
   CounterCursor cursor{nullptr, &skip.booked};
   std::vector<LevelCounters> levels(sram_levels_);
   for (auto& c : levels) {
-    for (auto* v : {&c.read_bytes, &c.write_bytes, &c.hit_bytes, &c.miss_bytes, &c.below_read_bytes,
-                    &c.below_write_bytes, &c.port_busy_fs})
-      *v = cursor.take();
+    LevelCounters::for_each_counter(c, [&](auto& v) { v = cursor.take(); });
   }
   const Bytes dram_read = cursor.take();
   const Bytes dram_written = cursor.take();
   memory_.add_replayed(levels, dram_read, dram_written);
   if (dram_ != nullptr) {
     OpDramCounters d;
-    for (auto* v :
-         {&d.bytes, &d.bursts, &d.row_opens, &d.turnarounds_to_read, &d.turnarounds_to_write, &d.refresh_cycles,
-          &d.acts, &d.pres, &d.read_bursts, &d.write_bursts, &d.refs_all_bank, &d.refs_per_bank})
-      *v = cursor.take();
+    OpDramCounters::for_each_counter(d, [&](auto& v) { v = cursor.take(); });
     const Bytes asked = cursor.take();
     // The refreshes due through the skipped waves are in the booked counters, so idle channels catch up to its end.
     dram_->add_replayed(static_cast<std::uint32_t>(op), d, asked, now + skip.hold_fs);
