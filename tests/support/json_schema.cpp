@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -71,7 +72,7 @@ class Validator {
       if (!found) fail(at, value.dump() + " is not one of " + schema["enum"].dump());
     }
     if (value.is_string() && schema.contains("pattern")) {
-      if (!std::regex_search(value.get<std::string>(), std::regex(schema["pattern"].get<std::string>()))) {
+      if (!std::regex_search(value.get<std::string>(), compiled(schema["pattern"].get<std::string>()))) {
         fail(at, value.dump() + " does not match " + schema["pattern"].get<std::string>());
       }
     }
@@ -89,6 +90,14 @@ class Validator {
  private:
   void fail(const std::string& at, const std::string& what) { errors.push_back((at.empty() ? "/" : at) + ": " + what); }
 
+  // Each pattern compiled once per test process: compiling a std::regex costs more than validating a whole report.
+  static const std::regex& compiled(const std::string& pattern) {
+    static std::map<std::string, std::regex> patterns;
+    auto it = patterns.find(pattern);
+    if (it == patterns.end()) it = patterns.emplace(pattern, std::regex(pattern)).first;
+    return it->second;
+  }
+
   const Json& resolve(const std::string& ref) {
     const std::string prefix = "#/$defs/";
     if (ref.rfind(prefix, 0) != 0 || !root_["$defs"].contains(ref.substr(prefix.size()))) {
@@ -103,12 +112,14 @@ class Validator {
         if (!value.contains(key.get<std::string>())) fail(at, "missing required key " + key.dump());
       }
     }
-    const Json properties = schema.value("properties", Json::object());
+    static const Json no_properties = Json::object();
+    const auto found = schema.find("properties");
+    const Json& properties = found == schema.end() ? no_properties : *found;
     for (const auto& [key, child] : value.items()) {
       const std::string child_at = at + "/" + key;
       if (schema.contains("propertyNames")) check(schema["propertyNames"], key, child_at + " (key)");
-      if (properties.contains(key)) {
-        check(properties[key], child, child_at);
+      if (const auto property = properties.find(key); property != properties.end()) {
+        check(*property, child, child_at);
       } else if (schema.contains("additionalProperties")) {
         const auto& additional = schema["additionalProperties"];
         if (additional.is_boolean() && !additional.get<bool>()) {
