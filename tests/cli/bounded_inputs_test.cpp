@@ -41,6 +41,24 @@ std::string h100() {
   return quoted(test::config_path("H100-SXM5.toml"));
 }
 
+// A workload file in `dir` of one fp16 GEMM named `name`, m x n x k given as their TOML text.
+std::filesystem::path gemm_file(const std::filesystem::path& dir, const std::string& name, const std::string& m,
+                                const std::string& n, const std::string& k) {
+  return test::write_file(dir / (name + ".toml"), "[workload]\nname = \"" + name + "\"\n[[op]]\nname = \"" + name +
+                                                      "\"\nkind = \"gemm\"\ndtype = \"fp16\"\nm = " + m + "\nn = " + n +
+                                                      "\nk = " + k + "\n");
+}
+
+// A workload file in `dir` of transformer blocks (width 1024, 16 heads): `before` goes between [workload] and the
+// template, `keys` are the template's further keys.
+std::filesystem::path blocks_file(const std::filesystem::path& dir, const std::string& name, const std::string& before,
+                                  const std::string& keys) {
+  return test::write_file(dir / (name + ".toml"), "[workload]\nname = \"" + name + "\"\n" + before +
+                                                      "[[template]]\nname = \"blocks\"\nkind = "
+                                                      "\"transformer_block\"\nhidden = 1024\nheads = 16\n" +
+                                                      keys);
+}
+
 // A bundled cluster file with another device count, its device named by path.
 std::filesystem::path cluster_with_devices(const std::filesystem::path& dir, const std::string& devices) {
   std::string text = test::read_file(test::config_path("clusters/8xH100-NVSwitch.toml"));
@@ -118,31 +136,13 @@ TEST_CASE("clusters of 2^62 devices are refused by validate, run and collective,
 
 TEST_CASE("workloads: 2^63 layers, an op count past the limit and a conv2d of height 2^62 are exit 2 naming the op") {
   const auto dir = test::scratch_dir("bounded-inputs-workload");
-  const auto layers = test::write_file(dir / "layers.toml", R"([workload]
-name = "deep"
-[[template]]
-name = "blocks"
-kind = "transformer_block"
-hidden = 1024
-heads = 16
-layers = 9223372036854775807
-)");
+  const auto layers = blocks_file(dir, "layers", "", "layers = 9223372036854775807\n");
   expect_refused("validate " + quoted(layers), {layers.string() + ":8:", "template 'blocks'", "layers", "1 .. 10000"});
   expect_refused("roofline --hw H100-SXM5 --workload " + quoted(layers) + " --out " + quoted(dir / "r"),
                  {"template 'blocks'"});
 
-  const auto many = test::write_file(dir / "many.toml", R"([workload]
-name = "many"
-[params]
-layers = 10000
-[[template]]
-name = "blocks"
-kind = "transformer_block"
-hidden = 1024
-heads = 16
-tensor_parallel = 2
-layers = "layers"
-)");
+  const auto many =
+      blocks_file(dir, "many", "[params]\nlayers = 10000\n", "tensor_parallel = 2\nlayers = \"layers\"\n");
   expect_refused("validate " + quoted(many),
                  {many.string() + ":5:", "120000 ops, above the limit of 100000 ops", "--allow-large"});
   expect_refused("run --hw H100-SXM5 --workload " + quoted(many) + " --out " + quoted(dir / "o"), {"--allow-large"});
@@ -164,15 +164,7 @@ kernel_h = 7
 
 TEST_CASE("a run past the tile limit is refused before it starts, naming the limit and --allow-large") {
   const auto dir = test::scratch_dir("bounded-inputs-tiles");
-  const auto wide = test::write_file(dir / "wide.toml", R"([workload]
-name = "wide"
-[[op]]
-name = "wide"
-kind = "gemm"
-m = 2097152
-n = 2097152
-k = 64
-)");
+  const auto wide = gemm_file(dir, "wide", "2097152", "2097152", "64");
   expect_refused("run --hw H100-SXM5 --workload " + quoted(wide) + " --out " + quoted(dir / "o"),
                  {wide.string(), "134217728 tiles, above the limit of 100000000 tiles", "--allow-large"});
   CHECK_FALSE(std::filesystem::exists(dir / "o"));
@@ -254,9 +246,7 @@ TEST_CASE("--allow-large is offered by run, roofline, validate, sweep and collec
 
 TEST_CASE("values at the ends of their ranges that the models cannot hold are exit 2, not bad_alloc or a crash") {
   const auto dir = test::scratch_dir("bounded_inputs_range_ends");
-  const auto small = test::write_file(dir / "small.toml",
-                                      "[workload]\nname = \"small\"\n\n[[op]]\nname = \"mm\"\nkind = \"gemm\"\n"
-                                      "dtype = \"fp16\"\nm = 512\nn = 512\nk = 512\n");
+  const auto small = gemm_file(dir, "small", "512", "512", "512");
   const auto run = "run --hw " + h100() + " --workload " + quoted(small) + " --out " + quoted(dir / "o");
   // A million units elaborate a million modules: SystemC's allocator crashed once memory ran out.
   expect_refused(run + " --set compute.units=1000000",
@@ -278,16 +268,7 @@ TEST_CASE("values at the ends of their ranges that the models cannot hold are ex
 
 TEST_CASE("a run whose compulsory DRAM traffic is past 16 TiB is refused before it starts (a GEMM with k = 2^40)") {
   const auto dir = test::scratch_dir("bounded-inputs-traffic");
-  const auto deep = test::write_file(dir / "deep.toml", R"([workload]
-name = "deep"
-[[op]]
-name = "linear"
-kind = "gemm"
-dtype = "fp16"
-m = 1
-n = 8192
-k = 1099511627776
-)");
+  const auto deep = gemm_file(dir, "deep", "1", "8192", "1099511627776");
   // B alone is k x n x 2 bytes = 2^40 x 2^13 x 2 = 2^54 bytes, past the 2^44-byte limit.
   expect_refused(
       "run --hw H100-SXM5 --workload " + quoted(deep) + " --out " + quoted(dir / "o"),
