@@ -30,28 +30,34 @@ Workload stream_workload() {
   return builder.workload();
 }
 
-// The first op's simulated time of a run in a child process: SystemC elaborates once per process, and the capped and
+// The number `figure` returns, computed in a child process: SystemC elaborates once per process, and the capped and
 // uncapped runs of one test are two elaborations.
-Seconds op_time_in_child(const HardwareParams& hw, const Workload& workload) {
+template <typename Figure>
+double in_child(Figure&& figure) {
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   const pid_t child = ::fork();
   REQUIRE(child >= 0);
   if (child == 0) {
     ::close(fds[0]);
-    const double seconds = run_workload(hw, workload).ops.at(0).sim_time_s;
-    const auto written = ::write(fds[1], &seconds, sizeof seconds);
-    std::_Exit(written == sizeof seconds ? 0 : 1);
+    const double value = figure();
+    const auto written = ::write(fds[1], &value, sizeof value);
+    std::_Exit(written == sizeof value ? 0 : 1);
   }
   ::close(fds[1]);
-  double seconds = 0;
-  const auto got = ::read(fds[0], &seconds, sizeof seconds);
+  double value = 0;
+  const auto got = ::read(fds[0], &value, sizeof value);
   ::close(fds[0]);
   int status = 0;
   ::waitpid(child, &status, 0);
-  REQUIRE(got == static_cast<ssize_t>(sizeof seconds));
+  REQUIRE(got == static_cast<ssize_t>(sizeof value));
   REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
-  return seconds;
+  return value;
+}
+
+// The first op's simulated time of a run, in a child process.
+Seconds op_time_in_child(const HardwareParams& hw, const Workload& workload) {
+  return in_child([&] { return run_workload(hw, workload).ops.at(0).sim_time_s; });
 }
 
 // Average power of the trace over [from, to).
@@ -209,25 +215,7 @@ namespace {
 // The average power of the first op of an uncapped run, in a child process (one elaboration per process).
 Watts uncapped_power_in_child(test::PowerTestDevice device, const Workload& workload) {
   device.cap_w = 0;
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  const pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    ::close(fds[0]);
-    const double watts = run_workload(device.build(), workload).power.ops.at(0).average_power_w;
-    const auto written = ::write(fds[1], &watts, sizeof watts);
-    std::_Exit(written == sizeof watts ? 0 : 1);
-  }
-  ::close(fds[1]);
-  double watts = 0;
-  const auto got = ::read(fds[0], &watts, sizeof watts);
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  REQUIRE(got == static_cast<ssize_t>(sizeof watts));
-  REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
-  return watts;
+  return in_child([&] { return run_workload(device.build(), workload).power.ops.at(0).average_power_w; });
 }
 
 // A DVFS table with a state every 10 MHz from 0.5 to 1 GHz, voltage on a line from 0.7 V to 1 V: dense enough that
