@@ -136,6 +136,8 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SchedulerType=sched/builtin
+# Batch jobs are scheduled as they are submitted or freed, not in rounds up to 3 s apart.
+SchedulerParameters=batch_sched_delay=0
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
@@ -162,9 +164,15 @@ cd "$work/jobs"
 export ROOFSIM="$roofsim"
 job=$(timeout 30 sbatch --parsable --array=0-2 --cpus-per-task=1 --time=00:05:00 "$sbatch_script" "$sweep_file" "$out_dir")
 echo "array job $job"
+merge=$(timeout 30 sbatch --parsable --dependency=afterany:"$job" --cpus-per-task=1 --time=00:05:00 \
+  --output="$work/jobs/merge-%j.log" --wrap "\"$roofsim\" sweep merge \"$out_dir\"")
+echo "merge job $merge"
+# Polled every 0.2 s: `sbatch --wait` polls after 2 s, then 8 s more, which was most of this test's time.
+merge_state() { timeout 30 scontrol show job "$merge" 2>/dev/null | grep -o 'JobState=[A-Z_]*'; }
+merge_ended() { merge_state | grep -qvE 'JobState=(PENDING|CONFIGURING|RUNNING|COMPLETING)'; }
 merge_status=0
-timeout "$job_timeout_s" sbatch --quiet --wait --dependency=afterany:"$job" --cpus-per-task=1 --time=00:05:00 \
-  --output="$work/jobs/merge-%j.log" --wrap "\"$roofsim\" sweep merge \"$out_dir\"" || merge_status=$?
+wait_for "$job_timeout_s" "the merge job" merge_ended || merge_status=$?
+if [ "$merge_status" -eq 0 ] && [ "$(merge_state)" != "JobState=COMPLETED" ]; then merge_status=1; fi
 for log in "$work"/jobs/*.log; do
   echo "==== $(basename "$log")"
   cat "$log"
