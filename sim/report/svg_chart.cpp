@@ -156,6 +156,17 @@ struct Chart {
       if (group.ridge_oi > 0) x_min = std::min(x_min, group.ridge_oi), x_max = std::max(x_max, group.ridge_oi);
       y_max = std::max(y_max, group.peak);
     }
+    // Room for the roofs' labels right of the diagonals: they cross the roofs up to where the slowest meets the
+    // highest roof, and beyond it a roof needs the width of its label (12 characters, about two thirds of a decade
+    // at the narrowest axis) free of diagonals and of the markers of ops that reach it.
+    constexpr double kRoofLabelRoom = 5;
+    if (x_max > 0 && !peaks.empty()) {
+      for (const auto& line : lines.bandwidth) {
+        if (line.bandwidth_bytes_per_s > 0) {
+          x_max = std::max(x_max, kRoofLabelRoom * peaks.front().peak / line.bandwidth_bytes_per_s);
+        }
+      }
+    }
     if (x_max <= 0) x_min = 0.1, x_max = 1000;
     if (y_max <= 0) y_min = 1e9, y_max = 1e15;
     y_min = std::min(y_min, y_max);

@@ -2,8 +2,8 @@
 // A chart parsed back from its SVG, and the checks every chart must pass: no two text boxes overlap; every label
 // drawn in the plot keeps off the reference lines (class "compute" or "bandwidth") and the op markers that are not
 // its own; each ceiling label (a text with data-line) lies within a few pixels of its own line and nearer to it
-// than to any other. Text boxes use the label placer's metrics (sim/report/label_placer.h), which overestimate
-// the glyphs, so a pass means the real text does not collide either.
+// than to any other; every label drawn in the plot lies inside the plot area. Text boxes use the label placer's metrics
+// (sim/report/label_placer.h), which overestimate the glyphs, so a pass means the real text does not collide either.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -161,6 +161,14 @@ inline std::vector<std::string> chart_label_problems(const std::string& svg, dou
       if (overlap) problems.push_back("text '" + texts[i].content + "' overlaps '" + texts[j].content + "'");
     }
   }
+  // The plot areas (rects of class "plot-area", one per panel): each plot label lies inside one of them.
+  std::vector<Box> plot_areas;
+  static const std::regex area_rect("<rect class=\"plot-area\"([^>]*)>");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), area_rect); it != std::sregex_iterator(); ++it) {
+    auto attributes = svg_attributes((*it)[1]);
+    const double x = std::stod(attributes["x"]), y = std::stod(attributes["y"]);
+    plot_areas.push_back({x, y, x + std::stod(attributes["width"]), y + std::stod(attributes["height"])});
+  }
   // Markers of ops: circles of class "op".
   std::vector<Box> markers;
   static const std::regex circle("<circle class=\"op\"([^>]*)>");
@@ -202,6 +210,16 @@ inline std::vector<std::string> chart_label_problems(const std::string& svg, dou
       if (other_distance + 2 < own_distance) {
         problems.push_back("label '" + text.content + "' lies nearer another line than its own " + own);
       }
+    }
+    // A quarter pixel of slack: the SVG's coordinates are rounded to 0.01 px.
+    const auto inside = [&](const Box& area) {
+      return std::all_of(text.boxes.begin(), text.boxes.end(), [&](const Box& box) {
+        return box.x0 >= area.x0 - 0.25 && box.x1 <= area.x1 + 0.25 && box.y0 >= area.y0 - 0.25 &&
+               box.y1 <= area.y1 + 0.25;
+      });
+    };
+    if (!plot_areas.empty() && std::none_of(plot_areas.begin(), plot_areas.end(), inside)) {
+      problems.push_back("label '" + text.content + "' lies outside the plot area");
     }
     for (const auto& marker : markers) {
       for (const auto& box : text.boxes) {
