@@ -27,6 +27,10 @@ using svg::px;
 
 using namespace svg::layout;
 constexpr int kPointsPerDecade = 48;
+// A cluster rank's last row: its whole step (every op's FLOPs and energy together), not an op, so not a point among
+// them.
+constexpr const char* kStepKind = "step";
+
 // Ops whose points fall in one cell of this size share a label.
 constexpr double kSharePx = 3;
 
@@ -94,6 +98,7 @@ struct EnergyChart {
     // The ops' main data types by FLOPs, at most three, as on roofline.svg's power curves.
     std::map<std::pair<DataType, std::string>, Flops> flops_by_type;
     for (const auto& op : report.ops) {
+      if (op.kind == kStepKind) continue;  // its FLOPs are the ops'
       // Keyed by the engine that runs the op: a row without an engine of its own joins that engine's ops.
       const auto* chosen = device.compute.engine_for(op.dtype, op.engine);
       flops_by_type[{op.dtype, chosen != nullptr ? chosen->name : op.engine}] += op.useful_flops;
@@ -111,6 +116,7 @@ struct EnergyChart {
   void select_ops() {
     for (std::size_t i = 0; i < report.ops.size(); ++i) {
       const auto& op = report.ops[i];
+      if (op.kind == kStepKind) continue;
       const double oi = op.oi_at(report.main_memory);
       const Joules energy = op_energy_j(device, op);
       if (op.useful_flops == 0 || !(energy > 0)) {

@@ -75,6 +75,10 @@ TEST_CASE("a cluster run: the charts pass the label checks and every energy lege
   REQUIRE(result.exit_code == 0);
   check_chart(out / "roofline.svg");
   check_chart(out / "energy.svg");
+  // The energy chart's points are the ops: the rank's whole-step row is none of them.
+  const auto energy = test::read_file(out / "energy.svg");
+  CHECK(count(energy, "<circle class=\"op\"") > 0);
+  CHECK(energy.find("data-op=\"step (rank") == std::string::npos);
   for (const auto* file : {"roofline.svg", "energy.svg"}) {
     for (const auto& text : test::chart_texts(test::read_file(out / file))) {
       if (!text.attributes.count("class") || text.attributes.at("class") != "legend-text") continue;
