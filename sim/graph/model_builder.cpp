@@ -208,11 +208,15 @@ class GraphBuilder {
           const OpKind conjugate = fwd.op.kind == OpKind::allgather       ? OpKind::reducescatter
                                    : fwd.op.kind == OpKind::reducescatter ? OpKind::allgather
                                                                           : fwd.op.kind;
-          std::vector<std::string> outs;
-          for (const auto& input : fwd.inputs)
+          std::vector<std::string> graded, outs;
+          for (const auto& input : fwd.inputs) {
+            if (!carries_grad(fwd.op.name, input)) continue;
+            graded.push_back(input);
             outs.push_back(tensor(input + ".grad" + suffix + "." + name, shapes_.at(input)));
+          }
+          if (outs.empty()) break;
           collective(name, conjugate, out_grads, outs, s.message_bytes, s.group, s.group_stride);
-          for (std::size_t i = 0; i < fwd.inputs.size(); ++i) add_grad(fwd.inputs[i], outs[i], name);
+          for (std::size_t i = 0; i < graded.size(); ++i) add_grad(graded[i], outs[i], name);
           break;
         }
         default: {
@@ -222,7 +226,7 @@ class GraphBuilder {
           std::vector<std::string> outs;
           for (const auto& input : fwd.inputs) {
             inputs.push_back(input);
-            if (is_input(input) || weights_.count(input) != 0) continue;
+            if (!carries_grad(fwd.op.name, input)) continue;
             outs.push_back(tensor(input + ".grad" + suffix + "." + name, shapes_.at(input)));
           }
           if (outs.empty()) break;
@@ -231,8 +235,7 @@ class GraphBuilder {
           if (fwd.op.kind == OpKind::elementwise) draft.op.shape.flops_per_element = s.flops_per_element + 1;
           std::size_t i = 0;
           for (const auto& input : fwd.inputs) {
-            if (is_input(input) || weights_.count(input) != 0) continue;
-            add_grad(input, outs[i++], name);
+            if (carries_grad(fwd.op.name, input)) add_grad(input, outs[i++], name);
           }
           break;
         }
@@ -270,6 +273,12 @@ class GraphBuilder {
   void seed_grad(const std::string& t, const std::string& grad) { grads_[t] = grad; }
 
   void mark_input(const std::string& t) { inputs_.insert(t); }
+  // `op` reads `t` as indices (the routing that decides where each token row goes): no gradient flows to `t`
+  // through it, although other ops may read `t` as values (the gate weights of the weighted sum).
+  void mark_indices(const std::string& op, const std::string& t) { indices_.insert({op, t}); }
+  [[nodiscard]] bool carries_grad(const std::string& op, const std::string& t) const {
+    return !is_input(t) && weights_.count(t) == 0 && indices_.count({op, t}) == 0;
+  }
   [[nodiscard]] bool is_input(const std::string& t) const { return inputs_.count(t) != 0; }
   [[nodiscard]] const std::vector<std::string>& layer_weights() const { return layer_weights_; }
   [[nodiscard]] const Shape& shape(const std::string& t) const { return shapes_.at(t); }
@@ -304,6 +313,7 @@ class GraphBuilder {
   std::map<std::string, Shape> shapes_;
   std::set<std::string> weights_;
   std::set<std::string> inputs_;
+  std::set<std::pair<std::string, std::string>> indices_;  // (op, tensor it reads as indices)
   std::set<std::size_t> residuals_;
   std::map<std::string, std::string> grads_;
   std::vector<std::string> layer_weights_;
@@ -698,14 +708,18 @@ class ModelGraph {
       expert_inputs.push_back(g_.tensor(pre + "expert" + std::to_string(e) + ".in", {load.tokens[e], h}));
     }
     const Bytes routed_bytes = g_.bytes_of(checked_mul(checked_mul(t, k), h));
+    // The dispatch reads the top-k choices as indices (which expert each row goes to): its backward sends the
+    // rows' gradients back, and the gates' gradient comes from the weighted sum alone.
     if (a_.ep > 1) {
       g_.collective(pre + "dispatch", OpKind::alltoall, {x, topk_out}, expert_inputs, routed_bytes, a_.ep,
                     a_.tp * a_.pp);
+      g_.mark_indices(pre + "dispatch", topk_out);
     } else {
       // The permutation of token rows into each expert's contiguous block.
       auto& permute = g_.op(pre + "permute", OpKind::elementwise, {x, topk_out}, expert_inputs);
       permute.op.shape.elements = checked_mul(checked_mul(t, k), h);
       permute.op.shape.flops_per_element = 0;
+      g_.mark_indices(pre + "permute", topk_out);
     }
     std::vector<std::string> expert_outputs;
     std::size_t index = 0;
