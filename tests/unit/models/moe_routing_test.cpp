@@ -118,3 +118,42 @@ TEST_CASE("a capacity factor drops the assignments beyond capacity") {
   // The rank-1 expert wanted 8000 / H_8 = 2940 tokens: 1690 of them are dropped at least.
   CHECK(load.dropped >= 1690);
 }
+
+TEST_CASE(
+    "MoE training: the dispatch's backward returns the token rows' gradient alone, the gates' comes from the "
+    "weighted sum") {
+  // The dispatch reads the top-k choices as indices: its backward (an all-to-all with EP, the permutation without)
+  // writes the gradient of the t x h token rows, t h x 2 bytes in bf16, and nothing for the t x k choices, whose
+  // gradient has the weighted sum's backward as its one producer (no accumulate op adds a second).
+  const auto config = load_model_config(test::workload_path("models/mixtral_8x7b.json"));
+  for (const std::uint64_t ep : {1, 8}) {
+    CAPTURE(ep);
+    ModelWorkloadArgs a = mixtral_ep(RoutingKind::balanced);
+    a.phase = ModelPhase::train;
+    a.batch = 1;
+    a.seq = 128;
+    a.ep = ep;
+    const Workload w = build_model_workload(config, a).workload;
+    const Bytes token_rows_bytes = 128ULL * config.hidden * 2;
+    const std::string dispatch_bwd = ep > 1 ? "l0.dispatch.bwd" : "l0.permute.bwd";
+    std::size_t topk_grad_producers = 0, found = 0;
+    for (const auto& op : w.ops) {
+      CHECK(op.name.find("accumulate.l0.router.topk.out") == std::string::npos);
+      if (op.name == dispatch_bwd) {
+        ++found;
+        REQUIRE(op.outputs.size() == 1);
+        const auto& out = w.tensors.at(op.outputs[0]);
+        CHECK(out.name.rfind("l0.norm2.out.grad", 0) == 0);
+        CHECK(out.bytes == token_rows_bytes);
+      }
+      for (const auto index : op.outputs) {
+        if (w.tensors.at(index).name.rfind("l0.router.topk.out.grad", 0) != 0) continue;
+        ++topk_grad_producers;
+        CHECK(op.name == "l0.weighted_sum.bwd");
+        CHECK(w.tensors.at(index).bytes == 128ULL * config.experts_per_token * 2);
+      }
+    }
+    CHECK(found == 1);
+    CHECK(topk_grad_producers == 1);
+  }
+}
