@@ -34,9 +34,9 @@ TEST_CASE("a workload file built from a model gives the report of the --model ru
   const auto from_model = dir / "model";
   // The command line's --set follows the file's keys and wins (seq is not in the file; batch is). Both runs on the
   // channel DRAM model: the detailed one would take eight times as long and tell the two invocations apart no better.
-  const auto a = test::run_roofsim("run --hw H100-SXM5 --workload " + test::quoted(file) +
-                                   " --set workload.batch=8 --set dram.model=simple --quiet --out " +
-                                   test::quoted(from_file));
+  const auto a =
+      test::run_roofsim("run --hw H100-SXM5 --workload " + test::quoted(file) +
+                        " --set workload.batch=8 --set dram.model=simple --quiet --out " + test::quoted(from_file));
   INFO(a.err);
   REQUIRE(a.exit_code == 0);
   const auto b = test::run_roofsim(
