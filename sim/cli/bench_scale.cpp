@@ -47,13 +47,13 @@ std::vector<ScaleScenario> scale_scenarios() {
                        0.0,
                        ""});
   const auto cluster = resolve_data_file("128x8xH100-NDR", "configs/clusters");
-  ScaleScenario training{"GPT-3 175B training step on 1024 H100 (TP8 x PP8 x DP16, 8 microbatches)",
+  ScaleScenario training{"GPT-3 175B training step on 1024 H100 (TP8 x PP8 x DP16, batch 8 in 8 microbatches)",
                          {"--hw", cluster.string(), "--model", "gpt3_175b"},
                          120.0,
                          4.0,
                          cluster.string()};
-  for (const auto* key :
-       {"workload.phase=train", "workload.tp=8", "workload.pp=8", "workload.dp=16", "workload.micro_batches=8"}) {
+  for (const auto* key : {"workload.phase=train", "workload.tp=8", "workload.pp=8", "workload.dp=16",
+                          "workload.batch=8", "workload.micro_batches=8"}) {
     training.args.emplace_back("--set");
     training.args.emplace_back(key);
   }

@@ -152,6 +152,14 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   if (!result.complete) {
     return write_interrupted_cluster_run(*result.graphs[result.simulated.front().graph], cluster, device, result, args);
   }
+  // As a single-device run says it: the figures then come partly from ops simulated earlier, on any rank.
+  const RunResult& first = result.simulated.front().result;
+  if (!args.exact && !args.quiet && first.ops_replayed > 0) {
+    std::cerr << fmt::format(
+        "memoized: {} ops replayed over the simulated ranks, {} recorded ({} signatures); --exact "
+        "simulates all\n",
+        first.ops_replayed, first.ops_recorded, first.memo_signatures);
+  }
   std::vector<Report> reports;
   for (const auto& rank : result.simulated)
     reports.push_back(make_rank_report(*result.graphs[rank.graph], cluster, device, rank, result));

@@ -31,7 +31,11 @@ void compare_with_exact(const std::string& name, const std::string& args, bool r
   const auto memo = test::run_roofsim(args + " --out " + (dir / "memo").string());
   INFO("stderr: " << memo.err);
   REQUIRE(memo.exit_code == 0);
-  if (replays) CHECK(memo.err.find("memoized: 0 of") == std::string::npos);
+  // A single-device run says "memoized: R of N ops replayed", a cluster run "memoized: R ops replayed".
+  if (replays) {
+    CHECK(memo.err.find("memoized: ") != std::string::npos);
+    CHECK(memo.err.find("memoized: 0 ") == std::string::npos);
+  }
   const auto exact = test::run_roofsim(args + " --exact --quiet --out " + (dir / "exact").string());
   REQUIRE(exact.exit_code == 0);
   CHECK(exact.err.find("memoized") == std::string::npos);
@@ -69,12 +73,15 @@ TEST_CASE("a 4-layer transformer decode step replayed from its memoized ops stay
 }
 
 TEST_CASE("a 4-stage pipeline whose ranks share memoized ops stays within the bounds of --exact") {
-  // At a fixed clock: with the active-SM clock power the 700 W cap throttles these stages, and a replayed op's
-  // bytes per level then differ from --exact by up to 1.9 % (its cache state at a clock change is not in the
-  // signature), which this case does not cover.
+  // Stages of the bundled pipeline at a quarter of its widths and sequence and half its micro-batches: the ops keep
+  // their kinds and tiling (GEMMs of several waves, a stream op, sends and receives), and the stages still share
+  // recorded ops. At a fixed clock: the governor re-clocks ops of two governor windows, which are then simulated
+  // (op_replay.h), and under a 250 W cap an op of the first stage simulated after replayed ones moves 37% in DRAM
+  // bytes against --exact, which this case does not cover.
   compare_with_exact("pipeline",
-                     "run --hw 8xH100-NVSwitch --workload pp_forward --set cluster.devices=4 "
-                     "--set dram.model=simple --set power.cap=0W");
+                     "run --hw 8xH100-NVSwitch --workload pp_forward --set cluster.devices=4 --set dram.model=simple "
+                     "--set workload.params.seq=512 --set workload.params.hidden=1024 --set workload.params.ffn=4096 "
+                     "--set workload.params.micro_batches=4 --set power.cap=0W");
 }
 
 TEST_CASE("a GEMM of 8 waves fast-forwarded over its steady waves stays within the bounds of --exact") {
