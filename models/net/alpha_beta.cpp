@@ -12,7 +12,7 @@ PathCost path_cost(const Topology& topology, NodeId from, NodeId to) {
     const auto& params = topology.link(id).params;
     cost.latency_s += params.latency_s;
     cost.overhead_s += params.overhead_s;
-    cost.beta_s_per_byte = std::max(cost.beta_s_per_byte, 1.0 / params.bandwidth_bytes_per_s);
+    cost.beta_s_per_byte = std::max(cost.beta_s_per_byte, 1.0 / params.payload_bandwidth_bytes_per_s());
   }
   return cost;
 }
@@ -67,7 +67,7 @@ Load link_load(const Topology& topology, const std::vector<std::tuple<NodeId, No
     Seconds latency = 0;
     for (const LinkId id : topology.route(from, to)) {
       const auto& params = topology.link(id).params;
-      busy[id] += bytes / params.bandwidth_bytes_per_s + k * params.overhead_s;
+      busy[id] += bytes / params.payload_bandwidth_bytes_per_s() + k * params.overhead_s;
       latency += params.latency_s;
     }
     load.latency_s = std::max(load.latency_s, latency);
@@ -85,8 +85,8 @@ Seconds message_s(const Topology& topology, const std::vector<LinkId>& route, do
   double slowest = 0;
   for (const LinkId id : route) {
     const auto& params = topology.link(id).params;
-    time += params.overhead_s + params.latency_s + first / params.bandwidth_bytes_per_s;
-    slowest = std::max(slowest, 1.0 / params.bandwidth_bytes_per_s);
+    time += params.overhead_s + params.latency_s + first / params.payload_bandwidth_bytes_per_s();
+    slowest = std::max(slowest, 1.0 / params.payload_bandwidth_bytes_per_s());
   }
   return time + (wire - first) * slowest;
 }
@@ -152,7 +152,7 @@ Prediction Problem::ring() const {
           std::max(step_s, message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route));
       for (const LinkId id : route) {
         const auto& params = topology.link(id).params;
-        busy[id] += steps * k * (params.overhead_s + w / params.bandwidth_bytes_per_s);
+        busy[id] += steps * k * (params.overhead_s + w / params.payload_bandwidth_bytes_per_s());
       }
     }
   }
@@ -162,7 +162,7 @@ Prediction Problem::ring() const {
     if (time_s > busiest_s) {
       busiest_s = time_s;
       const auto& params = topology.link(id).params;
-      service_s = params.overhead_s + w / params.bandwidth_bytes_per_s;
+      service_s = params.overhead_s + w / params.payload_bandwidth_bytes_per_s();
     }
   }
   const double reduce_s = piece * gamma;

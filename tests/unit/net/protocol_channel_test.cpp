@@ -65,6 +65,26 @@ TEST_CASE("ring allreduce, one channel: launch + 2(p-1)(step latency + wire(S/p)
   }
 }
 
+TEST_CASE(
+    "link-layer packets: a ring carries data at B x payload / (payload + header), in the simulation and "
+    "the prediction") {
+  const std::uint64_t p = 8;
+  auto link = make_link(kBandwidth, kLatency);
+  link.packet_payload_bytes = 128;  // one NVLink data packet: a 16-byte header flit and 8 data flits
+  link.packet_header_bytes = 16;
+  CHECK(link.payload_bandwidth_bytes_per_s() == kBandwidth * 128.0 / 144.0);
+  const Topology framed(make_cluster(TopologyKind::ring, p, link));
+  const Bytes bytes = Bytes{64} << 20;
+  auto request = make_request(CollectiveOp::allreduce, Algorithm::ring, bytes, framed, bytes);
+  const auto options = with_protocol(Protocol::simple, Algorithm::ring, bytes * 4);
+  const auto cost = protocol_cost(Protocol::simple, Algorithm::ring);
+  const double step =
+      std::max(cost.hop_nvlink_s, kLatency) + static_cast<double>(bytes) / p / (kBandwidth * 128.0 / 144.0);
+  const double expected = cost.launch_s + 2.0 * (p - 1.0) * step;
+  CHECK(within(run_collective(framed, request, options).time_s, expected, 1e-9));
+  CHECK(within(predict(request, framed, options).time_s, expected, 1e-9));
+}
+
 TEST_CASE("LL's latency term dominates small sizes, its bandwidth term (twice Simple's wire bytes) large ones") {
   const std::uint64_t p = 8;
   const Topology topology(make_cluster(TopologyKind::switch_star, p, make_link(kBandwidth, kLatency)));
