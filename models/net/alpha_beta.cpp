@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <vector>
 
 namespace roofsim::net {
 
@@ -145,11 +146,13 @@ Prediction Problem::ring() const {
   // Busy: each link direction's work, every channel's messages through it.
   std::map<LinkId, double> busy;
   Seconds step_s = 0;
-  for (const auto& order : orders) {
+  std::vector<std::vector<Seconds>> hop_s(orders.size());  // per channel: D of the hop from its rank i to rank i+1
+  for (std::size_t o = 0; o < orders.size(); ++o) {
+    const auto& order = orders[o];
     for (std::size_t i = 0; i < order.size(); ++i) {
       const auto& route = topology.route(order[i], order[(i + 1) % order.size()]);
-      step_s =
-          std::max(step_s, message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route));
+      hop_s[o].push_back(message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route));
+      step_s = std::max(step_s, hop_s[o].back());
       for (const LinkId id : route) {
         const auto& params = topology.link(id).params;
         busy[id] += steps * k * (params.overhead_s + w / params.payload_bandwidth_bytes_per_s());
@@ -173,15 +176,57 @@ Prediction Problem::ring() const {
   // latency-bound, the sum of the steps plus the spacings. The reducer: each device reduces every channel's chunks of
   // the reduce steps one after another. Channels that share the busiest link queue behind one another once, at the
   // first step (u - one message's service); after that they keep that offset.
+  // The chunks' chain of steps goes round the ring, one hop per step: its D is the hops' own in ring order (on a
+  // two-level ring a few hops cross a NIC, the others stay on NVLink), and the last chain to finish is the one whose
+  // run of hops is slowest.
   const double spacing_s = busiest_s / (steps * k);
   const double reduce_step_s = step_s + reduce_s;
   const double last_s = gather_steps > 0 ? step_s : reduce_step_s;
-  const double period_s = k * spacing_s;
-  const double pipeline_s = (gather_steps > 0 ? reduce_steps : reduce_steps - 1.0) * std::max(reduce_step_s, period_s) +
-                            (gather_steps > 0 ? gather_steps - 1.0 : 0.0) * std::max(step_s, period_s) +
-                            (k - 1.0) * spacing_s + last_s + (spacing_s - service_s);
+  const auto step_count = static_cast<std::size_t>(steps);
+  const auto reduce_count = static_cast<std::size_t>(reduce_steps);
+  double pipeline_s = 0;
+  // The reducer: a device's first chunk arrives (one hop), it reduces every channel's chunks of the reduce steps one
+  // after another, and the gather steps follow round the ring.
+  const double reducer_work_s = channels * reduce_steps * k * reduce_s;
+  double reducer_s = 0;
+  for (std::size_t o = 0; o < orders.size(); ++o) {
+    const auto& hops = hop_s[o];
+    // Prefix sums of each hop's step that is not the last: max(D + reduction, k u_h) on reduce steps, max(D, k u_h)
+    // on gather steps, u_h the spacing of chunks on the busiest link of the hop's own route (a chunk waits for the
+    // link it takes, not for the slowest link of the ring); a run of them round the ring is whole turns plus a piece.
+    const std::size_t n = hops.size();
+    std::vector<double> hop_period_s(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (const LinkId id : topology.route(orders[o][i], orders[o][(i + 1) % n])) {
+        hop_period_s[i] = std::max(hop_period_s[i], busy[id] / steps);
+      }
+    }
+    std::vector<double> reduce_sum(n + 1, 0.0), gather_sum(n + 1, 0.0), hop_sum(n + 1, 0.0);
+    for (std::size_t h = 0; h < n; ++h) {
+      reduce_sum[h + 1] = reduce_sum[h] + std::max(hops[h] + reduce_s, hop_period_s[h]);
+      gather_sum[h + 1] = gather_sum[h] + std::max(hops[h], hop_period_s[h]);
+      hop_sum[h + 1] = hop_sum[h] + hops[h];
+    }
+    const auto run_s = [n](const std::vector<double>& sum, std::size_t first, std::size_t length) {
+      const std::size_t from = first % n;
+      const std::size_t rest = length % n;
+      double total = static_cast<double>(length / n) * sum[n];
+      total += from + rest <= n ? sum[from + rest] - sum[from] : sum[n] - sum[from] + sum[from + rest - n];
+      return total;
+    };
+    for (std::size_t start = 0; start < n && step_count > 0; ++start) {
+      const std::size_t last = step_count - 1;
+      const std::size_t reduce_run = std::min(reduce_count, last);
+      const double chain_s = run_s(reduce_sum, start, reduce_run) +
+                             run_s(gather_sum, start + reduce_run, last - reduce_run) + hops[(start + last) % n] +
+                             (last < reduce_count ? reduce_s : 0.0);
+      pipeline_s = std::max(pipeline_s, chain_s);
+      reducer_s = std::max(
+          reducer_s, hops[start] + reducer_work_s + run_s(hop_sum, start + reduce_count, step_count - reduce_count));
+    }
+  }
+  pipeline_s += (k - 1.0) * spacing_s + (spacing_s - service_s);
   const double link_s = busiest_s - service_s + last_s;
-  const double reducer_s = step_s + channels * reduce_steps * k * reduce_s + gather_steps * step_s;
   prediction.time_s = options.protocol.launch_s + std::max({pipeline_s, link_s, reducer_s});
   prediction.formula = "launch + max(sum over steps of max(D, k u) + (k-1) u + D, reducer); D: step, u: spacing";
   return prediction;
