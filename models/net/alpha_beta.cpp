@@ -328,17 +328,187 @@ Prediction Problem::tree() const {
   const double wire_piece = wire(options.protocol, piece);
   const double stages = used_trees == 2 ? 2.0 * height : height;
   prediction.cost = c;
-  // A pipeline of `stages` hops through which k chunks flow one chunk time apart, unless a link shared by m
-  // tree edges is the bottleneck: it must pass m k chunks, the fill and drain of the other hops hidden but their
-  // latency not (Sanders, Speck, Traeff 2009 for pipelined trees; the max with the bottleneck is ours).
+  const double packet = static_cast<double>(options.packet_bytes);
+  const double reduce_s = piece * gamma;
+  // The first chunk's way up and down each tree, as the schedule runs it: a parent's children send to it at once and
+  // their messages queue on the parent's last link (on a switch, its port's downlink), each reduced as it arrives,
+  // one after another on the parent's reducer; on the way down a parent sends to its children one after another
+  // through its first link. A message's own time is D (message and protocol step), its place in a queue one
+  // service s of the shared link after the one before it.
+  Seconds first_chunk_s = 0;
+  // Per tree and rank: when its first chunk is ready to go up (reduced), and to go down (received from above).
+  std::vector<std::vector<Seconds>> up_ready_s(used_trees), down_ready_s(used_trees);
+  std::vector<Seconds> tree_first_chunk_s(used_trees, 0.0);
+  // Per tree and rank: when its first chunk arrives at its parent (up) and from its parent (down), queues included.
+  std::vector<std::vector<Seconds>> up_arrival_s(used_trees, std::vector<Seconds>(p_count, 0.0));
+  std::vector<std::vector<Seconds>> down_arrival_s(used_trees, std::vector<Seconds>(p_count, 0.0));
+  for (std::size_t t = 0; t < used_trees; ++t) {
+    const auto& tree = trees[t];
+    std::vector<std::size_t> depth(p_count, 0);
+    for (std::size_t i = 0; i < p_count; ++i) {
+      for (int at = static_cast<int>(i); tree.parent[static_cast<std::size_t>(at)] >= 0;
+           at = tree.parent[static_cast<std::size_t>(at)]) {
+        ++depth[i];
+      }
+    }
+    std::vector<std::size_t> deepest_first(p_count);
+    for (std::size_t i = 0; i < p_count; ++i) deepest_first[i] = i;
+    std::stable_sort(deepest_first.begin(), deepest_first.end(),
+                     [&](std::size_t a, std::size_t b) { return depth[a] > depth[b]; });
+    const auto message_time_s = [&](std::size_t from, std::size_t to) {
+      const auto& route = topology.route(rank_of(from), rank_of(to));
+      return message_s(topology, route, wire_piece, packet) + protocol_step_s(topology, options.protocol, route);
+    };
+    const auto service_s = [&](LinkId id) {
+      const auto& params = topology.link(id).params;
+      return params.overhead_s + wire_piece / params.payload_bandwidth_bytes_per_s();
+    };
+    std::vector<Seconds> ready(p_count, 0.0);
+    std::size_t root = 0;
+    if (used_trees == 2) {
+      // Up: every parent takes its children's messages in the order they are ready.
+      for (const auto parent : deepest_first) {
+        const auto& kids = tree.children[parent];
+        if (kids.empty()) continue;
+        std::vector<std::size_t> order(kids.begin(), kids.end());
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ready[a] < ready[b]; });
+        std::map<LinkId, Seconds> last_arrival_s;  // per link into the parent: the latest message through it
+        Seconds reducer_s = 0;
+        for (const auto child : order) {
+          const auto& route = topology.route(rank_of(child), rank_of(parent));
+          Seconds arrived_s = ready[child] + message_time_s(child, parent);
+          if (!route.empty()) {
+            const auto queued = last_arrival_s.find(route.back());
+            if (queued != last_arrival_s.end()) {
+              arrived_s = std::max(arrived_s, queued->second + service_s(route.back()));
+            }
+            last_arrival_s[route.back()] = arrived_s;
+          }
+          up_arrival_s[t][child] = arrived_s;
+          reducer_s = std::max(reducer_s, arrived_s) + reduce_s;
+        }
+        ready[parent] = reducer_s;
+      }
+    }
+    up_ready_s[t] = ready;
+    for (std::size_t i = 0; i < p_count; ++i) {
+      if (tree.parent[i] < 0) root = i;
+    }
+    // Down: breadth first from the root, each parent's messages one after another through its first link.
+    std::vector<std::size_t> order{root};
+    for (std::size_t n = 0; n < order.size(); ++n) {
+      const auto parent = order[n];
+      std::map<LinkId, Seconds> link_free_s;  // per link out of the parent: when its earlier messages have left
+      for (const int kid : tree.children[parent]) {
+        const auto child = static_cast<std::size_t>(kid);
+        const auto& route = topology.route(rank_of(parent), rank_of(child));
+        Seconds sent_s = ready[parent];
+        if (!route.empty()) {
+          const auto queued = link_free_s.find(route.front());
+          if (queued != link_free_s.end()) sent_s = std::max(sent_s, queued->second);
+          link_free_s[route.front()] = sent_s + service_s(route.front());
+        }
+        ready[child] = sent_s + message_time_s(parent, child);
+        down_arrival_s[t][child] = ready[child];
+        tree_first_chunk_s[t] = std::max(tree_first_chunk_s[t], ready[child]);
+        first_chunk_s = std::max(first_chunk_s, ready[child]);
+        order.push_back(child);
+      }
+    }
+    down_ready_s[t] = ready;
+  }
+  // The other k-1 chunks follow the first one, one service apart at best; or a link direction binds: it passes
+  // every chunk of every tree edge routed through it, and it cannot start before its first message can reach it. A
+  // leaf's sends depend on nothing, so all k of them take its first link at once, ahead of the sends of the tree
+  // where it is interior (the links serve whole messages in the order they arrive): a message that crosses a
+  // flooded link first reaches the later links of its route only after that flood.
   const double chunk_s = c.overhead_s + wire_piece * c.beta_s_per_byte;
-  const double pipeline_s =
-      stages * (c.alpha_s() + step_extra_s + wire_piece * c.beta_s_per_byte) + (k - 1.0) * chunk_s;
+  std::map<LinkId, Seconds> work_s;   // per link direction: all its messages' service
+  std::map<LinkId, Seconds> flood_s;  // per link direction: the leaves' sends that take it first
+  std::map<LinkId, Seconds> start_s;  // per link direction: the earliest its first message can reach it
+  struct Edge {
+    std::size_t from, to;
+    bool leaf;
+    Seconds ready_s;  // when its first chunk is ready at its sender
+    Seconds rest_s;   // from its first chunk's arrival to the end of that chunk's way through the tree
+  };
+  std::vector<Edge> edges;
+  for (std::size_t t = 0; t < used_trees; ++t) {
+    for (std::size_t i = 0; i < p_count; ++i) {
+      const int parent = trees[t].parent[i];
+      if (parent < 0) continue;
+      const auto up = static_cast<std::size_t>(parent);
+      if (used_trees == 2) {
+        edges.push_back(
+            {i, up, trees[t].children[i].empty(), up_ready_s[t][i], tree_first_chunk_s[t] - up_arrival_s[t][i]});
+      }
+      edges.push_back({up, i, false, down_ready_s[t][up], tree_first_chunk_s[t] - down_arrival_s[t][i]});
+    }
+  }
+  const auto link_service_s = [&](LinkId id) {
+    const auto& params = topology.link(id).params;
+    return params.overhead_s + wire_piece / params.payload_bandwidth_bytes_per_s();
+  };
+  for (const auto& edge : edges) {
+    const auto& route = topology.route(rank_of(edge.from), rank_of(edge.to));
+    for (const LinkId id : route) work_s[id] += k * link_service_s(id);
+    if (edge.leaf && !route.empty()) flood_s[route.front()] += k * link_service_s(route.front());
+  }
+  for (const auto& edge : edges) {
+    const auto& route = topology.route(rank_of(edge.from), rank_of(edge.to));
+    Seconds reach_s = 0;
+    for (std::size_t h = 0; h < route.size(); ++h) {
+      const Seconds at_s =
+          (h > 0 && !edge.leaf ? std::max(edge.ready_s, flood_s[route.front()]) : edge.ready_s) + reach_s;
+      const auto found = start_s.find(route[h]);
+      start_s[route[h]] = found == start_s.end() ? at_s : std::min(found->second, at_s);
+      reach_s += topology.link(route[h]).params.latency_s;
+    }
+  }
+  Seconds link_bound_s = 0;
+  for (const auto& [id, time_s] : work_s) {
+    link_bound_s = std::max(link_bound_s, start_s[id] + time_s + topology.link(id).params.latency_s);
+  }
+  // A link serves its tree edges' chunks in the order their first chunks reach it: the last chunk of an edge leaves
+  // it once the chunks of the edges ahead and its own have passed, and then has the rest of its way to go.
+  std::map<LinkId, std::vector<std::pair<Seconds, std::size_t>>> arrivals;  // per link: (first arrival, edge)
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const auto& route = topology.route(rank_of(edges[e].from), rank_of(edges[e].to));
+    Seconds reach_s = edges[e].ready_s;
+    for (const LinkId id : route) {
+      arrivals[id].emplace_back(reach_s, e);
+      reach_s += topology.link(id).params.latency_s;
+    }
+  }
+  for (auto& [id, list] : arrivals) {
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    Seconds served_s = start_s[id];
+    for (const auto& [arrival_s, e] : list) {
+      served_s += k * link_service_s(id);
+      link_bound_s = std::max(link_bound_s, served_s + topology.link(id).params.latency_s + edges[e].rest_s);
+    }
+  }
+  // The first chunk's followers are spaced by the most messages of one tree's phase that share a link direction
+  // (a parent's two children send up through its one port on a switch; it sends down to both through it).
+  double fan = 1;
+  for (std::size_t t = 0; t < used_trees; ++t) {
+    std::map<LinkId, double> up_edges, down_edges;
+    for (std::size_t i = 0; i < p_count; ++i) {
+      const int parent = trees[t].parent[i];
+      if (parent < 0) continue;
+      const auto up = static_cast<std::size_t>(parent);
+      if (used_trees == 2) {
+        for (const LinkId id : topology.route(rank_of(i), rank_of(up))) fan = std::max(fan, up_edges[id] += 1);
+      }
+      for (const LinkId id : topology.route(rank_of(up), rank_of(i))) fan = std::max(fan, down_edges[id] += 1);
+    }
+  }
+  const double pipeline_s = first_chunk_s + (k - 1.0) * fan * chunk_s;
   const double bottleneck_s = busiest * k * chunk_s + stages * (c.latency_s + step_extra_s);
-  prediction.time_s = options.protocol.launch_s + std::max(pipeline_s, bottleneck_s) +
-                      (used_trees == 2 ? height * 2.0 * piece * gamma : 0.0);
-  prediction.formula = used_trees == 2 ? "launch + max(2h(a + c b) + (k-1)(o + c b), m k (o + c b) + 2h L) + 2h c g"
-                                       : "launch + max(h(a + c b) + (k-1)(o + c b), m k (o + c b) + h L)";
+  prediction.time_s = options.protocol.launch_s + std::max({pipeline_s, bottleneck_s, link_bound_s + step_extra_s});
+  prediction.formula =
+      "launch + max(first chunk up and down (children queued at shared ports) + (k-1) f c b, m k c b + 2h L, per port: "
+      "first reach + chunks ahead + rest of the way)";
   return prediction;
 }
 
