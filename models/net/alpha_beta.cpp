@@ -608,9 +608,13 @@ Prediction Problem::in_switch() const {
   const Seconds downlinks_s = before_reduce_s + reduce_s + (returns + received) * down_service_s + down.latency_s;
   // The first store queues on its uplink behind the loads issued before it (a window of chunks, every shard's), so
   // the multicasts cannot start before those have passed.
-  const double loads_ahead = reduces ? std::min(static_cast<double>(kInSwitchWindowChunks), k) * shards : 0.0;
+  // The returns of the first window's chunks reach the owner before then; the later ones share its downlink with
+  // the multicasts.
+  const double window = reduces ? std::min(static_cast<double>(kInSwitchWindowChunks), k) : 0.0;
+  const double loads_ahead = window * shards;
+  const double later_returns = returns - window;
   const Seconds multicasts_s = multicasts ? (loads_ahead + 1.0) * up_service_s + up.latency_s + reduce_s +
-                                                received * down_service_s + down.latency_s
+                                                (received + later_returns) * down_service_s + down.latency_s
                                           : 0.0;
   const Seconds engines_s = before_reduce_s + k * shards * reduce_s + after_reduce_s;
   const Seconds chain_s = loads * up_service_s + up.latency_s + reduce_s + after_reduce_s;
@@ -618,7 +622,7 @@ Prediction Problem::in_switch() const {
   prediction.time_s = options.protocol.launch_s + std::max({uplinks_s, downlinks_s, multicasts_s, engines_s, chain_s});
   prediction.formula =
       "launch + max(uplink work + multicast, first return + downlink work, loads ahead of the first store + "
-      "multicasts, switch engines, chain)";
+      "multicasts and later returns, switch engines, chain)";
   return prediction;
 }
 
