@@ -130,6 +130,12 @@ class DeviceScheduler : public sc_core::sc_module {
     watch_before_fs_ = 0;
   }
 
+  // Activity of the device that no client runs (a transfer on its links, which the network times) starts at `at_fs`:
+  // the watcher hears of it as of a request, so that it does not sleep through it.
+  void outside_activity(TimeFs at_fs) {
+    if (at_fs < watch_before_fs_) tell_watcher(std::max(at_fs, in_run_ ? now_ : now_fs()));
+  }
+
   // Drops the client's pending wake-up, timed or for the next round (not a run in the current round: a triggered
   // process ran too).
   void cancel(std::uint32_t client) {

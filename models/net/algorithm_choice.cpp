@@ -64,7 +64,7 @@ Seconds link_load_bound_s(const Schedule& schedule, const Topology& topology) {
     if (op.kind != OpKind::transfer) continue;
     for (const LinkId link : topology.route(op.src, op.dst)) {
       const auto& params = topology.link(link).params;
-      busy_s[link] += static_cast<double>(op.bytes) / params.bandwidth_bytes_per_s + params.overhead_s;
+      busy_s[link] += static_cast<double>(op.bytes) / params.payload_bandwidth_bytes_per_s() + params.overhead_s;
     }
   }
   return busy_s.empty() ? 0.0 : *std::max_element(busy_s.begin(), busy_s.end());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <vector>
 
 namespace roofsim::net {
 
@@ -12,7 +13,7 @@ PathCost path_cost(const Topology& topology, NodeId from, NodeId to) {
     const auto& params = topology.link(id).params;
     cost.latency_s += params.latency_s;
     cost.overhead_s += params.overhead_s;
-    cost.beta_s_per_byte = std::max(cost.beta_s_per_byte, 1.0 / params.bandwidth_bytes_per_s);
+    cost.beta_s_per_byte = std::max(cost.beta_s_per_byte, 1.0 / params.payload_bandwidth_bytes_per_s());
   }
   return cost;
 }
@@ -67,7 +68,7 @@ Load link_load(const Topology& topology, const std::vector<std::tuple<NodeId, No
     Seconds latency = 0;
     for (const LinkId id : topology.route(from, to)) {
       const auto& params = topology.link(id).params;
-      busy[id] += bytes / params.bandwidth_bytes_per_s + k * params.overhead_s;
+      busy[id] += bytes / params.payload_bandwidth_bytes_per_s() + k * params.overhead_s;
       latency += params.latency_s;
     }
     load.latency_s = std::max(load.latency_s, latency);
@@ -85,8 +86,8 @@ Seconds message_s(const Topology& topology, const std::vector<LinkId>& route, do
   double slowest = 0;
   for (const LinkId id : route) {
     const auto& params = topology.link(id).params;
-    time += params.overhead_s + params.latency_s + first / params.bandwidth_bytes_per_s;
-    slowest = std::max(slowest, 1.0 / params.bandwidth_bytes_per_s);
+    time += params.overhead_s + params.latency_s + first / params.payload_bandwidth_bytes_per_s();
+    slowest = std::max(slowest, 1.0 / params.payload_bandwidth_bytes_per_s());
   }
   return time + (wire - first) * slowest;
 }
@@ -145,14 +146,16 @@ Prediction Problem::ring() const {
   // Busy: each link direction's work, every channel's messages through it.
   std::map<LinkId, double> busy;
   Seconds step_s = 0;
-  for (const auto& order : orders) {
+  std::vector<std::vector<Seconds>> hop_s(orders.size());  // per channel: D of the hop from its rank i to rank i+1
+  for (std::size_t o = 0; o < orders.size(); ++o) {
+    const auto& order = orders[o];
     for (std::size_t i = 0; i < order.size(); ++i) {
       const auto& route = topology.route(order[i], order[(i + 1) % order.size()]);
-      step_s =
-          std::max(step_s, message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route));
+      hop_s[o].push_back(message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route));
+      step_s = std::max(step_s, hop_s[o].back());
       for (const LinkId id : route) {
         const auto& params = topology.link(id).params;
-        busy[id] += steps * k * (params.overhead_s + w / params.bandwidth_bytes_per_s);
+        busy[id] += steps * k * (params.overhead_s + w / params.payload_bandwidth_bytes_per_s());
       }
     }
   }
@@ -162,7 +165,7 @@ Prediction Problem::ring() const {
     if (time_s > busiest_s) {
       busiest_s = time_s;
       const auto& params = topology.link(id).params;
-      service_s = params.overhead_s + w / params.bandwidth_bytes_per_s;
+      service_s = params.overhead_s + w / params.payload_bandwidth_bytes_per_s();
     }
   }
   const double reduce_s = piece * gamma;
@@ -173,15 +176,57 @@ Prediction Problem::ring() const {
   // latency-bound, the sum of the steps plus the spacings. The reducer: each device reduces every channel's chunks of
   // the reduce steps one after another. Channels that share the busiest link queue behind one another once, at the
   // first step (u - one message's service); after that they keep that offset.
+  // The chunks' chain of steps goes round the ring, one hop per step: its D is the hops' own in ring order (on a
+  // two-level ring a few hops cross a NIC, the others stay on NVLink), and the last chain to finish is the one whose
+  // run of hops is slowest.
   const double spacing_s = busiest_s / (steps * k);
   const double reduce_step_s = step_s + reduce_s;
   const double last_s = gather_steps > 0 ? step_s : reduce_step_s;
-  const double period_s = k * spacing_s;
-  const double pipeline_s = (gather_steps > 0 ? reduce_steps : reduce_steps - 1.0) * std::max(reduce_step_s, period_s) +
-                            (gather_steps > 0 ? gather_steps - 1.0 : 0.0) * std::max(step_s, period_s) +
-                            (k - 1.0) * spacing_s + last_s + (spacing_s - service_s);
+  const auto step_count = static_cast<std::size_t>(steps);
+  const auto reduce_count = static_cast<std::size_t>(reduce_steps);
+  double pipeline_s = 0;
+  // The reducer: a device's first chunk arrives (one hop), it reduces every channel's chunks of the reduce steps one
+  // after another, and the gather steps follow round the ring.
+  const double reducer_work_s = channels * reduce_steps * k * reduce_s;
+  double reducer_s = 0;
+  for (std::size_t o = 0; o < orders.size(); ++o) {
+    const auto& hops = hop_s[o];
+    // Prefix sums of each hop's step that is not the last: max(D + reduction, k u_h) on reduce steps, max(D, k u_h)
+    // on gather steps, u_h the spacing of chunks on the busiest link of the hop's own route (a chunk waits for the
+    // link it takes, not for the slowest link of the ring); a run of them round the ring is whole turns plus a piece.
+    const std::size_t n = hops.size();
+    std::vector<double> hop_period_s(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (const LinkId id : topology.route(orders[o][i], orders[o][(i + 1) % n])) {
+        hop_period_s[i] = std::max(hop_period_s[i], busy[id] / steps);
+      }
+    }
+    std::vector<double> reduce_sum(n + 1, 0.0), gather_sum(n + 1, 0.0), hop_sum(n + 1, 0.0);
+    for (std::size_t h = 0; h < n; ++h) {
+      reduce_sum[h + 1] = reduce_sum[h] + std::max(hops[h] + reduce_s, hop_period_s[h]);
+      gather_sum[h + 1] = gather_sum[h] + std::max(hops[h], hop_period_s[h]);
+      hop_sum[h + 1] = hop_sum[h] + hops[h];
+    }
+    const auto run_s = [n](const std::vector<double>& sum, std::size_t first, std::size_t length) {
+      const std::size_t from = first % n;
+      const std::size_t rest = length % n;
+      double total = static_cast<double>(length / n) * sum[n];
+      total += from + rest <= n ? sum[from + rest] - sum[from] : sum[n] - sum[from] + sum[from + rest - n];
+      return total;
+    };
+    for (std::size_t start = 0; start < n && step_count > 0; ++start) {
+      const std::size_t last = step_count - 1;
+      const std::size_t reduce_run = std::min(reduce_count, last);
+      const double chain_s = run_s(reduce_sum, start, reduce_run) +
+                             run_s(gather_sum, start + reduce_run, last - reduce_run) + hops[(start + last) % n] +
+                             (last < reduce_count ? reduce_s : 0.0);
+      pipeline_s = std::max(pipeline_s, chain_s);
+      reducer_s = std::max(
+          reducer_s, hops[start] + reducer_work_s + run_s(hop_sum, start + reduce_count, step_count - reduce_count));
+    }
+  }
+  pipeline_s += (k - 1.0) * spacing_s + (spacing_s - service_s);
   const double link_s = busiest_s - service_s + last_s;
-  const double reducer_s = step_s + channels * reduce_steps * k * reduce_s + gather_steps * step_s;
   prediction.time_s = options.protocol.launch_s + std::max({pipeline_s, link_s, reducer_s});
   prediction.formula = "launch + max(sum over steps of max(D, k u) + (k-1) u + D, reducer); D: step, u: spacing";
   return prediction;
@@ -283,17 +328,187 @@ Prediction Problem::tree() const {
   const double wire_piece = wire(options.protocol, piece);
   const double stages = used_trees == 2 ? 2.0 * height : height;
   prediction.cost = c;
-  // A pipeline of `stages` hops through which k chunks flow one chunk time apart, unless a link shared by m
-  // tree edges is the bottleneck: it must pass m k chunks, the fill and drain of the other hops hidden but their
-  // latency not (Sanders, Speck, Traeff 2009 for pipelined trees; the max with the bottleneck is ours).
+  const double packet = static_cast<double>(options.packet_bytes);
+  const double reduce_s = piece * gamma;
+  // The first chunk's way up and down each tree, as the schedule runs it: a parent's children send to it at once and
+  // their messages queue on the parent's last link (on a switch, its port's downlink), each reduced as it arrives,
+  // one after another on the parent's reducer; on the way down a parent sends to its children one after another
+  // through its first link. A message's own time is D (message and protocol step), its place in a queue one
+  // service s of the shared link after the one before it.
+  Seconds first_chunk_s = 0;
+  // Per tree and rank: when its first chunk is ready to go up (reduced), and to go down (received from above).
+  std::vector<std::vector<Seconds>> up_ready_s(used_trees), down_ready_s(used_trees);
+  std::vector<Seconds> tree_first_chunk_s(used_trees, 0.0);
+  // Per tree and rank: when its first chunk arrives at its parent (up) and from its parent (down), queues included.
+  std::vector<std::vector<Seconds>> up_arrival_s(used_trees, std::vector<Seconds>(p_count, 0.0));
+  std::vector<std::vector<Seconds>> down_arrival_s(used_trees, std::vector<Seconds>(p_count, 0.0));
+  for (std::size_t t = 0; t < used_trees; ++t) {
+    const auto& tree = trees[t];
+    std::vector<std::size_t> depth(p_count, 0);
+    for (std::size_t i = 0; i < p_count; ++i) {
+      for (int at = static_cast<int>(i); tree.parent[static_cast<std::size_t>(at)] >= 0;
+           at = tree.parent[static_cast<std::size_t>(at)]) {
+        ++depth[i];
+      }
+    }
+    std::vector<std::size_t> deepest_first(p_count);
+    for (std::size_t i = 0; i < p_count; ++i) deepest_first[i] = i;
+    std::stable_sort(deepest_first.begin(), deepest_first.end(),
+                     [&](std::size_t a, std::size_t b) { return depth[a] > depth[b]; });
+    const auto message_time_s = [&](std::size_t from, std::size_t to) {
+      const auto& route = topology.route(rank_of(from), rank_of(to));
+      return message_s(topology, route, wire_piece, packet) + protocol_step_s(topology, options.protocol, route);
+    };
+    const auto service_s = [&](LinkId id) {
+      const auto& params = topology.link(id).params;
+      return params.overhead_s + wire_piece / params.payload_bandwidth_bytes_per_s();
+    };
+    std::vector<Seconds> ready(p_count, 0.0);
+    std::size_t root = 0;
+    if (used_trees == 2) {
+      // Up: every parent takes its children's messages in the order they are ready.
+      for (const auto parent : deepest_first) {
+        const auto& kids = tree.children[parent];
+        if (kids.empty()) continue;
+        std::vector<std::size_t> order(kids.begin(), kids.end());
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ready[a] < ready[b]; });
+        std::map<LinkId, Seconds> last_arrival_s;  // per link into the parent: the latest message through it
+        Seconds reducer_s = 0;
+        for (const auto child : order) {
+          const auto& route = topology.route(rank_of(child), rank_of(parent));
+          Seconds arrived_s = ready[child] + message_time_s(child, parent);
+          if (!route.empty()) {
+            const auto queued = last_arrival_s.find(route.back());
+            if (queued != last_arrival_s.end()) {
+              arrived_s = std::max(arrived_s, queued->second + service_s(route.back()));
+            }
+            last_arrival_s[route.back()] = arrived_s;
+          }
+          up_arrival_s[t][child] = arrived_s;
+          reducer_s = std::max(reducer_s, arrived_s) + reduce_s;
+        }
+        ready[parent] = reducer_s;
+      }
+    }
+    up_ready_s[t] = ready;
+    for (std::size_t i = 0; i < p_count; ++i) {
+      if (tree.parent[i] < 0) root = i;
+    }
+    // Down: breadth first from the root, each parent's messages one after another through its first link.
+    std::vector<std::size_t> order{root};
+    for (std::size_t n = 0; n < order.size(); ++n) {
+      const auto parent = order[n];
+      std::map<LinkId, Seconds> link_free_s;  // per link out of the parent: when its earlier messages have left
+      for (const int kid : tree.children[parent]) {
+        const auto child = static_cast<std::size_t>(kid);
+        const auto& route = topology.route(rank_of(parent), rank_of(child));
+        Seconds sent_s = ready[parent];
+        if (!route.empty()) {
+          const auto queued = link_free_s.find(route.front());
+          if (queued != link_free_s.end()) sent_s = std::max(sent_s, queued->second);
+          link_free_s[route.front()] = sent_s + service_s(route.front());
+        }
+        ready[child] = sent_s + message_time_s(parent, child);
+        down_arrival_s[t][child] = ready[child];
+        tree_first_chunk_s[t] = std::max(tree_first_chunk_s[t], ready[child]);
+        first_chunk_s = std::max(first_chunk_s, ready[child]);
+        order.push_back(child);
+      }
+    }
+    down_ready_s[t] = ready;
+  }
+  // The other k-1 chunks follow the first one, one service apart at best; or a link direction binds: it passes
+  // every chunk of every tree edge routed through it, and it cannot start before its first message can reach it. A
+  // leaf's sends depend on nothing, so all k of them take its first link at once, ahead of the sends of the tree
+  // where it is interior (the links serve whole messages in the order they arrive): a message that crosses a
+  // flooded link first reaches the later links of its route only after that flood.
   const double chunk_s = c.overhead_s + wire_piece * c.beta_s_per_byte;
-  const double pipeline_s =
-      stages * (c.alpha_s() + step_extra_s + wire_piece * c.beta_s_per_byte) + (k - 1.0) * chunk_s;
+  std::map<LinkId, Seconds> work_s;   // per link direction: all its messages' service
+  std::map<LinkId, Seconds> flood_s;  // per link direction: the leaves' sends that take it first
+  std::map<LinkId, Seconds> start_s;  // per link direction: the earliest its first message can reach it
+  struct Edge {
+    std::size_t from, to;
+    bool leaf;
+    Seconds ready_s;  // when its first chunk is ready at its sender
+    Seconds rest_s;   // from its first chunk's arrival to the end of that chunk's way through the tree
+  };
+  std::vector<Edge> edges;
+  for (std::size_t t = 0; t < used_trees; ++t) {
+    for (std::size_t i = 0; i < p_count; ++i) {
+      const int parent = trees[t].parent[i];
+      if (parent < 0) continue;
+      const auto up = static_cast<std::size_t>(parent);
+      if (used_trees == 2) {
+        edges.push_back(
+            {i, up, trees[t].children[i].empty(), up_ready_s[t][i], tree_first_chunk_s[t] - up_arrival_s[t][i]});
+      }
+      edges.push_back({up, i, false, down_ready_s[t][up], tree_first_chunk_s[t] - down_arrival_s[t][i]});
+    }
+  }
+  const auto link_service_s = [&](LinkId id) {
+    const auto& params = topology.link(id).params;
+    return params.overhead_s + wire_piece / params.payload_bandwidth_bytes_per_s();
+  };
+  for (const auto& edge : edges) {
+    const auto& route = topology.route(rank_of(edge.from), rank_of(edge.to));
+    for (const LinkId id : route) work_s[id] += k * link_service_s(id);
+    if (edge.leaf && !route.empty()) flood_s[route.front()] += k * link_service_s(route.front());
+  }
+  for (const auto& edge : edges) {
+    const auto& route = topology.route(rank_of(edge.from), rank_of(edge.to));
+    Seconds reach_s = 0;
+    for (std::size_t h = 0; h < route.size(); ++h) {
+      const Seconds at_s =
+          (h > 0 && !edge.leaf ? std::max(edge.ready_s, flood_s[route.front()]) : edge.ready_s) + reach_s;
+      const auto found = start_s.find(route[h]);
+      start_s[route[h]] = found == start_s.end() ? at_s : std::min(found->second, at_s);
+      reach_s += topology.link(route[h]).params.latency_s;
+    }
+  }
+  Seconds link_bound_s = 0;
+  for (const auto& [id, time_s] : work_s) {
+    link_bound_s = std::max(link_bound_s, start_s[id] + time_s + topology.link(id).params.latency_s);
+  }
+  // A link serves its tree edges' chunks in the order their first chunks reach it: the last chunk of an edge leaves
+  // it once the chunks of the edges ahead and its own have passed, and then has the rest of its way to go.
+  std::map<LinkId, std::vector<std::pair<Seconds, std::size_t>>> arrivals;  // per link: (first arrival, edge)
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const auto& route = topology.route(rank_of(edges[e].from), rank_of(edges[e].to));
+    Seconds reach_s = edges[e].ready_s;
+    for (const LinkId id : route) {
+      arrivals[id].emplace_back(reach_s, e);
+      reach_s += topology.link(id).params.latency_s;
+    }
+  }
+  for (auto& [id, list] : arrivals) {
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    Seconds served_s = start_s[id];
+    for (const auto& [arrival_s, e] : list) {
+      served_s += k * link_service_s(id);
+      link_bound_s = std::max(link_bound_s, served_s + topology.link(id).params.latency_s + edges[e].rest_s);
+    }
+  }
+  // The first chunk's followers are spaced by the most messages of one tree's phase that share a link direction
+  // (a parent's two children send up through its one port on a switch; it sends down to both through it).
+  double fan = 1;
+  for (std::size_t t = 0; t < used_trees; ++t) {
+    std::map<LinkId, double> up_edges, down_edges;
+    for (std::size_t i = 0; i < p_count; ++i) {
+      const int parent = trees[t].parent[i];
+      if (parent < 0) continue;
+      const auto up = static_cast<std::size_t>(parent);
+      if (used_trees == 2) {
+        for (const LinkId id : topology.route(rank_of(i), rank_of(up))) fan = std::max(fan, up_edges[id] += 1);
+      }
+      for (const LinkId id : topology.route(rank_of(up), rank_of(i))) fan = std::max(fan, down_edges[id] += 1);
+    }
+  }
+  const double pipeline_s = first_chunk_s + (k - 1.0) * fan * chunk_s;
   const double bottleneck_s = busiest * k * chunk_s + stages * (c.latency_s + step_extra_s);
-  prediction.time_s = options.protocol.launch_s + std::max(pipeline_s, bottleneck_s) +
-                      (used_trees == 2 ? height * 2.0 * piece * gamma : 0.0);
-  prediction.formula = used_trees == 2 ? "launch + max(2h(a + c b) + (k-1)(o + c b), m k (o + c b) + 2h L) + 2h c g"
-                                       : "launch + max(h(a + c b) + (k-1)(o + c b), m k (o + c b) + h L)";
+  prediction.time_s = options.protocol.launch_s + std::max({pipeline_s, bottleneck_s, link_bound_s + step_extra_s});
+  prediction.formula =
+      "launch + max(first chunk up and down (children queued at shared ports) + (k-1) f c b, m k c b + 2h L, per port: "
+      "first reach + chunks ahead + rest of the way)";
   return prediction;
 }
 
@@ -393,9 +608,13 @@ Prediction Problem::in_switch() const {
   const Seconds downlinks_s = before_reduce_s + reduce_s + (returns + received) * down_service_s + down.latency_s;
   // The first store queues on its uplink behind the loads issued before it (a window of chunks, every shard's), so
   // the multicasts cannot start before those have passed.
-  const double loads_ahead = reduces ? std::min(static_cast<double>(kInSwitchWindowChunks), k) * shards : 0.0;
+  // The returns of the first window's chunks reach the owner before then; the later ones share its downlink with
+  // the multicasts.
+  const double window = reduces ? std::min(static_cast<double>(kInSwitchWindowChunks), k) : 0.0;
+  const double loads_ahead = window * shards;
+  const double later_returns = returns - window;
   const Seconds multicasts_s = multicasts ? (loads_ahead + 1.0) * up_service_s + up.latency_s + reduce_s +
-                                                received * down_service_s + down.latency_s
+                                                (received + later_returns) * down_service_s + down.latency_s
                                           : 0.0;
   const Seconds engines_s = before_reduce_s + k * shards * reduce_s + after_reduce_s;
   const Seconds chain_s = loads * up_service_s + up.latency_s + reduce_s + after_reduce_s;
@@ -403,7 +622,7 @@ Prediction Problem::in_switch() const {
   prediction.time_s = options.protocol.launch_s + std::max({uplinks_s, downlinks_s, multicasts_s, engines_s, chain_s});
   prediction.formula =
       "launch + max(uplink work + multicast, first return + downlink work, loads ahead of the first store + "
-      "multicasts, switch engines, chain)";
+      "multicasts and later returns, switch engines, chain)";
   return prediction;
 }
 

@@ -13,9 +13,21 @@ enum class TopologyKind { ring, fully_connected, switch_star, torus, two_level }
 
 // One kind of link. Each link has two directions; each direction is its own resource with this bandwidth.
 struct LinkParams {
-  BytesPerSecond bandwidth_bytes_per_s = 0;  // per direction
+  BytesPerSecond bandwidth_bytes_per_s = 0;  // per direction, on the wire (headers included)
   Seconds latency_s = 0;                     // first bit in to first bit out (wire, SerDes, switch hop)
   Seconds overhead_s = 0;                    // per message: the link is occupied this long before the first packet
+  // The link layer's packets: each carries up to `packet_payload_bytes` of data behind `packet_header_bytes` of
+  // header and check bytes (NVLink: 16-byte header flits; InfiniBand: LRH, BTH and CRCs). 0: no framing.
+  Bytes packet_payload_bytes = 0;
+  Bytes packet_header_bytes = 0;
+
+  // The data a direction carries per second: the wire rate less the headers of full packets (a stream of
+  // messages much longer than one packet, as a collective's chunks are).
+  [[nodiscard]] BytesPerSecond payload_bandwidth_bytes_per_s() const {
+    if (packet_payload_bytes == 0 || packet_header_bytes == 0) return bandwidth_bytes_per_s;
+    return bandwidth_bytes_per_s * static_cast<double>(packet_payload_bytes) /
+           static_cast<double>(packet_payload_bytes + packet_header_bytes);
+  }
 };
 
 // The devices and how they are joined: what the network's graph (models/net/topology.h) is built from.

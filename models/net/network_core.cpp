@@ -143,7 +143,8 @@ void NetworkCore::cross_hop(CollectiveId collective, OpId op, std::uint32_t slot
   const auto& params = topology_->link(link_id).params;
   auto& busy_until = link_busy_until_fs_[link_id];
   const TimeFs begin = std::max(busy_until, flight.train.first_arrival_fs());
-  flight.train.cross(busy_until, params.bandwidth_bytes_per_s, to_fs(params.overhead_s), to_fs(params.latency_s));
+  flight.train.cross(busy_until, params.payload_bandwidth_bytes_per_s(), to_fs(params.overhead_s),
+                     to_fs(params.latency_s));
   auto& stats = link_stats_[link_id];
   stats.bytes += flight.train.bytes();
   stats.messages += 1;

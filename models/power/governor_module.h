@@ -39,8 +39,9 @@ class DeviceActivity {
   virtual void add_op_activity(std::size_t op, Activity& into) const = 0;
   // True once all work is done; `end_fs` is then when the last of it finished.
   [[nodiscard]] virtual bool finished(TimeFs& end_fs) const = 0;
-  // True while a memoized replay books its activity over time without events of its own (the device is busy though
-  // nothing is due): the governor then judges each window rather than sleeping through the stretch.
+  // True while activity is spent over time without events of the device's own (a memoized replay, a transfer on the
+  // device's links): the device is busy though nothing is due, so the governor judges each window rather than
+  // sleeping through the stretch.
   [[nodiscard]] virtual bool replaying(TimeFs /*now_fs*/) const { return false; }
 
  protected:

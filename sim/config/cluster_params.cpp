@@ -16,7 +16,7 @@ using namespace schema;
 // than WorkLimits::devices is refused unless --allow-large.
 constexpr ValueRange kDeviceCount = within(1, 1 << 24);
 
-// The three keys of every link section, spelled once per section so `list --keys` shows each. (clang-format would
+// The keys of every link section, spelled once per section so `list --keys` shows each. (clang-format would
 // break the rows of a macro apart.)
 // clang-format off
 #define ROOFSIM_LINK_KEYS(PATH, WHAT)                                                                            \
@@ -27,7 +27,13 @@ constexpr ValueRange kDeviceCount = within(1, 1 << 24);
    &LinkParams::latency_s, within(0, 10.0)},                                                                     \
   {PATH ".overhead", K::quantity, Q::time, opt, "0ns",                                                           \
    "Per-message cost: the link is occupied this long before a message's first packet", &LinkParams::overhead_s, \
-   within(0, 10e-3)}
+   within(0, 10e-3)},                                                                                            \
+  {PATH ".packet_payload", K::quantity, Q::bytes, opt, "0B",                                                     \
+   "Data bytes per link-layer packet (0: no framing; the link carries bandwidth x payload/(payload+header))",    \
+   &LinkParams::packet_payload_bytes, within(0, 1 << 20)},                                                       \
+  {PATH ".packet_header", K::quantity, Q::bytes, opt, "0B",                                                      \
+   "Header and check bytes per link-layer packet (with packet_payload)", &LinkParams::packet_header_bytes,      \
+   within(0, 1 << 20)}
 // clang-format on
 
 }  // namespace

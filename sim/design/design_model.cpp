@@ -135,22 +135,31 @@ DesignEstimate estimate_design(const HardwareParams& hw) {
   cost.total_usd = cost.silicon_usd + cost.dram_usd + cost.interposer_usd + cost.assembly_test_usd;
 
   auto& power = design.power;
+  Hertz peak_clock_hz = hw.power.nominal_clock_hz;
   for (const auto& engine : hw.compute.engines) {
     for (const auto& [type, energy_j] : engine.energy_per_flop_j) {
       const auto rate = engine.flops_per_cycle.find(type);
       if (rate == engine.flops_per_cycle.end()) continue;
-      power.compute_w =
-          std::max(power.compute_w, static_cast<double>(hw.compute.units) * rate->second * engine.clock_hz * energy_j);
+      const double watts = static_cast<double>(hw.compute.units) * rate->second * engine.clock_hz * energy_j;
+      if (watts > power.compute_w) {
+        power.compute_w = watts;
+        peak_clock_hz = engine.clock_hz;
+      }
     }
   }
+  // The clock power of units holding work (power.active_unit_energy per unit and cycle at the nominal voltage), drawn
+  // beside the engines' work whenever every unit runs, at the clock of the hungriest engine's peak: part of what the
+  // board spends there, as in the simulated power domain.
+  power.active_units_w =
+      static_cast<double>(hw.compute.units) * hw.power.active_unit_energy_per_cycle_j * peak_clock_hz;
   for (const auto& level : hw.levels) power.sram_dynamic_w += level.bandwidth_bytes_per_s * level.energy_per_byte_j;
   if (hw.dram) power.dram_w = hw.dram->peak_bandwidth_bytes_per_s() * hw.dram->energy_per_byte_j;
   power.links_w = 2.0 * hw.interconnect.bandwidth_bytes_per_s() * hw.interconnect.energy_per_byte_j;
   const double logic_mm2 = area.total_mm2 - area.sram_mm2 - area.register_file_mm2;
   power.logic_leakage_w = logic_mm2 * tech.logic_leakage_w_per_mm2;
   power.sram_leakage_w = area.sram_mib * tech.sram_leakage_w_per_mib;
-  power.tdp_w = power.compute_w + power.sram_dynamic_w + power.dram_w + power.links_w + power.logic_leakage_w +
-                power.sram_leakage_w;
+  power.tdp_w = power.compute_w + power.active_units_w + power.sram_dynamic_w + power.dram_w + power.links_w +
+                power.logic_leakage_w + power.sram_leakage_w;
   return design;
 }
 

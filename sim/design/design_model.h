@@ -46,6 +46,7 @@ struct CostBreakdown {
 
 struct PowerBudget {
   double compute_w = 0;       // the most power-hungry engine and data type at its peak rate
+  double active_units_w = 0;  // every unit holding work: clock tree, pipeline registers and issue at the nominal clock
   double sram_dynamic_w = 0;  // every level at its full bandwidth
   double dram_w = 0;          // DRAM at its peak bandwidth
   double links_w = 0;         // every link busy in both directions

@@ -91,6 +91,8 @@ class ClusterShell : public sc_core::sc_module {
       devices_.back()->dispatcher().on_reached([this, c](std::size_t op) { reached(c, op); });
     }
     busy_.resize(topology.link_count());
+    represented_by_.assign(cluster.devices, classes_.count());
+    for (std::size_t c = 0; c < classes_.count(); ++c) represented_by_[classes_.members[c][0]] = c;
     network_.on_reservation([this](const net::LinkReservation& r) {
       auto& periods = busy_[r.link];
       if (!periods.empty() && r.begin_fs <= periods.back().second) {
@@ -98,6 +100,7 @@ class ClusterShell : public sc_core::sc_module {
       } else {
         periods.emplace_back(r.begin_fs, r.end_fs);
       }
+      book_link_energy(r);
     });
     network_.on_completion([this](net::CollectiveId id, TimeFs) {
       completions_.push_back(id);
@@ -140,6 +143,20 @@ class ClusterShell : public sc_core::sc_module {
   }
 
   static TimeFs now_fs() { return static_cast<TimeFs>(sc_core::sc_time_stamp().value()); }
+
+  // A message leaving a simulated rank's device (a link from it: NVLink to a switch or a neighbour, PCIe to its NIC)
+  // spends the device's link energy per byte on the wire, link headers included, over its reservation. The network
+  // times in femtoseconds, as the kernel does (1 fs resolution).
+  void book_link_energy(const net::LinkReservation& r) {
+    const auto& link = topology_.link(r.link);
+    if (topology_.node_kind(link.from) != net::NodeKind::device || link.from >= represented_by_.size()) return;
+    const std::size_t cls = represented_by_[link.from];
+    const auto id = by_id_.find(r.collective);
+    if (cls == classes_.count() || id == by_id_.end()) return;
+    const double wire_bytes =
+        static_cast<double>(r.bytes) * link.params.bandwidth_bytes_per_s / link.params.payload_bandwidth_bytes_per_s();
+    devices_[cls]->add_link_transfer(stats_[id->second].op, r.begin_fs, r.end_fs, wire_bytes);
+  }
 
   [[nodiscard]] const Op& op_of(std::size_t cls, std::size_t op) const {
     return graphs_[graph_of_class_[cls]]->ops[op];
@@ -331,6 +348,7 @@ class ClusterShell : public sc_core::sc_module {
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<net::CollectiveId> completions_;
   std::map<net::CollectiveId, std::size_t> by_id_;
+  std::vector<std::size_t> represented_by_;  // per rank: the class it is the simulated device of (count(): none)
   std::map<std::tuple<std::size_t, std::size_t, std::uint64_t>, TimeFs> ready_fs_;  // (graph, op, group)
   std::vector<GroupCollectiveStats> stats_;
   std::vector<std::vector<std::pair<TimeFs, TimeFs>>> busy_;  // per link direction
@@ -350,7 +368,7 @@ BytesPerSecond injection_bandwidth_bytes_per_s(const ClusterParams& cluster) {
   const net::Topology topology(cluster);
   BytesPerSecond injection = 0;
   for (net::LinkId l = 0; l < topology.link_count(); ++l) {
-    if (topology.link(l).from == 0) injection += topology.link(l).params.bandwidth_bytes_per_s;
+    if (topology.link(l).from == 0) injection += topology.link(l).params.payload_bandwidth_bytes_per_s();
   }
   return injection;
 }

@@ -95,7 +95,7 @@ struct ClusterRunResult {
                                            const std::vector<const Workload*>& stage_graphs,
                                            const ClusterRunOptions& options = {});
 
-// A device's injection bandwidth in the cluster's topology: the sum of its links' bandwidth per direction (every
+// A device's injection bandwidth in the cluster's topology: the sum of its links' data bandwidth per direction (every
 // device of the bundled topologies has the same, so device 0's).
 [[nodiscard]] BytesPerSecond injection_bandwidth_bytes_per_s(const ClusterParams& cluster);
 

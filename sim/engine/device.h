@@ -45,6 +45,12 @@ class Device : public sc_core::sc_module {
   [[nodiscard]] EngineDramAdapter* detailed_dram() const { return detailed_; }
   [[nodiscard]] const std::vector<TileSpan>& tile_spans() const { return dispatcher_->tile_spans().spans(); }
   [[nodiscard]] const PowerDomain& power() const { return *power_; }
+  // `wire_bytes` of op `op` leave this device on one of its links over [begin_fs, end_fs): their link energy is
+  // spent over that interval, in the power the governor reads (a cluster run's network calls this).
+  void add_link_transfer(std::size_t op, TimeFs begin_fs, TimeFs end_fs, double wire_bytes) {
+    activity_->add_link_transfer(op, begin_fs, end_fs, wire_bytes);
+    scheduler_->outside_activity(begin_fs);
+  }
 
  private:
   std::vector<std::unique_ptr<OpLowering>> lowerings_;

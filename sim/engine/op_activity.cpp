@@ -54,6 +54,8 @@ OpActivity::OpActivity(const std::vector<OpExecution>& executions, const Dispatc
   reported_flops_.assign(executions.size(), 0);
   reported_ops_.assign(executions.size(), {});
   finished_active_.assign(executions.size(), false);
+  link_spent_.assign(executions.size(), 0.0);
+  reported_link_.assign(executions.size(), 0);
 }
 
 void OpActivity::count_dram_bytes_over_their_bursts(SimpleDram& dram) {
@@ -83,6 +85,7 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
         in_flight_->add_unfinished(now, dram_unfinished_);
       }
       for (const auto* unit : units_) unit->add_unfinished_work(now, unfinished_);
+      links_.spent_by(now, link_spent_);
       // A memoized replay books its counters at its start: they are spent at an even pace over its interval, as a
       // simulated op's steps are over theirs.
       for (std::size_t o = 0; o < executions_.size(); ++o) {
@@ -133,6 +136,8 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
     }
     into.active_unit_cycles += static_cast<std::uint64_t>(active_unit_cycles_[op]);
   }
+  reported_link_[op] = std::max(reported_link_[op], static_cast<Bytes>(std::floor(link_spent_[op])));
+  into.network_bytes += reported_link_[op];
   (flops_on_lanes_[op] ? into.lane_flops : into.flops[slots_[op]]) += flops;
   for (std::size_t kind = 0; kind < ops.size(); ++kind) into.ops[op_slots_[op][kind]] += ops[kind];
   for (std::size_t level = 0; level < execution.bytes.size() && level < into.level_bytes.size(); ++level) {
@@ -180,6 +185,7 @@ bool OpActivity::finished(TimeFs& end_fs) const {
 }
 
 bool OpActivity::replaying(TimeFs now_fs) const {
+  if (links_.busy_after(now_fs)) return true;
   return std::any_of(executions_.begin(), executions_.end(), [now_fs](const OpExecution& e) {
     return e.replay_end_fs != kNever && e.replay_start_fs <= now_fs && now_fs < e.replay_end_fs;
   });

@@ -13,6 +13,7 @@
 #include "models/dram/engine_dram_adapter.h"
 #include "models/dram/simple_dram.h"
 #include "models/kernel/compute_clock.h"
+#include "models/kernel/paced_transfers.h"
 #include "models/power/energy_model.h"
 #include "models/power/governor_module.h"
 #include "sim/graph/workload.h"
@@ -37,10 +38,16 @@ class OpActivity final : public DeviceActivity {
   // With the channel model, an op's DRAM bytes are spent over their burst intervals on the channels (the memory
   // system counts them when it issues the request).
   void count_dram_bytes_over_their_bursts(SimpleDram& dram);
+  // `wire_bytes` of `op` leave the device on one of its links over [begin_fs, end_fs) (a cluster run's network
+  // reservation): their link energy is spent over that interval (Activity::network_bytes).
+  void add_link_transfer(std::size_t op, TimeFs begin_fs, TimeFs end_fs, double wire_bytes) {
+    links_.add(op, begin_fs, end_fs, wire_bytes);
+  }
 
   [[nodiscard]] std::size_t op_count() const override { return executions_.size(); }
   void add_op_activity(std::size_t op, Activity& into) const override;
   [[nodiscard]] bool finished(TimeFs& end_fs) const override;
+  // A memoized replay, or a transfer on the device's links, still spending its activity after `now_fs`.
   [[nodiscard]] bool replaying(TimeFs now_fs) const override;
 
  private:
@@ -69,6 +76,9 @@ class OpActivity final : public DeviceActivity {
   mutable std::vector<double> active_unit_fs_;
   mutable std::vector<double> active_unit_cycles_;
   mutable std::vector<bool> finished_active_;  // per op: its unit time is all counted
+  mutable PacedTransfers links_;               // the device's link transfers, per op
+  mutable std::vector<double> link_spent_;     // per op, at the last reading: wire bytes sent
+  mutable std::vector<Bytes> reported_link_;
   [[nodiscard]] double active_unit_fs(std::size_t op, TimeFs now) const;
 };
 

@@ -14,8 +14,14 @@ namespace roofsim {
 namespace {
 
 std::string link_text(const LinkParams& link) {
-  return fmt::format("{}, latency {}, overhead {}", format_si(link.bandwidth_bytes_per_s, "B/s"),
-                     format_si(link.latency_s, "s"), format_si(link.overhead_s, "s"));
+  std::string text = format_si(link.bandwidth_bytes_per_s, "B/s");
+  if (link.payload_bandwidth_bytes_per_s() != link.bandwidth_bytes_per_s) {
+    text += fmt::format(" ({} of data: {} B packets of {} B payload)",
+                        format_si(link.payload_bandwidth_bytes_per_s(), "B/s"),
+                        link.packet_payload_bytes + link.packet_header_bytes, link.packet_payload_bytes);
+  }
+  return text +
+         fmt::format(", latency {}, overhead {}", format_si(link.latency_s, "s"), format_si(link.overhead_s, "s"));
 }
 
 // A comment of the table, wrapped within kConsoleColumns; every line starts with '#' as nccl-tests' do.

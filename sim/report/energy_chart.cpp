@@ -65,7 +65,8 @@ double arch_flops_per_j(const DeviceRoof& device, DataType dtype, const std::str
   if (device.main_bandwidth_bytes_per_s > 0) {
     seconds_per_flop = std::max(seconds_per_flop, 1.0 / (oi * device.main_bandwidth_bytes_per_s));
   }
-  per_flop += device_static_power_w(device, at.voltage_v) * seconds_per_flop;
+  // Static power and the units' clock power are drawn for as long as the op runs.
+  per_flop += (device_static_power_w(device, at.voltage_v) + active_units_power_w(device, at)) * seconds_per_flop;
   return per_flop > 0 ? 1.0 / per_flop : 0.0;
 }
 
@@ -78,7 +79,9 @@ Joules op_energy_j(const DeviceRoof& device, const OpReport& op) {
   energy += static_cast<double>(op.network_bytes) * device.network_energy_per_byte_j;
   const FlopsPerSecond rate = op.attainable_flops_per_s();
   if (rate > 0) {
-    energy += device_static_power_w(device, device.nominal_voltage_v) * static_cast<double>(op.useful_flops) / rate;
+    const Watts running_w = device_static_power_w(device, device.nominal_voltage_v) +
+                            active_units_power_w(device, {device.nominal_clock_hz, device.nominal_voltage_v});
+    energy += running_w * static_cast<double>(op.useful_flops) / rate;
   }
   return energy;
 }
@@ -236,6 +239,7 @@ struct EnergyChart {
 
     const bool simulated =
         std::any_of(report.ops.begin(), report.ops.end(), [](const OpReport& op) { return op.energy_j.has_value(); });
+    const Watts nominal_units_w = active_units_power_w(device, {device.nominal_clock_hz, device.nominal_voltage_v});
     notes.push_back("x: useful FLOPs per " + report.bytes_basis + " byte at " + report.main_memory +
                     "; y: useful FLOPs per joule, " +
                     (simulated ? "of the simulated energy (dynamic and static)"
@@ -243,10 +247,11 @@ struct EnergyChart {
                     ".");
     notes.push_back(fmt::format(
         "Arch line (Choi et al., IPDPS 2013): 1 / (e_flop + e_mem / OI + pi_0 max(1 / P, 1 / (OI B))), e_mem summed "
-        "over {} levels, pi_0 = {} static at nominal voltage (compute leakage {}, DRAM background {}), B = {} ({}).",
-        device.levels.size(), format_si(device_static_power_w(device, device.nominal_voltage_v), "W"),
+        "over {} levels, pi_0 = {} at nominal voltage (compute leakage {}, DRAM background {}, clock power of the "
+        "units holding work {}), B = {} ({}).",
+        device.levels.size(), format_si(device_static_power_w(device, device.nominal_voltage_v) + nominal_units_w, "W"),
         format_si(device.static_power_w, "W"), format_si(device.memory_static_power_w, "W"),
-        format_si(device.main_bandwidth_bytes_per_s, "B/s"), report.main_memory));
+        format_si(nominal_units_w, "W"), format_si(device.main_bandwidth_bytes_per_s, "B/s"), report.main_memory));
     if (any_throttled(report)) notes.push_back(throttled_label_note());
     if (!not_plotted.empty()) {
       notes.push_back(fmt::format("Not on a log-log chart ({} op{}: 0 FLOP, no energy or no {} bytes): {}.",

@@ -65,6 +65,7 @@ void add_design_report(Report& report, const HardwareParams& hardware) {
        {{"tdp_w", power.tdp_w},
         {"datasheet_tdp_w", hardware.power.tdp_w},
         {"compute_w", power.compute_w},
+        {"active_units_w", power.active_units_w},
         {"sram_dynamic_w", power.sram_dynamic_w},
         {"dram_w", power.dram_w},
         {"links_w", power.links_w},

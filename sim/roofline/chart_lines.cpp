@@ -76,7 +76,8 @@ FlopsPerSecond nominal_power_bound_flops_per_s(const DeviceRoof& device, DataTyp
   const auto found = chosen->energy_per_flop_j.find(dtype);
   Joules per_flop = found == chosen->energy_per_flop_j.end() ? 0.0 : found->second;
   for (const auto& level : device.levels) per_flop += level.energy_per_byte_j / oi;
-  const Watts available = device.power_cap_w - device_static_power_w(device, device.nominal_voltage_v);
+  const Watts available = device.power_cap_w - device_static_power_w(device, device.nominal_voltage_v) -
+                          active_units_power_w(device, {device.nominal_clock_hz, device.nominal_voltage_v});
   if (per_flop <= 0 || available <= 0) return 0;
   return available / per_flop;
 }

@@ -177,6 +177,7 @@ DeviceRoof make_device_roof(const HardwareParams& hardware) {
   device.static_power_w = hardware.power.static_w;
   device.nominal_voltage_v = hardware.power.nominal_voltage_v > 0 ? hardware.power.nominal_voltage_v : 1.0;
   device.nominal_clock_hz = hardware.power.nominal_clock_hz;
+  device.active_unit_energy_per_cycle_j = hardware.power.active_unit_energy_per_cycle_j;
   for (const auto& state : hardware.power.dvfs) device.dvfs.push_back({state.clock_hz, state.voltage_v});
   if (device.dvfs.empty()) device.dvfs.push_back({device.nominal_clock_hz, device.nominal_voltage_v});
   device.network_bandwidth_bytes_per_s = hardware.interconnect.bandwidth_bytes_per_s();
@@ -186,6 +187,11 @@ DeviceRoof make_device_roof(const HardwareParams& hardware) {
 
 Watts device_static_power_w(const DeviceRoof& device, Volts voltage_v) {
   return static_power_at_w(device.static_power_w, voltage_v, device.nominal_voltage_v) + device.memory_static_power_w;
+}
+
+Watts active_units_power_w(const DeviceRoof& device, const RoofPowerState& state) {
+  return static_cast<double>(device.compute.units) * device.active_unit_energy_per_cycle_j * state.clock_hz *
+         dynamic_energy_scale(state.voltage_v, device.nominal_voltage_v);
 }
 
 RooflineInput compulsory_input(const Op& op, const DeviceRoof& device) {
@@ -272,7 +278,10 @@ Ceiling power_ceiling(const DeviceRoof& device, const RooflineInput& input) {
     // energy ~ V^2 (Rabaey, Digital Integrated Circuits, 2003, ch. 5). In time the bound holds for an op without
     // FLOPs too: its bytes' energy at the power left over.
     // The scaling laws are those of the simulated power domain (sim/core/power_laws.h).
-    const Watts available = device.power_cap_w - device_static_power_w(device, state.voltage_v);
+    // The units' clock power is drawn all the time the op runs on every unit (the ceiling's premise), like static
+    // power: it comes off the cap before the work's energy.
+    const Watts available =
+        device.power_cap_w - device_static_power_w(device, state.voltage_v) - active_units_power_w(device, state);
     const Joules energy = flop_nominal * dynamic_energy_scale(state.voltage_v, device.nominal_voltage_v) *
                               static_cast<double>(input.flops) +
                           data_energy_j(device, input, state.voltage_v);

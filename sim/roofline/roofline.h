@@ -78,7 +78,8 @@ struct DeviceRoof {
   Watts memory_static_power_w = 0;  // DRAM background: the standard's per channel x channels; not voltage-scaled
   Volts nominal_voltage_v = 1;
   Hertz nominal_clock_hz = 0;
-  std::vector<RoofPowerState> dvfs;  // ascending clock
+  Joules active_unit_energy_per_cycle_j = 0;  // a unit holding work, per cycle at nominal voltage (clock power)
+  std::vector<RoofPowerState> dvfs;           // ascending clock
   BytesPerSecond network_bandwidth_bytes_per_s = 0;
   Joules network_energy_per_byte_j = 0;
 
@@ -92,6 +93,9 @@ struct DeviceRoof {
 // The device's static power with the compute domain at `voltage_v`: leakage scaled by V / V_nominal
 // (sim/core/power_laws.h) plus the DRAM background, which has its own supply.
 [[nodiscard]] Watts device_static_power_w(const DeviceRoof& device, Volts voltage_v);
+// The clock power of every unit holding work at a DVFS state: units x energy per cycle x f x (V / V_nominal)^2, as the
+// simulated power domain books it.
+[[nodiscard]] Watts active_units_power_w(const DeviceRoof& device, const RoofPowerState& state);
 
 // The compulsory input of an op: its FLOPs and its compulsory bytes (each input read once, each output written once)
 // at every level of the device, its analytic row-hit rate and its network bytes.

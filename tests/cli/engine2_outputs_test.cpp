@@ -41,7 +41,7 @@ bool memory_bound(const std::string& bound_by) {
 
 }  // namespace
 
-TEST_CASE("A decode step at batch 1 is bound by memory, a prefill GEMM at 2048 tokens by compute or the L2") {
+TEST_CASE("A decode step at batch 1 is bound by memory, a prefill GEMM at 2048 tokens by compute, the L2 or power") {
   const auto decode = run_and_read("H100-SXM5", "llama2_7b_decode", "report.json");
   int checked = 0;
   for (const auto& op : decode["ops"]) {
@@ -60,7 +60,9 @@ TEST_CASE("A decode step at batch 1 is bound by memory, a prefill GEMM at 2048 t
     if (op["kind"] != "gemm") continue;
     const std::string bound_by = op["bound_by"];
     INFO(op["name"].get<std::string>() << " bound by " << bound_by);
-    CHECK((bound_by.rfind("compute", 0) == 0 || bound_by == "memory:l2"));
+    // Or the power cap: with the SMs' clock power a dense GEMM at the H100's 700 W TDP runs power-limited (the
+    // simulated governor settles an 8192^3 bf16 GEMM at 1.755 GHz).
+    CHECK((bound_by.rfind("compute", 0) == 0 || bound_by == "memory:l2" || bound_by == "power"));
     ++checked;
   }
   CHECK(checked > 0);

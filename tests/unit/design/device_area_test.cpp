@@ -7,13 +7,13 @@
 // load/store and texture paths whose size does not follow its tensor width: V100 and A100, whose SMs have a quarter
 // and a half of GH100's tensor datapath, come out 27 % and 31 % small, while the SRAM-heavy LPU is 7 % large. 35 %
 // bounds that known shortfall; an error beyond it means a part is missing or mis-sized.
-// The derived power budget adds the hungriest engine at its peak, every SRAM and the DRAM at full bandwidth, the links
-// and leakage, from per-operation energies taken from unit-level figures (Horowitz ISSCC 2014 scaled by node). It is
-// an upper bound: a board whose parts at peak exceed its TDP runs power-limited (its governor lowers the clock), as
-// B200 and MI300X do at their dense fp8 peaks. So the check is one-sided with two bounds: the parts must be able to
-// reach the TDP (budget at least 75 % of it; 25 % for board margins the budget does not model, power excursions and
-// VRM losses), and the budget stays below twice the TDP (the per-node energy scaling is stated as good to about 2x;
-// beyond it a part's energy is wrong).
+// The derived power budget adds the hungriest engine at its peak, the clock power of every unit holding work, every
+// SRAM and the DRAM at full bandwidth, the links and leakage, from per-operation energies taken from unit-level figures
+// (Horowitz ISSCC 2014 scaled by node). It is an upper bound: a board whose parts at peak exceed its TDP runs
+// power-limited (its governor lowers the clock), as B200 and MI300X do at their dense fp8 peaks. So the check is
+// one-sided with two bounds: the parts must be able to reach the TDP (budget at least 75 % of it; 25 % for board
+// margins the budget does not model, power excursions and VRM losses), and the budget stays below twice the TDP (the
+// per-node energy scaling is stated as good to about 2x; beyond it a part's energy is wrong).
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -149,8 +149,14 @@ TEST_CASE("the power-aware roofline and the accounting use one law: a one-state 
     activity.level_bytes[level_index(model, level.name)] = bytes;
   }
   const double per_flop = model.dynamic_energy(activity, 0.75).dynamic_j() / static_cast<double>(input.flops);
-  // Static power: the compute domain's leakage at V and the DRAM background (the roofline's pi_0 is the device's).
-  const double capped = (250 - model.compute_static_w(0.75) - model.memory_static_w()) / per_flop;
+  // The units' clock power: a second of every SM holding work at 1.2 GHz.
+  auto clocked = model.activity();
+  clocked.active_unit_cycles = hw.compute.units * 1'200'000'000ULL;
+  const double units_w = model.dynamic_energy(clocked, 0.75).dynamic_j();
+  CHECK(test::within(active_units_power_w(device, device.dvfs[0]), units_w, 1e-12));
+  // Static power: the compute domain's leakage at V and the DRAM background (the roofline's pi_0 is the device's),
+  // and the clock power drawn while the units run.
+  const double capped = (250 - model.compute_static_w(0.75) - model.memory_static_w() - units_w) / per_flop;
   REQUIRE(model.memory_static_w() > 0);
   CHECK(
       test::within(device_static_power_w(device, 0.75), model.compute_static_w(0.75) + model.memory_static_w(), 1e-12));

@@ -87,3 +87,20 @@ TEST_CASE("power-aware: on-chip level energies follow the compute voltage / DRAM
   const auto input = op_input(device, kW, kW / 10);
   CHECK(power_ceiling(device, input).flops_per_s == doctest::Approx(300 / 2.5e-12));
 }
+
+TEST_CASE("power-aware: the units' clock power, units x e_cycle x f x (V/V0)^2, comes off the cap like static power") {
+  auto device = choi_device(300);
+  device.static_power_w = 100;
+  device.compute.engines[0].flops_per_cycle[DataType::fp16] = 1e6;  // 1000 TFLOP/s at 1 GHz
+  device.active_unit_energy_per_cycle_j = 500e-12;
+  device.dvfs = {{0.5e9, 0.7}, {1e9, 1.0}};
+  const double units = static_cast<double>(device.compute.units);
+  CHECK(active_units_power_w(device, device.dvfs[1]) == doctest::Approx(units * 500e-12 * 1e9));
+  CHECK(active_units_power_w(device, device.dvfs[0]) == doctest::Approx(units * 500e-12 * 0.5e9 * 0.49));
+  // A compute-only op: at each state min(P_s, (Pcap - pi0 V/V0 - clock power) / (e_flop (V/V0)^2)); the better wins.
+  const auto input = op_input(device, kW, 0);
+  const double fast = std::min(1000e12, (300 - 100 - units * 0.5) / kFlopJ);
+  const double slow = std::min(500e12, (300 - 70 - units * 0.5 * 0.5 * 0.49) / (kFlopJ * 0.49));
+  REQUIRE(units * 0.5 < 200);
+  CHECK(power_ceiling(device, input).flops_per_s == doctest::Approx(std::max(fast, slow)));
+}
