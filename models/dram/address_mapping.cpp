@@ -79,6 +79,7 @@ AddressMapping::AddressMapping(const std::string& order, const MappingShape& sha
   shift_[4] = position;
   for (std::size_t i = 0; i < low_to_high_.size() && low_to_high_[i] != kColumn; ++i)
     column_stride_bursts_ *= radix_[i];
+  for (std::size_t i = 0; i < low_to_high_.size() && low_to_high_[i] != kChannel; ++i) channel_run_bursts_ *= radix_[i];
 }
 
 DramAddress AddressMapping::decode(std::uint64_t address) const {

@@ -42,6 +42,9 @@ class AddressMapping {
   // Bursts from one column of a row to the next: the product of the counts of the fields below the column. The
   // bursts b, b + stride, ... share their channel, bank and row while the column does not wrap.
   [[nodiscard]] std::uint64_t column_stride_bursts() const { return column_stride_bursts_; }
+  // Consecutive bursts of the address space that fall in one channel: the product of the counts of the fields below
+  // the channel (a sequential stream moves on to the next channel after this many).
+  [[nodiscard]] std::uint64_t channel_run_bursts() const { return channel_run_bursts_; }
   [[nodiscard]] const std::string& order() const { return order_; }
   // The grammar, for --help and error messages.
   [[nodiscard]] static std::string grammar();
@@ -57,6 +60,7 @@ class AddressMapping {
   int burst_shift_ = 0;
   bool xor_ = false;
   std::uint64_t column_stride_bursts_ = 1;
+  std::uint64_t channel_run_bursts_ = 1;
 };
 
 }  // namespace roofsim::dram

@@ -77,6 +77,16 @@ void DramChannel::enqueue(const Segment& segment) {
   if (open_rows_[segment.bank] == segment.row) ++open_row_parts_[segment.is_write ? 1 : 0][segment.bank];
 }
 
+void DramChannel::share_command_buses(DramChannel& owner) {
+  checker_.share_command_buses(owner.checker_);
+  for (DramChannel* member : owner.bus_sharers_) {
+    member->bus_sharers_.push_back(this);
+    bus_sharers_.push_back(member);
+  }
+  owner.bus_sharers_.push_back(this);
+  bus_sharers_.push_back(&owner);
+}
+
 void DramChannel::set_open_row(std::uint32_t bank, std::uint64_t row) {
   open_rows_[bank] = row;
   open_row_parts_[0][bank] = row == kClosed ? 0 : reads_.count_row(bank, row);
@@ -160,8 +170,22 @@ void DramChannel::refresh_until(Cycle cycle) {
   }
 }
 
+void DramChannel::refresh_for_bus_sharer(Cycle cycle) {
+  if (refresh_.next_due() > cycle) return;
+  const Cycle bank_cycles = counters_.refresh_bank_cycles;
+  const std::uint64_t pres = counters_.pres, refs_all = counters_.refs_all_bank,
+                      refs_per_bank = counters_.refs_per_bank;
+  refresh_until(cycle);
+  sharer_refresh_.bank_cycles += counters_.refresh_bank_cycles - bank_cycles;
+  sharer_refresh_.pres += counters_.pres - pres;
+  sharer_refresh_.refs_all_bank += counters_.refs_all_bank - refs_all;
+  sharer_refresh_.refs_per_bank += counters_.refs_per_bank - refs_per_bank;
+}
+
 void DramChannel::finish(Cycle end) {
   refresh_until(end);
+  // The refreshes of an idle stretch are charged to no decision, whichever channel issued them.
+  sharer_refresh_ = {};
 }
 
 Cycle DramChannel::first_command_cycle(DramCommand first, std::uint32_t bank, Cycle decision) {
@@ -194,12 +218,15 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
 }
 
 DramChannel::RefreshCharge DramChannel::refresh_before_decision(Cycle decision) {
-  const Cycle refresh_before = counters_.refresh_bank_cycles;
-  const std::uint64_t pres_before = counters_.pres;
+  // The refreshes a bus sharer issued since the last decision count as issued just before this one.
+  const Cycle refresh_before = counters_.refresh_bank_cycles - sharer_refresh_.bank_cycles;
+  const std::uint64_t pres_before = counters_.pres - sharer_refresh_.pres;
   RefreshCharge charge;
-  charge.refs_all_before = counters_.refs_all_bank;
-  charge.refs_per_bank_before = counters_.refs_per_bank;
+  charge.refs_all_before = counters_.refs_all_bank - sharer_refresh_.refs_all_bank;
+  charge.refs_per_bank_before = counters_.refs_per_bank - sharer_refresh_.refs_per_bank;
+  sharer_refresh_ = {};
   refresh_until(decision);
+  for (DramChannel* sharer : bus_sharers_) sharer->refresh_for_bus_sharer(decision);
   // After the refreshes: those due before the decision (an idle channel's) ask about the bus from their due cycles.
   checker_.forget_before(decision);
   charge.pres = static_cast<std::uint32_t>(counters_.pres - pres_before);

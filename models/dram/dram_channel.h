@@ -117,8 +117,9 @@ class DramChannel {
   [[nodiscard]] Cycle next_release() const;
   void enqueue(const Segment& segment);  // the caller checked has_space
   // Issues this channel's commands on `owner`'s command buses (the pseudo-channels of one HBM channel; see
-  // DramTimingChecker::share_command_buses).
-  void share_command_buses(DramChannel& owner) { checker_.share_command_buses(owner.checker_); }
+  // DramTimingChecker::share_command_buses). Decisions of the channels sharing them must come in non-decreasing
+  // cycles, as DramDevice takes them.
+  void share_command_buses(DramChannel& owner);
   [[nodiscard]] bool has_work() const { return reads_.size() + writes_.size() > 0; }
   // The cycle from which the next decision may be taken (never before the last decision's first command).
   [[nodiscard]] Cycle decision_cycle() const { return clock_; }
@@ -153,6 +154,9 @@ class DramChannel {
   [[nodiscard]] const std::vector<SegmentDone>& report_parts(bool is_write, const RefreshCharge& refresh);
 
   void refresh_until(Cycle cycle);
+  // refresh_until for a channel sharing this one's row bus that decides at `cycle`, the refreshes charged to this
+  // channel's next decision.
+  void refresh_for_bus_sharer(Cycle cycle);
   [[nodiscard]] bool queued_hit(std::uint32_t bank, std::uint64_t row) const;
   // Opens `row` in `bank` (kClosed: closes it) and counts the queued parts that hit it.
   void set_open_row(std::uint32_t bank, std::uint64_t row);
@@ -178,6 +182,17 @@ class DramChannel {
   // The earliest cycle the first command of a candidate may issue (the answers per bank group cached within a
   // decision).
   [[nodiscard]] Cycle first_command_cycle(DramCommand first, std::uint32_t bank, Cycle decision);
+  // The other channels on this one's row command bus. A decision forgets the bus cycles before it, and a refresh
+  // due earlier asks about the bus from its due cycle: their refreshes due by then are issued first, else one
+  // catching up later (a busy sharer's between its decisions, an idle one's) could take a forgotten cycle the
+  // other had taken.
+  std::vector<DramChannel*> bus_sharers_;
+  // What refresh_for_bus_sharer issued since this channel's last decision.
+  struct SharerRefresh {
+    Cycle bank_cycles = 0;
+    std::uint64_t pres = 0, refs_all_bank = 0, refs_per_bank = 0;
+  };
+  SharerRefresh sharer_refresh_;
   std::unique_ptr<DecisionScratch> own_scratch_;
   DecisionScratch* scratch_;
   DecisionScratch::Stretch pre_known_;

@@ -46,7 +46,7 @@ DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dr
   blocked_channels_.assign((channels_.size() + 63) / 64, 0);
   front_end_.resize(channels_.size());
   // One channel has no other to serve while its requests wait: its source simply waits.
-  front_end_depth_ = channels_.size() > 1 ? policy.read_queue : 0;
+  front_end_depth_ = channels_.size() > 1 ? std::max<std::size_t>(policy.read_queue, mapping_.channel_run_bursts()) : 0;
   channel_parts_.assign(channels_.size(), 0);
   busy_channels_.assign((channels_.size() + 63) / 64, 0);
   due_.assign(channels_.size(), kNever);

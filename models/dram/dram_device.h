@@ -13,10 +13,11 @@
 // which is when the request's last part is scheduled, at or before `done` (callers that must act at `done` notify
 // their own event); and an event, notified by the device at `done`.
 //
-// In trace mode (attach_source) the device's front end keeps a buffer per channel as deep as its read queue: a request
-// whose channel is full waits there, in order with the others of its channel, while the requests behind it go to the
-// other channels (a stream of 32 B requests puts 128 in a row into one HBM2 channel; blocking the whole source on it
-// would serve the channels one at a time). The source stops only when such a buffer is full too.
+// In trace mode (attach_source) the device's front end keeps a buffer per channel as deep as its read queue, and at
+// least as deep as the bursts the mapping puts in a row into one channel: a request whose channel is full waits there,
+// in order with the others of its channel, while the requests behind it go to the other channels (a stream of 32 B
+// requests puts 128 in a row into one HBM2 or HBM3 channel; blocking the whole source on it would serve the channels
+// one at a time). The source stops only when such a buffer is full too.
 //
 // Where the standard's pseudo-channels share their channel's command pins (shared_command_bus), channels
 // p * k .. p * k + p - 1 (p pseudo-channels per channel) are the pseudo-channels of channel k and take turns on its

@@ -55,7 +55,9 @@ class DramTimingChecker {
   [[nodiscard]] const CheckerTiming& timing() const { return timing_; }
   // Issues this checker's row commands on `owner`'s row command bus from now on (the two pseudo-channels of an HBM
   // channel share its command pins, JESD235 / JESD238), so each sees the cycles the other's ACT, PRE and REF take.
-  // `owner` must outlive this checker, and the decisions of both must come in non-decreasing cycles (forget_before).
+  // `owner` must outlive this checker, and neither may ask about a cycle before one either forgot (forget_before):
+  // their decisions come in non-decreasing cycles, and DramChannel issues the refreshes of both due by a decision
+  // before it.
   void share_command_buses(DramTimingChecker& owner);
   // No command will be asked for before `cycle` any more (the controller's decision cycle only grows): the history
   // older than every constraint can go, and the bus cycles before it.

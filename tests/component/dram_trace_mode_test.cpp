@@ -1,8 +1,12 @@
 // `roofsim dram` end to end: trace parsing and its errors, patterns, every bundled standard, the JSON it writes.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -105,6 +109,85 @@ TEST_CASE("--hw takes a device file: its stacks, pin rate, mapping and page poli
   CHECK(json["page_policy"] == "adaptive");
   // 2 stacks x 1024 pins x 3.0 Gb/s
   CHECK(json["peak_bandwidth_bytes_per_s"].get<double>() == doctest::Approx(2 * 1024 * 3.0e9 / 8));
+}
+
+// One line of roofsim's trace format.
+struct TraceLine {
+  double time_ns = 0;
+  std::string kind, address;
+  std::uint64_t bytes = 0;
+};
+
+std::vector<TraceLine> read_trace(const std::filesystem::path& path) {
+  std::vector<TraceLine> lines;
+  std::ifstream in(path);
+  for (std::string text; std::getline(in, text);) {
+    if (text.empty() || text[0] == '#') continue;
+    std::istringstream fields(text);
+    TraceLine line;
+    fields >> line.time_ns >> line.kind >> line.address >> line.bytes;
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+TEST_CASE("run --dram-trace writes every DRAM request of a workload, and --convert round trips it through DRAMSys") {
+  // STREAM on 2^16 fp32 elements (256 KiB arrays, in L2): the controller serves one RD per burst of the reads and
+  // one WR per burst of the writes; the trace must hold exactly those bytes.
+  const auto dir = test::scratch_dir("dram_trace_of_run");
+  const auto hw = test::config_path("H100-SXM5.toml").string();
+  const auto trace = dir / "run_trace.txt";
+  const auto run = test::run_roofsim("run --hw " + hw + " --workload " + test::workload_path("stream.toml").string() +
+                                     " --set workload.params.elements=65536 --set dram.model=detailed --dram-trace " +
+                                     trace.string() + " --quiet --out " + (dir / "run").string());
+  REQUIRE(run.exit_code == 0);
+  const auto report = read_json(dir / "run" / "report.json");
+  const auto lines = read_trace(trace);
+  REQUIRE(!lines.empty());
+  std::uint64_t read_bytes = 0, write_bytes = 0, reads = 0;
+  double last_ns = 0;
+  for (const auto& line : lines) {
+    CHECK(line.time_ns >= last_ns);
+    last_ns = line.time_ns;
+    (line.kind == "R" ? read_bytes : write_bytes) += line.bytes;
+    reads += line.kind == "R" ? 1 : 0;
+  }
+  std::uint64_t rd = 0, wr = 0;
+  for (const auto& op : report["ops"]) {
+    rd += op["dram"]["commands"]["rd"].get<std::uint64_t>();
+    wr += op["dram"]["commands"]["wr"].get<std::uint64_t>();
+  }
+  const std::uint64_t burst_bytes = 32;  // HBM3: 32-bit pseudo-channel x BL8
+  CHECK(read_bytes == rd * burst_bytes);
+  CHECK(write_bytes == wr * burst_bytes);
+  CHECK(read_bytes == 65536 * 4);  // copy reads `a` from DRAM once; the other inputs are still in L2
+  CHECK(last_ns * 1e-9 <= report["total"]["sim_time_s"].get<double>());
+
+  // roofsim dram reads it back: the same requests.
+  REQUIRE(test::run_roofsim("dram --hw " + hw + " " + trace.string() + " --quiet --out " + (dir / "a").string())
+              .exit_code == 0);
+  const auto replayed = read_json(dir / "a" / "dram.json");
+  CHECK(replayed["read_requests"].get<std::uint64_t>() == reads);
+  CHECK(replayed["bytes_read"].get<std::uint64_t>() == read_bytes);
+  CHECK(replayed["bytes_written"].get<std::uint64_t>() == write_bytes);
+
+  // To DRAMSys' STL (times in cycles of tCK) and back: the same kinds, addresses and sizes, line by line, at the
+  // same times to within one tCK.
+  REQUIRE(test::run_roofsim("dram --hw " + hw + " " + trace.string() + " --convert dramsys --quiet --out " +
+                            (dir / "stl").string())
+              .exit_code == 0);
+  REQUIRE(test::run_roofsim("dram --hw " + hw + " " + (dir / "stl" / "dram_trace.stl").string() +
+                            " --format auto --convert roofsim --quiet --out " + (dir / "back").string())
+              .exit_code == 0);
+  const auto back = read_trace(dir / "back" / "dram_trace.txt");
+  REQUIRE(back.size() == lines.size());
+  const double tck_ns = 4.0 / 5.234;  // the H100 file's HBM3 at 5.234 Gb/s per pin, 4 data beats per CK
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    CHECK(back[i].kind == lines[i].kind);
+    CHECK(back[i].address == lines[i].address);
+    CHECK(back[i].bytes == lines[i].bytes);
+    CHECK(std::abs(back[i].time_ns - lines[i].time_ns) < tck_ns);
+  }
 }
 
 }  // namespace
