@@ -106,7 +106,9 @@ TEST_CASE("LL's latency term dominates small sizes, its bandwidth term (twice Si
   CHECK(simple.launch_s > ll.launch_s);
 }
 
-TEST_CASE("rail-aligned rings on 2 nodes x 8: busbw grows by one NIC per channel until NVLink binds") {
+namespace {
+// Two nodes of 8 devices on 100 GB/s NVLink, one 25 GB/s NIC per device on its own rail.
+ClusterParams rail_cluster_2x8() {
   ClusterParams cluster = make_cluster(TopologyKind::two_level, 16, make_link(100e9, kLatency));
   cluster.devices_per_node = 8;
   cluster.nics_per_node = 8;
@@ -115,7 +117,12 @@ TEST_CASE("rail-aligned rings on 2 nodes x 8: busbw grows by one NIC per channel
   cluster.host_link = make_link(1e12, kLatency);
   cluster.nic_link = make_link(25e9, kLatency);
   cluster.fabric_link = cluster.nic_link;
-  const Topology topology(cluster);
+  return cluster;
+}
+}  // namespace
+
+TEST_CASE("rail-aligned rings on 2 nodes x 8: busbw grows by one NIC per channel until NVLink binds") {
+  const Topology topology(rail_cluster_2x8());
   const Bytes bytes = Bytes{1} << 31;
   for (std::size_t channels = 1; channels <= 8; ++channels) {
     auto request = make_request(CollectiveOp::allreduce, Algorithm::ring, bytes, topology, 16 << 20);
@@ -204,15 +211,7 @@ TEST_CASE("the prediction follows the simulated ring within 2% for every protoco
 TEST_CASE("on rail-aligned rings of 2 nodes x 8 the prediction charges each hop its own step latency") {
   // Two of a ring's 16 hops cross a NIC (NCCL's network step latency), the others stay on NVLink: the chain of
   // 2(p-1) steps meets the slow hops in ring order, not on every step.
-  ClusterParams cluster = make_cluster(TopologyKind::two_level, 16, make_link(100e9, kLatency));
-  cluster.devices_per_node = 8;
-  cluster.nics_per_node = 8;
-  cluster.rail_optimized = true;
-  cluster.leaf_ports = 20;
-  cluster.host_link = make_link(1e12, kLatency);
-  cluster.nic_link = make_link(25e9, kLatency);
-  cluster.fabric_link = cluster.nic_link;
-  const Topology topology(cluster);
+  const Topology topology(rail_cluster_2x8());
   for (const auto protocol : kAllProtocols) {
     for (const Bytes bytes : {Bytes{4096}, Bytes{1} << 20, Bytes{1} << 28}) {
       auto request = make_request(CollectiveOp::allreduce, Algorithm::ring, bytes, topology, 1 << 20);
