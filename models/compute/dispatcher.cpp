@@ -41,6 +41,9 @@ void Dispatcher::tile_finished(std::size_t op, std::uint64_t unit) {
   spans_.finish(op, unit, now);
   policy_.tile_done(op, unit, now);
   if (replay_ != nullptr && policy_.times(op).end_fs != kNever) replay_->op_finished(op, now);
+  if (replay_ != nullptr && policy_.times(op).held && policy_.times(op).end_fs == kNever) {
+    replay_->hold_started(op, now);
+  }
   wake_.notify_at(now);
 }
 
@@ -48,6 +51,9 @@ void Dispatcher::write_acknowledged(std::size_t op) {
   const TimeFs now = sc_core::sc_time_stamp().value();
   if (policy_.write_acknowledged(op, now)) {
     if (replay_ != nullptr && policy_.times(op).end_fs != kNever) replay_->op_finished(op, now);
+    if (replay_ != nullptr && policy_.times(op).held && policy_.times(op).end_fs == kNever) {
+      replay_->hold_started(op, now);
+    }
     wake_.notify_at(now);
   }
 }

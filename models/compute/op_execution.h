@@ -28,6 +28,21 @@ struct UnitResidency {
 // The kinds of work of a phase (PhaseWork, models/kernel/tile.h), in its order.
 inline constexpr std::size_t kWorkKinds = 6;
 
+// The waves of an op that a steady-state fast-forward skipped (sim/engine/wave_fast_forward.h): their counters are
+// booked into the op's at the skip, and their time is a hold after the op's last simulated tile (DispatchPolicy). A
+// reader of activity over time (the power domain) counts them as work still to come until the hold begins and spends
+// them at an even pace over the hold, as the compute units' StepWorkPacing spends a simulated step's work over its
+// phases, so a governor window sees the skipped waves' power where their time is.
+struct SkippedWaves {
+  TimeFs hold_fs = 0;  // none: 0; summed over the op's skips, as everything below
+  double flops = 0;
+  std::array<double, kWorkKinds - 1> ops{};  // lane operations (PhaseWork order after flops)
+  std::vector<double> bytes;                 // per memory level
+  // DRAM commands charged to the op: ACT, PRE, RD, WR bursts, all-bank and per-bank refreshes.
+  std::array<double, 6> dram_commands{};
+  double unit_fs = 0;  // the units' time holding the op's tiles, summed over units
+};
+
 struct OpExecution {
   const TileSource* lowering = nullptr;  // the op's lowering into tiles; null: not simulated
   // Per kind of work (PhaseWork order: flops, vector_fma, vector_alu, exp2, reciprocal, rsqrt): the engine (index in
@@ -53,6 +68,7 @@ struct OpExecution {
   // activity over time (the power domain) spread them over [replay_start_fs, replay_end_fs).
   TimeFs replay_start_fs = kNever;
   TimeFs replay_end_fs = kNever;
+  SkippedWaves skipped;  // none: hold_fs == 0
 };
 
 }  // namespace roofsim

@@ -24,6 +24,8 @@ class OpReplayHook {
     TimeFs hold_fs = 0;
   };
   [[nodiscard]] virtual WaveSkip wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) = 0;
+  // A fast-forwarded op's last tile and write are done at `now`: its hold (the skipped waves' time) begins.
+  virtual void hold_started(std::size_t op, TimeFs now) = 0;
 
  protected:
   ~OpReplayHook() = default;

@@ -89,6 +89,7 @@ class EngineDramAdapter final : public sc_core::sc_module,
   // bytes. Equal once every request has completed.
   [[nodiscard]] Bytes asked_burst_bytes() const { return asked_burst_bytes_; }
   [[nodiscard]] Bytes served_burst_bytes() const { return served_bursts_ * burst_bytes_; }
+  [[nodiscard]] Bytes burst_bytes() const { return burst_bytes_; }
   [[nodiscard]] dram::DramRunStats collect() { return device_.collect(); }
   [[nodiscard]] const dram::DramDevice& device() const { return device_; }
   void attach_scheduler(DeviceScheduler& scheduler) { device_.attach_scheduler(scheduler); }

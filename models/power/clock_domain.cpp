@@ -35,6 +35,11 @@ std::vector<StateInterval> ClockDomain::timeline(TimeFs end_fs) const {
   return intervals;
 }
 
+std::vector<ClockChange> ClockDomain::changes_from(std::uint64_t first) const {
+  if (first >= changes_.size()) return {};
+  return {changes_.begin() + static_cast<std::ptrdiff_t>(first), changes_.end()};
+}
+
 Seconds throttling_loss_s(const std::vector<TimeFs>& busy_at_state_fs, const std::vector<DvfsState>& states,
                           Hertz nominal_clock_hz) {
   Seconds lost = 0;

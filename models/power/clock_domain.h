@@ -21,6 +21,12 @@ struct StateInterval {
   std::size_t state = 0;
 };
 
+// A change of DVFS state: when it took effect and the state it moved to.
+struct ClockChange {
+  TimeFs at_fs = 0;
+  std::size_t state = 0;
+};
+
 class ClockDomain : public ComputeClock {
  public:
   // `states` ascending in clock (PowerParams::dvfs); engine figures are given at `nominal_clock_hz`. Starts in
@@ -36,14 +42,12 @@ class ClockDomain : public ComputeClock {
   // The state timeline from 0 to `end_fs` (>= the last change), adjacent intervals, no empty ones.
   [[nodiscard]] std::vector<StateInterval> timeline(TimeFs end_fs) const;
   [[nodiscard]] std::uint64_t changes() const { return changes_.size(); }
+  // The changes from the `first`-th on (0: all), oldest first.
+  [[nodiscard]] std::vector<ClockChange> changes_from(std::uint64_t first) const;
 
  private:
-  struct Change {
-    TimeFs at_fs = 0;
-    std::size_t state = 0;
-  };
   std::vector<DvfsState> states_;
-  std::vector<Change> changes_;
+  std::vector<ClockChange> changes_;
 };
 
 // Time lost to throttling: engine work of `busy_at_state_fs[s]` at state s took

@@ -79,16 +79,135 @@ void GovernorModule::close_interval(TimeFs end_fs) {
 void GovernorModule::judge_windows(TimeFs end_fs) {
   const std::uint64_t windows = (end_fs - policy_.window_start_fs()) / policy_.params().window_fs;
   close_interval(end_fs);
-  const PowerSplit measured = trace_.empty() || trace_.back().end_fs != end_fs ? PowerSplit{} : trace_.back().power;
   if (windows == 1) {
-    (void)policy_.window_ended(end_fs, measured);
+    (void)policy_.window_ended(end_fs, window_power(end_fs));
     return;
   }
+  const PowerSplit measured = trace_.empty() || trace_.back().end_fs != end_fs ? PowerSplit{} : trace_.back().power;
   // A stretch slept through: the device did nothing in it, or the sleep was planned wrong.
   if (measured.domain_dynamic_w != 0 || measured.other_dynamic_w != 0) {
     throw std::logic_error("GovernorModule: activity inside an idle stretch");
   }
   (void)policy_.windows_ended(end_fs, windows, measured);
+}
+
+PowerSplit GovernorModule::window_power(TimeFs end_fs) const {
+  const TimeFs start = policy_.window_start_fs();
+  if (trace_.empty()) return PowerSplit{};
+  if (trace_.back().start_fs <= start && trace_.back().end_fs == end_fs) return trace_.back().power;
+  PowerSplit mean;
+  double weight = 0;
+  for (auto it = trace_.rbegin(); it != trace_.rend() && it->end_fs > start; ++it) {
+    const TimeFs lo = std::max(it->start_fs, start), hi = std::min(it->end_fs, end_fs);
+    if (hi <= lo) continue;
+    const auto w = static_cast<double>(hi - lo);
+    weight += w;
+    mean.domain_dynamic_w += it->power.domain_dynamic_w * w;
+    mean.other_dynamic_w += it->power.other_dynamic_w * w;
+    mean.domain_static_w += it->power.domain_static_w * w;
+    mean.other_static_w += it->power.other_static_w * w;
+  }
+  if (weight <= 0) return PowerSplit{};
+  mean.domain_dynamic_w /= weight;
+  mean.other_dynamic_w /= weight;
+  mean.domain_static_w /= weight;
+  mean.other_static_w /= weight;
+  return mean;
+}
+
+void GovernorModule::rearm(TimeFs now_fs) {
+  wake_event_.cancel();
+  if (scheduler_ != nullptr) scheduler_->unwatch();
+  planned_fs_ = kNever;
+  if (done_) return;
+  if (imposing_) {
+    const TimeFs end = imposed_start_fs_ + imposed_.duration_fs;
+    const TimeFs next = imposed_next_ < imposed_.changes.size()
+                            ? std::min(end, imposed_start_fs_ + imposed_.changes[imposed_next_].at_fs)
+                            : end;
+    arm_at(std::max(next, now_fs), now_fs);
+    return;
+  }
+  plan(now_fs);
+}
+
+void GovernorModule::advance_imposed(TimeFs now_fs) {
+  close_interval(now_fs);
+  while (imposed_next_ < imposed_.changes.size() &&
+         imposed_start_fs_ + imposed_.changes[imposed_next_].at_fs <= now_fs) {
+    clock_.set_state(imposed_.changes[imposed_next_].state, now_fs);
+    ++imposed_next_;
+  }
+  if (now_fs >= imposed_start_fs_ + imposed_.duration_fs) {
+    finish_imposed(now_fs);
+    return;
+  }
+  rearm(now_fs);
+}
+
+void GovernorModule::finish_imposed(TimeFs now_fs) {
+  imposing_ = false;
+  policy_.restore(imposed_.end.moved(0, imposed_start_fs_));
+  clock_.set_state(policy_.state(), now_fs);
+  rearm(now_fs);
+}
+
+void GovernorModule::settle(TimeFs now_fs) {
+  if (imposing_ && now_fs >= imposed_start_fs_ + imposed_.duration_fs) advance_imposed(now_fs);
+}
+
+GovernorSnapshot GovernorModule::snapshot(TimeFs now_fs) {
+  settle(now_fs);
+  return policy_.snapshot();
+}
+
+GovernorClass GovernorModule::classify(TimeFs now_fs) {
+  settle(now_fs);
+  return policy_.classify();
+}
+
+TimeFs GovernorModule::next_act_in_fs(TimeFs now_fs) {
+  settle(now_fs);
+  return policy_.next_act_in_fs(now_fs);
+}
+
+void GovernorModule::impose(TimeFs now_fs, const ClockTrajectory& trajectory) {
+  settle(now_fs);
+  if (imposing_) throw std::logic_error("GovernorModule: a clock course imposed over another");
+  // Without a cap the clock never moves and the policy only measures: nothing to impose.
+  if (done_ || policy_.params().cap_w <= 0) return;
+  imposed_before_ = policy_.snapshot();
+  imposing_ = true;
+  imposed_start_fs_ = now_fs;
+  imposed_ = trajectory;
+  imposed_next_ = 0;
+  advance_imposed(now_fs);
+}
+
+void GovernorModule::release(TimeFs now_fs) {
+  if (!imposing_) return;
+  close_interval(now_fs);
+  imposing_ = false;
+  GovernorSnapshot resumed = imposed_before_;
+  resumed.window_start_fs = now_fs;
+  resumed.change_pending = false;
+  resumed.state = clock_.state();
+  if (resumed.state != imposed_before_.state) resumed.at_state.clear();
+  policy_.restore(resumed);
+  rearm(now_fs);
+}
+
+TimeFs GovernorModule::skip_bound_fs(TimeFs now_fs) const {
+  if (imposing_) return 0;
+  return policy_.skip_bound_fs(now_fs, policy_.kept_mean());
+}
+
+void GovernorModule::skip_windows(TimeFs now_fs, TimeFs skipped_fs) {
+  if (skipped_fs == 0) return;
+  // The windows' measurements so far close here: the current window's power is read from its samples.
+  close_interval(now_fs);
+  policy_.skip_windows(now_fs, skipped_fs, policy_.kept_mean());
+  rearm(now_fs);
 }
 
 void GovernorModule::wake() {
@@ -103,6 +222,10 @@ void GovernorModule::wake() {
     // that it does not keep the simulation alive.
     close_interval(std::max(end, interval_start_fs_));
     done_ = true;
+    return;
+  }
+  if (imposing_) {
+    advance_imposed(now);
     return;
   }
   if (policy_.change_pending()) {

@@ -62,6 +62,29 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   // Runs of the governor's work (its wakes, and the stretches judged when a request woke it).
   [[nodiscard]] std::uint64_t wakes() const { return wakes_; }
 
+  // The policy's state and its classes for a memo signature, at `now_fs`; an imposed stretch that ends by then is
+  // finished first.
+  [[nodiscard]] GovernorSnapshot snapshot(TimeFs now_fs);
+  [[nodiscard]] GovernorClass classify(TimeFs now_fs);
+  [[nodiscard]] TimeFs next_act_in_fs(TimeFs now_fs);
+  [[nodiscard]] const GovernorParams& params() const { return policy_.params(); }
+  // From `now_fs` the clock follows `trajectory` and the policy decides nothing; at its end the policy is left in
+  // its end state (the caller aligns a recorded course to the policy's grid first, ClockTrajectory::aligned_to). The
+  // device's activity is still read at each change and at the end, so that the ledger books it at the state in force.
+  void impose(TimeFs now_fs, const ClockTrajectory& trajectory);
+  // Ends an imposed stretch early (other work started that the trajectory does not describe): the policy resumes
+  // in the state it had when the stretch began, with a new window from `now_fs`.
+  void release(TimeFs now_fs);
+  [[nodiscard]] bool imposing() const { return imposing_; }
+  // Finishes an imposed stretch that ends by `now_fs` (its wake may come later in the same instant).
+  void settle(TimeFs now_fs);
+  // Steady-state fast-forward: the longest stretch from `now_fs` that may be skipped without a window deciding,
+  // each window measuring the mean of those kept for the up decision (GovernorPolicy::skip_bound_fs); 0 while a
+  // change is pending or a stretch is imposed.
+  [[nodiscard]] TimeFs skip_bound_fs(TimeFs now_fs) const;
+  // `skipped_fs` (at most skip_bound_fs) skipped at `now_fs` (GovernorPolicy::skip_windows).
+  void skip_windows(TimeFs now_fs, TimeFs skipped_fs);
+
  private:
   void wake();
   void close_interval(TimeFs end_fs);
@@ -74,6 +97,13 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   // What a window without activity measures at the current state.
   [[nodiscard]] PowerSplit idle_split() const;
   [[nodiscard]] PowerSplit split_of(const EnergyBreakdown& dynamic, Volts voltage, Seconds seconds) const;
+  // The average power over the policy's window [window start, end_fs): the time-weighted mean of the power samples
+  // over it (one sample when no imposed stretch or skip split the window).
+  [[nodiscard]] PowerSplit window_power(TimeFs end_fs) const;
+  // Drops the armed wake and any sleep, then arms the next wake from the policy or the imposed stretch.
+  void rearm(TimeFs now_fs);
+  void advance_imposed(TimeFs now_fs);
+  void finish_imposed(TimeFs now_fs);
 
   const EnergyModel& model_;
   ClockDomain& clock_;
@@ -89,6 +119,12 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   std::uint64_t wakes_ = 0;
   TimeFs planned_fs_ = kNever;  // while asleep: the wake armed (kNever: none, only a request wakes it)
   bool done_ = false;
+  // An imposed stretch (impose()): its start, changes applied so far, and the policy before and after it.
+  bool imposing_ = false;
+  TimeFs imposed_start_fs_ = 0;
+  ClockTrajectory imposed_;
+  std::size_t imposed_next_ = 0;
+  GovernorSnapshot imposed_before_;
 };
 
 }  // namespace roofsim

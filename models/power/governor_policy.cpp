@@ -1,6 +1,8 @@
 #include "models/power/governor_policy.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -13,6 +15,54 @@ Watts predict_power_w(const PowerSplit& measured, const DvfsState& from, const D
   const double dynamic_scale = dynamic_energy_scale(to.voltage_v, from.voltage_v);
   return measured.domain_dynamic_w * clock_ratio * dynamic_scale + measured.other_dynamic_w * clock_ratio +
          static_power_at_w(measured.domain_static_w, to.voltage_v, from.voltage_v) + measured.other_static_w;
+}
+
+GovernorSnapshot GovernorSnapshot::moved(TimeFs from_fs, TimeFs to_fs) const {
+  GovernorSnapshot s = *this;
+  // Unsigned arithmetic wraps and unwraps: t - from + to is exact whenever the result is at least 0.
+  s.window_start_fs = window_start_fs - from_fs + to_fs;
+  if (change_pending) s.pending_at_fs = pending_at_fs - from_fs + to_fs;
+  return s;
+}
+
+namespace {
+bool same_split(const PowerSplit& a, const PowerSplit& b) {
+  return a.domain_dynamic_w == b.domain_dynamic_w && a.other_dynamic_w == b.other_dynamic_w &&
+         a.domain_static_w == b.domain_static_w && a.other_static_w == b.other_static_w;
+}
+}  // namespace
+
+bool GovernorSnapshot::operator==(const GovernorSnapshot& o) const {
+  return state == o.state && window_start_fs == o.window_start_fs && change_pending == o.change_pending &&
+         (!change_pending || (pending_at_fs == o.pending_at_fs && pending_state == o.pending_state)) &&
+         at_state.size() == o.at_state.size() &&
+         std::equal(at_state.begin(), at_state.end(), o.at_state.begin(), same_split);
+}
+
+bool GovernorClass::operator==(const GovernorClass& o) const {
+  return state == o.state && pending_state == o.pending_state && kept == o.kept && mean_power == o.mean_power &&
+         capped == o.capped && pending == o.pending;
+}
+
+ClockTrajectory ClockTrajectory::aligned_to(TimeFs next_act_fs, TimeFs window_fs) const {
+  ClockTrajectory t = *this;
+  t.next_act_in_fs = next_act_fs;
+  // Signed: the grid may lie either way of the recorded one, by less than a window.
+  const auto shift = static_cast<std::int64_t>(next_act_fs) - static_cast<std::int64_t>(next_act_in_fs);
+  const auto duration = static_cast<std::int64_t>(duration_fs);
+  const auto moved = [shift](TimeFs t_fs) { return static_cast<std::int64_t>(t_fs) + shift; };
+  for (auto& change : t.changes)
+    change.at_fs = static_cast<TimeFs>(std::clamp<std::int64_t>(moved(change.at_fs), 0, duration));
+  // The end snapshot's times are relative to the start too (they may lie before it: unsigned, wrapped).
+  // The end window keeps to the grid: whole windows on or off bring its end to the stretch's end or after it, and its
+  // start to the stretch's end or before it.
+  const auto window = static_cast<std::int64_t>(window_fs);
+  std::int64_t start = moved(end.window_start_fs);
+  if (start > duration) start -= (start - duration + window - 1) / window * window;
+  if (start + window < duration) start += (duration - start - window + window - 1) / window * window;
+  t.end.window_start_fs = static_cast<TimeFs>(start);
+  if (end.change_pending) t.end.pending_at_fs = static_cast<TimeFs>(std::max(moved(end.pending_at_fs), duration));
+  return t;
 }
 
 GovernorPolicy::GovernorPolicy(GovernorParams params) : params_(std::move(params)) {
@@ -94,6 +144,98 @@ std::size_t GovernorPolicy::apply(TimeFs now_fs) {
   at_state_.clear();
   window_start_fs_ = now_fs;
   return state_;
+}
+
+GovernorSnapshot GovernorPolicy::snapshot() const {
+  GovernorSnapshot s;
+  s.state = state_;
+  s.window_start_fs = window_start_fs_;
+  s.change_pending = pending_.has_value();
+  if (pending_) {
+    s.pending_at_fs = pending_->at_fs;
+    s.pending_state = pending_->state;
+  }
+  s.at_state = at_state_;
+  return s;
+}
+
+void GovernorPolicy::restore(const GovernorSnapshot& s) {
+  if (s.state >= params_.states.size() || (s.change_pending && s.pending_state >= params_.states.size())) {
+    throw std::invalid_argument("GovernorPolicy::restore: no such DVFS state");
+  }
+  state_ = s.state;
+  window_start_fs_ = s.window_start_fs;
+  pending_.reset();
+  if (s.change_pending) pending_ = Pending{s.pending_at_fs, s.pending_state};
+  at_state_ = s.at_state;
+  if (at_state_.size() > kept_windows()) at_state_.erase(at_state_.begin(), at_state_.end() - kept_windows());
+}
+
+PowerSplit GovernorPolicy::kept_mean() const {
+  PowerSplit mean;
+  const auto n = static_cast<double>(at_state_.size());
+  for (const auto& w : at_state_) {
+    mean.domain_dynamic_w += w.domain_dynamic_w / n;
+    mean.other_dynamic_w += w.other_dynamic_w / n;
+    mean.domain_static_w += w.domain_static_w / n;
+    mean.other_static_w += w.other_static_w / n;
+  }
+  return mean;
+}
+
+TimeFs GovernorPolicy::next_act_in_fs(TimeFs now_fs) const {
+  const TimeFs next = next_wake_fs();
+  return next > now_fs ? next - now_fs : 0;
+}
+
+GovernorClass GovernorPolicy::classify() const {
+  GovernorClass c;
+  c.state = state_;
+  if (params_.cap_w <= 0) return c;
+  c.capped = true;
+  if (pending_) {
+    c.pending = true;
+    c.pending_state = pending_->state;
+  }
+  // At the fastest state, with no change pending, the kept windows decide nothing.
+  if (state_ + 1 >= params_.states.size() && !pending_) return c;
+  c.kept = std::min(at_state_.size(), kept_windows());
+  if (c.kept > 0) {
+    const double share = kept_mean().total_w() / params_.cap_w;
+    c.mean_power = static_cast<std::uint64_t>(std::llround(share * static_cast<double>(kPowerClassesPerCap)));
+  }
+  return c;
+}
+
+TimeFs GovernorPolicy::skip_bound_fs(TimeFs now_fs, const PowerSplit& measured) const {
+  if (params_.cap_w <= 0) return kNever;
+  // A stretch shifts the window start back by its length; before the first window there is nothing to shift into.
+  if (pending_ || now_fs < window_start_fs_ || now_fs < params_.window_fs) return 0;
+  constexpr std::uint64_t kAny = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t quiet = quiet_windows(measured, kAny);
+  if (quiet == kAny) return kNever;
+  // The window that decides is the (quiet + 1)-th from the current one; the stretch must end before its end.
+  const TimeFs deciding_end = window_start_fs_ + (quiet + 1) * params_.window_fs;
+  return deciding_end > now_fs + 1 ? deciding_end - now_fs - 1 : 0;
+}
+
+void GovernorPolicy::skip_windows(TimeFs now_fs, TimeFs skipped_fs, const PowerSplit& measured) {
+  if (skipped_fs == 0) return;
+  if (skipped_fs > skip_bound_fs(now_fs, measured)) {
+    throw std::logic_error("GovernorPolicy: a skipped stretch past a window that decides");
+  }
+  const TimeFs window = params_.window_fs;
+  const std::uint64_t ended = (now_fs + skipped_fs - window_start_fs_) / window;
+  if (params_.cap_w > 0) {
+    for (std::uint64_t w = 0; w < ended && w < kept_windows(); ++w) {
+      if (judge(at_state_, measured)) throw std::logic_error("GovernorPolicy: a change decided inside a skip");
+    }
+  }
+  // After the stretch the window started at window_start + ended x window, which lies in (now + skipped - window,
+  // now + skipped]; on the simulated clock, which did not move, that is `skipped` earlier.
+  const TimeFs start_after = window_start_fs_ + ended * window;
+  if (start_after < skipped_fs) throw std::logic_error("GovernorPolicy: a skip before the first window");
+  window_start_fs_ = start_after - skipped_fs;
 }
 
 }  // namespace roofsim

@@ -31,6 +31,9 @@ class PowerDomain {
   // sleep through idle stretches (null: it wakes every window).
   void elaborate(const DeviceActivity& device, DeviceScheduler* scheduler = nullptr);
 
+  // The governor (after elaborate()), for memoized replay and fast-forward (sim/engine/op_replay.h).
+  [[nodiscard]] GovernorModule& governor() { return *governor_; }
+
   // Statistics of the run for ops that lived in `ops` (op order); executed FLOPs come from the ledger.
   [[nodiscard]] PowerRunStats stats(const std::vector<OpInterval>& ops) const;
 

@@ -104,6 +104,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
     replay_ = std::make_unique<DeviceOpReplay>(workload, executions_, *policy_, *memory_, detailed_, *dispatcher_,
                                                power_->clock(), *memo, shortest_record_fs);
     replay_->set_units(counted_units);
+    replay_->set_governor(power_->governor());
     dispatcher_->set_replay_hook(replay_.get());
   }
 }

@@ -86,10 +86,16 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
       }
       for (const auto* unit : units_) unit->add_unfinished_work(now, unfinished_);
       links_.spent_by(now, link_spent_);
-      // A memoized replay books its counters at its start: they are spent at an even pace over its interval, as a
-      // simulated op's steps are over theirs.
+      // A memoized replay books its counters at its start, and a fast-forward those of the waves it skipped at the
+      // skip: they are spent at an even pace over the replay or the hold, as a simulated op's steps are over theirs.
       for (std::size_t o = 0; o < executions_.size(); ++o) {
         const auto& e = executions_[o];
+        if (e.skipped.hold_fs != 0) {
+          unfinished_[o].flops += skipped_left(o, e.skipped.flops, now);
+          for (std::size_t kind = 0; kind < e.skipped.ops.size(); ++kind) {
+            unfinished_[o].ops[kind] += skipped_left(o, e.skipped.ops[kind], now);
+          }
+        }
         if (e.replay_end_fs == kNever || now >= e.replay_end_fs) continue;
         const auto& w = e.executed_work;
         const std::array<std::uint64_t, kWorkKinds - 1> counts = {w.vector_fma, w.vector_alu, w.exp2, w.reciprocal,
@@ -111,11 +117,16 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
       ops[kind] = done(ops[kind], unfinished_[op].ops[kind], reported_ops_[op][kind]);
     }
   }
-  // A replay's bytes and DRAM commands, too, at an even pace over its interval.
+  // A replay's bytes and DRAM commands, too, at an even pace over its interval, and the skipped waves' over the hold
+  // (`skipped`: their part of `count`).
   const bool replaying = execution.replay_end_fs != kNever && now < execution.replay_end_fs;
-  const auto part = [&](std::uint64_t count) {
-    if (!replaying) return count;
-    const auto unfinished = static_cast<std::uint64_t>(std::ceil(replay_pace(execution, count).left(now)));
+  const bool holding = execution.skipped.hold_fs != 0 && policy_.times(op).end_fs == kNever;
+  const auto part = [&](std::uint64_t count, double skipped = 0) {
+    if (!replaying && !holding) return count;
+    double left = 0;
+    if (replaying) left += replay_pace(execution, count).left(now);
+    if (holding) left += skipped_left(op, skipped, now);
+    const auto unfinished = static_cast<std::uint64_t>(std::ceil(left));
     return unfinished < count ? count - unfinished : 0;
   };
   if (clock_ != nullptr) {
@@ -141,7 +152,8 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
   (flops_on_lanes_[op] ? into.lane_flops : into.flops[slots_[op]]) += flops;
   for (std::size_t kind = 0; kind < ops.size(); ++kind) into.ops[op_slots_[op][kind]] += ops[kind];
   for (std::size_t level = 0; level < execution.bytes.size() && level < into.level_bytes.size(); ++level) {
-    Bytes bytes = part(execution.bytes[level]);
+    Bytes bytes =
+        part(execution.bytes[level], level < execution.skipped.bytes.size() ? execution.skipped.bytes[level] : 0.0);
     if (in_flight_ != nullptr && level == dram_level_) {
       const auto unfinished = static_cast<Bytes>(std::ceil(dram_unfinished_[op]));
       bytes = std::max(reported_dram_[op], unfinished < bytes ? bytes - unfinished : 0);
@@ -152,13 +164,15 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
   if (dram_ != nullptr && op < dram_->op_counters().size()) {
     const auto& c = dram_->op_counters()[op];
     auto& commands = into.dram_commands;
-    commands.act += part(c.acts);
-    commands.pre += part(c.pres);
-    commands.rd += part(c.read_bursts);
-    commands.wr += part(c.write_bursts);
+    const auto& skipped = execution.skipped.dram_commands;
+    commands.act += part(c.acts, skipped[0]);
+    commands.pre += part(c.pres, skipped[1]);
+    commands.rd += part(c.read_bursts, skipped[2]);
+    commands.wr += part(c.write_bursts, skipped[3]);
     // Activity counts all-bank refreshes; per-bank ones count as whole all-bank equivalents of the op's running total
     // (the counts are cumulative, so a later snapshot minus an earlier one stays exact to within one per op).
-    commands.ref += part(c.refs_all_bank + c.refs_per_bank / banks_);
+    commands.ref +=
+        part(c.refs_all_bank + c.refs_per_bank / banks_, skipped[4] + skipped[5] / static_cast<double>(banks_));
   }
 }
 
@@ -171,7 +185,18 @@ double OpActivity::active_unit_fs(std::size_t op, TimeFs now) const {
   }
   // A replay books its units' time at its start.
   if (execution.replay_end_fs != kNever && now < execution.replay_end_fs) fs -= replay_pace(execution, fs).left(now);
+  // A fast-forward books the skipped waves' unit time at the skip.
+  if (execution.skipped.hold_fs != 0) fs -= skipped_left(op, execution.skipped.unit_fs, now);
   return fs;
+}
+
+double OpActivity::skipped_left(std::size_t op, double amount, TimeFs now) const {
+  const SkippedWaves& skipped = executions_[op].skipped;
+  if (skipped.hold_fs == 0 || amount == 0) return 0.0;
+  const auto& times = policy_.times(op);
+  // The skipped waves' time follows the op's simulated tiles: until its hold begins they are all to come.
+  if (!times.held) return amount;
+  return PacedAmount{amount, times.replay_end_fs - skipped.hold_fs, times.replay_end_fs}.left(now);
 }
 
 bool OpActivity::finished(TimeFs& end_fs) const {
@@ -186,9 +211,14 @@ bool OpActivity::finished(TimeFs& end_fs) const {
 
 bool OpActivity::replaying(TimeFs now_fs) const {
   if (links_.busy_after(now_fs)) return true;
-  return std::any_of(executions_.begin(), executions_.end(), [now_fs](const OpExecution& e) {
-    return e.replay_end_fs != kNever && e.replay_start_fs <= now_fs && now_fs < e.replay_end_fs;
-  });
+  for (std::size_t op = 0; op < executions_.size(); ++op) {
+    const auto& e = executions_[op];
+    if (e.replay_end_fs != kNever && e.replay_start_fs <= now_fs && now_fs < e.replay_end_fs) return true;
+    // A fast-forwarded op from its skip to its end: its hold begins when its last tile ends, which no event tells
+    // a governor asleep through what it took for an idle stretch.
+    if (e.skipped.hold_fs != 0 && policy_.times(op).end_fs == kNever) return true;
+  }
+  return false;
 }
 
 }  // namespace roofsim

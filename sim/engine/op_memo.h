@@ -21,6 +21,7 @@
 #include "models/compute/tile_spans.h"
 #include "models/dram/engine_dram_adapter.h"
 #include "models/memory/memory_system.h"
+#include "models/power/governor_policy.h"
 
 namespace roofsim {
 
@@ -54,6 +55,8 @@ struct OpRecord {
   OpDramCounters dram;
   Bytes dram_asked_burst_bytes = 0;
   std::vector<TileSpan> spans;  // times relative to the start
+  // The compute clock's changes while it ran and the governor policy's state at its end, relative to the start.
+  ClockTrajectory clock;
   // A block of one of the op's tensors (`tensor`: index into its inputs, outputs, then scratch) resident at its end.
   struct Resident {
     std::uint32_t level = 0, array = 0, tensor = 0;

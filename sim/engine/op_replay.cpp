@@ -1,6 +1,7 @@
 #include "sim/engine/op_replay.h"
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -108,10 +109,21 @@ TimeFs DeviceOpReplay::op_starting(std::size_t op, TimeFs now) {
   // Another op starting while one is recorded makes that record an overlap, which the signature does not describe.
   for (auto& r : recordings_) r.valid = false;
   if (executions_[op].lowering == nullptr || policy_.others_in_flight(op)) {
+    // A clock course imposed for a replay or a hold in flight does not describe the op joining it.
+    if (governor_ != nullptr && executions_[op].lowering != nullptr) {
+      governor_->settle(now);
+      governor_->release(now);
+    }
     ++store_.simulated;
     return kNever;
   }
   std::string key = signature(op);
+  if (governor_ != nullptr) {
+    const GovernorClass g = governor_->classify(now);
+    if (g.capped) {
+      key += fmt::format("governor {} {} {} {} {}|", g.state, g.pending, g.pending_state, g.kept, g.mean_power);
+    }
+  }
   if (const OpRecord* record = store_.find(key)) {
     replay(op, *record, now);
     ++store_.replayed;
@@ -127,6 +139,7 @@ TimeFs DeviceOpReplay::op_starting(std::size_t op, TimeFs now) {
   r.asked = dram_ != nullptr ? dram_->asked_burst_bytes() : 0;
   r.spans = dispatcher_.tile_spans().spans().size();
   r.clock_changes = clock_.changes();
+  if (governor_ != nullptr) r.next_act_in_fs = governor_->next_act_in_fs(now);
   recordings_.push_back(std::move(r));
   return kNever;
 }
@@ -134,7 +147,7 @@ TimeFs DeviceOpReplay::op_starting(std::size_t op, TimeFs now) {
 void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
   for (std::size_t i = 0; i < forwards_.size(); ++i) {
     if (forwards_[i].op != op) continue;
-    if (forwards_[i].skip_fs != kNever) end_fast_forward(forwards_[i], now);
+    if (!forwards_[i].skips.empty()) end_fast_forward(forwards_[i]);
     forwards_.erase(forwards_.begin() + static_cast<std::ptrdiff_t>(i));
     break;
   }
@@ -142,7 +155,7 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
     if (recordings_[i].op != op) continue;
     const Recording r = std::move(recordings_[i]);
     recordings_.erase(recordings_.begin() + static_cast<std::ptrdiff_t>(i));
-    if (r.valid && r.clock_changes == clock_.changes() && now - r.start_fs >= shortest_record_fs_) {
+    if (r.valid && now - r.start_fs >= shortest_record_fs_) {
       store_.insert(r.signature, record(r, now));
       ++store_.recorded;
     } else {
@@ -152,7 +165,7 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
   }
 }
 
-std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_fs) const {
+std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_fs) {
   auto rec = std::make_unique<OpRecord>();
   const OpExecution& e = executions_[r.op];
   rec->duration_fs = end_fs - r.start_fs;
@@ -205,6 +218,13 @@ std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_
   }
   std::stable_sort(rec->resident.begin(), rec->resident.end(),
                    [](const OpRecord::Resident& x, const OpRecord::Resident& y) { return x.last_use < y.last_use; });
+  rec->clock.duration_fs = rec->duration_fs;
+  rec->clock.next_act_in_fs = r.next_act_in_fs;
+  for (ClockChange change : clock_.changes_from(r.clock_changes)) {
+    change.at_fs -= r.start_fs;
+    rec->clock.changes.push_back(change);
+  }
+  if (governor_ != nullptr) rec->clock.end = governor_->snapshot(end_fs).moved(r.start_fs, 0);
   return rec;
 }
 
@@ -227,6 +247,10 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
   }
   e.replay_start_fs = start_fs;
   e.replay_end_fs = end_fs;
+  if (governor_ != nullptr) {
+    const TimeFs window_fs = governor_->params().window_fs;
+    governor_->impose(start_fs, rec.clock.aligned_to(governor_->next_act_in_fs(start_fs), window_fs));
+  }
   memory_.add_replayed(rec.levels, rec.dram_read_bytes, rec.dram_written_bytes);
   if (dram_ != nullptr && rec.detailed_dram)
     dram_->add_replayed(static_cast<std::uint32_t>(op), rec.dram, rec.dram_asked_burst_bytes, end_fs);
@@ -320,19 +344,29 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
     it = std::prev(forwards_.end());
   }
   Forward& f = *it;
-  if (f.detector.skipped()) return {};
   const std::uint64_t wave = policy_.wave_tiles();
   const std::uint64_t full_waves_left = (policy_.tiles(op) - tile) / wave;
-  const auto skip = f.detector.boundary(boundary_of(op, now), full_waves_left);
+  const TimeFs bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
+  const auto skip = f.detector.boundary(boundary_of(op, now), full_waves_left, bound_fs);
   const auto& spans = dispatcher_.tile_spans().spans();
   if (skip.waves == 0) {
     f.spans_before = spans.size();
     f.last_boundary_fs = now;
     return {};
   }
+  Forward::Skipped skipped;
+  skipped.skip_fs = now;
+  skipped.hold_fs = skip.hold_fs;
+  skipped.wave_fs = skip.wave_fs;
+  skipped.waves = skip.waves;
+  skipped.clock_state = clock_.state();
   for (std::size_t i = f.spans_before; i < spans.size(); ++i) {
-    if (spans[i].op == op) f.wave_spans.push_back(spans[i]);
+    if (spans[i].op == op) skipped.wave_spans.push_back(spans[i]);
   }
+  f.skips.push_back(std::move(skipped));
+  f.spans_before = spans.size();
+  f.last_boundary_fs = now;
+  if (governor_ != nullptr) governor_->skip_windows(now, skip.hold_fs);
   book_skip(f, skip, tile + 1, skip.waves * wave, now);
   return WaveSkip{skip.waves * wave, skip.hold_fs};
 }
@@ -341,12 +375,11 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
                                std::uint64_t tiles, TimeFs now) {
   const std::size_t op = f.op;
   OpExecution& e = executions_[op];
-  f.skip_fs = now;
-  f.hold_fs = skip.hold_fs;
-  f.wave_fs = skip.wave_fs;
-  f.waves = skip.waves;
   ++store_.fast_forwarded;
   store_.skipped_waves += skip.waves;
+  // What the skipped waves add, spent over the hold by the power domain's reader (SkippedWaves).
+  SkippedWaves& paced = e.skipped;
+  paced.hold_fs += skip.hold_fs;
   CounterCursor cursor{nullptr, &skip.booked};
   std::vector<LevelCounters> levels(sram_levels_);
   for (auto& c : levels) {
@@ -358,13 +391,25 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
   if (dram_ != nullptr) {
     OpDramCounters d;
     OpDramCounters::for_each_counter(d, [&](auto& v) { v = cursor.take(); });
-    const Bytes asked = cursor.take();
-    // The refreshes due through the skipped waves are in the booked counters, so idle channels catch up to its end.
-    dram_->add_replayed(static_cast<std::uint32_t>(op), d, asked, now + skip.hold_fs);
+    (void)cursor.take();
+    // The skipped waves' bursts were asked for as they were served: a wave's asked and served increments differ by
+    // the requests in flight at its two boundaries, which multiplied by the waves would unbalance the run's totals.
+    const Bytes asked = d.bursts * dram_->burst_bytes();
+    // The skipped waves' refreshes are in the booked counters; the channels keep running the op's simulated waves and
+    // catch up through the hold when it begins (hold_started).
+    dram_->add_replayed(static_cast<std::uint32_t>(op), d, asked, now);
+    const std::array<std::uint64_t, 6> commands = {d.acts,         d.pres,          d.read_bursts,
+                                                   d.write_bursts, d.refs_all_bank, d.refs_per_bank};
+    for (std::size_t c = 0; c < commands.size(); ++c) paced.dram_commands[c] += static_cast<double>(commands[c]);
   }
   e.latency_fs += cursor.take();
   e.queueing_fs += cursor.take();
-  for (auto& v : e.bytes) v += cursor.take();
+  paced.bytes.resize(e.bytes.size(), 0.0);
+  for (std::size_t level = 0; level < e.bytes.size(); ++level) {
+    const Bytes b = cursor.take();
+    e.bytes[level] += b;
+    paced.bytes[level] += static_cast<double>(b);
+  }
   for (auto& v : e.busy_at_state_fs) v += cursor.take();
   for (auto& u : e.units) {
     const TimeFs busy = cursor.take();
@@ -377,10 +422,13 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
     }
     u.busy_fs += busy;
     // A unit is resident at most the whole hold, and at least while it computed or waited on its engines.
-    u.resident_fs += std::min(skip.hold_fs, std::max(resident, busy + waited));
+    const TimeFs booked = std::min(skip.hold_fs, std::max(resident, busy + waited));
+    u.resident_fs += booked;
+    paced.unit_fs += static_cast<double>(booked);
   }
   // The skipped tiles' work, exactly, from their steps.
   const Flops flops_before = e.executed_flops;
+  const PhaseWork work_before = e.executed_work;
   TileStep step;
   for (std::uint64_t t = first_tile; t < first_tile + tiles; ++t) {
     const std::uint32_t steps = e.lowering->steps(t);
@@ -391,38 +439,56 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
     }
   }
   e.tiles_done += tiles;
-  // The power domain reads an op with a replay interval [start, end) as its counters times (now - start) / (end -
-  // start). The end is about when the op will end: the tiles left after the skip at the last wave's pace
-  // (end_fast_forward sets the end it had). The start is put where that reading now equals what it read before the
-  // skip (the FLOPs before / after booking), so that a governor window sees the op's power go on at its pace rather
-  // than a lump of the skipped waves' energy.
-  const std::uint64_t wave = policy_.wave_tiles();
-  const std::uint64_t left = e.lowering->tiles() - (first_tile - 1 + tiles);
-  const TimeFs end_fs = now + skip.hold_fs + skip.wave_fs * left / wave;
-  const Flops booked_flops = e.executed_flops - flops_before;
-  const long double back = booked_flops == 0
-                               ? 0.0L
-                               : static_cast<long double>(end_fs - now) * static_cast<long double>(flops_before) /
-                                     static_cast<long double>(booked_flops);
-  e.replay_start_fs = back >= static_cast<long double>(now) ? 0 : now - static_cast<TimeFs>(back);
-  e.replay_end_fs = end_fs;
+  paced.flops += static_cast<double>(e.executed_flops - flops_before);
+  const PhaseWork& w = e.executed_work;
+  const std::array<std::uint64_t, kWorkKinds - 1> added = {
+      w.vector_fma - work_before.vector_fma, w.vector_alu - work_before.vector_alu, w.exp2 - work_before.exp2,
+      w.reciprocal - work_before.reciprocal, w.rsqrt - work_before.rsqrt};
+  for (std::size_t kind = 0; kind < added.size(); ++kind) paced.ops[kind] += static_cast<double>(added[kind]);
 }
 
-void DeviceOpReplay::end_fast_forward(Forward& f, TimeFs end_fs) {
-  OpExecution& e = executions_[f.op];
-  e.replay_end_fs = end_fs;
-  for (auto& u : e.units) {
-    if (u.first_fs != kNever && u.last_fs >= f.skip_fs) u.last_fs += f.hold_fs;
+void DeviceOpReplay::hold_started(std::size_t op, TimeFs now) {
+  auto it = std::find_if(forwards_.begin(), forwards_.end(), [op](const Forward& f) { return f.op == op; });
+  if (it == forwards_.end() || it->skips.empty() || it->holding) return;
+  it->holding = true;
+  TimeFs total_hold = 0;
+  for (const auto& skipped : it->skips) total_hold += skipped.hold_fs;
+  // The refreshes due through the hold are the skipped waves' (booked): idle channels pass them, so that the next
+  // op is not charged with them.
+  if (dram_ != nullptr) dram_->add_replayed(static_cast<std::uint32_t>(op), OpDramCounters{}, 0, now + total_hold);
+  if (governor_ == nullptr) return;
+  // The skipped waves pass now, each skip's at the clock it was skipped at; after them the policy is where it is now,
+  // moved by the hold (the simulated tail ran before them here, after them in the op it stands for).
+  ClockTrajectory hold;
+  for (const auto& skipped : it->skips) {
+    hold.changes.push_back(ClockChange{hold.duration_fs, skipped.clock_state});
+    hold.duration_fs += skipped.hold_fs;
   }
-  // The tiles run after the skip ran after the skipped waves; those repeat the last wave before the skip.
+  hold.end = governor_->snapshot(now).moved(now, hold.duration_fs);
+  governor_->impose(now, hold);
+}
+
+void DeviceOpReplay::end_fast_forward(Forward& f) {
+  OpExecution& e = executions_[f.op];
+  TimeFs total_hold = 0;
+  for (const auto& skipped : f.skips) total_hold += skipped.hold_fs;
+  for (auto& u : e.units) {
+    if (u.first_fs != kNever && u.last_fs >= f.skips.front().skip_fs) u.last_fs += total_hold;
+  }
+  // The tiles run after each skip ran after its skipped waves; those repeat the last wave before the skip. Each
+  // skip's time is in the recorder's times after the earlier skips' holds.
   auto& recorder = dispatcher_.tile_spans();
-  recorder.shift(static_cast<std::uint32_t>(f.op), f.skip_fs, f.hold_fs);
-  for (std::uint64_t w = 1; w <= f.waves; ++w) {
-    for (TileSpan span : f.wave_spans) {
-      span.start_fs += w * f.wave_fs;
-      span.end_fs += w * f.wave_fs;
-      recorder.add(span);
+  TimeFs earlier = 0;
+  for (const auto& skipped : f.skips) {
+    recorder.shift(static_cast<std::uint32_t>(f.op), skipped.skip_fs + earlier, skipped.hold_fs);
+    for (std::uint64_t w = 1; w <= skipped.waves; ++w) {
+      for (TileSpan span : skipped.wave_spans) {
+        span.start_fs += earlier + w * skipped.wave_fs;
+        span.end_fs += earlier + w * skipped.wave_fs;
+        recorder.add(span);
+      }
     }
+    earlier += skipped.hold_fs;
   }
 }
 

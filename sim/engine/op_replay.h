@@ -4,12 +4,26 @@
 // device (no other simulated op in flight) and whose signature was recorded is replayed: its counters, DRAM counts,
 // unit-time accounting and tile spans are booked from the record, shifted to its start, the cache contents the
 // recorded op left of its own tensors are installed at its own tensors' addresses, and the dispatcher ends it after
-// the recorded duration. An op that starts alone and is not in the store is simulated and, if no other op started,
-// the compute clock did not change while it ran and it lasted at least `shortest_record_fs`, recorded. With the
-// detailed DRAM that is kRecordRefreshIntervals refresh intervals: where refreshes fall in a shorter op (the DRAM's
-// state across ops that the signature leaves out) moves its time by more than the 2% a replay may differ, measured
-// against --exact (a 10 us GEMM of a small transformer moved by 3.8%); short ops also cost little to simulate. Ops that
-// overlap others are simulated: their overlap pattern is not part of the signature.
+// the recorded duration. An op that starts alone and is not in the store is simulated and, if no other op started
+// and it lasted at least `shortest_record_fs`, recorded. With the detailed DRAM that is kRecordRefreshIntervals
+// refresh intervals: where refreshes fall in a shorter op (the DRAM's state across ops that the signature leaves out)
+// moves its time by more than the 2% a replay may differ, measured against --exact (a 10 us GEMM of a small
+// transformer moved by 3.8%); short ops also cost little to simulate. Ops that overlap others are simulated: their
+// overlap pattern is not part of the signature.
+//
+// Under a power cap the governor re-clocks ops while they run. A record holds the op's clock course (the changes at
+// times relative to its start) and the governor policy's state at its end; the key adds the policy's state at launch
+// in classes (GovernorPolicy::classify). A replay imposes the recorded course on the clock, the policy deciding
+// nothing meanwhile, and leaves the policy in the recorded end state, moved to the replay's end
+// (GovernorModule::impose): the ops after it find the clock and the governor as they would after the twin, and the
+// next layer's op replays this one's exactly when the governor's state repeats.
+//
+// A fast-forward (sim/engine/wave_fast_forward.h) under a cap skips only the waves that end before the governor
+// could decide (GovernorModule::skip_bound_fs), and the governor counts the windows skipped (skip_windows); the
+// skipped waves' time passes after the op's last tile as a hold over which the clock is imposed at the states they
+// were skipped at and their counters are spent at an even pace (SkippedWaves), and after which the policy is left as
+// it was at the hold's start, moved by the hold: the order in which the simulated tail and the skipped waves pass
+// then changes neither the clocks they run at nor the governor's state after the op.
 #include <string>
 #include <vector>
 
@@ -18,6 +32,7 @@
 #include "models/compute/dispatcher.h"
 #include "models/compute/op_replay_hook.h"
 #include "models/power/clock_domain.h"
+#include "models/power/governor_module.h"
 #include "sim/engine/op_memo.h"
 #include "sim/engine/wave_fast_forward.h"
 #include "sim/graph/workload.h"
@@ -37,6 +52,9 @@ class DeviceOpReplay final : public OpReplayHook {
   // Steady-state fast-forward (sim/engine/wave_fast_forward.h) of an op that runs alone: at each wave boundary its
   // state and counters go to the op's WaveFastForward; when it skips, the skipped waves' counters are booked here.
   [[nodiscard]] WaveSkip wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) override;
+  void hold_started(std::size_t op, TimeFs now) override;
+  // The power governor, whose state the signature classes and whose clock a replay imposes (none: no power domain).
+  void set_governor(GovernorModule& governor) { governor_ = &governor; }
   // The units whose slots the fast-forward's state class reads (none: no fast-forward).
   void set_units(std::vector<const ComputeUnit*> units) { units_ = std::move(units); }
 
@@ -52,27 +70,33 @@ class DeviceOpReplay final : public OpReplayHook {
     Bytes dram_read = 0, dram_written = 0, asked = 0;
     std::size_t spans = 0;
     std::uint64_t clock_changes = 0;
+    TimeFs next_act_in_fs = 0;  // the governor's (GovernorPolicy::next_act_in_fs) at the start
     bool valid = true;
   };
 
-  // An op being fast-forwarded: its detector and, once it skipped, what the op's end adjusts.
+  // An op being fast-forwarded: its detector and, for each skip, what the op's hold and end adjust.
   struct Forward {
     std::size_t op = 0;
     WaveFastForward detector;
     std::size_t spans_before = 0;  // tile spans recorded before the op's last wave boundary
     TimeFs last_boundary_fs = 0;
-    TimeFs skip_fs = kNever;  // when it skipped
-    TimeFs hold_fs = 0, wave_fs = 0;
-    std::uint64_t waves = 0;
-    std::vector<TileSpan> wave_spans;  // the spans of the last wave before the skip
+    struct Skipped {
+      TimeFs skip_fs = 0;  // when it skipped
+      TimeFs hold_fs = 0, wave_fs = 0;
+      std::uint64_t waves = 0;
+      std::size_t clock_state = 0;       // the compute clock's state the waves ran at
+      std::vector<TileSpan> wave_spans;  // the spans of the last wave before the skip
+    };
+    std::vector<Skipped> skips;
+    bool holding = false;
   };
   [[nodiscard]] WaveFastForward::Boundary boundary_of(std::size_t op, TimeFs now) const;
   void book_skip(Forward& f, const WaveFastForward::Skip& skip, std::uint64_t first_tile, std::uint64_t tiles,
                  TimeFs now);
-  void end_fast_forward(Forward& f, TimeFs end_fs);
+  void end_fast_forward(Forward& f);
   [[nodiscard]] std::vector<const Tensor*> tensors_of(std::size_t op) const;
   void replay(std::size_t op, const OpRecord& record, TimeFs start_fs);
-  [[nodiscard]] std::unique_ptr<OpRecord> record(const Recording& recording, TimeFs end_fs) const;
+  [[nodiscard]] std::unique_ptr<OpRecord> record(const Recording& recording, TimeFs end_fs);
 
   const Workload& workload_;
   std::vector<OpExecution>& executions_;
@@ -87,6 +111,7 @@ class DeviceOpReplay final : public OpReplayHook {
   std::vector<Recording> recordings_;
   std::vector<const ComputeUnit*> units_;
   std::vector<Forward> forwards_;
+  GovernorModule* governor_ = nullptr;
 };
 
 }  // namespace roofsim

@@ -35,9 +35,8 @@ bool WaveFastForward::same_slots(const std::vector<std::uint64_t>& a, const std:
   return static_cast<double>(moved) <= 2.0 * kSlotSlack * static_cast<double>(total);
 }
 
-WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_waves_left) {
+WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs) {
   Skip skip;
-  if (skipped_) return skip;
   last_.push_back(std::move(b));
   if (last_.size() > 3) last_.erase(last_.begin());
   if (last_.size() < 3 || full_waves_left <= kKeptWaves) return skip;
@@ -48,12 +47,16 @@ WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_w
   if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return skip;
   if (!same_cost(increments(first.compared, middle.compared), increments(middle.compared, latest.compared)))
     return skip;
-  skip.waves = full_waves_left - kKeptWaves;
   skip.wave_fs = latest.at_fs - middle.at_fs;
+  skip.waves = full_waves_left - kKeptWaves;
+  if (max_skip_fs != kNever) skip.waves = std::min(skip.waves, skip.wave_fs > 0 ? max_skip_fs / skip.wave_fs : 0);
+  if (skip.waves == 0) return Skip{};
   skip.hold_fs = skip.wave_fs * skip.waves;
   skip.booked = increments(middle.booked, latest.booked);
   for (auto& v : skip.booked) v *= skip.waves;
-  skipped_ = true;
+  ++skips_;
+  // The counters after the skip include the booked waves: waves are compared again from the next boundaries on.
+  last_.clear();
   return skip;
 }
 

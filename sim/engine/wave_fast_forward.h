@@ -17,6 +17,11 @@
 // but the last kKeptWaves (which, with the partial wave, give the op its tail) is skipped: each skipped wave adds the
 // last wave's increments of the booked counters, exactly, and its time. The caller runs the kept waves after the skip
 // and ends the op that much later.
+//
+// Under a power cap the governor may change the clock while waves are skipped, which the skipped waves' cost would
+// not show; the caller bounds a skip to the waves that end before the governor could decide anything
+// (GovernorModule::skip_bound_fs) and the detector starts afresh after each skip, so an op is simulated on through the
+// window that decides and skipped again once its new state repeats.
 #include <cstdint>
 #include <vector>
 
@@ -48,19 +53,20 @@ class WaveFastForward {
     TimeFs wave_fs = 0;                 // the last wave's time
   };
 
-  // A boundary with `full_waves_left` whole waves of tiles not yet handed out (the one starting now included).
-  // Returns the waves to skip now (none: waves == 0); after a skip the op is not fast-forwarded again.
-  [[nodiscard]] Skip boundary(Boundary b, std::uint64_t full_waves_left);
+  // A boundary with `full_waves_left` whole waves of tiles not yet handed out (the one starting now included), of
+  // of which only as many as end within `max_skip_fs` may be skipped. Returns the waves to skip now (none: waves ==
+  // 0); after a skip the detector needs three new boundaries.
+  [[nodiscard]] Skip boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs = kNever);
 
   // Whether two waves' increments agree within kSteadyTolerance (public for tests).
   [[nodiscard]] static bool same_cost(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
   // Whether two histograms of the slots' progress differ in at most kSlotSlack of their slots.
   [[nodiscard]] static bool same_slots(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
-  [[nodiscard]] bool skipped() const { return skipped_; }
+  [[nodiscard]] std::uint64_t skips() const { return skips_; }
 
  private:
   std::vector<Boundary> last_;  // the last three boundaries, oldest first
-  bool skipped_ = false;
+  std::uint64_t skips_ = 0;
 };
 
 // b - a, element by element (cumulative counters only grow).

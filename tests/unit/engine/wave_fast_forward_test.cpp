@@ -31,9 +31,33 @@ TEST_CASE("three boundaries of a repeating state skip every wave left but the ke
   REQUIRE(skip.booked.size() == 2);
   CHECK(skip.booked[0] == 7 * (8 - kKeptWaves));
   CHECK(skip.booked[1] == 1000 * (8 - kKeptWaves));
-  CHECK(ff.skipped());
-  // Once only.
+  CHECK(ff.skips() == 1);
+  // The counters after a skip include the booked waves: three new boundaries are needed.
   CHECK(ff.boundary(steady(4), 7).waves == 0);
+}
+
+TEST_CASE("a skip bounded by the governor skips the whole waves that end within the bound, then detects afresh") {
+  WaveFastForward ff;
+  (void)ff.boundary(steady(1), 20);
+  (void)ff.boundary(steady(2), 19);
+  // 2500 fs before a governor window could decide: two waves of 1000 fs end within it, a third would not.
+  const auto first = ff.boundary(steady(3), 18, 2500);
+  CHECK(first.waves == 2);
+  CHECK(first.hold_fs == 2000);
+  REQUIRE(first.booked.size() == 2);
+  CHECK(first.booked[0] == 7 * 2);
+  // A bound shorter than a wave skips nothing and keeps the boundaries seen.
+  WaveFastForward short_bound;
+  (void)short_bound.boundary(steady(1), 20);
+  (void)short_bound.boundary(steady(2), 19);
+  CHECK(short_bound.boundary(steady(3), 18, 999).waves == 0);
+  CHECK(short_bound.boundary(steady(4), 17).waves == 17 - kKeptWaves);
+  // After the bounded skip: boundaries 4 and 5 are the first two of a new run, 6 skips again (unbounded: all but
+  // the kept waves).
+  CHECK(ff.boundary(steady(4), 15).waves == 0);
+  CHECK(ff.boundary(steady(5), 14).waves == 0);
+  CHECK(ff.boundary(steady(6), 13).waves == 13 - kKeptWaves);
+  CHECK(ff.skips() == 2);
 }
 
 TEST_CASE("a state class that changed, a wave that cost more, or too few waves left skip nothing") {

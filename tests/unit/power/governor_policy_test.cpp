@@ -293,3 +293,134 @@ TEST_CASE("the schedule: back-to-back windows, decisions take effect a reaction 
   CHECK(policy.next_wake_fs() == 33 * kUs);
   CHECK_THROWS(policy.apply(33 * kUs));
 }
+
+TEST_CASE("a snapshot restored into a policy with the same parameters, moved in time, decides as the original") {
+  const GovernorParams params{100, 10 * kUs, 3 * kUs, h100_like_states(), 0.95};
+  GovernorPolicy original(params);
+  CHECK_FALSE(original.window_ended(10 * kUs, PowerSplit{50, 0, 20, 0}).has_value());
+  REQUIRE(original.window_ended(20 * kUs, PowerSplit{150, 0, 20, 0}).has_value());  // a step down pending at 23 us
+  const GovernorSnapshot at_20us = original.snapshot();
+  CHECK(at_20us.change_pending);
+  CHECK(at_20us.pending_at_fs == 23 * kUs);
+  CHECK(at_20us.pending_state == 3);
+  CHECK(at_20us.at_state.size() == 2);
+
+  GovernorPolicy copy(params);
+  copy.restore(at_20us);
+  CHECK(copy.snapshot() == at_20us);
+  // The same state 1000 us later: every time moves by 1000 us, the kept windows stay.
+  GovernorPolicy later(params);
+  later.restore(at_20us.moved(20 * kUs, 1020 * kUs));
+  CHECK(later.next_wake_fs() == 1023 * kUs);
+  CHECK(later.snapshot().window_start_fs == 1020 * kUs);
+  CHECK(original.apply(23 * kUs) == 3);
+  CHECK(copy.apply(23 * kUs) == 3);
+  CHECK(later.apply(1023 * kUs) == 3);
+  for (TimeFs w = 1; w <= 8; ++w) {
+    const PowerSplit low{20, 0, 20, 0};
+    const auto a = original.window_ended(23 * kUs + w * 10 * kUs, low);
+    const auto b = later.window_ended(1023 * kUs + w * 10 * kUs, low);
+    CHECK(a == b);
+  }
+  CHECK(original.state() == later.state());
+  CHECK(original.change_pending() == later.change_pending());
+  // A snapshot moved back before its origin and forth again is the same (times wrap and unwrap).
+  CHECK(at_20us.moved(20 * kUs, 0).moved(0, 20 * kUs) == at_20us);
+  GovernorSnapshot bad = at_20us;
+  bad.state = 9;
+  CHECK_THROWS(copy.restore(bad));
+}
+
+TEST_CASE("a policy's classes: no kept windows at the fastest state, their count and mean in 1/64 of the cap below") {
+  GovernorPolicy policy({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
+  CHECK(policy.classify().capped);
+  CHECK_FALSE(policy.window_ended(10 * kUs, PowerSplit{100, 0, 100, 0}).has_value());
+  // At the fastest state the kept window decides nothing: not classed.
+  CHECK(policy.classify().kept == 0);
+  CHECK(policy.classify().mean_power == 0);
+  REQUIRE(policy.window_ended(20 * kUs, PowerSplit{600, 0, 100, 0}).has_value());
+  CHECK(policy.classify().pending);
+  CHECK(policy.classify().pending_state == 3);
+  CHECK(policy.next_act_in_fs(20 * kUs + 400'000'000) == 600'000'000);  // the change at 21 us, 0.6 us away
+  CHECK(policy.apply(21 * kUs) == 3);
+  CHECK_FALSE(policy.window_ended(31 * kUs, PowerSplit{200, 0, 100, 0}).has_value());
+  CHECK_FALSE(policy.window_ended(41 * kUs, PowerSplit{210, 0, 100, 0}).has_value());
+  const GovernorClass c = policy.classify();
+  CHECK(c.state == 3);
+  CHECK(c.kept == 2);
+  // Mean 305 W of a 640 W cap: 305 / 640 x 64 = 30.5, rounded to the nearest class, 31.
+  CHECK(c.mean_power == 31);
+  CHECK(policy.kept_mean().total_w() == doctest::Approx(305));
+  CHECK(policy.next_act_in_fs(45 * kUs) == 6 * kUs);
+  GovernorPolicy uncapped({0, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
+  CHECK_FALSE(uncapped.classify().capped);
+}
+
+TEST_CASE("the skip bound ends before the window that decides: a step up after up_windows, a step down at once") {
+  // One step below the top, after the change at 21 us: windows end at 31, 41, ... us.
+  const auto stepped_down = [] {
+    GovernorPolicy policy({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
+    (void)policy.window_ended(10 * kUs, PowerSplit{100, 0, 100, 0});
+    (void)policy.window_ended(20 * kUs, PowerSplit{600, 0, 100, 0});
+    (void)policy.apply(21 * kUs);
+    return policy;
+  };
+  // A load predicted under the cap at the top state: the 8th window at this state steps up, at 101 us.
+  const PowerSplit fits{200, 0, 100, 0};
+  const PowerSplit stays{560, 0, 60, 0};  // under the cap, over it at the top state
+  const PowerSplit over{600, 0, 100, 0};
+  const TimeFs now = 25 * kUs;
+  {
+    const GovernorPolicy policy = stepped_down();
+    CHECK(policy.skip_bound_fs(now, fits) == 101 * kUs - now - 1);
+    CHECK(policy.skip_bound_fs(now, stays) == kNever);
+    CHECK(policy.skip_bound_fs(now, over) == 31 * kUs - now - 1);
+  }
+  {
+    // 33 us skipped at 25 us: the windows ending at 31, 41 and 51 us passed measuring `fits` (3 of the 8); after the
+    // stretch the window that began at 51 us has run 7 us, so on the simulated clock it began at 18 us.
+    GovernorPolicy policy = stepped_down();
+    policy.skip_windows(now, 33 * kUs, fits);
+    CHECK(policy.window_start_fs() == 18 * kUs);
+    CHECK(policy.next_wake_fs() == 28 * kUs);
+    CHECK(policy.kept_mean().total_w() == doctest::Approx(fits.total_w()));
+    // Five more windows: the fifth (the 8th at the state) steps up.
+    for (TimeFs w = 1; w <= 4; ++w) CHECK_FALSE(policy.window_ended(18 * kUs + w * 10 * kUs, fits).has_value());
+    const auto up = policy.window_ended(68 * kUs, fits);
+    REQUIRE(up.has_value());
+    CHECK(*up == 4);
+  }
+  {
+    GovernorPolicy policy = stepped_down();
+    CHECK_THROWS(policy.skip_windows(now, 101 * kUs - now, fits));  // reaches the end of the deciding window
+    CHECK_NOTHROW(policy.skip_windows(now, 101 * kUs - now - 1, fits));
+  }
+  // A pending change: nothing may be skipped.
+  GovernorPolicy pending({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
+  (void)pending.window_ended(10 * kUs, over);
+  CHECK(pending.skip_bound_fs(10 * kUs + 1, fits) == 0);
+}
+
+TEST_CASE(
+    "a recorded clock course aligned to another window grid moves by the difference and keeps the end window "
+    "on the grid") {
+  ClockTrajectory recorded;
+  recorded.duration_fs = 60 * kUs;
+  recorded.changes = {{5 * kUs, 3}, {50 * kUs, 2}};
+  recorded.end.state = 2;
+  recorded.end.window_start_fs = 55 * kUs;
+  recorded.next_act_in_fs = 3 * kUs;
+  const ClockTrajectory later = recorded.aligned_to(7 * kUs, 10 * kUs);
+  CHECK(later.changes[0].at_fs == 9 * kUs);
+  CHECK(later.changes[1].at_fs == 54 * kUs);
+  CHECK(later.end.window_start_fs == 59 * kUs);
+  CHECK(later.next_act_in_fs == 7 * kUs);
+  const ClockTrajectory earlier = recorded.aligned_to(0, 10 * kUs);
+  CHECK(earlier.changes[0].at_fs == 2 * kUs);
+  CHECK(earlier.end.window_start_fs == 52 * kUs);
+  // An end window that would end before the stretch does gains a window; one past its end loses one.
+  recorded.end.window_start_fs = 51 * kUs;
+  CHECK(recorded.aligned_to(0, 10 * kUs).end.window_start_fs == 58 * kUs);
+  recorded.end.window_start_fs = 58 * kUs;
+  CHECK(recorded.aligned_to(9 * kUs, 10 * kUs).end.window_start_fs == 54 * kUs);
+}
