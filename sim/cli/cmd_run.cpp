@@ -215,8 +215,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                     "cache level) replays its result");
   command->add_flag("--fast-forward", options->fast_forward,
                     "Device runs: also skip the identical waves of an op running alone once its state and a wave's "
-                    "cost repeat (exact without a power cap; under one the governor reads the skipped waves' energy "
-                    "spread over the op and may choose other clocks); --exact turns it off");
+                    "cost repeat (under a power cap only as many waves as end before the governor could change the "
+                    "clock); --exact turns it off");
   command->add_flag("--quiet", options->quiet, "No progress lines on stderr (printed once a run takes over 2 s)");
   add_table_flags(*command, options->table.wide, options->summary);
   add_allow_large_flag(*command, options->allow_large);

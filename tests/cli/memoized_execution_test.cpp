@@ -66,6 +66,15 @@ TEST_CASE("a 4-layer transformer prefill replayed from its memoized ops stays wi
                      "--set dram.model=simple");
 }
 
+TEST_CASE("a 4-layer transformer prefill under a power cap replays ops through the governor's clock changes") {
+  // At 300 W the governor re-clocks the GEMMs of every layer (9 clock changes with --exact): a replay imposes its
+  // twin's clock course and leaves the governor as the twin did (op_replay.h), so the ops after it run at the
+  // clocks --exact finds.
+  compare_with_exact("transformer-prefill-capped",
+                     "run --hw H100-SXM5 --workload transformer_prefill_small --set workload.params.layers=4 "
+                     "--set dram.model=simple --set power.cap=300W");
+}
+
 TEST_CASE("a 4-layer transformer decode step replayed from its memoized ops stays within the bounds of --exact") {
   compare_with_exact("decode",
                      "run --hw H100-SXM5 --workload llama2_7b_decode --set workload.params.layers=4 "
@@ -75,13 +84,12 @@ TEST_CASE("a 4-layer transformer decode step replayed from its memoized ops stay
 TEST_CASE("a 4-stage pipeline whose ranks share memoized ops stays within the bounds of --exact") {
   // Stages of the bundled pipeline at a quarter of its widths and sequence and half its micro-batches: the ops keep
   // their kinds and tiling (GEMMs of several waves, a stream op, sends and receives), and the stages still share
-  // recorded ops. At a fixed clock: the governor re-clocks ops of two governor windows, which are then simulated
-  // (op_replay.h), and under a 250 W cap an op of the first stage simulated after replayed ones moves 37% in DRAM
-  // bytes against --exact, which this case does not cover.
+  // recorded ops. Under a 250 W cap the governor re-clocks the stages' GEMMs (10 clock changes with --exact); the
+  // replays carry the governor's state (op_replay.h), so the ops simulated after them find the clocks --exact does.
   compare_with_exact("pipeline",
                      "run --hw 8xH100-NVSwitch --workload pp_forward --set cluster.devices=4 --set dram.model=simple "
                      "--set workload.params.seq=512 --set workload.params.hidden=1024 --set workload.params.ffn=4096 "
-                     "--set workload.params.micro_batches=4 --set power.cap=0W");
+                     "--set workload.params.micro_batches=4 --set power.cap=250W");
 }
 
 TEST_CASE("a GEMM of 8 waves fast-forwarded over its steady waves stays within the bounds of --exact") {
