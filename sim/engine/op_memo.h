@@ -8,9 +8,25 @@
 // the op's compulsory bytes, rounded to 1/kResidencyClasses: the bytes an op finds on chip decide its misses, so two
 // instances of one class differ in DRAM traffic by at most 1/(2 kResidencyClasses) of what the op moves (0.8%), while
 // the rounding lets layer 2 of a model reuse layer 1. The fill of each cache level (kFillClasses) keeps a cold first
-// layer apart. The DRAM's open rows are not part of the state: an op opens
-// thousands of rows and the few a previous op left open change its row-hit count by a few in thousands (measured by
-// the accuracy tests of tests/scenario/memoized_execution_test.cpp, which compare with --exact).
+// layer apart.
+//
+// The DRAM's state at launch and the op's place in the DRAM's address interleave are not part of the signature,
+// although with the detailed DRAM they move an op: under --exact the same op varies from layer to layer by up to 3.5%
+// (Llama-2 70B TP8 decode: residual1 3.5%, proj 2.3%; Llama-2 7B decode, 32 layers: mlp.down 3.1%, proj 2.8%; with the
+// simple DRAM at most 0.4%). Made canonical at every op's start one at a time (a diagnostic build, 7B decode, 16
+// layers, every tensor aligned to the interleave), the causes are two, of similar size:
+// - the DRAM's launch state: the phase of the per-bank refreshes (every pseudo-channel's fall due on the same cycles),
+//   which banks still owe their refresh in the round, and the open rows. Each made canonical alone leaves 1-2% of
+//   spread (qkv 1.8%, proj 1.7%, mlp.down 1.4% for the refresh phase); all three, none.
+// - the tensors' offsets within the address mapping's interleave (2.5 MiB over which channel, bank group and bank
+//   cycle on H100), which move by a layer's footprint from layer to layer, so no two layers of a model share them.
+//   With the launch state canonical and the addresses not aligned, 2.5-3% of spread remains (proj, mlp.down).
+// Classing them costs the repeats without bounding the error: refresh-phase classes of tREFIsb / 8 and address
+// classes of 1/8 of the interleave leave the worst op of the 7B decode at 2.9% (2.5% without), with 117 signatures
+// instead of 6 and 43 ops replayed instead of 154; the worst ops are --exact's own outliers, which have no twin, and
+// recording the median of a signature's first 3 or 5 instances leaves them as far. What replay costs instead
+// (op_replay.h) is measured against --exact on Llama-2 70B TP8 decode, 80 layers: total 0.002%, bytes 0.001%, energy
+// 0.004%, the worst op 3.7%.
 #include <cstdint>
 #include <memory>
 #include <string>
