@@ -12,7 +12,7 @@
 // 11.5%: 0.7%; per-bank HBM3, a bank of 16 for tRFCsb every tREFIsb, 4.1%: 0.3%). Per-bank refresh thus records ops
 // from 3.9 us on H100, the norms, residual adds and every op of a decode step among them. A replayed op still differs
 // from its --exact twin by the DRAM state and address placement the signature leaves out (op_memo.h): on Llama-2 70B
-// TP8 decode, 80 layers, the worst op by 3.7%, the total by 0.002%. Ops that overlap others are simulated: their
+// TP8 decode, 80 layers, the worst op by 3.7%, the total by 0.24%. Ops that overlap others are simulated: their
 // overlap pattern is not part of the signature.
 #include <string>
 #include <vector>
