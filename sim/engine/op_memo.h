@@ -97,15 +97,19 @@ class OpMemoStore {
     const auto it = records_.find(signature);
     return it == records_.end() || !it->second.agreed ? nullptr : it->second.record.get();
   }
-  // Keeps the first record of a signature until the next agrees with it; a record that disagrees takes its place.
-  void insert(const std::string& signature, std::unique_ptr<OpRecord> record) {
+  // Keeps the first record of a signature until the next of the same `recorder` (the device that simulated it)
+  // agrees with it; one of that recorder that disagrees takes its place. Other recorders' records do not count: the
+  // symmetric ranks of a cluster run simulate the same instance at the same time, so counting them would replay a
+  // rank's ops sooner when more of its class are simulated (--full) than with one representative.
+  void insert(const std::string& signature, std::unique_ptr<OpRecord> record, const void* recorder = nullptr) {
     auto [it, fresh] = records_.try_emplace(signature);
     Entry& entry = it->second;
     if (fresh) {
       entry.record = std::move(record);
+      entry.recorder = recorder;
       return;
     }
-    if (entry.agreed) return;
+    if (entry.agreed || entry.recorder != recorder) return;
     const TimeFs first = entry.record->duration_fs, next = record->duration_fs;
     if ((first > next ? first - next : next - first) * kAgreementParts <= first) {
       entry.agreed = true;
@@ -124,6 +128,7 @@ class OpMemoStore {
  private:
   struct Entry {
     std::unique_ptr<OpRecord> record;
+    const void* recorder = nullptr;
     bool agreed = false;
   };
   std::unordered_map<std::string, Entry> records_;

@@ -152,7 +152,7 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
     const Recording r = std::move(recordings_[i]);
     recordings_.erase(recordings_.begin() + static_cast<std::ptrdiff_t>(i));
     if (r.valid && r.clock_changes == clock_.changes() && now - r.start_fs >= shortest_record_fs_) {
-      store_.insert(r.signature, record(r, now));
+      store_.insert(r.signature, record(r, now), this);
       ++store_.recorded;
     } else {
       ++store_.simulated;

@@ -44,4 +44,21 @@ TEST_CASE("the memo store serves a signature once two records in a row agree wit
   CHECK(store.size() == 1);
 }
 
+TEST_CASE("the memo store counts agreement only between records of one recorder") {
+  OpMemoStore store;
+  const auto record_of = [](TimeFs duration_fs) {
+    auto record = std::make_unique<OpRecord>();
+    record->duration_fs = duration_fs;
+    return record;
+  };
+  const int device_a = 0, device_b = 0;
+  store.insert("norm|x", record_of(1000), &device_a);
+  store.insert("norm|x", record_of(1000), &device_b);  // another device's identical instance: not a second instance
+  CHECK(store.find("norm|x") == nullptr);
+  store.insert("norm|x", record_of(2000), &device_b);  // nor does its disagreement replace the first
+  store.insert("norm|x", record_of(1005), &device_a);
+  REQUIRE(store.find("norm|x") != nullptr);
+  CHECK(store.find("norm|x")->duration_fs == 1000);
+}
+
 }  // namespace roofsim
