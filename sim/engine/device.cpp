@@ -96,11 +96,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
   if (auto* simple = dynamic_cast<SimpleDram*>(dram_.get())) activity_->count_dram_bytes_over_their_bursts(*simple);
   power_->elaborate(*activity_, scheduler_.get());
   if (memo != nullptr) {
-    const TimeFs shortest_record_fs =
-        detailed_ != nullptr
-            ? seconds_to_fs(static_cast<double>(kRecordRefreshIntervals * hw.dram->standard.timing.tREFI) *
-                            hw.dram->standard.tck_s)
-            : 0;
+    const TimeFs shortest_record_fs = detailed_ != nullptr ? shortest_record_fs_of(*hw.dram) : 0;
     replay_ = std::make_unique<DeviceOpReplay>(workload, executions_, *policy_, *memory_, detailed_, *dispatcher_,
                                                power_->clock(), *memo, shortest_record_fs);
     replay_->set_units(counted_units);

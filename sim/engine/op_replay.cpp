@@ -34,6 +34,15 @@ struct CounterCursor {
 
 }  // namespace
 
+TimeFs shortest_record_fs_of(const DramParams& dram) {
+  const auto& timing = dram.standard.timing;
+  const RefreshMode mode = dram.resolved_refresh();
+  const auto interval = mode == RefreshMode::per_bank ? timing.tREFIsb : timing.tREFI;
+  if (mode == RefreshMode::none || interval == 0) return 0;
+  return seconds_to_fs(static_cast<double>(kRecordRefreshIntervals * static_cast<std::uint64_t>(interval)) *
+                       dram.standard.tck_s);
+}
+
 DeviceOpReplay::DeviceOpReplay(const Workload& workload, std::vector<OpExecution>& executions,
                                const DispatchPolicy& policy, MemorySystem& memory, EngineDramAdapter* dram,
                                Dispatcher& dispatcher, const ClockDomain& clock, OpMemoStore& store,
@@ -156,7 +165,7 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
     const Recording r = std::move(recordings_[i]);
     recordings_.erase(recordings_.begin() + static_cast<std::ptrdiff_t>(i));
     if (r.valid && now - r.start_fs >= shortest_record_fs_) {
-      store_.insert(r.signature, record(r, now));
+      store_.insert(r.signature, record(r, now), this);
       ++store_.recorded;
     } else {
       ++store_.simulated;

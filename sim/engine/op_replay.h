@@ -6,10 +6,13 @@
 // recorded op left of its own tensors are installed at its own tensors' addresses, and the dispatcher ends it after
 // the recorded duration. An op that starts alone and is not in the store is simulated and, if no other op started
 // and it lasted at least `shortest_record_fs`, recorded. With the detailed DRAM that is kRecordRefreshIntervals
-// refresh intervals: where refreshes fall in a shorter op (the DRAM's state across ops that the signature leaves out)
-// moves its time by more than the 2% a replay may differ, measured against --exact (a 10 us GEMM of a small
-// transformer moved by 3.8%); short ops also cost little to simulate. Ops that overlap others are simulated: their
-// overlap pattern is not part of the signature.
+// refreshes of a channel at the interval of the refresh mode the controller runs (shortest_record_fs_of: tREFI for
+// all-bank refresh, tREFIsb for per-bank): one refresh more or less in the op then moves it by at most a sixteenth of
+// the share of time refresh takes (all-bank HBM3, tRFC / tREFI = 11.5%: 0.7%; per-bank HBM3, a bank of 16 for tRFCsb
+// every tREFIsb, 4.1%: 0.3%). Per-bank refresh thus records ops from 3.9 us on H100, the norms, residual adds and
+// every op of a decode step among them. A replayed op still differs from its --exact twin by the DRAM state and
+// address placement the signature leaves out (op_memo.h): on Llama-2 70B TP8 decode, 80 layers, the worst op by 3.7%,
+// the total by 0.24%. Ops that overlap others are simulated: their overlap pattern is not part of the signature.
 //
 // Under a power cap the governor re-clocks ops while they run. A record holds the op's clock course (the changes at
 // times relative to its start) and the governor policy's state at its end; the key adds the policy's state at launch
@@ -31,6 +34,7 @@
 #include "models/compute/dispatch_policy.h"
 #include "models/compute/dispatcher.h"
 #include "models/compute/op_replay_hook.h"
+#include "models/dram/dram_params.h"
 #include "models/power/clock_domain.h"
 #include "models/power/governor_module.h"
 #include "sim/engine/op_memo.h"
@@ -40,6 +44,9 @@
 namespace roofsim {
 
 inline constexpr std::uint64_t kRecordRefreshIntervals = 16;
+
+// The shortest op recorded with the detailed DRAM `dram` (0: every op; no refresh).
+[[nodiscard]] TimeFs shortest_record_fs_of(const DramParams& dram);
 
 class DeviceOpReplay final : public OpReplayHook {
  public:

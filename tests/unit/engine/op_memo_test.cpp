@@ -24,18 +24,41 @@ TEST_CASE("valid_bytes_in counts the valid sectors' bytes inside a range, clippe
   CHECK(valid_bytes_in(8192, valid, 128, 8192 + 31 * 128, 64) == 64);
 }
 
-TEST_CASE("the memo store keeps the first record of a signature") {
+TEST_CASE("the memo store serves a signature once two records in a row agree within 1%, the first of them") {
   OpMemoStore store;
-  auto first = std::make_unique<OpRecord>();
-  first->duration_fs = 10;
-  auto second = std::make_unique<OpRecord>();
-  second->duration_fs = 20;
-  store.insert("gemm|a", std::move(first));
-  store.insert("gemm|a", std::move(second));
+  const auto record_of = [](TimeFs duration_fs) {
+    auto record = std::make_unique<OpRecord>();
+    record->duration_fs = duration_fs;
+    return record;
+  };
+  store.insert("gemm|a", record_of(1000));
+  CHECK(store.find("gemm|a") == nullptr);   // one instance: not yet
+  store.insert("gemm|a", record_of(1011));  // 1.1% apart: disagrees, and takes the place of the first
+  CHECK(store.find("gemm|a") == nullptr);
+  store.insert("gemm|a", record_of(1001));  // 10 / 1011 = 0.99% apart: agrees
   REQUIRE(store.find("gemm|a") != nullptr);
-  CHECK(store.find("gemm|a")->duration_fs == 10);
+  CHECK(store.find("gemm|a")->duration_fs == 1011);
+  store.insert("gemm|a", record_of(5000));  // once agreed, the record stays
+  CHECK(store.find("gemm|a")->duration_fs == 1011);
   CHECK(store.find("gemm|b") == nullptr);
   CHECK(store.size() == 1);
+}
+
+TEST_CASE("the memo store counts agreement only between records of one recorder") {
+  OpMemoStore store;
+  const auto record_of = [](TimeFs duration_fs) {
+    auto record = std::make_unique<OpRecord>();
+    record->duration_fs = duration_fs;
+    return record;
+  };
+  const int device_a = 0, device_b = 0;
+  store.insert("norm|x", record_of(1000), &device_a);
+  store.insert("norm|x", record_of(1000), &device_b);  // another device's identical instance: not a second instance
+  CHECK(store.find("norm|x") == nullptr);
+  store.insert("norm|x", record_of(2000), &device_b);  // nor does its disagreement replace the first
+  store.insert("norm|x", record_of(1005), &device_a);
+  REQUIRE(store.find("norm|x") != nullptr);
+  CHECK(store.find("norm|x")->duration_fs == 1000);
 }
 
 }  // namespace roofsim
