@@ -8,7 +8,8 @@
 namespace roofsim {
 
 std::string clock_label(Hertz clock_hz) {
-  return format_si(clock_hz, "Hz");
+  // Four digits: a board's DVFS states are 15 MHz apart, and three would print 1.905 GHz as 1.91 GHz.
+  return format_si(clock_hz, "Hz", 4);
 }
 
 Hertz busy_clock_hz(const OpRunStats& op, const PowerRunStats& power) {

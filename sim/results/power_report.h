@@ -11,7 +11,7 @@ namespace roofsim {
 // Sets each op's simulated energy and adds a "power" object to its report.json entry.
 void add_power_fields(Report& report, const RunResult& result);
 
-// A DVFS state's clock as reports name it ("1.83 GHz"): the keys of the time-at-clock objects and the table columns.
+// A DVFS state's clock as reports name it ("1.905 GHz"): the keys of the time-at-clock objects and the table columns.
 [[nodiscard]] std::string clock_label(Hertz clock_hz);
 
 // The op's engines' mean clock over their busy time (busy-weighted over the DVFS states); 0 without busy time.

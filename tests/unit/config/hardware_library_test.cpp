@@ -174,3 +174,75 @@ TEST_CASE("H100 runs its tensor-core peaks at 1.83 GHz and its vector and FP64 p
   CHECK(hw.compute.engine_for(DataType::fp64)->clock_hz == doctest::Approx(1.98e9));
   CHECK(hw.power.nominal_clock_hz == doctest::Approx(1.98e9));
 }
+
+namespace {
+
+// GA100's V / V_boost at the locked clocks of Kernel Tuner's A100 power curve, as the A100 file derives it (leakage of
+// 20 W at the floor): flat up to the 1005 MHz ridge, linear between the measured clocks above it.
+double ga100_voltage_ratio(double clock_mhz) {
+  const std::vector<std::pair<double, double>> points = {{1005, 0.7489}, {1140, 0.7946}, {1275, 0.8832}, {1410, 1}};
+  if (clock_mhz <= points.front().first) return points.front().second;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    if (clock_mhz <= points[i].first) {
+      const auto [f0, r0] = points[i - 1];
+      const auto [f1, r1] = points[i];
+      return r0 + (r1 - r0) * (clock_mhz - f0) / (f1 - f0);
+    }
+  }
+  return 1;
+}
+
+}  // namespace
+
+TEST_CASE("the A100 file's V-f shape follows from the measured power curve it cites") {
+  // Kernel Tuner's A100 PCIe: board power (W) of an FP32-FMA kernel at locked graphics clocks (MHz).
+  const std::vector<double> clocks = {210, 330, 465, 600, 735, 870, 1005, 1140, 1275, 1410};
+  const std::vector<double> watts = {42.002, 47.026, 52.724, 58.598, 64.991, 71.457, 78.121, 91.995, 116.619, 153.408};
+  // A least-squares line through the clocks up to 870 MHz: P = p0 + c f at the floor voltage.
+  double mean_f = 0, mean_p = 0;
+  for (std::size_t i = 0; i < 6; ++i) mean_f += clocks[i] / 6, mean_p += watts[i] / 6;
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < 6; ++i) {
+    sxy += (clocks[i] - mean_f) * (watts[i] - mean_p);
+    sxx += (clocks[i] - mean_f) * (clocks[i] - mean_f);
+  }
+  const double c = sxy / sxx, p0 = mean_p - c * mean_f;
+  CHECK(c == doctest::Approx(0.0445).epsilon(0.01));
+  CHECK(p0 == doctest::Approx(32.3).epsilon(0.01));
+  for (std::size_t i = 0; i < 6; ++i) CHECK(std::abs(watts[i] - p0 - c * clocks[i]) < 0.5);
+  // Above the ridge: P = p0 - L + L v + c f v^2 with L = 20 W, solved for v = V / V_floor.
+  const double leakage = 20;
+  std::vector<double> v;
+  for (std::size_t i = 6; i < clocks.size(); ++i) {
+    const double a = c * clocks[i], b = leakage, k = p0 - leakage - watts[i];
+    v.push_back((-b + std::sqrt(b * b - 4 * a * k)) / (2 * a));
+  }
+  const double boost = v.back();
+  CHECK(boost == doctest::Approx(1.348).epsilon(0.001));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    CHECK(v[i] / boost == doctest::Approx(ga100_voltage_ratio(clocks[i + 6])).epsilon(0.001));
+  }
+}
+
+TEST_CASE("the NVIDIA files' DVFS states are 15 MHz apart, with GA100's V-f shape at the same fraction of the boost") {
+  struct Table {
+    const char* file;
+    double boost_mhz, lowest_mhz;
+  };
+  for (const Table& t :
+       {Table{"A100-SXM4-80GB.toml", 1410, 705}, Table{"H100-SXM5.toml", 1980, 990}, Table{"H200.toml", 1980, 990},
+        Table{"V100-SXM2.toml", 1530, 765}, Table{"B200.toml", 1980, 990}}) {
+    INFO(t.file);
+    const auto hw = load_hardware(test::config_path(t.file));
+    const auto& states = hw.power.dvfs;
+    REQUIRE(states.size() == static_cast<std::size_t>((t.boost_mhz - t.lowest_mhz) / 15) + 1);
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      const double mhz = t.lowest_mhz + 15.0 * static_cast<double>(i);
+      CHECK(states[i].clock_hz == doctest::Approx(mhz * 1e6));
+      const double expected_v = hw.power.nominal_voltage_v * ga100_voltage_ratio(mhz * 1410 / t.boost_mhz);
+      CHECK(std::abs(states[i].voltage_v - expected_v) <= 0.0005 + 1e-12);
+      if (i > 0) CHECK(states[i].voltage_v >= states[i - 1].voltage_v);
+    }
+    CHECK(states.back().voltage_v == doctest::Approx(hw.power.nominal_voltage_v));
+  }
+}
