@@ -86,6 +86,7 @@ TunedChoice tuned_choice(const Topology& topology, CollectiveRequest request, Ne
       if (protocol && each != *protocol) continue;
       if (!protocol_supported(each, candidate)) continue;
       options.protocol = protocol_cost(each, candidate);
+      request.send_window_bytes = options.protocol.buffer_payload_bytes();
       const Seconds predicted_s = predict(request, topology, options).time_s;
       if (!found || predicted_s < best.predicted_s) {
         found = true;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <stdexcept>
 
 namespace roofsim::net {
@@ -131,6 +132,51 @@ OpId gather(Schedule& schedule, const std::vector<OpId>& ops) {
   return schedule.add_join(real);
 }
 
+// The send window of every connection among the ops from `first` on (one channel's ring, one tree): a transfer
+// waits for the release of the latest earlier transfer of its connection (same sender and receiver) such that the
+// bytes from that one to itself exceed the window. A transfer is released when the reductions at its receiver that
+// read it have finished, else when it has arrived (the receiver's slot is free once the data has been read).
+void limit_in_flight(Schedule& schedule, OpId first, Bytes window_bytes) {
+  if (window_bytes == 0) return;
+  const auto end = static_cast<OpId>(schedule.size());
+  std::vector<std::vector<OpId>> readers(end - first);
+  for (OpId id = first; id < end; ++id) {
+    const auto& op = schedule.op(id);
+    if (op.kind != OpKind::reduce) continue;
+    for (const OpId* dep = schedule.dependencies_begin(id); dep != schedule.dependencies_end(id); ++dep) {
+      if (*dep < first) continue;
+      const auto& sent = schedule.op(*dep);
+      if (sent.kind == OpKind::transfer && sent.dst == op.src) readers[*dep - first].push_back(id);
+    }
+  }
+  struct Connection {
+    std::vector<OpId> sends;
+    std::size_t oldest = 0;  // the first send not yet known to be outside the window of the latest
+    Bytes bytes = 0;         // bytes of sends[oldest ..]
+  };
+  std::map<std::pair<NodeId, NodeId>, Connection> connections;
+  for (OpId id = first; id < end; ++id) {
+    const auto& op = schedule.op(id);
+    if (op.kind != OpKind::transfer) continue;
+    auto& connection = connections[{op.src, op.dst}];
+    connection.sends.push_back(id);
+    connection.bytes += op.bytes;
+    OpId release = kNoOp;
+    while (connection.sends.size() - connection.oldest > 1 && connection.bytes > window_bytes) {
+      release = connection.sends[connection.oldest];
+      connection.bytes -= schedule.op(release).bytes;
+      ++connection.oldest;
+    }
+    if (release == kNoOp) continue;
+    const auto& read_by = readers[release - first];
+    if (read_by.empty()) {
+      schedule.add_dependency(id, release);
+    } else {
+      for (const OpId reader : read_by) schedule.add_dependency(id, reader);
+    }
+  }
+}
+
 enum class RingKind { reduce_scatter, all_gather, all_reduce };
 
 // A ring over `members` (indices into ranks) of a buffer of `bytes` in members.size() shards. Rank i may begin
@@ -174,7 +220,7 @@ std::vector<OpId> ring_phase(Schedule& schedule, const std::vector<NodeId>& rank
   return exit;
 }
 
-void build_ring(Schedule& schedule, const CollectiveRequest& request) {
+void build_ring_steps(Schedule& schedule, const CollectiveRequest& request) {
   const auto& ranks = request.ranks;
   const std::size_t p = ranks.size();
   std::vector<std::size_t> all(p);
@@ -205,6 +251,12 @@ void build_ring(Schedule& schedule, const CollectiveRequest& request) {
     }
     case CollectiveOp::alltoall: break;
   }
+}
+
+void build_ring(Schedule& schedule, const CollectiveRequest& request) {
+  const auto first = static_cast<OpId>(schedule.size());
+  build_ring_steps(schedule, request);
+  limit_in_flight(schedule, first, request.send_window_bytes);
 }
 
 // Every rank sends shard d of its buffer to rank d (in the order d = i+1, i+2, ...) and reduces what it receives.
@@ -402,8 +454,11 @@ void build_tree(Schedule& schedule, const CollectiveRequest& request) {
   const auto trees = double_binary_tree(p);
   if (request.op == CollectiveOp::allreduce) {
     // Each tree reduces and broadcasts half of the buffer (NCCL's tree algorithm).
+    // Each tree has its own connections (NCCL runs the two trees on different channels).
     for (std::size_t t = 0; t < 2; ++t) {
+      const auto first = static_cast<OpId>(schedule.size());
       tree_allreduce(schedule, request.ranks, trees[t], share(request.bytes, 2, t), request.chunk_bytes);
+      limit_in_flight(schedule, first, request.send_window_bytes);
     }
     return;
   }
@@ -411,6 +466,7 @@ void build_tree(Schedule& schedule, const CollectiveRequest& request) {
   const auto& tree = trees[0];
   const auto rank_at = [&](std::size_t position) { return request.ranks[(position + request.root) % p]; };
   const std::size_t k = chunk_count(request.bytes, request.chunk_bytes);
+  const auto first = static_cast<OpId>(schedule.size());
   std::vector<std::size_t> order{0};
   for (std::size_t n = 0; n < order.size(); ++n) {
     for (const int child : tree.children[order[n]]) order.push_back(static_cast<std::size_t>(child));
@@ -424,6 +480,7 @@ void build_tree(Schedule& schedule, const CollectiveRequest& request) {
       }
     }
   }
+  limit_in_flight(schedule, first, request.send_window_bytes);
 }
 
 // Reduce-scatter along the levels from the fastest, all-reduce along the slowest, all-gather back (the

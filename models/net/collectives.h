@@ -49,6 +49,11 @@ struct CollectiveRequest {
   // entry is a channel's order of the same devices (a ring's order: rail-aligned, or reversed to use the other link
   // direction); ring and tree follow it, the other algorithms keep `ranks`. Empty: one channel on `ranks`.
   std::vector<std::vector<NodeId>> channels;
+  // The receive buffer of one connection (a sender to a receiver, per channel and tree), in payload bytes: a ring's or
+  // tree's message may leave only while the messages of the connection not yet consumed by the receiver (reduced,
+  // else arrived) and itself fit in it; a message larger than the buffer goes alone (NCCL's NCCL_STEPS slots of a
+  // connection, protocol.h). 0: unlimited.
+  Bytes send_window_bytes = 0;
 
   [[nodiscard]] std::size_t channel_count() const { return channels.empty() ? 1 : channels.size(); }
 };

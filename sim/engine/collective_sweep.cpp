@@ -82,6 +82,7 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
     if (choice.algorithm != net::Algorithm::ring) request.channels.clear();
     net::NetworkOptions options = network;
     options.protocol = net::protocol_cost(choice.protocol, choice.algorithm);
+    request.send_window_bytes = options.protocol.buffer_payload_bytes();
     CollectiveSweepRow row;
     row.bytes = request.bytes;
     row.algorithm = std::string(net::to_string(request.algorithm));
