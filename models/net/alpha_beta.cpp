@@ -113,6 +113,7 @@ struct Problem {
   [[nodiscard]] Prediction tree() const;
   [[nodiscard]] Prediction hierarchical() const;
   [[nodiscard]] Prediction in_switch() const;
+  [[nodiscard]] Prediction collnet() const;
 
   const CollectiveRequest& request;
   const Topology& topology;
@@ -228,8 +229,11 @@ Prediction Problem::ring() const {
                              run_s(gather_sum, start + reduce_run, last - reduce_run) + hops[(start + last) % n] +
                              (last < reduce_count ? reduce_s : 0.0);
       pipeline_s = std::max(pipeline_s, chain_s);
-      reducer_s = std::max(
-          reducer_s, hops[start] + reducer_work_s + run_s(hop_sum, start + reduce_count, step_count - reduce_count));
+      // (An all-gather reduces nothing: its chain above is its whole path.)
+      if (reduce_count > 0) {
+        reducer_s = std::max(
+            reducer_s, hops[start] + reducer_work_s + run_s(hop_sum, start + reduce_count, step_count - reduce_count));
+      }
     }
   }
   pipeline_s += (k - 1.0) * spacing_s + (spacing_s - service_s);
@@ -691,6 +695,55 @@ Prediction Problem::in_switch() const {
   return prediction;
 }
 
+// CollNet Direct (see build_collnet): per slice of S/m, a reduce-scatter on a node's ring (the ring prediction), the
+// shards' chunks up to their rail's aggregation switch, reduced there (the nodes' copies) and back down to every
+// node, pipelined (the first chunk's way, then one chunk per the slowest of the uplink, the switch's engines and the
+// downlink), and an all-gather on the node's ring. The slices pipeline: one slice's three phases, then one period per
+// further slice, the longer of the node's NVLink work (its reduce-scatter and all-gather share the ports) and the
+// fabric phase.
+Prediction Problem::collnet() const {
+  Prediction prediction;
+  const auto per_node = static_cast<std::size_t>(request.levels[0]);
+  const double nodes = static_cast<double>(request.levels[1]);
+  const double slices = static_cast<double>(hierarchical_slices(request));
+  const double slice = s / slices;
+  NetworkOptions inside = options;
+  inside.protocol.launch_s = 0;
+  CollectiveRequest node = request;
+  node.algorithm = Algorithm::ring;
+  node.ranks.assign(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(per_node));
+  node.channels.clear();
+  node.send_window_bytes = 0;
+  node.bytes = static_cast<Bytes>(std::llround(slice));
+  node.op = CollectiveOp::reducescatter;
+  const Prediction scatter = predict(node, topology, inside);
+  node.op = CollectiveOp::allgather;
+  const Prediction gather_phase = predict(node, topology, inside);
+  // The fabric phase of device 0's shard (every index's is alike: one rail each).
+  const NodeId aggregator = request.aggregation_switches.front();
+  const double shard = slice / static_cast<double>(per_node);
+  const double k = chunks(shard, chunk);
+  const double piece = shard / k;
+  const double w = wire(options.protocol, piece);
+  const double packet = static_cast<double>(options.packet_bytes);
+  const auto& up_route = topology.route(ranks[0], aggregator);
+  const auto& down_route = topology.route(aggregator, ranks[0]);
+  const auto up = path_cost(topology, ranks[0], aggregator);
+  const auto down = path_cost(topology, aggregator, ranks[0]);
+  const Seconds reduce_s = nodes * piece * options.switch_reduction.gamma_s_per_byte();
+  const Seconds period_s =
+      std::max({up.overhead_s + w * up.beta_s_per_byte, down.overhead_s + w * down.beta_s_per_byte, reduce_s});
+  const Seconds fabric_s = message_s(topology, up_route, w, packet) + reduce_s +
+                           message_s(topology, down_route, w, packet) + (k - 1.0) * period_s;
+  const Seconds node_s = scatter.time_s + gather_phase.time_s;
+  prediction.cost = worst(up, down);
+  prediction.time_s = options.protocol.launch_s + node_s + fabric_s + (slices - 1.0) * std::max(node_s, fabric_s);
+  prediction.formula =
+      "launch + node reduce-scatter + fabric (chunks up, reduced in the switch, down) + node all-gather of S/m, + "
+      "(m-1) x max(node phases, fabric)";
+  return prediction;
+}
+
 }  // namespace
 
 Prediction predict(const CollectiveRequest& request, const Topology& topology, const NetworkOptions& options) {
@@ -714,6 +767,7 @@ Prediction predict(const CollectiveRequest& request, const Topology& topology, c
     case Algorithm::tree: return problem.tree();
     case Algorithm::hierarchical: return problem.hierarchical();
     case Algorithm::in_switch: return problem.in_switch();
+    case Algorithm::collnet: return problem.collnet();
   }
   return Prediction{};
 }

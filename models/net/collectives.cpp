@@ -26,6 +26,7 @@ std::string_view to_string(Algorithm algorithm) {
     case Algorithm::direct: return "direct";
     case Algorithm::hierarchical: return "hierarchical";
     case Algorithm::in_switch: return "switch";
+    case Algorithm::collnet: return "collnet";
   }
   return "ring";
 }
@@ -590,6 +591,57 @@ void build_in_switch(Schedule& schedule, const CollectiveRequest& request) {
   }
 }
 
+// One slice of CollNet Direct (see the header); `first_level_done` as in build_hierarchical_slice.
+void build_collnet_slice(Schedule& schedule, const CollectiveRequest& request, Bytes total,
+                         std::vector<OpId>& first_level_done) {
+  const auto& ranks = request.ranks;
+  const std::size_t per_node = request.levels[0];
+  const std::size_t nodes = request.levels[1];
+  std::vector<OpId> ready = first_level_done;
+  const auto node_phase = [&](RingKind kind) {
+    for (std::size_t n = 0; n < nodes; ++n) {
+      std::vector<std::size_t> group;
+      std::vector<OpId> entry;
+      for (std::size_t d = 0; d < per_node; ++d) {
+        group.push_back(n * per_node + d);
+        entry.push_back(ready[n * per_node + d]);
+      }
+      const auto exit = ring_phase(schedule, ranks, group, total, request.chunk_bytes, kind, entry);
+      for (std::size_t d = 0; d < per_node; ++d) ready[n * per_node + d] = exit[d];
+    }
+  };
+  node_phase(RingKind::reduce_scatter);
+  first_level_done = ready;
+  for (std::size_t d = 0; d < per_node; ++d) {
+    const NodeId aggregator = request.aggregation_switches[d];
+    const Bytes shard = share(total, per_node, d);
+    const std::size_t k = chunk_count(shard, request.chunk_bytes);
+    std::vector<std::vector<OpId>> returned(nodes);
+    for (std::size_t j = 0; j < k; ++j) {
+      const Bytes part = share(shard, k, j);
+      std::vector<OpId> sent;
+      for (std::size_t n = 0; n < nodes; ++n) {
+        sent.push_back(schedule.add_transfer(ranks[n * per_node + d], aggregator, part, {ready[n * per_node + d]}));
+      }
+      // The switch's aggregation engines take in every node's copy (their throughput is the fabric switch's key).
+      const OpId reduced = schedule.add_reduce(aggregator, part * nodes, {gather(schedule, sent)});
+      for (std::size_t n = 0; n < nodes; ++n) {
+        returned[n].push_back(schedule.add_transfer(aggregator, ranks[n * per_node + d], part, {reduced}));
+      }
+    }
+    for (std::size_t n = 0; n < nodes; ++n) ready[n * per_node + d] = gather(schedule, returned[n]);
+  }
+  node_phase(RingKind::all_gather);
+}
+
+void build_collnet(Schedule& schedule, const CollectiveRequest& request) {
+  const std::size_t slices = hierarchical_slices(request);
+  std::vector<OpId> first_level_done = no_ops(request.ranks.size());
+  for (std::size_t slice = 0; slice < slices; ++slice) {
+    build_collnet_slice(schedule, request, share(request.bytes, slices, slice), first_level_done);
+  }
+}
+
 bool power_of_two(std::size_t n) {
   return n != 0 && (n & (n - 1)) == 0;
 }
@@ -655,6 +707,13 @@ std::string unsupported_reason(const CollectiveRequest& request) {
       if (op == CollectiveOp::alltoall) return name + " is not an algorithm (alltoall: direct)";
       if (!request.switch_node) return "switch needs a switch topology with in_switch_reduction = true";
       return "";
+    case Algorithm::collnet:
+      if (op != CollectiveOp::allreduce) return name + " is not an algorithm (collnet: allreduce)";
+      if (request.levels.size() != 2 || request.levels[0] * request.levels[1] != p ||
+          request.aggregation_switches.size() != request.levels[0]) {
+        return "collnet needs a two_level topology whose fabric switches reduce (topology.fabric_reduction_bandwidth)";
+      }
+      return "";
   }
   return "";
 }
@@ -669,6 +728,7 @@ void build_channel(Schedule& schedule, const CollectiveRequest& request) {
     case Algorithm::direct: build_direct(schedule, request); break;
     case Algorithm::hierarchical: build_hierarchical(schedule, request); break;
     case Algorithm::in_switch: build_in_switch(schedule, request); break;
+    case Algorithm::collnet: build_collnet(schedule, request); break;
   }
 }
 

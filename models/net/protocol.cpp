@@ -24,7 +24,7 @@ std::optional<Protocol> parse_protocol(std::string_view text) {
 }
 
 bool protocol_supported(Protocol protocol, Algorithm algorithm) {
-  return algorithm != Algorithm::in_switch || protocol == Protocol::simple;
+  return (algorithm != Algorithm::in_switch && algorithm != Algorithm::collnet) || protocol == Protocol::simple;
 }
 
 ProtocolCost protocol_cost(Protocol protocol, Algorithm algorithm) {
@@ -34,6 +34,13 @@ ProtocolCost protocol_cost(Protocol protocol, Algorithm algorithm) {
     // NCCL tuning.cc: NVLS latency = hwLat[NVLINK][NVLS][Simple] = 23 us (+ hwLat[NET] 18 us across nodes), no
     // baseLat, no per-step term.
     cost.launch_s = 23 * us;
+    return cost;
+  }
+  if (algorithm == Algorithm::collnet) {
+    // NCCL tuning.cc (v2.19-2.21), CollNet Direct, Simple: no baseLat; hwLat[NVLINK] = 3.7 us inside a node, paid on
+    // the way in and out, hwLat[NET] = 31 us across the fabric: 2 x 3.7 + 31 us once per collective, no per-step
+    // term (NCCL's 0.4 us per local rank of arity serialisation is left out).
+    cost.launch_s = (2 * 3.7 + 31) * us;
     return cost;
   }
   switch (protocol) {

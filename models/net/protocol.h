@@ -59,7 +59,7 @@ struct ProtocolCost {
 // across the network), not per step.
 [[nodiscard]] ProtocolCost protocol_cost(Protocol protocol, Algorithm algorithm);
 
-// Whether NCCL runs the algorithm with the protocol: NVLS is Simple only.
+// Whether NCCL runs the algorithm with the protocol: NVLS and CollNet are Simple only.
 [[nodiscard]] bool protocol_supported(Protocol protocol, Algorithm algorithm);
 
 }  // namespace roofsim::net
