@@ -9,7 +9,7 @@
 namespace roofsim::net {
 
 std::vector<NodeId> ranks_for(Algorithm algorithm, const Topology& topology) {
-  if (algorithm != Algorithm::hierarchical) return topology.ring_order();
+  if (algorithm != Algorithm::hierarchical && algorithm != Algorithm::collnet) return topology.ring_order();
   std::vector<NodeId> natural(topology.devices());
   for (NodeId d = 0; d < topology.devices(); ++d) natural[d] = d;
   return natural;
@@ -46,6 +46,18 @@ std::vector<std::vector<NodeId>> channel_orders(const Topology& topology, std::s
   return orders;
 }
 
+std::vector<NodeId> aggregation_switches(const Topology& topology) {
+  std::vector<NodeId> switches;
+  if (topology.kind() != TopologyKind::two_level || topology.levels()[1] < 2) return switches;
+  const auto per_node = static_cast<NodeId>(topology.levels()[0]);
+  const auto last = static_cast<NodeId>(topology.levels()[1] - 1) * per_node;
+  for (NodeId d = 0; d < per_node; ++d) {
+    const auto& route = topology.route(d, last + d);
+    switches.push_back(topology.link(route[route.size() / 2 - 1]).to);
+  }
+  return switches;
+}
+
 std::size_t default_channels(const Topology& topology) {
   switch (topology.kind()) {
     case TopologyKind::two_level: return topology.nics_per_node();
@@ -74,7 +86,7 @@ TunedChoice tuned_choice(const Topology& topology, CollectiveRequest request, Ne
                          std::optional<Protocol> protocol, std::optional<Algorithm> algorithm) {
   TunedChoice best;
   bool found = false;
-  const std::vector<Algorithm> tuned = {Algorithm::ring, Algorithm::tree, Algorithm::in_switch};
+  const std::vector<Algorithm> tuned = {Algorithm::ring, Algorithm::tree, Algorithm::in_switch, Algorithm::collnet};
   const auto candidates = algorithm ? std::vector<Algorithm>{*algorithm} : tuned;
   const auto channels = request.channels;
   for (const auto candidate : candidates) {
@@ -86,6 +98,7 @@ TunedChoice tuned_choice(const Topology& topology, CollectiveRequest request, Ne
       if (protocol && each != *protocol) continue;
       if (!protocol_supported(each, candidate)) continue;
       options.protocol = protocol_cost(each, candidate);
+      request.send_window_bytes = options.protocol.buffer_payload_bytes();
       const Seconds predicted_s = predict(request, topology, options).time_s;
       if (!found || predicted_s < best.predicted_s) {
         found = true;

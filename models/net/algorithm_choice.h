@@ -25,6 +25,12 @@ namespace roofsim::net {
 //   of every full-duplex link.
 [[nodiscard]] std::vector<std::vector<NodeId>> channel_orders(const Topology& topology, std::size_t channels);
 
+// CollNet's aggregation switches of a two_level cluster: per device index d within a node, the switch midway on the
+// route between device d of the first node and device d of the last (on a rail-optimized fabric with every node on
+// one leaf per rail, that rail's leaf; else the spine where the rail's routes meet). Empty on other topologies and on
+// one node.
+[[nodiscard]] std::vector<NodeId> aggregation_switches(const Topology& topology);
+
 // The channels NCCL would open for a ring: one per NIC of a node on two_level (one ring per rail); two on ring,
 // torus and fully connected topologies (one per link direction); one on a switch, whose links every ring shares.
 [[nodiscard]] std::size_t default_channels(const Topology& topology);
@@ -39,10 +45,10 @@ struct AlgorithmChoice {
 };
 
 // What NCCL's tuner does (src/graph/tuning.cc, ncclTopoTuneModel and the per-size choice in enqueue.cc): among ring,
-// tree and, where the switch reduces, in-switch reduction (NVLS), each with every protocol it runs with (or only
-// `protocol`, when given), the pair whose predicted time is least. The prediction is this model's (alpha_beta.h), so
-// the choice follows the simulated mechanism without simulating every candidate. `options` gives the packet size
-// and reduction costs; its protocol is replaced per candidate.
+// tree and, where the switch reduces, in-switch reduction (NVLS), where the fabric switches reduce, CollNet, each with
+// every protocol it runs with (or only `protocol`, when given), the pair whose predicted time is least. The prediction
+// is this model's (alpha_beta.h), so the choice follows the simulated mechanism without simulating every candidate.
+// `options` gives the packet size and reduction costs; its protocol is replaced per candidate.
 struct TunedChoice {
   Algorithm algorithm = Algorithm::ring;
   Protocol protocol = Protocol::simple;

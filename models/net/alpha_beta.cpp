@@ -98,6 +98,13 @@ double wire(const ProtocolCost& protocol, double payload) {
          static_cast<double>(protocol.line_bytes);
 }
 
+// The chunks of `piece` bytes a connection's receive buffer of `window` bytes holds at once: at least one (a larger
+// message goes alone); unlimited (a huge count) when the window is 0.
+double in_flight_chunks(Bytes window, double piece) {
+  if (window == 0) return 1e18;
+  return std::max(1.0, std::floor(static_cast<double>(window) / std::max(1.0, piece)));
+}
+
 // What every algorithm's formula reads of a request: p ranks, a buffer of s bytes in chunks of `chunk` bytes.
 struct Problem {
   [[nodiscard]] Prediction ring() const;
@@ -106,6 +113,7 @@ struct Problem {
   [[nodiscard]] Prediction tree() const;
   [[nodiscard]] Prediction hierarchical() const;
   [[nodiscard]] Prediction in_switch() const;
+  [[nodiscard]] Prediction collnet() const;
 
   const CollectiveRequest& request;
   const Topology& topology;
@@ -221,14 +229,55 @@ Prediction Problem::ring() const {
                              run_s(gather_sum, start + reduce_run, last - reduce_run) + hops[(start + last) % n] +
                              (last < reduce_count ? reduce_s : 0.0);
       pipeline_s = std::max(pipeline_s, chain_s);
-      reducer_s = std::max(
-          reducer_s, hops[start] + reducer_work_s + run_s(hop_sum, start + reduce_count, step_count - reduce_count));
+      // (An all-gather reduces nothing: its chain above is its whole path.)
+      if (reduce_count > 0) {
+        reducer_s = std::max(
+            reducer_s, hops[start] + reducer_work_s + run_s(hop_sum, start + reduce_count, step_count - reduce_count));
+      }
     }
   }
   pipeline_s += (k - 1.0) * spacing_s + (spacing_s - service_s);
   const double link_s = busiest_s - service_s + last_s;
-  prediction.time_s = options.protocol.launch_s + std::max({pipeline_s, link_s, reducer_s});
-  prediction.formula = "launch + max(sum over steps of max(D, k u) + (k-1) u + D, reducer); D: step, u: spacing";
+  // The send window: a connection's send n waits for its send n - W to be released (reduced at the receiver, else
+  // arrived) when W chunks fill the receive buffer. Where that binds, every connection's sends are played in their
+  // order: send n of hop h leaves after its send n-1 has passed its link (u_h), its send n-W has been released, and
+  // its data has come from hop h-1 (that hop's send n-k, one step earlier, released).
+  const double window_chunks = in_flight_chunks(request.send_window_bytes, std::ceil(piece));
+  double window_s = 0;
+  if (window_chunks < steps * k) {
+    const auto sends = static_cast<std::size_t>(steps * k);
+    const auto chunk_count_k = static_cast<std::size_t>(k);
+    const auto window = static_cast<std::size_t>(window_chunks);
+    for (std::size_t o = 0; o < orders.size(); ++o) {
+      const auto& hops = hop_s[o];
+      const std::size_t n = hops.size();
+      std::vector<double> spacing(n, 0.0);
+      for (std::size_t h = 0; h < n; ++h) {
+        for (const LinkId id : topology.route(orders[o][h], orders[o][(h + 1) % n])) {
+          spacing[h] = std::max(spacing[h], busy[id] / (steps * k));
+        }
+      }
+      // start[h * sends + m]: when hop h's send m leaves.
+      std::vector<double> start(n * sends, 0.0);
+      const auto released = [&](std::size_t h, std::size_t m) {
+        return start[h * sends + m] + hops[h] + (m / chunk_count_k < reduce_count ? reduce_s : 0.0);
+      };
+      for (std::size_t m = 0; m < sends; ++m) {
+        for (std::size_t h = 0; h < n; ++h) {
+          double at = 0;
+          if (m > 0) at = start[h * sends + m - 1] + spacing[h];
+          if (m >= window) at = std::max(at, released(h, m - window));
+          if (m >= chunk_count_k) at = std::max(at, released((h + n - 1) % n, m - chunk_count_k));
+          start[h * sends + m] = at;
+        }
+      }
+      for (std::size_t h = 0; h < n; ++h) window_s = std::max(window_s, released(h, sends - 1));
+    }
+  }
+  prediction.time_s = options.protocol.launch_s + std::max({pipeline_s, link_s, reducer_s, window_s});
+  prediction.formula =
+      "launch + max(sum over steps of max(D, k u) + (k-1) u + D, reducer, sends in window order); D: step, u: "
+      "spacing";
   return prediction;
 }
 
@@ -429,6 +478,7 @@ Prediction Problem::tree() const {
   struct Edge {
     std::size_t from, to;
     bool leaf;
+    bool up;          // towards the root (its chunks are reduced at the receiver)
     Seconds ready_s;  // when its first chunk is ready at its sender
     Seconds rest_s;   // from its first chunk's arrival to the end of that chunk's way through the tree
   };
@@ -440,19 +490,21 @@ Prediction Problem::tree() const {
       const auto up = static_cast<std::size_t>(parent);
       if (used_trees == 2) {
         edges.push_back(
-            {i, up, trees[t].children[i].empty(), up_ready_s[t][i], tree_first_chunk_s[t] - up_arrival_s[t][i]});
+            {i, up, trees[t].children[i].empty(), true, up_ready_s[t][i], tree_first_chunk_s[t] - up_arrival_s[t][i]});
       }
-      edges.push_back({up, i, false, down_ready_s[t][up], tree_first_chunk_s[t] - down_arrival_s[t][i]});
+      edges.push_back({up, i, false, false, down_ready_s[t][up], tree_first_chunk_s[t] - down_arrival_s[t][i]});
     }
   }
   const auto link_service_s = [&](LinkId id) {
     const auto& params = topology.link(id).params;
     return params.overhead_s + wire_piece / params.payload_bandwidth_bytes_per_s();
   };
+  // A leaf's sends run ahead only as far as its connection's window lets them.
+  const double flood_chunks = std::min(k, in_flight_chunks(request.send_window_bytes, std::ceil(piece)));
   for (const auto& edge : edges) {
     const auto& route = topology.route(rank_of(edge.from), rank_of(edge.to));
     for (const LinkId id : route) work_s[id] += k * link_service_s(id);
-    if (edge.leaf && !route.empty()) flood_s[route.front()] += k * link_service_s(route.front());
+    if (edge.leaf && !route.empty()) flood_s[route.front()] += flood_chunks * link_service_s(route.front());
   }
   for (const auto& edge : edges) {
     const auto& route = topology.route(rank_of(edge.from), rank_of(edge.to));
@@ -505,10 +557,27 @@ Prediction Problem::tree() const {
   }
   const double pipeline_s = first_chunk_s + (k - 1.0) * fan * chunk_s;
   const double bottleneck_s = busiest * k * chunk_s + stages * (c.latency_s + step_extra_s);
-  prediction.time_s = options.protocol.launch_s + std::max({pipeline_s, bottleneck_s, link_bound_s + step_extra_s});
+  // The send window: an edge's chunk j leaves only once its chunk j-W has been released (reduced at the parent, or
+  // arrived at the child), so an edge whose window binds passes its chunks W at a time, one release (D, and the
+  // parent's reduction on the way up) apart; its last chunk then has the rest of its way through the tree.
+  const double window_chunks = in_flight_chunks(request.send_window_bytes, std::ceil(piece));
+  double window_s = 0;
+  if (window_chunks < k) {
+    const double rounds = std::ceil(k / window_chunks) - 1.0;
+    for (const auto& edge : edges) {
+      const auto& route = topology.route(rank_of(edge.from), rank_of(edge.to));
+      const double message_s_e =
+          message_s(topology, route, wire_piece, packet) + protocol_step_s(topology, options.protocol, route);
+      const bool up = edge.leaf || edge.up;
+      window_s =
+          std::max(window_s, edge.ready_s + rounds * (message_s_e + (up ? reduce_s : 0.0)) + message_s_e + edge.rest_s);
+    }
+  }
+  prediction.time_s =
+      options.protocol.launch_s + std::max({pipeline_s, bottleneck_s, link_bound_s + step_extra_s, window_s});
   prediction.formula =
       "launch + max(first chunk up and down (children queued at shared ports) + (k-1) f c b, m k c b + 2h L, per port: "
-      "first reach + chunks ahead + rest of the way)";
+      "first reach + chunks ahead + rest of the way, per edge: ceil(k/W) releases + rest of the way)";
   return prediction;
 }
 
@@ -626,6 +695,55 @@ Prediction Problem::in_switch() const {
   return prediction;
 }
 
+// CollNet Direct (see build_collnet): per slice of S/m, a reduce-scatter on a node's ring (the ring prediction), the
+// shards' chunks up to their rail's aggregation switch, reduced there (the nodes' copies) and back down to every
+// node, pipelined (the first chunk's way, then one chunk per the slowest of the uplink, the switch's engines and the
+// downlink), and an all-gather on the node's ring. The slices pipeline: one slice's three phases, then one period per
+// further slice, the longer of the node's NVLink work (its reduce-scatter and all-gather share the ports) and the
+// fabric phase.
+Prediction Problem::collnet() const {
+  Prediction prediction;
+  const auto per_node = static_cast<std::size_t>(request.levels[0]);
+  const double nodes = static_cast<double>(request.levels[1]);
+  const double slices = static_cast<double>(hierarchical_slices(request));
+  const double slice = s / slices;
+  NetworkOptions inside = options;
+  inside.protocol.launch_s = 0;
+  CollectiveRequest node = request;
+  node.algorithm = Algorithm::ring;
+  node.ranks.assign(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(per_node));
+  node.channels.clear();
+  node.send_window_bytes = 0;
+  node.bytes = static_cast<Bytes>(std::llround(slice));
+  node.op = CollectiveOp::reducescatter;
+  const Prediction scatter = predict(node, topology, inside);
+  node.op = CollectiveOp::allgather;
+  const Prediction gather_phase = predict(node, topology, inside);
+  // The fabric phase of device 0's shard (every index's is alike: one rail each).
+  const NodeId aggregator = request.aggregation_switches.front();
+  const double shard = slice / static_cast<double>(per_node);
+  const double k = chunks(shard, chunk);
+  const double piece = shard / k;
+  const double w = wire(options.protocol, piece);
+  const double packet = static_cast<double>(options.packet_bytes);
+  const auto& up_route = topology.route(ranks[0], aggregator);
+  const auto& down_route = topology.route(aggregator, ranks[0]);
+  const auto up = path_cost(topology, ranks[0], aggregator);
+  const auto down = path_cost(topology, aggregator, ranks[0]);
+  const Seconds reduce_s = nodes * piece * options.switch_reduction.gamma_s_per_byte();
+  const Seconds period_s =
+      std::max({up.overhead_s + w * up.beta_s_per_byte, down.overhead_s + w * down.beta_s_per_byte, reduce_s});
+  const Seconds fabric_s = message_s(topology, up_route, w, packet) + reduce_s +
+                           message_s(topology, down_route, w, packet) + (k - 1.0) * period_s;
+  const Seconds node_s = scatter.time_s + gather_phase.time_s;
+  prediction.cost = worst(up, down);
+  prediction.time_s = options.protocol.launch_s + node_s + fabric_s + (slices - 1.0) * std::max(node_s, fabric_s);
+  prediction.formula =
+      "launch + node reduce-scatter + fabric (chunks up, reduced in the switch, down) + node all-gather of S/m, + "
+      "(m-1) x max(node phases, fabric)";
+  return prediction;
+}
+
 }  // namespace
 
 Prediction predict(const CollectiveRequest& request, const Topology& topology, const NetworkOptions& options) {
@@ -649,6 +767,7 @@ Prediction predict(const CollectiveRequest& request, const Topology& topology, c
     case Algorithm::tree: return problem.tree();
     case Algorithm::hierarchical: return problem.hierarchical();
     case Algorithm::in_switch: return problem.in_switch();
+    case Algorithm::collnet: return problem.collnet();
   }
   return Prediction{};
 }

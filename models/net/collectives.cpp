@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <stdexcept>
 
 namespace roofsim::net {
@@ -25,6 +26,7 @@ std::string_view to_string(Algorithm algorithm) {
     case Algorithm::direct: return "direct";
     case Algorithm::hierarchical: return "hierarchical";
     case Algorithm::in_switch: return "switch";
+    case Algorithm::collnet: return "collnet";
   }
   return "ring";
 }
@@ -131,6 +133,51 @@ OpId gather(Schedule& schedule, const std::vector<OpId>& ops) {
   return schedule.add_join(real);
 }
 
+// The send window of every connection among the ops from `first` on (one channel's ring, one tree): a transfer
+// waits for the release of the latest earlier transfer of its connection (same sender and receiver) such that the
+// bytes from that one to itself exceed the window. A transfer is released when the reductions at its receiver that
+// read it have finished, else when it has arrived (the receiver's slot is free once the data has been read).
+void limit_in_flight(Schedule& schedule, OpId first, Bytes window_bytes) {
+  if (window_bytes == 0) return;
+  const auto end = static_cast<OpId>(schedule.size());
+  std::vector<std::vector<OpId>> readers(end - first);
+  for (OpId id = first; id < end; ++id) {
+    const auto& op = schedule.op(id);
+    if (op.kind != OpKind::reduce) continue;
+    for (const OpId* dep = schedule.dependencies_begin(id); dep != schedule.dependencies_end(id); ++dep) {
+      if (*dep < first) continue;
+      const auto& sent = schedule.op(*dep);
+      if (sent.kind == OpKind::transfer && sent.dst == op.src) readers[*dep - first].push_back(id);
+    }
+  }
+  struct Connection {
+    std::vector<OpId> sends;
+    std::size_t oldest = 0;  // the first send not yet known to be outside the window of the latest
+    Bytes bytes = 0;         // bytes of sends[oldest ..]
+  };
+  std::map<std::pair<NodeId, NodeId>, Connection> connections;
+  for (OpId id = first; id < end; ++id) {
+    const auto& op = schedule.op(id);
+    if (op.kind != OpKind::transfer) continue;
+    auto& connection = connections[{op.src, op.dst}];
+    connection.sends.push_back(id);
+    connection.bytes += op.bytes;
+    OpId release = kNoOp;
+    while (connection.sends.size() - connection.oldest > 1 && connection.bytes > window_bytes) {
+      release = connection.sends[connection.oldest];
+      connection.bytes -= schedule.op(release).bytes;
+      ++connection.oldest;
+    }
+    if (release == kNoOp) continue;
+    const auto& read_by = readers[release - first];
+    if (read_by.empty()) {
+      schedule.add_dependency(id, release);
+    } else {
+      for (const OpId reader : read_by) schedule.add_dependency(id, reader);
+    }
+  }
+}
+
 enum class RingKind { reduce_scatter, all_gather, all_reduce };
 
 // A ring over `members` (indices into ranks) of a buffer of `bytes` in members.size() shards. Rank i may begin
@@ -174,7 +221,7 @@ std::vector<OpId> ring_phase(Schedule& schedule, const std::vector<NodeId>& rank
   return exit;
 }
 
-void build_ring(Schedule& schedule, const CollectiveRequest& request) {
+void build_ring_steps(Schedule& schedule, const CollectiveRequest& request) {
   const auto& ranks = request.ranks;
   const std::size_t p = ranks.size();
   std::vector<std::size_t> all(p);
@@ -205,6 +252,12 @@ void build_ring(Schedule& schedule, const CollectiveRequest& request) {
     }
     case CollectiveOp::alltoall: break;
   }
+}
+
+void build_ring(Schedule& schedule, const CollectiveRequest& request) {
+  const auto first = static_cast<OpId>(schedule.size());
+  build_ring_steps(schedule, request);
+  limit_in_flight(schedule, first, request.send_window_bytes);
 }
 
 // Every rank sends shard d of its buffer to rank d (in the order d = i+1, i+2, ...) and reduces what it receives.
@@ -402,8 +455,11 @@ void build_tree(Schedule& schedule, const CollectiveRequest& request) {
   const auto trees = double_binary_tree(p);
   if (request.op == CollectiveOp::allreduce) {
     // Each tree reduces and broadcasts half of the buffer (NCCL's tree algorithm).
+    // Each tree has its own connections (NCCL runs the two trees on different channels).
     for (std::size_t t = 0; t < 2; ++t) {
+      const auto first = static_cast<OpId>(schedule.size());
       tree_allreduce(schedule, request.ranks, trees[t], share(request.bytes, 2, t), request.chunk_bytes);
+      limit_in_flight(schedule, first, request.send_window_bytes);
     }
     return;
   }
@@ -411,6 +467,7 @@ void build_tree(Schedule& schedule, const CollectiveRequest& request) {
   const auto& tree = trees[0];
   const auto rank_at = [&](std::size_t position) { return request.ranks[(position + request.root) % p]; };
   const std::size_t k = chunk_count(request.bytes, request.chunk_bytes);
+  const auto first = static_cast<OpId>(schedule.size());
   std::vector<std::size_t> order{0};
   for (std::size_t n = 0; n < order.size(); ++n) {
     for (const int child : tree.children[order[n]]) order.push_back(static_cast<std::size_t>(child));
@@ -424,6 +481,7 @@ void build_tree(Schedule& schedule, const CollectiveRequest& request) {
       }
     }
   }
+  limit_in_flight(schedule, first, request.send_window_bytes);
 }
 
 // Reduce-scatter along the levels from the fastest, all-reduce along the slowest, all-gather back (the
@@ -533,6 +591,57 @@ void build_in_switch(Schedule& schedule, const CollectiveRequest& request) {
   }
 }
 
+// One slice of CollNet Direct (see the header); `first_level_done` as in build_hierarchical_slice.
+void build_collnet_slice(Schedule& schedule, const CollectiveRequest& request, Bytes total,
+                         std::vector<OpId>& first_level_done) {
+  const auto& ranks = request.ranks;
+  const std::size_t per_node = request.levels[0];
+  const std::size_t nodes = request.levels[1];
+  std::vector<OpId> ready = first_level_done;
+  const auto node_phase = [&](RingKind kind) {
+    for (std::size_t n = 0; n < nodes; ++n) {
+      std::vector<std::size_t> group;
+      std::vector<OpId> entry;
+      for (std::size_t d = 0; d < per_node; ++d) {
+        group.push_back(n * per_node + d);
+        entry.push_back(ready[n * per_node + d]);
+      }
+      const auto exit = ring_phase(schedule, ranks, group, total, request.chunk_bytes, kind, entry);
+      for (std::size_t d = 0; d < per_node; ++d) ready[n * per_node + d] = exit[d];
+    }
+  };
+  node_phase(RingKind::reduce_scatter);
+  first_level_done = ready;
+  for (std::size_t d = 0; d < per_node; ++d) {
+    const NodeId aggregator = request.aggregation_switches[d];
+    const Bytes shard = share(total, per_node, d);
+    const std::size_t k = chunk_count(shard, request.chunk_bytes);
+    std::vector<std::vector<OpId>> returned(nodes);
+    for (std::size_t j = 0; j < k; ++j) {
+      const Bytes part = share(shard, k, j);
+      std::vector<OpId> sent;
+      for (std::size_t n = 0; n < nodes; ++n) {
+        sent.push_back(schedule.add_transfer(ranks[n * per_node + d], aggregator, part, {ready[n * per_node + d]}));
+      }
+      // The switch's aggregation engines take in every node's copy (their throughput is the fabric switch's key).
+      const OpId reduced = schedule.add_reduce(aggregator, part * nodes, {gather(schedule, sent)});
+      for (std::size_t n = 0; n < nodes; ++n) {
+        returned[n].push_back(schedule.add_transfer(aggregator, ranks[n * per_node + d], part, {reduced}));
+      }
+    }
+    for (std::size_t n = 0; n < nodes; ++n) ready[n * per_node + d] = gather(schedule, returned[n]);
+  }
+  node_phase(RingKind::all_gather);
+}
+
+void build_collnet(Schedule& schedule, const CollectiveRequest& request) {
+  const std::size_t slices = hierarchical_slices(request);
+  std::vector<OpId> first_level_done = no_ops(request.ranks.size());
+  for (std::size_t slice = 0; slice < slices; ++slice) {
+    build_collnet_slice(schedule, request, share(request.bytes, slices, slice), first_level_done);
+  }
+}
+
 bool power_of_two(std::size_t n) {
   return n != 0 && (n & (n - 1)) == 0;
 }
@@ -598,6 +707,13 @@ std::string unsupported_reason(const CollectiveRequest& request) {
       if (op == CollectiveOp::alltoall) return name + " is not an algorithm (alltoall: direct)";
       if (!request.switch_node) return "switch needs a switch topology with in_switch_reduction = true";
       return "";
+    case Algorithm::collnet:
+      if (op != CollectiveOp::allreduce) return name + " is not an algorithm (collnet: allreduce)";
+      if (request.levels.size() != 2 || request.levels[0] * request.levels[1] != p ||
+          request.aggregation_switches.size() != request.levels[0]) {
+        return "collnet needs a two_level topology whose fabric switches reduce (topology.fabric_reduction_bandwidth)";
+      }
+      return "";
   }
   return "";
 }
@@ -612,6 +728,7 @@ void build_channel(Schedule& schedule, const CollectiveRequest& request) {
     case Algorithm::direct: build_direct(schedule, request); break;
     case Algorithm::hierarchical: build_hierarchical(schedule, request); break;
     case Algorithm::in_switch: build_in_switch(schedule, request); break;
+    case Algorithm::collnet: build_collnet(schedule, request); break;
   }
 }
 

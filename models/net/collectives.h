@@ -17,16 +17,17 @@
 namespace roofsim::net {
 
 enum class CollectiveOp { allreduce, allgather, reducescatter, alltoall, broadcast };
-enum class Algorithm { ring, tree, halving_doubling, direct, hierarchical, in_switch };
+enum class Algorithm { ring, tree, halving_doubling, direct, hierarchical, in_switch, collnet };
 
 inline constexpr CollectiveOp kAllCollectiveOps[] = {CollectiveOp::allreduce, CollectiveOp::allgather,
                                                      CollectiveOp::reducescatter, CollectiveOp::alltoall,
                                                      CollectiveOp::broadcast};
 inline constexpr Algorithm kAllAlgorithms[] = {Algorithm::ring,   Algorithm::tree,         Algorithm::halving_doubling,
-                                               Algorithm::direct, Algorithm::hierarchical, Algorithm::in_switch};
+                                               Algorithm::direct, Algorithm::hierarchical, Algorithm::in_switch,
+                                               Algorithm::collnet};
 
 [[nodiscard]] std::string_view to_string(CollectiveOp op);
-[[nodiscard]] std::string_view to_string(Algorithm algorithm);  // ring, tree, hd, direct, hierarchical, switch
+[[nodiscard]] std::string_view to_string(Algorithm algorithm);  // ring, tree, hd, direct, hierarchical, switch, collnet
 [[nodiscard]] std::optional<CollectiveOp> parse_collective_op(std::string_view text);
 [[nodiscard]] std::optional<Algorithm> parse_algorithm(std::string_view text);
 
@@ -45,10 +46,18 @@ struct CollectiveRequest {
   // (i / product of the faster levels) mod levels[l].
   std::vector<std::uint64_t> levels;
   std::optional<NodeId> switch_node;  // in_switch: the reducing switch (none: the algorithm is unavailable)
+  // collnet: per device index within a node (levels = devices per node, nodes), the fabric switch that reduces that
+  // index's shards across the nodes (SHARP); empty: the algorithm is unavailable.
+  std::vector<NodeId> aggregation_switches;
   // NCCL's channels: the buffer is split evenly over them and each runs the algorithm on its own, in parallel. Each
   // entry is a channel's order of the same devices (a ring's order: rail-aligned, or reversed to use the other link
   // direction); ring and tree follow it, the other algorithms keep `ranks`. Empty: one channel on `ranks`.
   std::vector<std::vector<NodeId>> channels;
+  // The receive buffer of one connection (a sender to a receiver, per channel and tree), in payload bytes: a ring's or
+  // tree's message may leave only while the messages of the connection not yet consumed by the receiver (reduced,
+  // else arrived) and itself fit in it; a message larger than the buffer goes alone (NCCL's NCCL_STEPS slots of a
+  // connection, protocol.h). 0: unlimited.
+  Bytes send_window_bytes = 0;
 
   [[nodiscard]] std::size_t channel_count() const { return channels.empty() ? 1 : channels.size(); }
 };
@@ -67,6 +76,12 @@ struct CollectiveRequest {
 // loads, stores and multicasts of consecutive chunks overlap instead of every load queueing ahead of every store (the
 // SMs pull a few chunks at a time).
 inline constexpr std::size_t kInSwitchWindowChunks = 4;
+
+// CollNet Direct (NCCL 2.12+ with the SHARP plugin; Graham et al., "Scalable Hierarchical Aggregation Protocol
+// (SHArP)", COMHPC 2016): per slice of the buffer, a reduce-scatter over each node's NVLink ring, then device d of
+// every node sends its shard to the fabric switch of its rail, which reduces the nodes' copies and returns the sum to
+// each of them, then an all-gather over each node's ring. Slices pipeline through the three phases as hierarchical
+// ones do (hierarchical_slices).
 
 // Hierarchical collectives run the buffer in this many pipelined slices (each keeps at least one chunk per rank
 // of the first level; at most 8).

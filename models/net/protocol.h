@@ -8,6 +8,11 @@
 // Line formats: NVIDIA NCCL documentation and Hu et al., "Demystifying NCCL: An In-depth Analysis of GPU
 // Communication Protocols and Algorithms" (arXiv 2507.04786, 2025), section 3. Latencies: NCCL's published tuning
 // model (src/graph/tuning.cc, v2.19-2.21): baseLat of the ring row and hwLat per hardware class, in microseconds.
+// Buffers: NCCL src/init.cc (v2.12-2.21) DEFAULT_BUFFSIZE = 4 MiB for Simple (NCCL_BUFFSIZE), DEFAULT_LL_BUFFSIZE =
+// NCCL_LL_LINES_PER_THREAD (8) x NCCL_LL_MAX_NTHREADS (512) x NCCL_STEPS (8) x 16-byte LL FIFO lines = 512 KiB,
+// DEFAULT_LL128_BUFFSIZE = NCCL_LL128_ELEMS_PER_THREAD (120) x NCCL_LL128_MAX_NTHREADS (640) x NCCL_STEPS (8) x 8 B =
+// 4,915,200 B; NCCL_STEPS = 8 slots per connection (src/include/device.h); the NCCL documentation's NCCL_BUFFSIZE,
+// NCCL_LL_BUFFSIZE and NCCL_LL128_BUFFSIZE variables override them.
 #include <optional>
 #include <string_view>
 
@@ -31,10 +36,15 @@ struct ProtocolCost {
   Seconds launch_s = 0;       // once per collective, before its first step
   Seconds hop_nvlink_s = 0;   // per step between GPUs of one node (NVLink or a switch of GPU links)
   Seconds hop_network_s = 0;  // per step that crosses a NIC
+  // The receive buffer of one connection, in wire bytes: NCCL_STEPS = 8 slots of buffer / 8 bytes each, so a sender
+  // runs at most a buffer ahead of its receiver (CollectiveRequest::send_window_bytes). 0: unlimited.
+  Bytes buffer_bytes = 0;
 
   [[nodiscard]] double payload_efficiency() const {
     return static_cast<double>(line_payload_bytes) / static_cast<double>(line_bytes);
   }
+  // The payload the receive buffer holds (whole lines); 0: unlimited.
+  [[nodiscard]] Bytes buffer_payload_bytes() const { return buffer_bytes / line_bytes * line_payload_bytes; }
   // The bytes a message of `payload` bytes puts on the wire: whole lines.
   [[nodiscard]] Bytes wire_bytes(Bytes payload) const {
     return (payload + line_payload_bytes - 1) / line_payload_bytes * line_bytes;
@@ -49,7 +59,7 @@ struct ProtocolCost {
 // across the network), not per step.
 [[nodiscard]] ProtocolCost protocol_cost(Protocol protocol, Algorithm algorithm);
 
-// Whether NCCL runs the algorithm with the protocol: NVLS is Simple only.
+// Whether NCCL runs the algorithm with the protocol: NVLS and CollNet are Simple only.
 [[nodiscard]] bool protocol_supported(Protocol protocol, Algorithm algorithm);
 
 }  // namespace roofsim::net

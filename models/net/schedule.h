@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "models/net/topology.h"
@@ -33,6 +34,9 @@ class Schedule {
   OpId add_reduce(NodeId device, Bytes bytes, std::initializer_list<OpId> deps = {});
   OpId add_join(const std::vector<OpId>& deps);
   OpId add_transfer(NodeId src, NodeId dst, Bytes bytes, const std::vector<OpId>& deps);
+  // A dependency on an op that may come later in the schedule (a send window: a send waits for the receiver to have
+  // consumed an earlier message, whose consumer is built after the send). finalize() rejects a cycle.
+  void add_dependency(OpId op, OpId dependency);
 
   [[nodiscard]] std::size_t size() const { return ops_.size(); }
   [[nodiscard]] const ScheduleOp& op(OpId id) const { return ops_[id]; }
@@ -40,7 +44,8 @@ class Schedule {
   [[nodiscard]] const OpId* dependencies_begin(OpId id) const { return deps_.data() + dep_begin_[id]; }
   [[nodiscard]] const OpId* dependencies_end(OpId id) const { return deps_.data() + dep_begin_[id + 1]; }
 
-  // Successor lists (the reverse of the dependencies), built once before the schedule is played.
+  // Merges the added dependencies and builds the successor lists (the reverse of the dependencies), once before the
+  // schedule is played. Throws std::logic_error when the dependencies form a cycle (the schedule could never end).
   void finalize();
   [[nodiscard]] bool finalized() const { return succ_begin_.size() == ops_.size() + 1; }
   [[nodiscard]] const OpId* successors_begin(OpId id) const { return succ_.data() + succ_begin_[id]; }
@@ -58,6 +63,7 @@ class Schedule {
   std::vector<ScheduleOp> ops_;
   std::vector<std::uint32_t> dep_begin_{0};
   std::vector<OpId> deps_;
+  std::vector<std::pair<OpId, OpId>> added_;  // (op, dependency) from add_dependency, merged by finalize()
   std::vector<std::uint32_t> succ_begin_;
   std::vector<OpId> succ_;
 };

@@ -62,7 +62,7 @@ int run_collective_command(const CollectiveOptions& options) {
     fixed = net::parse_algorithm(options.algorithm);
     if (!fixed) {
       throw InputError(SourcePos{"--algo " + options.algorithm}, "--algo", options.algorithm,
-                       "ring, tree, hd, direct, hierarchical, switch or auto");
+                       "ring, tree, hd, direct, hierarchical, switch, collnet or auto");
     }
   }
   std::optional<net::Protocol> protocol;
@@ -136,7 +136,8 @@ void add_collective_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command
       ->add_option("--algo", options->algorithm,
-                   "ring, tree, hd, direct, hierarchical, switch, or auto (ring, tree or switch by the least predicted "
+                   "ring, tree, hd, direct, hierarchical, switch, collnet, or auto (ring, tree, switch or collnet by "
+                   "the least predicted "
                    "time, as NCCL's tuner)")
       ->capture_default_str();
   command->add_option("--proto", options->protocol,

@@ -69,6 +69,10 @@ const KeyRegistry& cluster_registry() {
            "switch with in_switch_reduction: bytes of operands per second the switch's reduction engines take in, "
            "all ports together (0: unlimited)",
            &ClusterParams::switch_reduction_bytes_per_s, within(0, 1e15)},
+          {"topology.fabric_reduction_bandwidth", K::quantity, Q::bandwidth, opt, "0B/s",
+           "two_level: bytes of operands per second each fabric switch's aggregation engines (InfiniBand SHARP) take "
+           "in, enabling the `collnet` algorithm (0: the fabric switches do not reduce)",
+           &ClusterParams::fabric_reduction_bytes_per_s, within(0, 1e15)},
           {"topology.rail_optimized", K::flag, Q::bytes, opt, "false",
            "two_level: NIC i of every node connects to the leaf switches of rail i (a rail-optimized fat tree)",
            &ClusterParams::rail_optimized},
@@ -176,6 +180,9 @@ ClusterParams read_cluster(const ConfigDocument& document, const std::filesystem
   read_cluster_fields(topology, cluster);
   if (cluster.rail_optimized && cluster.topology != TopologyKind::two_level) {
     topology.fail("rail_optimized", "false unless kind = \"two_level\"");
+  }
+  if (cluster.fabric_reduction_bytes_per_s > 0 && cluster.topology != TopologyKind::two_level) {
+    topology.fail("fabric_reduction_bandwidth", "0B/s unless kind = \"two_level\"");
   }
   if (cluster.in_switch_reduction && cluster.topology != TopologyKind::switch_star) {
     topology.fail("in_switch_reduction", "false unless kind = \"switch\"");

@@ -32,6 +32,9 @@ struct CollectiveDefaults {
 // The topology's fields (devices, topology, links, ...) are the network model's parameters (models/net/net_params.h),
 // so that the network is built from the cluster as it is.
 struct ClusterParams : TopologyParams {
+  // two_level: bytes of operands per second each fabric switch's aggregation engines (InfiniBand SHARP) take in,
+  // enabling CollNet; 0: the fabric switches do not reduce.
+  BytesPerSecond fabric_reduction_bytes_per_s = 0;
   std::string name;
   std::string file;
   std::string device_file;  // the resolved path of the device file

@@ -27,6 +27,10 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
   if (cluster.switch_reduction_bytes_per_s > 0) {
     network.switch_reduction = net::ReductionModel::per_byte(1.0 / cluster.switch_reduction_bytes_per_s);
   }
+  // The fabric switches are the only switches that reduce on a two_level cluster (its node switches run no NVLS).
+  if (cluster.fabric_reduction_bytes_per_s > 0) {
+    network.switch_reduction = net::ReductionModel::per_byte(1.0 / cluster.fabric_reduction_bytes_per_s);
+  }
   sweep.gamma_s_per_byte = network.reduction.gamma_s_per_byte();
   std::optional<net::Protocol> protocol = params.protocol;
   if (!protocol && cluster.collective.protocol != "auto") protocol = net::parse_protocol(cluster.collective.protocol);
@@ -42,6 +46,7 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
   base.levels = topology.levels();
   base.channels = net::channel_orders(topology, sweep.channels);
   if (topology.in_switch_reduction()) base.switch_node = topology.switch_node();
+  if (cluster.fabric_reduction_bytes_per_s > 0) base.aggregation_switches = net::aggregation_switches(topology);
   if (fixed) {
     base.algorithm = *fixed;
     sweep.unsupported = net::unsupported_reason(base);
@@ -82,6 +87,7 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
     if (choice.algorithm != net::Algorithm::ring) request.channels.clear();
     net::NetworkOptions options = network;
     options.protocol = net::protocol_cost(choice.protocol, choice.algorithm);
+    request.send_window_bytes = options.protocol.buffer_payload_bytes();
     CollectiveSweepRow row;
     row.bytes = request.bytes;
     row.algorithm = std::string(net::to_string(request.algorithm));

@@ -51,6 +51,10 @@ void write_collective_table(const CollectiveSweep& sweep, const ClusterParams& c
                                                      : std::string("unlimited"))
         << " of operands\n";
   }
+  if (cluster.fabric_reduction_bytes_per_s > 0) {
+    out << "# in-network reduction (SHARP, collnet): each fabric switch takes in "
+        << format_si(cluster.fabric_reduction_bytes_per_s, "B/s") << " of operands\n";
+  }
   out << comment_lines(fmt::format(
       "algorithm {}, protocol {}, ring channels {}, type {}, chunk {}, packet {}, reduction gamma {:.4g} ps/B ({})",
       algorithm_name, sweep.protocol_name, sweep.channels, to_string(cluster.collective.data_type),
