@@ -66,13 +66,16 @@ TEST_CASE("a 4-layer transformer prefill replayed from its memoized ops stays wi
                      "--set dram.model=simple");
 }
 
-TEST_CASE("a 4-layer transformer prefill under a power cap replays ops through the governor's clock changes") {
-  // At 300 W the governor re-clocks the GEMMs of every layer (9 clock changes with --exact): a replay imposes its
-  // twin's clock course and leaves the governor as the twin did (op_replay.h), so the ops after it run at the
-  // clocks --exact finds.
+TEST_CASE("a 4-layer transformer prefill under a power cap, memoized, stays within the bounds of --exact") {
+  // At 300 W the governor re-clocks the GEMMs of every layer (12 clock changes with --exact). Ops whose clock changed
+  // are recorded with their clock course, and the governor's state at launch is part of the key (op_replay.h); on the
+  // 15 MHz DVFS steps of the H100 file that state does not repeat within 4 layers of ops this short, so the run
+  // replays nothing. What this checks is that recording, and the governor classes, leave the capped run as --exact
+  // has it; GPT-3's layers, whose ops span many governor windows, are where capped ops replay.
   compare_with_exact("transformer-prefill-capped",
                      "run --hw H100-SXM5 --workload transformer_prefill_small --set workload.params.layers=4 "
-                     "--set dram.model=simple --set power.cap=300W");
+                     "--set dram.model=simple --set power.cap=300W",
+                     false);
 }
 
 TEST_CASE("a 4-layer transformer decode step replayed from its memoized ops stays within the bounds of --exact") {
@@ -84,12 +87,12 @@ TEST_CASE("a 4-layer transformer decode step replayed from its memoized ops stay
 TEST_CASE("a 4-stage pipeline whose ranks share memoized ops stays within the bounds of --exact") {
   // Stages of the bundled pipeline at a quarter of its widths and sequence and half its micro-batches: the ops keep
   // their kinds and tiling (GEMMs of several waves, a stream op, sends and receives), and the stages still share
-  // recorded ops. Under a 250 W cap the governor re-clocks the stages' GEMMs (10 clock changes with --exact); the
-  // replays carry the governor's state (op_replay.h), so the ops simulated after them find the clocks --exact does.
+  // recorded ops. At a fixed clock (no cap): under a cap the governor's state at launch is part of the key, and on
+  // the H100 file's 15 MHz DVFS steps it does not repeat within these short stages, so nothing would be shared.
   compare_with_exact("pipeline",
                      "run --hw 8xH100-NVSwitch --workload pp_forward --set cluster.devices=4 --set dram.model=simple "
                      "--set workload.params.seq=512 --set workload.params.hidden=1024 --set workload.params.ffn=4096 "
-                     "--set workload.params.micro_batches=4 --set power.cap=250W");
+                     "--set workload.params.micro_batches=4 --set power.cap=0W");
 }
 
 TEST_CASE("a GEMM of 8 waves fast-forwarded over its steady waves stays within the bounds of --exact") {
