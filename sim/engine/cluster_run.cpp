@@ -631,6 +631,13 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
         "for all {} ranks; {}",
         cluster.devices, cluster.devices, verdict);
   }
+  if (options.memoize && classes.count() > 1) {
+    // What the simulated devices share: one store of memoized ops, so an op instance one representative simulated
+    // is replayed on the others where its signature (its memory state included) matches; the network is not shared.
+    result.symmetry +=
+        fmt::format("; the {} simulated ranks share one store of memoized ops ({} replayed, {} recorded over them)",
+                    classes.count(), shell->memo().replayed, shell->memo().recorded);
+  }
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

@@ -370,6 +370,7 @@ class ModelGraph {
     result.expert_rank_share = expert_share_;
     result.dropped_per_layer = dropped_;
     ops_ = g_.take_ops();
+    if (train && a_.pp == 1) defer_optimizer(ops_, 0);
     tensors_ = g_.take_tensors();
     return result;
   }
@@ -390,19 +391,14 @@ class ModelGraph {
         // The optimizer step (Adam and ZeRO's all-gather of the updated shard) runs after the pass's send, as after
         // a pipeline's flush, rather than between its layers where it would hold back the stages waiting for them.
         const std::size_t start = drafts.size();
-        std::vector<OpDraft> optimizer;
-        for (std::size_t i = pass.first; i < pass.end; ++i) {
-          const auto& name = ops_[i].op.name;
-          const bool step_op = ends_with(name, ".adam") || ends_with(name, ".params.allgather");
-          (step_op ? optimizer : drafts).push_back(ops_[i]);
-        }
+        for (std::size_t i = pass.first; i < pass.end; ++i) drafts.push_back(ops_[i]);
         auto& receive = drafts[start];
         receive.after.clear();
         if (!previous.empty()) receive.after.push_back(previous);
         // The send at the pass's end is asynchronous (an isend): the next pass waits for the op before it.
-        const bool sends = drafts.back().op.kind == OpKind::sendrecv && drafts.size() - start > 1;
-        previous = drafts[drafts.size() - (sends ? 2 : 1)].op.name;
-        for (auto& op : optimizer) drafts.push_back(std::move(op));
+        const std::size_t optimizer = defer_optimizer(drafts, start);
+        const bool sends = drafts[optimizer - 1].op.kind == OpKind::sendrecv && optimizer - start > 1;
+        previous = drafts[optimizer - (sends ? 2 : 1)].op.name;
       }
     }
     return stages;
@@ -412,6 +408,34 @@ class ModelGraph {
   std::vector<TensorDraft> tensors_;
 
  private:
+  static bool is_optimizer_op(const OpDraft& op) {
+    return ends_with(op.op.name, ".adam") || ends_with(op.op.name, ".params.allgather");
+  }
+
+  // The optimizer step (Adam, and ZeRO's all-gather of the updated shard) of ops [first, end) moved behind the
+  // others, each Adam after the last compute op of the backward pass: a framework calls optimizer.step() once the
+  // backward pass has returned (and, with DDP, its gradient reductions have finished), so the step never runs
+  // between backward ops, where its long memory-bound kernels would hold back the small backward ops queued behind
+  // their tiles. Returns the index of the first optimizer op (drafts.size() without any).
+  static std::size_t defer_optimizer(std::vector<OpDraft>& drafts, std::size_t first) {
+    const auto begin = drafts.begin() + static_cast<std::ptrdiff_t>(first);
+    const auto split =
+        std::stable_partition(begin, drafts.end(), [](const OpDraft& op) { return !is_optimizer_op(op); });
+    const auto at = static_cast<std::size_t>(split - drafts.begin());
+    std::string last_compute;
+    for (std::size_t i = at; i-- > first;) {
+      if (!is_collective(drafts[i].op.kind)) {
+        last_compute = drafts[i].op.name;
+        break;
+      }
+    }
+    if (last_compute.empty()) return at;
+    for (std::size_t i = at; i < drafts.size(); ++i) {
+      if (ends_with(drafts[i].op.name, ".adam")) drafts[i].after.push_back(last_compute);
+    }
+    return at;
+  }
+
   // A micro-batch's forward or backward pass on this stage: ops [first, end) of the graph, beginning with its receive.
   struct Pass {
     bool forward = true;
@@ -795,24 +819,32 @@ class ModelGraph {
       recv.op.shape.receive = true;
       recv.after = previous_;
       g_.seed_grad(stage_outputs_.at(stage_index(mb)), grad);
-    } else {
+    }
+    std::string head_end;  // the head's last backward op (the optimizer steps after the pass, defer_optimizer)
+    if (a_.pp == 1) {
       g_.then(previous_);
       const auto grads = g_.backward(tail_records_[mb], suffix, {});
+      head_end = g_.last_op();
       if (sync) sync_layer(mb + "head", grads);
     }
     auto& records = layer_records_[mb];
-    std::vector<std::string> after = {g_.last_op()};
+    // The pass's last backward op so far: what follows in the pass waits for it, never for an optimizer op.
+    std::string backward_end = a_.pp == 1 ? head_end : g_.last_op();
+    std::vector<std::string> after = {backward_end};
     for (std::size_t i = records.size(); i-- > 0;) {
       std::map<std::string, std::string> sources;
-      (void)zero3_gather(mb, i, true, layer_weight_names_[mb][i], after, &sources);
+      const auto gather = zero3_gather(mb, i, true, layer_weight_names_[mb][i], after, &sources);
       const std::size_t first = g_.op_count();
       if (full) {
-        g_.then({g_.last_op()});
+        g_.then({gather.empty() ? backward_end : gather});
         g_.recompute(records[i], suffix);
         g_.then({g_.last_op()});
       }
       const auto grads = g_.backward(records[i], suffix, sources);
-      if (g_.op_count() > first) after = {g_.op_name(first)};
+      if (g_.op_count() > first) {
+        after = {g_.op_name(first)};
+        backward_end = g_.last_op();
+      }
       if (sync) sync_layer(mb + "l" + std::to_string(l_.first_layer + i), grads);
     }
     if (a_.pp > 1) {
@@ -831,8 +863,8 @@ class ModelGraph {
       return;
     }
     const auto grads = g_.backward(head_records_[mb], suffix, {});
-    if (sync) sync_layer(mb + "embed", grads);
     previous_ = {g_.last_op()};
+    if (sync) sync_layer(mb + "embed", grads);
   }
 
   std::size_t stage_index(const std::string& mb) const { return static_cast<std::size_t>(std::stoull(mb.substr(2))); }

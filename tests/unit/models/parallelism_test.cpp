@@ -3,6 +3,8 @@
 // all-reduces by all-gather and reduce-scatter, and pipeline schedules leave the bubble their closed form says.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "sim/graph/memory_footprint.h"
 #include "sim/graph/model_builder.h"
 #include "sim/graph/model_counts.h"
@@ -140,6 +142,50 @@ TEST_CASE("each stage's graph runs its passes in the schedule's order: 1F1B warm
       }
     }
   }
+}
+
+// Every Adam op comes after every backward op and waits for the last compute op of the backward pass (as
+// optimizer.step() after loss.backward()), on a single rank (Mixtral: its routed experts included), with
+// gradient accumulation over micro-batches, and on each pipeline stage.
+static void check_optimizer_after_backward(const Workload& w) {
+  std::size_t last_backward = 0, first_adam = w.ops.size(), adams = 0;
+  for (std::size_t i = 0; i < w.ops.size(); ++i) {
+    const auto& op = w.ops[i];
+    if (op.name.find(".adam") != std::string::npos) {
+      first_adam = std::min(first_adam, i);
+      ++adams;
+    } else if (op.name.find(".bwd") != std::string::npos && !is_collective(op.kind)) {
+      last_backward = i;
+    }
+  }
+  REQUIRE(adams > 0);
+  CHECK(last_backward < first_adam);
+  for (std::size_t i = first_adam; i < w.ops.size(); ++i) {
+    const auto& op = w.ops[i];
+    if (op.name.find(".adam") == std::string::npos) continue;
+    CAPTURE(op.name);
+    CHECK(std::find(op.after.begin(), op.after.end(), last_backward) != op.after.end());
+  }
+}
+
+TEST_CASE("the optimizer step waits for the end of the backward pass") {
+  auto mixtral_args = training(2);
+  mixtral_args.micro_batches = 2;
+  mixtral_args.batch = 2;
+  check_optimizer_after_backward(
+      build_model_workload(load_model_config(test::workload_path("models/mixtral_8x7b.json")), mixtral_args).workload);
+  auto dp = training(2);
+  dp.dp = 4;
+  dp.zero = 1;
+  check_optimizer_after_backward(build_model_workload(llama8b(), dp).workload);
+  auto pipeline = training(4);
+  pipeline.pp = 2;
+  pipeline.dp = 2;
+  pipeline.micro_batches = 4;
+  pipeline.batch = 4;
+  const auto model = build_model_workload(llama8b(), pipeline);
+  REQUIRE(model.stage_workloads.size() == 2);
+  for (const auto& stage : model.stage_workloads) check_optimizer_after_backward(stage);
 }
 
 TEST_CASE("memory per rank: 2 bytes per parameter for inference, 16 for mixed-precision Adam, sharded by ZeRO") {
