@@ -92,6 +92,25 @@ Seconds message_s(const Topology& topology, const std::vector<LinkId>& route, do
   return time + (wire - first) * slowest;
 }
 
+// A rank's messages of `wire` bytes to a switch that reduces or multicasts and back: each way's path cost, a lone
+// message's time, and the service time each further message adds on that way's slowest link.
+struct SwitchRoundTrip {
+  PathCost up, down;
+  Seconds up_s = 0, down_s = 0;
+  Seconds up_service_s = 0, down_service_s = 0;
+};
+
+SwitchRoundTrip switch_round_trip(const Topology& topology, NodeId rank, NodeId sw, double wire, double packet) {
+  SwitchRoundTrip trip;
+  trip.up = path_cost(topology, rank, sw);
+  trip.down = path_cost(topology, sw, rank);
+  trip.up_s = message_s(topology, topology.route(rank, sw), wire, packet);
+  trip.down_s = message_s(topology, topology.route(sw, rank), wire, packet);
+  trip.up_service_s = trip.up.overhead_s + wire * trip.up.beta_s_per_byte;
+  trip.down_service_s = trip.down.overhead_s + wire * trip.down.beta_s_per_byte;
+  return trip;
+}
+
 // The bytes a payload puts on the wire (ProtocolCost::wire_bytes for a fractional payload).
 double wire(const ProtocolCost& protocol, double payload) {
   return std::ceil(payload / static_cast<double>(protocol.line_payload_bytes)) *
@@ -656,14 +675,8 @@ Prediction Problem::in_switch() const {
   const double piece = shard / k;
   const double w = wire(options.protocol, piece);
   const double packet = static_cast<double>(options.packet_bytes);
-  const auto& up_route = topology.route(ranks[0], sw);
-  const auto& down_route = topology.route(sw, ranks[0]);
-  const auto up = path_cost(topology, ranks[0], sw);
-  const auto down = path_cost(topology, sw, ranks[0]);
-  const Seconds up_s = message_s(topology, up_route, w, packet);
-  const Seconds down_s = message_s(topology, down_route, w, packet);
-  const Seconds up_service_s = up.overhead_s + w * up.beta_s_per_byte;
-  const Seconds down_service_s = down.overhead_s + w * down.beta_s_per_byte;
+  const auto trip = switch_round_trip(topology, ranks[0], sw, w, packet);
+  const auto& [up, down, up_s, down_s, up_service_s, down_service_s] = trip;
   // Messages on one rank's links: loads (one per shard and chunk) and its own shard's stores up; its own shard's
   // returns and every multicast it receives down (all shards for allreduce, the others' for allgather).
   const double loads = reduces ? k * shards : 0.0;
@@ -726,17 +739,12 @@ Prediction Problem::collnet() const {
   const double piece = shard / k;
   const double w = wire(options.protocol, piece);
   const double packet = static_cast<double>(options.packet_bytes);
-  const auto& up_route = topology.route(ranks[0], aggregator);
-  const auto& down_route = topology.route(aggregator, ranks[0]);
-  const auto up = path_cost(topology, ranks[0], aggregator);
-  const auto down = path_cost(topology, aggregator, ranks[0]);
+  const auto trip = switch_round_trip(topology, ranks[0], aggregator, w, packet);
   const Seconds reduce_s = nodes * piece * options.switch_reduction.gamma_s_per_byte();
-  const Seconds period_s =
-      std::max({up.overhead_s + w * up.beta_s_per_byte, down.overhead_s + w * down.beta_s_per_byte, reduce_s});
-  const Seconds fabric_s = message_s(topology, up_route, w, packet) + reduce_s +
-                           message_s(topology, down_route, w, packet) + (k - 1.0) * period_s;
+  const Seconds period_s = std::max({trip.up_service_s, trip.down_service_s, reduce_s});
+  const Seconds fabric_s = trip.up_s + reduce_s + trip.down_s + (k - 1.0) * period_s;
   const Seconds node_s = scatter.time_s + gather_phase.time_s;
-  prediction.cost = worst(up, down);
+  prediction.cost = worst(trip.up, trip.down);
   prediction.time_s = options.protocol.launch_s + node_s + fabric_s + (slices - 1.0) * std::max(node_s, fabric_s);
   prediction.formula =
       "launch + node reduce-scatter + fabric (chunks up, reduced in the switch, down) + node all-gather of S/m, + "
