@@ -120,12 +120,8 @@ void GovernorModule::rearm(TimeFs now_fs) {
   if (scheduler_ != nullptr) scheduler_->unwatch();
   planned_fs_ = kNever;
   if (done_) return;
-  if (imposing_) {
-    const TimeFs end = imposed_start_fs_ + imposed_.duration_fs;
-    const TimeFs next = imposed_next_ < imposed_.changes.size()
-                            ? std::min(end, imposed_start_fs_ + imposed_.changes[imposed_next_].at_fs)
-                            : end;
-    arm_at(std::max(next, now_fs), now_fs);
+  if (imposed_.active()) {
+    arm_at(std::max(imposed_.next_event_fs(), now_fs), now_fs);
     return;
   }
   plan(now_fs);
@@ -133,12 +129,8 @@ void GovernorModule::rearm(TimeFs now_fs) {
 
 void GovernorModule::advance_imposed(TimeFs now_fs) {
   close_interval(now_fs);
-  while (imposed_next_ < imposed_.changes.size() &&
-         imposed_start_fs_ + imposed_.changes[imposed_next_].at_fs <= now_fs) {
-    clock_.set_state(imposed_.changes[imposed_next_].state, now_fs);
-    ++imposed_next_;
-  }
-  if (now_fs >= imposed_start_fs_ + imposed_.duration_fs) {
+  while (const auto state = imposed_.take_due(now_fs)) clock_.set_state(*state, now_fs);
+  if (now_fs >= imposed_.end_fs()) {
     finish_imposed(now_fs);
     return;
   }
@@ -146,14 +138,13 @@ void GovernorModule::advance_imposed(TimeFs now_fs) {
 }
 
 void GovernorModule::finish_imposed(TimeFs now_fs) {
-  imposing_ = false;
-  policy_.restore(imposed_.end.moved(0, imposed_start_fs_));
+  policy_.restore(imposed_.finish());
   clock_.set_state(policy_.state(), now_fs);
   rearm(now_fs);
 }
 
 void GovernorModule::settle(TimeFs now_fs) {
-  if (imposing_ && now_fs >= imposed_start_fs_ + imposed_.duration_fs) advance_imposed(now_fs);
+  if (imposed_.active() && now_fs >= imposed_.end_fs()) advance_imposed(now_fs);
 }
 
 GovernorSnapshot GovernorModule::snapshot(TimeFs now_fs) {
@@ -173,32 +164,22 @@ TimeFs GovernorModule::next_act_in_fs(TimeFs now_fs) {
 
 void GovernorModule::impose(TimeFs now_fs, const ClockTrajectory& trajectory) {
   settle(now_fs);
-  if (imposing_) throw std::logic_error("GovernorModule: a clock course imposed over another");
+  if (imposed_.active()) throw std::logic_error("GovernorModule: a clock course imposed over another");
   // Without a cap the clock never moves and the policy only measures: nothing to impose.
   if (done_ || policy_.params().cap_w <= 0) return;
-  imposed_before_ = policy_.snapshot();
-  imposing_ = true;
-  imposed_start_fs_ = now_fs;
-  imposed_ = trajectory;
-  imposed_next_ = 0;
+  imposed_.begin(now_fs, trajectory, policy_.snapshot());
   advance_imposed(now_fs);
 }
 
 void GovernorModule::release(TimeFs now_fs) {
-  if (!imposing_) return;
+  if (!imposed_.active()) return;
   close_interval(now_fs);
-  imposing_ = false;
-  GovernorSnapshot resumed = imposed_before_;
-  resumed.window_start_fs = now_fs;
-  resumed.change_pending = false;
-  resumed.state = clock_.state();
-  if (resumed.state != imposed_before_.state) resumed.at_state.clear();
-  policy_.restore(resumed);
+  policy_.restore(imposed_.release(now_fs, clock_.state()));
   rearm(now_fs);
 }
 
 TimeFs GovernorModule::skip_bound_fs(TimeFs now_fs) const {
-  if (imposing_) return 0;
+  if (imposed_.active()) return 0;
   return policy_.skip_bound_fs(now_fs, policy_.kept_mean());
 }
 
@@ -224,7 +205,7 @@ void GovernorModule::wake() {
     done_ = true;
     return;
   }
-  if (imposing_) {
+  if (imposed_.active()) {
     advance_imposed(now);
     return;
   }

@@ -27,6 +27,7 @@
 #include "models/power/energy_ledger.h"
 #include "models/power/energy_model.h"
 #include "models/power/governor_policy.h"
+#include "models/power/imposed_course.h"
 #include "models/power/power_stats.h"
 
 namespace roofsim {
@@ -75,7 +76,7 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   // Ends an imposed stretch early (other work started that the trajectory does not describe): the policy resumes
   // in the state it had when the stretch began, with a new window from `now_fs`.
   void release(TimeFs now_fs);
-  [[nodiscard]] bool imposing() const { return imposing_; }
+  [[nodiscard]] bool imposing() const { return imposed_.active(); }
   // Finishes an imposed stretch that ends by `now_fs` (its wake may come later in the same instant).
   void settle(TimeFs now_fs);
   // Steady-state fast-forward: the longest stretch from `now_fs` that may be skipped without a window deciding,
@@ -119,12 +120,7 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   std::uint64_t wakes_ = 0;
   TimeFs planned_fs_ = kNever;  // while asleep: the wake armed (kNever: none, only a request wakes it)
   bool done_ = false;
-  // An imposed stretch (impose()): its start, changes applied so far, and the policy before and after it.
-  bool imposing_ = false;
-  TimeFs imposed_start_fs_ = 0;
-  ClockTrajectory imposed_;
-  std::size_t imposed_next_ = 0;
-  GovernorSnapshot imposed_before_;
+  ImposedCourse imposed_;  // an imposed stretch (impose())
 };
 
 }  // namespace roofsim
