@@ -95,23 +95,18 @@ PowerSplit GovernorModule::window_power(TimeFs end_fs) const {
   const TimeFs start = policy_.window_start_fs();
   if (trace_.empty()) return PowerSplit{};
   if (trace_.back().start_fs <= start && trace_.back().end_fs == end_fs) return trace_.back().power;
-  PowerSplit mean;
+  PowerSplit sum;
   double weight = 0;
   for (auto it = trace_.rbegin(); it != trace_.rend() && it->end_fs > start; ++it) {
     const TimeFs lo = std::max(it->start_fs, start), hi = std::min(it->end_fs, end_fs);
     if (hi <= lo) continue;
     const auto w = static_cast<double>(hi - lo);
     weight += w;
-    mean.domain_dynamic_w += it->power.domain_dynamic_w * w;
-    mean.other_dynamic_w += it->power.other_dynamic_w * w;
-    mean.domain_static_w += it->power.domain_static_w * w;
-    mean.other_static_w += it->power.other_static_w * w;
+    sum.add(it->power, w, 1.0);
   }
   if (weight <= 0) return PowerSplit{};
-  mean.domain_dynamic_w /= weight;
-  mean.other_dynamic_w /= weight;
-  mean.domain_static_w /= weight;
-  mean.other_static_w /= weight;
+  PowerSplit mean;
+  mean.add(sum, 1.0, weight);
   return mean;
 }
 

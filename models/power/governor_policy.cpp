@@ -84,10 +84,7 @@ std::optional<std::size_t> GovernorPolicy::judge(std::vector<PowerSplit>& at_sta
   } else if (state_ + 1 < params_.states.size() && at_state.size() >= up_windows) {
     PowerSplit mean;
     for (auto it = at_state.end() - static_cast<std::ptrdiff_t>(up_windows); it != at_state.end(); ++it) {
-      mean.domain_dynamic_w += it->domain_dynamic_w / static_cast<double>(up_windows);
-      mean.other_dynamic_w += it->other_dynamic_w / static_cast<double>(up_windows);
-      mean.domain_static_w += it->domain_static_w / static_cast<double>(up_windows);
-      mean.other_static_w += it->other_static_w / static_cast<double>(up_windows);
+      mean.add(*it, 1.0, static_cast<double>(up_windows));
     }
     if (predict_power_w(mean, params_.states[state_], params_.states[state_ + 1]) <= params_.cap_w) {
       return state_ + 1;
@@ -174,12 +171,7 @@ void GovernorPolicy::restore(const GovernorSnapshot& s) {
 PowerSplit GovernorPolicy::kept_mean() const {
   PowerSplit mean;
   const auto n = static_cast<double>(at_state_.size());
-  for (const auto& w : at_state_) {
-    mean.domain_dynamic_w += w.domain_dynamic_w / n;
-    mean.other_dynamic_w += w.other_dynamic_w / n;
-    mean.domain_static_w += w.domain_static_w / n;
-    mean.other_static_w += w.other_static_w / n;
-  }
+  for (const auto& w : at_state_) mean.add(w, 1.0, n);
   return mean;
 }
 

@@ -50,6 +50,13 @@ struct PowerSplit {
   Watts other_static_w = 0;    // DRAM background
 
   [[nodiscard]] Watts total_w() const { return domain_dynamic_w + other_dynamic_w + domain_static_w + other_static_w; }
+  // Adds `other` x weight / divisor to every part: a term of a time-weighted sum (divisor 1) or of a mean (weight 1).
+  void add(const PowerSplit& other, double weight, double divisor) {
+    domain_dynamic_w += other.domain_dynamic_w * weight / divisor;
+    other_dynamic_w += other.other_dynamic_w * weight / divisor;
+    domain_static_w += other.domain_static_w * weight / divisor;
+    other_static_w += other.other_static_w * weight / divisor;
+  }
 };
 
 // The power `measured` at state `from` would become at state `to` (the scaling above).
