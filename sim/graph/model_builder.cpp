@@ -17,10 +17,6 @@ namespace {
 
 using Shape = std::vector<std::uint64_t>;
 
-bool ends_with(const std::string& text, const std::string& tail) {
-  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 [[noreturn]] void fail_key(const std::string& key, std::uint64_t value, const std::string& expected) {
   throw InputError(SourcePos{"--set"}, "workload." + key, std::to_string(value), expected);
 }
@@ -132,6 +128,7 @@ class GraphBuilder {
   // The next op made waits for `ops` (names).
   void then(std::vector<std::string> ops) { chain_after_ = std::move(ops); }
   [[nodiscard]] std::string last_op() const { return ops_.back().op.name; }
+  void mark_last_optimizer_step() { ops_.back().optimizer_step = true; }
   [[nodiscard]] std::string op_name(std::size_t index) const { return ops_[index].op.name; }
   [[nodiscard]] std::size_t op_count() const { return ops_.size(); }
 
@@ -408,10 +405,6 @@ class ModelGraph {
   std::vector<TensorDraft> tensors_;
 
  private:
-  static bool is_optimizer_op(const OpDraft& op) {
-    return ends_with(op.op.name, ".adam") || ends_with(op.op.name, ".params.allgather");
-  }
-
   // The optimizer step (Adam, and ZeRO's all-gather of the updated shard) of ops [first, end) moved behind the
   // others, each Adam after the last compute op of the backward pass: a framework calls optimizer.step() once the
   // backward pass has returned (and, with DDP, its gradient reductions have finished), so the step never runs
@@ -419,8 +412,7 @@ class ModelGraph {
   // their tiles. Returns the index of the first optimizer op (drafts.size() without any).
   static std::size_t defer_optimizer(std::vector<OpDraft>& drafts, std::size_t first) {
     const auto begin = drafts.begin() + static_cast<std::ptrdiff_t>(first);
-    const auto split =
-        std::stable_partition(begin, drafts.end(), [](const OpDraft& op) { return !is_optimizer_op(op); });
+    const auto split = std::stable_partition(begin, drafts.end(), [](const OpDraft& op) { return !op.optimizer_step; });
     const auto at = static_cast<std::size_t>(split - drafts.begin());
     std::string last_compute;
     for (std::size_t i = at; i-- > first;) {
@@ -431,7 +423,7 @@ class ModelGraph {
     }
     if (last_compute.empty()) return at;
     for (std::size_t i = at; i < drafts.size(); ++i) {
-      if (ends_with(drafts[i].op.name, ".adam")) drafts[i].after.push_back(last_compute);
+      if (!is_collective(drafts[i].op.kind)) drafts[i].after.push_back(last_compute);
     }
     return at;
   }
@@ -914,10 +906,12 @@ class ModelGraph {
     adam.op.shape.elements = local;
     adam.op.shape.flops_per_element = 12;
     adam.op.shape.reciprocal_per_element = 1;
+    adam.optimizer_step = true;
     if (shard && a_.zero < 3) {
       const auto gathered = g_.tensor(name + ".params.gathered", {params});
       g_.collective(name + ".params.allgather", OpKind::allgather, {outputs.back()}, {gathered}, g_.bytes_of(params),
                     group, stride);
+      g_.mark_last_optimizer_step();
     }
   }
 

@@ -17,6 +17,9 @@ struct OpDraft {
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::vector<std::string> after;
+  // An op of the model builder's optimizer step (Adam, ZeRO's all-gather of the updated shard): it runs after the
+  // backward pass (model_builder.cpp, defer_optimizer).
+  bool optimizer_step = false;
 };
 
 // A declared tensor; an empty shape means "infer it from the ops".
