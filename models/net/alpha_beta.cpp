@@ -31,19 +31,6 @@ double chunks(double bytes, double chunk_bytes) {
   return bytes <= chunk_bytes ? 1.0 : std::ceil(bytes / chunk_bytes);
 }
 
-// Ring phases on q ranks of a buffer of s bytes (Thakur et al. 2005, section 4; Patarasuk and Yuan 2009).
-double ring_time(CollectiveOp op, double q, double s, const PathCost& c, double gamma) {
-  const double a = c.alpha_s();
-  const double b = c.beta_s_per_byte;
-  const double f = (q - 1.0) / q;
-  switch (op) {
-    case CollectiveOp::allreduce: return 2.0 * (q - 1.0) * a + 2.0 * f * s * b + f * s * gamma;
-    case CollectiveOp::allgather: return (q - 1.0) * a + f * s * b;
-    case CollectiveOp::reducescatter: return (q - 1.0) * a + f * s * (b + gamma);
-    default: return 0.0;
-  }
-}
-
 PathCost ring_cost(const Topology& topology, const std::vector<NodeId>& ranks,
                    const std::vector<std::size_t>& members) {
   PathCost cost;
@@ -51,30 +38,6 @@ PathCost ring_cost(const Topology& topology, const std::vector<NodeId>& ranks,
     cost = worst(cost, path_cost(topology, ranks[members[i]], ranks[members[(i + 1) % members.size()]]));
   }
   return cost;
-}
-
-// Direct exchanges are bounded by their busiest link: the slowest link direction must carry all its bytes and pay
-// the overhead of every message (the max-link-load refinement of the alpha-beta model).
-struct Load {
-  double time_s = 0;
-  Seconds latency_s = 0;
-};
-Load link_load(const Topology& topology, const std::vector<std::tuple<NodeId, NodeId, double>>& messages,
-               double chunk_bytes) {
-  std::map<LinkId, double> busy;
-  Load load;
-  for (const auto& [from, to, bytes] : messages) {
-    const double k = chunks(bytes, chunk_bytes);
-    Seconds latency = 0;
-    for (const LinkId id : topology.route(from, to)) {
-      const auto& params = topology.link(id).params;
-      busy[id] += bytes / params.payload_bandwidth_bytes_per_s() + k * params.overhead_s;
-      latency += params.latency_s;
-    }
-    load.latency_s = std::max(load.latency_s, latency);
-  }
-  for (const auto& entry : busy) load.time_s = std::max(load.time_s, entry.second);
-  return load;
 }
 
 // A lone message of `wire` bytes crossing idle links in packets of `packet` bytes, from its start to its arrival (the
@@ -124,9 +87,29 @@ double in_flight_chunks(Bytes window, double piece) {
   return std::max(1.0, std::floor(static_cast<double>(window) / std::max(1.0, piece)));
 }
 
+// A chain of hops that k chunks take one after another (a pipelined broadcast): chunk m leaves hop h once it has
+// arrived over hop h-1, the hop's link has passed chunk m-1 (the spacing u_h), and the connection's chunk m-W has
+// arrived (its receive buffer holds W chunks). d_h: one chunk's time over hop h (message and protocol step). Returns
+// the last chunk's arrival at the end of the chain (max-plus, as the packet trains).
+Seconds pipelined_chain_s(const std::vector<Seconds>& d, const std::vector<Seconds>& u, std::size_t k,
+                          std::size_t window) {
+  std::vector<Seconds> arrived(k, 0.0), leaves(k, 0.0);
+  for (std::size_t h = 0; h < d.size(); ++h) {
+    for (std::size_t m = 0; m < k; ++m) {
+      Seconds at = arrived[m];
+      if (m > 0) at = std::max(at, leaves[m - 1] + u[h]);
+      if (m >= window) at = std::max(at, leaves[m - window] + d[h]);
+      leaves[m] = at;
+    }
+    for (std::size_t m = 0; m < k; ++m) arrived[m] = leaves[m] + d[h];
+  }
+  return k == 0 ? 0.0 : arrived[k - 1];
+}
+
 // What every algorithm's formula reads of a request: p ranks, a buffer of s bytes in chunks of `chunk` bytes.
 struct Problem {
   [[nodiscard]] Prediction ring() const;
+  [[nodiscard]] Prediction ring_broadcast() const;
   [[nodiscard]] Prediction halving_doubling() const;
   [[nodiscard]] Prediction direct() const;
   [[nodiscard]] Prediction tree() const;
@@ -150,14 +133,7 @@ Prediction Problem::ring() const {
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   const auto c = ring_cost(topology, ranks, all);
   prediction.cost = c;
-  if (request.op == CollectiveOp::broadcast) {
-    const double k = chunks(s, chunk);
-    const double piece = s / k;
-    prediction.time_s =
-        (p - 1.0) * (c.alpha_s() + piece * c.beta_s_per_byte) + (k - 1.0) * (c.overhead_s + piece * c.beta_s_per_byte);
-    prediction.formula = "(p-1)(a + c b) + (k-1)(o + c b)";
-    return prediction;
-  }
+  if (request.op == CollectiveOp::broadcast) return ring_broadcast();
   // Per channel: q shards of s/C bytes in k chunks of c; reduce steps and gather steps (Patarasuk and Yuan 2009).
   const auto orders = request.channels.empty() ? std::vector<std::vector<NodeId>>{ranks} : request.channels;
   const double channels = static_cast<double>(orders.size());
@@ -300,6 +276,54 @@ Prediction Problem::ring() const {
   return prediction;
 }
 
+// A pipelined broadcast round each channel's ring from the root (build_ring_steps): every hop passes the channel's
+// k chunks on as they arrive, within the connection's send window; channels that share a link interleave on it.
+Prediction Problem::ring_broadcast() const {
+  Prediction prediction;
+  const auto orders = request.channels.empty() ? std::vector<std::vector<NodeId>>{ranks} : request.channels;
+  const NodeId root = ranks[request.root];
+  const double bytes = s / static_cast<double>(orders.size());
+  const double k = chunks(bytes, chunk);
+  const double piece = bytes / k;
+  const double w = wire(options.protocol, piece);
+  const double packet = static_cast<double>(options.packet_bytes);
+  const auto hop_route = [&](const std::vector<NodeId>& order, std::size_t h) -> const std::vector<LinkId>& {
+    const auto at = static_cast<std::size_t>(std::find(order.begin(), order.end(), root) - order.begin());
+    return topology.route(order[(at + h) % order.size()], order[(at + h + 1) % order.size()]);
+  };
+  std::map<LinkId, double> busy;  // per link direction: every channel's chunks through it
+  for (const auto& order : orders) {
+    for (std::size_t h = 0; h + 1 < order.size(); ++h) {
+      for (const LinkId id : hop_route(order, h)) {
+        const auto& params = topology.link(id).params;
+        busy[id] += k * (params.overhead_s + w / params.payload_bandwidth_bytes_per_s());
+      }
+    }
+  }
+  const auto window =
+      static_cast<std::size_t>(std::min(k, in_flight_chunks(request.send_window_bytes, std::ceil(piece))));
+  Seconds chain_s = 0;
+  for (const auto& order : orders) {
+    std::vector<Seconds> d, u;
+    for (std::size_t h = 0; h + 1 < order.size(); ++h) {
+      const auto& route = hop_route(order, h);
+      d.push_back(message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route));
+      Seconds spacing = 0;
+      for (const LinkId id : route) spacing = std::max(spacing, busy[id] / k);
+      u.push_back(spacing);
+    }
+    chain_s = std::max(chain_s, pipelined_chain_s(d, u, static_cast<std::size_t>(k), window));
+  }
+  std::vector<std::size_t> all(ranks.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  prediction.cost = ring_cost(topology, ranks, all);
+  prediction.time_s = options.protocol.launch_s + chain_s;
+  prediction.formula =
+      "launch + chunks through the chain of hops (each after its arrival, the link's previous chunk "
+      "and the window)";
+  return prediction;
+}
+
 // Recursive halving and doubling: log2(p) steps whose worst path is any partner pair's (Thakur et al. 2005).
 Prediction Problem::halving_doubling() const {
   Prediction prediction;
@@ -313,51 +337,138 @@ Prediction Problem::halving_doubling() const {
     }
   }
   prediction.cost = c;
-  const double a = c.alpha_s();
-  const double b = c.beta_s_per_byte;
-  switch (request.op) {
-    case CollectiveOp::allreduce:
-      prediction.time_s = 2.0 * log_p * a + 2.0 * f * s * b + f * s * gamma;
-      prediction.formula = "2 log2(p) a + 2(p-1)/p S b + (p-1)/p S g";
-      break;
-    case CollectiveOp::reducescatter:
-      prediction.time_s = log_p * a + f * s * (b + gamma);
-      prediction.formula = "log2(p) a + (p-1)/p S (b + g)";
-      break;
-    case CollectiveOp::allgather:
-      prediction.time_s = log_p * a + f * s * b;
-      prediction.formula = "log2(p) a + (p-1)/p S b";
-      break;
-    default:
-      prediction.time_s = log_p * (a + s * b);
-      prediction.formula = "log2(p) (a + S b)";
-      break;
+  const double packet = static_cast<double>(options.packet_bytes);
+  // One step: every rank sends `bytes` to its partner in chunks that all leave at once and follow one another on the
+  // route (D, then u apart); the partner reduces each as it arrives, one after another: D + g + (k-1) max(u, g).
+  // Every rank has one partner per step, so no link carries two ranks' chunks.
+  const auto pair_step_s = [&](NodeId from, NodeId to, double bytes, bool reduce) {
+    const double k = chunks(bytes, chunk);
+    const double piece = bytes / k;
+    const double w = wire(options.protocol, piece);
+    const auto& route = topology.route(from, to);
+    Seconds service_s = 0;
+    for (const LinkId id : route) {
+      const auto& params = topology.link(id).params;
+      service_s = std::max(service_s, params.overhead_s + w / params.payload_bandwidth_bytes_per_s());
+    }
+    const Seconds d_s = message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route);
+    const Seconds g_s = reduce ? piece * gamma : 0.0;
+    return d_s + g_s + (k - 1.0) * std::max(service_s, g_s);
+  };
+  const auto step_s = [&](double bytes, std::size_t distance, bool reduce) {
+    Seconds slowest_s = 0;
+    for (std::size_t i = 0; i < p_count; ++i) {
+      if ((i ^ distance) < p_count) {
+        slowest_s = std::max(slowest_s, pair_step_s(ranks[i], ranks[i ^ distance], bytes, reduce));
+      }
+    }
+    return slowest_s;
+  };
+  const auto log_steps = static_cast<std::size_t>(log_p);
+  Seconds time_s = 0;
+  if (request.op == CollectiveOp::broadcast) {
+    // The binomial tree: a rank sends once it has the whole buffer; a sender's messages of later steps queue behind
+    // its earlier ones on its first link (the root's all leave at once).
+    std::vector<Seconds> has_s(p_count, 0.0), free_s(p_count, 0.0);
+    const double k = chunks(s, chunk);
+    const double w = wire(options.protocol, s / k);
+    for (std::size_t step = 0; step < log_steps; ++step) {
+      const std::size_t span = std::size_t{1} << step;
+      for (std::size_t v = 0; v < span && v + span < p_count; ++v) {
+        const auto from = ranks[(request.root + v) % p_count];
+        const auto to = ranks[(request.root + v + span) % p_count];
+        const auto& route = topology.route(from, to);
+        Seconds service_s = 0;
+        for (const LinkId id : route) {
+          const auto& params = topology.link(id).params;
+          service_s = std::max(service_s, params.overhead_s + w / params.payload_bandwidth_bytes_per_s());
+        }
+        const Seconds start_s = std::max(has_s[v], free_s[v]);
+        free_s[v] = start_s + k * service_s;
+        has_s[v + span] = start_s + pair_step_s(from, to, s, false);
+        time_s = std::max(time_s, has_s[v + span]);
+      }
+    }
+    prediction.formula = "launch + binomial tree: per send max(has, sender's link free) + D + (k-1) u";
+  } else {
+    if (request.op != CollectiveOp::allgather) {
+      for (std::size_t step = 0; step < log_steps; ++step) {
+        const std::size_t distance = p_count >> (step + 1);
+        time_s += step_s(s * static_cast<double>(distance) / p, distance, true);
+      }
+    }
+    if (request.op != CollectiveOp::reducescatter) {
+      for (std::size_t step = 0; step < log_steps; ++step) {
+        const std::size_t distance = std::size_t{1} << step;
+        time_s += step_s(s * static_cast<double>(distance) / p, distance, false);
+      }
+    }
+    prediction.formula = "launch + sum over log2(p) steps of (D + g + (k-1) max(u, g)); D: chunk's step, u: spacing";
   }
+  prediction.time_s = options.protocol.launch_s + time_s;
   return prediction;
 }
 
 // Every rank sends to every other at once: bounded by the busiest link direction.
 Prediction Problem::direct() const {
   Prediction prediction;
-  std::vector<std::tuple<NodeId, NodeId, double>> messages;
+  const double packet = static_cast<double>(options.packet_bytes);
+  // One exchange: every message's chunks leave at once, queue on every link of their route in turn and arrive D after
+  // they leave (message and protocol step); the last arrives once the busiest link has passed its n chunks (D + (n-1)
+  // u). A receiver reduces its chunks one after another as they come: its c chunks of each of its n_d arrival slots.
+  struct Message {
+    NodeId from, to;
+    double bytes;
+  };
+  const auto exchange_s = [&](const std::vector<Message>& messages, bool reduce) {
+    std::map<LinkId, double> count, service;
+    std::map<NodeId, double> received;
+    std::map<NodeId, std::map<LinkId, double>> into;
+    Seconds d_s = 0, g_s = 0;
+    for (const auto& message : messages) {
+      const double k = chunks(message.bytes, chunk);
+      const double piece = message.bytes / k;
+      const double w = wire(options.protocol, piece);
+      const auto& route = topology.route(message.from, message.to);
+      prediction.cost = worst(prediction.cost, path_cost(topology, message.from, message.to));
+      d_s = std::max(d_s, message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route));
+      g_s = std::max(g_s, piece * gamma);
+      for (const LinkId id : route) {
+        const auto& params = topology.link(id).params;
+        count[id] += k;
+        service[id] = std::max(service[id], params.overhead_s + w / params.payload_bandwidth_bytes_per_s());
+      }
+      received[message.to] += k;
+      if (!route.empty()) into[message.to][route.back()] += k;
+    }
+    Seconds queue_s = 0;
+    for (const auto& [id, n] : count) queue_s = std::max(queue_s, (n - 1.0) * service[id]);
+    Seconds time_s = d_s + queue_s;
+    if (reduce) {
+      Seconds reduced_s = 0;
+      for (const auto& [node, n] : received) {
+        double slots = 1;
+        for (const auto& entry : into[node]) slots = std::max(slots, entry.second);
+        reduced_s = std::max({reduced_s, d_s + n * g_s, d_s + queue_s + n / slots * g_s});
+      }
+      time_s = reduced_s;
+    }
+    return time_s;
+  };
+  const bool reduces = request.op == CollectiveOp::allreduce || request.op == CollectiveOp::reducescatter;
+  std::vector<Message> messages;
   for (std::size_t i = 0; i < p_count; ++i) {
     for (std::size_t d = 0; d < p_count; ++d) {
       if (d == i || (request.op == CollectiveOp::broadcast && i != request.root)) continue;
-      const double bytes = request.op == CollectiveOp::broadcast ? s : s / p;
-      messages.emplace_back(ranks[i], ranks[d], bytes);
+      messages.push_back({ranks[i], ranks[d], request.op == CollectiveOp::broadcast ? s : s / p});
     }
   }
-  const auto load = link_load(topology, messages, chunk);
-  for (const auto& message : messages) {
-    prediction.cost = worst(prediction.cost, path_cost(topology, std::get<0>(message), std::get<1>(message)));
-  }
-  prediction.cost.latency_s = load.latency_s;
-  const double phase = load.latency_s + load.time_s;
-  const bool reduces = request.op == CollectiveOp::allreduce || request.op == CollectiveOp::reducescatter;
-  prediction.time_s = (request.op == CollectiveOp::allreduce ? 2.0 : 1.0) * phase + (reduces ? f * s * gamma : 0.0);
-  prediction.formula = request.op == CollectiveOp::allreduce ? "2(L + max link load) + (p-1)/p S g"
-                       : reduces                             ? "L + max link load + (p-1)/p S g"
-                                                             : "L + max link load";
+  Seconds time_s = exchange_s(messages, reduces);
+  if (request.op == CollectiveOp::allreduce) time_s += exchange_s(messages, false);
+  prediction.time_s = options.protocol.launch_s + time_s;
+  prediction.formula = request.op == CollectiveOp::allreduce ? "launch + 2 (D + (n-1) u), reductions as chunks arrive"
+                       : reduces                             ? "launch + D + (n-1) u, reductions as chunks arrive"
+                                                             : "launch + D + (n-1) u; n: chunks on the busiest link";
   return prediction;
 }
 
@@ -600,61 +711,63 @@ Prediction Problem::tree() const {
   return prediction;
 }
 
-// Rings per level of a multi-dimensional cluster, slices pipelined through the levels.
+// Rings per level of a multi-dimensional cluster (build_hierarchical): each phase of a slice is the ring prediction
+// of its level's slowest group; the slices flow through the levels like a pipeline, one slice's phases in turn, then
+// one period per further slice: the most work one level's links do per slice.
 Prediction Problem::hierarchical() const {
   Prediction prediction;
   const auto& levels = request.levels;
   const std::size_t last = levels.size() - 1;
-  double total = 0;
-  double buffer = s;
-  PathCost slowest;
-  const auto level_cost = [&](std::size_t level) {
-    // The groups of a level, as in the schedule.
+  NetworkOptions inside = options;
+  inside.protocol.launch_s = 0;
+  const auto phase_s = [&](std::size_t level, CollectiveOp op, double bytes) {
     std::uint64_t stride = 1;
     for (std::size_t l = 0; l < level; ++l) stride *= levels[l];
-    PathCost c;
+    CollectiveRequest group = request;
+    group.algorithm = Algorithm::ring;
+    group.op = op;
+    group.channels.clear();
+    group.send_window_bytes = 0;
+    group.bytes = static_cast<Bytes>(std::llround(bytes));
+    Seconds slowest_s = 0;
     for (std::size_t base = 0; base < p_count; ++base) {
       if ((base / stride) % levels[level] != 0) continue;
-      std::vector<std::size_t> group;
-      for (std::uint64_t m = 0; m < levels[level]; ++m) group.push_back(static_cast<std::size_t>(base + m * stride));
-      c = worst(c, ring_cost(topology, ranks, group));
+      group.ranks.clear();
+      for (std::uint64_t m = 0; m < levels[level]; ++m) group.ranks.push_back(ranks[base + m * stride]);
+      const auto ring = predict(group, topology, inside);
+      slowest_s = std::max(slowest_s, ring.time_s);
+      prediction.cost = worst(prediction.cost, ring.cost);
     }
-    return c;
+    return slowest_s;
   };
-  // Per slice, the time each level's links are busy (its reduce-scatter and all-gather, or its all-reduce).
   const double slices = static_cast<double>(hierarchical_slices(request));
-  std::vector<double> level_s(levels.size(), 0.0);
-  buffer = s / slices;
+  std::vector<double> level_s(levels.size(), 0.0);  // per slice, the work of each level's links
+  Seconds chain_s = 0;                              // one slice through every phase
+  double buffer = s / slices;
   if (request.op == CollectiveOp::allgather) {
     buffer = s / slices / p;
     for (std::size_t l = last + 1; l-- > 0;) {
       buffer *= static_cast<double>(levels[l]);
-      const auto c = level_cost(l);
-      slowest = worst(slowest, c);
-      level_s[l] = ring_time(CollectiveOp::allgather, static_cast<double>(levels[l]), buffer, c, gamma);
+      level_s[l] = phase_s(l, CollectiveOp::allgather, buffer);
+      chain_s += level_s[l];
     }
   } else {
     const std::size_t scatter_levels = request.op == CollectiveOp::allreduce ? last : last + 1;
     for (std::size_t l = 0; l < scatter_levels; ++l) {
-      const auto c = level_cost(l);
-      slowest = worst(slowest, c);
-      const double q = static_cast<double>(levels[l]);
-      // Reduce-scatter now, all-gather of the same buffer on the way back.
-      level_s[l] = ring_time(CollectiveOp::reducescatter, q, buffer, c, gamma);
-      if (request.op == CollectiveOp::allreduce) level_s[l] += ring_time(CollectiveOp::allgather, q, buffer, c, gamma);
-      buffer /= q;
+      level_s[l] = phase_s(l, CollectiveOp::reducescatter, buffer);
+      // The all-gather of the same buffer on the way back.
+      if (request.op == CollectiveOp::allreduce) level_s[l] += phase_s(l, CollectiveOp::allgather, buffer);
+      chain_s += level_s[l];
+      buffer /= static_cast<double>(levels[l]);
     }
     if (request.op == CollectiveOp::allreduce) {
-      const auto c = level_cost(last);
-      slowest = worst(slowest, c);
-      level_s[last] = ring_time(CollectiveOp::allreduce, static_cast<double>(levels[last]), buffer, c, gamma);
+      level_s[last] = phase_s(last, CollectiveOp::allreduce, buffer);
+      chain_s += level_s[last];
     }
   }
-  // Slices flow through the levels like a pipeline: one slice's sum, then one slowest level per further slice.
-  for (const double t : level_s) total += t;
-  prediction.cost = slowest;
-  prediction.time_s = total + (slices - 1.0) * *std::max_element(level_s.begin(), level_s.end());
-  prediction.formula = "ring phases per level of one slice of S/m, summed, + (m-1) x the slowest level";
+  prediction.time_s =
+      options.protocol.launch_s + chain_s + (slices - 1.0) * *std::max_element(level_s.begin(), level_s.end());
+  prediction.formula = "launch + ring phases per level of one slice of S/m, in turn, + (m-1) x the busiest level";
   return prediction;
 }
 
