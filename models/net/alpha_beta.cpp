@@ -482,30 +482,22 @@ Prediction Problem::tree() const {
   };
   PathCost c;
   std::map<LinkId, double> uses;  // tree edges (both directions for allreduce) per link direction
-  double height = 0;
-  Seconds step_extra_s = 0;  // the protocol's step latency beyond the wire, on the slowest tree edge
   for (std::size_t t = 0; t < used_trees; ++t) {
-    height = std::max(height, static_cast<double>(trees[t].height()));
     for (std::size_t i = 0; i < p_count; ++i) {
       const int parent = trees[t].parent[i];
       if (parent < 0) continue;
       const auto up = rank_of(static_cast<std::size_t>(parent));
       c = worst(c, path_cost(topology, rank_of(i), up));
-      step_extra_s =
-          std::max(step_extra_s, protocol_step_s(topology, options.protocol, topology.route(rank_of(i), up)));
       for (const LinkId id : topology.route(up, rank_of(i))) uses[id] += 1;
       if (used_trees == 2) {
         for (const LinkId id : topology.route(rank_of(i), up)) uses[id] += 1;
       }
     }
   }
-  double busiest = 1;
-  for (const auto& entry : uses) busiest = std::max(busiest, entry.second);
   const double bytes = used_trees == 2 ? s / 2.0 : s;
   const double k = chunks(bytes, chunk);
   const double piece = bytes / k;
   const double wire_piece = wire(options.protocol, piece);
-  const double stages = used_trees == 2 ? 2.0 * height : height;
   prediction.cost = c;
   const double packet = static_cast<double>(options.packet_bytes);
   const double reduce_s = piece * gamma;
@@ -647,9 +639,20 @@ Prediction Problem::tree() const {
       reach_s += topology.link(route[h]).params.latency_s;
     }
   }
+  // Each edge's last chunk also pays its own protocol step on arrival (a link's bound takes its edges' least).
+  std::vector<Seconds> edge_step_s(edges.size(), 0.0);
+  std::map<LinkId, Seconds> least_step_s;
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const auto& route = topology.route(rank_of(edges[e].from), rank_of(edges[e].to));
+    edge_step_s[e] = protocol_step_s(topology, options.protocol, route);
+    for (const LinkId id : route) {
+      const auto found = least_step_s.find(id);
+      least_step_s[id] = found == least_step_s.end() ? edge_step_s[e] : std::min(found->second, edge_step_s[e]);
+    }
+  }
   Seconds link_bound_s = 0;
   for (const auto& [id, time_s] : work_s) {
-    link_bound_s = std::max(link_bound_s, start_s[id] + time_s + topology.link(id).params.latency_s);
+    link_bound_s = std::max(link_bound_s, start_s[id] + time_s + topology.link(id).params.latency_s + least_step_s[id]);
   }
   // A link serves its tree edges' chunks in the order their first chunks reach it: the last chunk of an edge leaves
   // it once the chunks of the edges ahead and its own have passed, and then has the rest of its way to go.
@@ -667,12 +670,14 @@ Prediction Problem::tree() const {
     Seconds served_s = start_s[id];
     for (const auto& [arrival_s, e] : list) {
       served_s += k * link_service_s(id);
-      link_bound_s = std::max(link_bound_s, served_s + topology.link(id).params.latency_s + edges[e].rest_s);
+      link_bound_s =
+          std::max(link_bound_s, served_s + topology.link(id).params.latency_s + edge_step_s[e] + edges[e].rest_s);
     }
   }
   // The first chunk's followers are spaced by the most messages of one tree's phase that share a link direction
   // (a parent's two children send up through its one port on a switch; it sends down to both through it).
-  double fan = 1;
+  // Each link direction spaces them by its own service (a NIC's link slower than an NVLink port's).
+  Seconds fan_s = chunk_s;
   for (std::size_t t = 0; t < used_trees; ++t) {
     std::map<LinkId, double> up_edges, down_edges;
     for (std::size_t i = 0; i < p_count; ++i) {
@@ -680,13 +685,19 @@ Prediction Problem::tree() const {
       if (parent < 0) continue;
       const auto up = static_cast<std::size_t>(parent);
       if (used_trees == 2) {
-        for (const LinkId id : topology.route(rank_of(i), rank_of(up))) fan = std::max(fan, up_edges[id] += 1);
+        for (const LinkId id : topology.route(rank_of(i), rank_of(up))) {
+          fan_s = std::max(fan_s, (up_edges[id] += 1) * link_service_s(id));
+        }
       }
-      for (const LinkId id : topology.route(rank_of(up), rank_of(i))) fan = std::max(fan, down_edges[id] += 1);
+      for (const LinkId id : topology.route(rank_of(up), rank_of(i))) {
+        fan_s = std::max(fan_s, (down_edges[id] += 1) * link_service_s(id));
+      }
     }
   }
-  const double pipeline_s = first_chunk_s + (k - 1.0) * fan * chunk_s;
-  const double bottleneck_s = busiest * k * chunk_s + stages * (c.latency_s + step_extra_s);
+  Seconds busiest_s = 0;  // the most work of one link direction, per chunk of every edge through it
+  for (const auto& [id, count] : uses) busiest_s = std::max(busiest_s, count * link_service_s(id));
+  const double pipeline_s = first_chunk_s + (k - 1.0) * fan_s;
+  const double bottleneck_s = k * busiest_s;
   // The send window: an edge's chunk j leaves only once its chunk j-W has been released (reduced at the parent, or
   // arrived at the child), so an edge whose window binds passes its chunks W at a time, one release (D, and the
   // parent's reduction on the way up) apart; its last chunk then has the rest of its way through the tree.
@@ -703,8 +714,7 @@ Prediction Problem::tree() const {
           std::max(window_s, edge.ready_s + rounds * (message_s_e + (up ? reduce_s : 0.0)) + message_s_e + edge.rest_s);
     }
   }
-  prediction.time_s =
-      options.protocol.launch_s + std::max({pipeline_s, bottleneck_s, link_bound_s + step_extra_s, window_s});
+  prediction.time_s = options.protocol.launch_s + std::max({pipeline_s, bottleneck_s, link_bound_s, window_s});
   prediction.formula =
       "launch + max(first chunk up and down (children queued at shared ports) + (k-1) f c b, m k c b + 2h L, per port: "
       "first reach + chunks ahead + rest of the way, per edge: ceil(k/W) releases + rest of the way)";
@@ -796,7 +806,8 @@ Prediction Problem::in_switch() const {
   const double stores = multicasts ? k : 0.0;
   const double returns = reduces ? k : 0.0;
   const double received = request.op == CollectiveOp::allreduce ? k * shards : multicasts ? k * (shards - 1.0) : 0.0;
-  const Seconds reduce_s = p * piece * options.switch_reduction.gamma_s_per_byte();
+  // An all-gather or broadcast only multicasts: the engines reduce nothing.
+  const Seconds reduce_s = reduces ? p * piece * options.switch_reduction.gamma_s_per_byte() : 0.0;
   const Seconds after_reduce_s = (reduces ? down_s : 0.0) + (multicasts ? up_s + down_s : 0.0);
   const Seconds before_reduce_s = reduces ? up_s : 0.0;
   const Seconds uplinks_s = (loads + stores) * up_service_s + up.latency_s + (multicasts ? down_s : down.latency_s);
@@ -812,7 +823,7 @@ Prediction Problem::in_switch() const {
                                                 (received + later_returns) * down_service_s + down.latency_s
                                           : 0.0;
   const Seconds engines_s = before_reduce_s + k * shards * reduce_s + after_reduce_s;
-  const Seconds chain_s = loads * up_service_s + up.latency_s + reduce_s + after_reduce_s;
+  const Seconds chain_s = (reduces ? loads * up_service_s + up.latency_s : 0.0) + reduce_s + after_reduce_s;
   prediction.cost = worst(up, down);
   prediction.time_s = options.protocol.launch_s + std::max({uplinks_s, downlinks_s, multicasts_s, engines_s, chain_s});
   prediction.formula =
