@@ -697,7 +697,23 @@ Prediction Problem::tree() const {
   Seconds busiest_s = 0;  // the most work of one link direction, per chunk of every edge through it
   for (const auto& [id, count] : uses) busiest_s = std::max(busiest_s, count * link_service_s(id));
   const double pipeline_s = first_chunk_s + (k - 1.0) * fan_s;
-  const double bottleneck_s = k * busiest_s;
+  // The busiest link passes every chunk of its edges; its first chunk has come up a tree and its last goes on down
+  // (2h latencies of a step: Sanders, Speck and Traeff 2009), each edge's route and protocol step on the deepest way.
+  Seconds deepest_s = 0;
+  for (std::size_t t = 0; t < used_trees; ++t) {
+    for (std::size_t i = 0; i < p_count; ++i) {
+      Seconds way_s = 0;
+      for (int at = static_cast<int>(i); trees[t].parent[static_cast<std::size_t>(at)] >= 0;
+           at = trees[t].parent[static_cast<std::size_t>(at)]) {
+        const auto from = rank_of(static_cast<std::size_t>(at));
+        const auto to = rank_of(static_cast<std::size_t>(trees[t].parent[static_cast<std::size_t>(at)]));
+        way_s += path_cost(topology, to, from).latency_s +
+                 protocol_step_s(topology, options.protocol, topology.route(to, from));
+      }
+      deepest_s = std::max(deepest_s, (used_trees == 2 ? 2.0 : 1.0) * way_s);
+    }
+  }
+  const double bottleneck_s = k * busiest_s + deepest_s;
   // The send window: an edge's chunk j leaves only once its chunk j-W has been released (reduced at the parent, or
   // arrived at the child), so an edge whose window binds passes its chunks W at a time, one release (D, and the
   // parent's reduction on the way up) apart; its last chunk then has the rest of its way through the tree.
