@@ -92,8 +92,8 @@ double in_flight_chunks(Bytes window, double piece) {
 // arrived (its receive buffer holds W chunks). d_h: one chunk's time over hop h (message and protocol step). Returns
 // the last chunk's arrival at the end of the chain (max-plus, as the packet trains).
 Seconds pipelined_chain_s(const std::vector<Seconds>& d, const std::vector<Seconds>& u, std::size_t k,
-                          std::size_t window) {
-  std::vector<Seconds> arrived(k, 0.0), leaves(k, 0.0);
+                          std::size_t window, Seconds first_s = 0) {
+  std::vector<Seconds> arrived(k, first_s), leaves(k, 0.0);
   for (std::size_t h = 0; h < d.size(); ++h) {
     for (std::size_t m = 0; m < k; ++m) {
       Seconds at = arrived[m];
@@ -303,6 +303,9 @@ Prediction Problem::ring_broadcast() const {
   const auto window =
       static_cast<std::size_t>(std::min(k, in_flight_chunks(request.send_window_bytes, std::ceil(piece))));
   Seconds chain_s = 0;
+  // Every channel's first sends leave the root at once and queue on its first link in channel order, each channel's
+  // first window of chunks behind the earlier channels' (its later ones wait for their window).
+  Seconds first_s = 0;
   for (const auto& order : orders) {
     std::vector<Seconds> d, u;
     for (std::size_t h = 0; h + 1 < order.size(); ++h) {
@@ -312,7 +315,13 @@ Prediction Problem::ring_broadcast() const {
       for (const LinkId id : route) spacing = std::max(spacing, busy[id] / k);
       u.push_back(spacing);
     }
-    chain_s = std::max(chain_s, pipelined_chain_s(d, u, static_cast<std::size_t>(k), window));
+    chain_s = std::max(chain_s, pipelined_chain_s(d, u, static_cast<std::size_t>(k), window, first_s));
+    Seconds own_s = 0;
+    for (const LinkId id : hop_route(order, 0)) {
+      const auto& params = topology.link(id).params;
+      own_s = std::max(own_s, params.overhead_s + w / params.payload_bandwidth_bytes_per_s());
+    }
+    first_s += static_cast<double>(window) * own_s;
   }
   std::vector<std::size_t> all(ranks.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
