@@ -431,6 +431,7 @@ Prediction Problem::direct() const {
   };
   const auto exchange_s = [&](const std::vector<Message>& messages, bool reduce) {
     std::map<LinkId, double> count, service;
+    std::map<LinkId, Seconds> slowest_d_s;  // per link direction: the longest D of the messages through it
     std::map<NodeId, double> received;
     std::map<NodeId, std::map<LinkId, double>> into;
     Seconds d_s = 0, g_s = 0;
@@ -440,25 +441,30 @@ Prediction Problem::direct() const {
       const double w = wire(options.protocol, piece);
       const auto& route = topology.route(message.from, message.to);
       prediction.cost = worst(prediction.cost, path_cost(topology, message.from, message.to));
-      d_s = std::max(d_s, message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route));
+      const Seconds message_d_s =
+          message_s(topology, route, w, packet) + protocol_step_s(topology, options.protocol, route);
+      d_s = std::max(d_s, message_d_s);
       g_s = std::max(g_s, piece * gamma);
       for (const LinkId id : route) {
         const auto& params = topology.link(id).params;
         count[id] += k;
+        slowest_d_s[id] = std::max(slowest_d_s[id], message_d_s);
         service[id] = std::max(service[id], params.overhead_s + w / params.payload_bandwidth_bytes_per_s());
       }
       received[message.to] += k;
       if (!route.empty()) into[message.to][route.back()] += k;
     }
-    Seconds queue_s = 0;
-    for (const auto& [id, n] : count) queue_s = std::max(queue_s, (n - 1.0) * service[id]);
-    Seconds time_s = d_s + queue_s;
+    Seconds last_s = d_s;  // the last arrival: per link, its chunks' queue and then the longest way through it
+    for (const auto& [id, n] : count) {
+      last_s = std::max(last_s, (n - 1.0) * service[id] + slowest_d_s[id]);
+    }
+    Seconds time_s = last_s;
     if (reduce) {
       Seconds reduced_s = 0;
       for (const auto& [node, n] : received) {
         double slots = 1;
         for (const auto& entry : into[node]) slots = std::max(slots, entry.second);
-        reduced_s = std::max({reduced_s, d_s + n * g_s, d_s + queue_s + n / slots * g_s});
+        reduced_s = std::max({reduced_s, d_s + n * g_s, last_s + n / slots * g_s});
       }
       time_s = reduced_s;
     }
