@@ -753,14 +753,18 @@ Prediction Problem::tree() const {
 }
 
 // Rings per level of a multi-dimensional cluster (build_hierarchical): each phase of a slice is the ring prediction
-// of its level's slowest group; the slices flow through the levels like a pipeline, one slice's phases in turn, then
-// one period per further slice: the most work one level's links do per slice.
+// of its level's slowest group. A slice starts its first phase when the slice before has finished its own first
+// phase, so those run back to back; the other phases of successive slices run at once, their step latencies
+// overlapping, and are held back only by the links and reducers they share: per slice, the most work of one link
+// direction (every phase's ring messages through it) or one device's reducer.
 Prediction Problem::hierarchical() const {
   Prediction prediction;
   const auto& levels = request.levels;
   const std::size_t last = levels.size() - 1;
   NetworkOptions inside = options;
   inside.protocol.launch_s = 0;
+  std::map<LinkId, Seconds> link_work_s;  // per slice
+  std::map<NodeId, Seconds> reducer_work_s;
   const auto phase_s = [&](std::size_t level, CollectiveOp op, double bytes) {
     std::uint64_t stride = 1;
     for (std::size_t l = 0; l < level; ++l) stride *= levels[l];
@@ -770,6 +774,12 @@ Prediction Problem::hierarchical() const {
     group.channels.clear();
     group.send_window_bytes = 0;
     group.bytes = static_cast<Bytes>(std::llround(bytes));
+    const double q = static_cast<double>(levels[level]);
+    const double shard = bytes / q;
+    const double k = chunks(shard, chunk);
+    const double w = wire(options.protocol, shard / k);
+    const double steps = op == CollectiveOp::allreduce ? 2.0 * (q - 1.0) : q - 1.0;
+    const double reduced = op == CollectiveOp::allgather ? 0.0 : (q - 1.0) * shard;
     Seconds slowest_s = 0;
     for (std::size_t base = 0; base < p_count; ++base) {
       if ((base / stride) % levels[level] != 0) continue;
@@ -778,37 +788,52 @@ Prediction Problem::hierarchical() const {
       const auto ring = predict(group, topology, inside);
       slowest_s = std::max(slowest_s, ring.time_s);
       prediction.cost = worst(prediction.cost, ring.cost);
+      for (std::size_t i = 0; i < group.ranks.size(); ++i) {
+        reducer_work_s[group.ranks[i]] += reduced * gamma;
+        for (const LinkId id : topology.route(group.ranks[i], group.ranks[(i + 1) % group.ranks.size()])) {
+          const auto& params = topology.link(id).params;
+          link_work_s[id] += steps * k * (params.overhead_s + w / params.payload_bandwidth_bytes_per_s());
+        }
+      }
     }
     return slowest_s;
   };
   const double slices = static_cast<double>(hierarchical_slices(request));
-  std::vector<double> level_s(levels.size(), 0.0);  // per slice, the work of each level's links
-  Seconds chain_s = 0;                              // one slice through every phase
+  Seconds chain_s = 0;  // one slice through every phase
+  Seconds gate_s = 0;   // its first phase
   double buffer = s / slices;
+  const auto add = [&](Seconds phase) {
+    if (chain_s == 0) gate_s = phase;
+    chain_s += phase;
+  };
   if (request.op == CollectiveOp::allgather) {
     buffer = s / slices / p;
     for (std::size_t l = last + 1; l-- > 0;) {
       buffer *= static_cast<double>(levels[l]);
-      level_s[l] = phase_s(l, CollectiveOp::allgather, buffer);
-      chain_s += level_s[l];
+      add(phase_s(l, CollectiveOp::allgather, buffer));
     }
   } else {
     const std::size_t scatter_levels = request.op == CollectiveOp::allreduce ? last : last + 1;
+    std::vector<double> before;
     for (std::size_t l = 0; l < scatter_levels; ++l) {
-      level_s[l] = phase_s(l, CollectiveOp::reducescatter, buffer);
-      // The all-gather of the same buffer on the way back.
-      if (request.op == CollectiveOp::allreduce) level_s[l] += phase_s(l, CollectiveOp::allgather, buffer);
-      chain_s += level_s[l];
+      before.push_back(buffer);
+      add(phase_s(l, CollectiveOp::reducescatter, buffer));
       buffer /= static_cast<double>(levels[l]);
     }
     if (request.op == CollectiveOp::allreduce) {
-      level_s[last] = phase_s(last, CollectiveOp::allreduce, buffer);
-      chain_s += level_s[last];
+      add(phase_s(last, CollectiveOp::allreduce, buffer));
+      // The all-gathers of the same buffers on the way back.
+      for (std::size_t l = scatter_levels; l-- > 0;) add(phase_s(l, CollectiveOp::allgather, before[l]));
     }
   }
+  Seconds period_s = 0;
+  for (const auto& entry : link_work_s) period_s = std::max(period_s, entry.second);
+  for (const auto& entry : reducer_work_s) period_s = std::max(period_s, entry.second);
   prediction.time_s =
-      options.protocol.launch_s + chain_s + (slices - 1.0) * *std::max_element(level_s.begin(), level_s.end());
-  prediction.formula = "launch + ring phases per level of one slice of S/m, in turn, + (m-1) x the busiest level";
+      options.protocol.launch_s + std::max(slices * gate_s + chain_s - gate_s, chain_s + (slices - 1.0) * period_s);
+  prediction.formula =
+      "launch + max(m first phases + one slice's others, one slice's phases + (m-1) x the busiest link's or reducer's "
+      "work per slice)";
   return prediction;
 }
 
