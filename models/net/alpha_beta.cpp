@@ -921,14 +921,33 @@ Prediction Problem::collnet() const {
   const double packet = static_cast<double>(options.packet_bytes);
   const auto trip = switch_round_trip(topology, ranks[0], aggregator, w, packet);
   const Seconds reduce_s = nodes * piece * options.switch_reduction.gamma_s_per_byte();
-  const Seconds period_s = std::max({trip.up_service_s, trip.down_service_s, reduce_s});
-  const Seconds fabric_s = trip.up_s + reduce_s + trip.down_s + (k - 1.0) * period_s;
-  const Seconds node_s = scatter.time_s + gather_phase.time_s;
+  const Seconds chunk_period_s = std::max({trip.up_service_s, trip.down_service_s, reduce_s});
+  const Seconds fabric_s = trip.up_s + reduce_s + trip.down_s + (k - 1.0) * chunk_period_s;
+  const Seconds chain_s = scatter.time_s + fabric_s + gather_phase.time_s;
+  // A slice starts its reduce-scatter when the slice before has finished its own (build_collnet_slice); its fabric
+  // phase and all-gather overlap the next slices' phases, held back only by what they share, per slice: a node's
+  // link directions (its ring's reduce-scatter and all-gather messages), a device's reducer, its rail's links and the
+  // aggregation switch's engines.
+  const double q = static_cast<double>(per_node);
+  const double node_k = chunks(shard, chunk);
+  const double node_w = wire(options.protocol, shard / node_k);
+  std::map<LinkId, Seconds> link_work_s;
+  for (std::size_t i = 0; i < per_node; ++i) {
+    for (const LinkId id : topology.route(node.ranks[i], node.ranks[(i + 1) % per_node])) {
+      const auto& params = topology.link(id).params;
+      link_work_s[id] +=
+          2.0 * (q - 1.0) * node_k * (params.overhead_s + node_w / params.payload_bandwidth_bytes_per_s());
+    }
+  }
+  Seconds period_s = (q - 1.0) * shard * gamma;
+  for (const auto& entry : link_work_s) period_s = std::max(period_s, entry.second);
+  period_s = std::max({period_s, k * trip.up_service_s, k * trip.down_service_s, k * reduce_s});
   prediction.cost = worst(trip.up, trip.down);
-  prediction.time_s = options.protocol.launch_s + node_s + fabric_s + (slices - 1.0) * std::max(node_s, fabric_s);
+  prediction.time_s = options.protocol.launch_s +
+                      std::max(slices * scatter.time_s + chain_s - scatter.time_s, chain_s + (slices - 1.0) * period_s);
   prediction.formula =
-      "launch + node reduce-scatter + fabric (chunks up, reduced in the switch, down) + node all-gather of S/m, + "
-      "(m-1) x max(node phases, fabric)";
+      "launch + max(m node reduce-scatters + one slice's fabric (up, reduced in the switch, down) and node all-gather, "
+      "one slice's phases + (m-1) x the busiest link's, reducer's or switch engine's work per slice)";
   return prediction;
 }
 
