@@ -89,6 +89,7 @@ TunedChoice tuned_choice(const Topology& topology, CollectiveRequest request, Ne
   const std::vector<Algorithm> tuned = {Algorithm::ring, Algorithm::tree, Algorithm::in_switch, Algorithm::collnet};
   const auto candidates = algorithm ? std::vector<Algorithm>{*algorithm} : tuned;
   const auto channels = request.channels;
+  const Bytes configured_chunk_bytes = request.chunk_bytes;
   for (const auto candidate : candidates) {
     request.algorithm = candidate;
     request.channels = candidate == Algorithm::ring ? channels : std::vector<std::vector<NodeId>>{};
@@ -99,6 +100,7 @@ TunedChoice tuned_choice(const Topology& topology, CollectiveRequest request, Ne
       if (!protocol_supported(each, candidate)) continue;
       options.protocol = protocol_cost(each, candidate);
       request.send_window_bytes = options.protocol.buffer_payload_bytes();
+      request.chunk_bytes = options.protocol.chunk_bytes(configured_chunk_bytes);
       const Seconds predicted_s = predict(request, topology, options).time_s;
       if (!found || predicted_s < best.predicted_s) {
         found = true;

@@ -13,6 +13,7 @@
 // DEFAULT_LL128_BUFFSIZE = NCCL_LL128_ELEMS_PER_THREAD (120) x NCCL_LL128_MAX_NTHREADS (640) x NCCL_STEPS (8) x 8 B =
 // 4,915,200 B; NCCL_STEPS = 8 slots per connection (src/include/device.h); the NCCL documentation's NCCL_BUFFSIZE,
 // NCCL_LL_BUFFSIZE and NCCL_LL128_BUFFSIZE variables override them.
+#include <algorithm>
 #include <optional>
 #include <string_view>
 
@@ -39,12 +40,21 @@ struct ProtocolCost {
   // The receive buffer of one connection, in wire bytes: NCCL_STEPS = 8 slots of buffer / 8 bytes each, so a sender
   // runs at most a buffer ahead of its receiver (CollectiveRequest::send_window_bytes). 0: unlimited.
   Bytes buffer_bytes = 0;
+  // What a sender moves at a time, in wire bytes: NCCL's step (buffer / NCCL_STEPS) times the steps of a slice
+  // (stepSize and SLICESTEPS in src/enqueue.cc and src/include/collectives.h: 2 steps for Simple, 1 for LL and LL128),
+  // so the window holds several pieces in flight. 0: the request's chunk alone.
+  Bytes step_bytes = 0;
 
   [[nodiscard]] double payload_efficiency() const {
     return static_cast<double>(line_payload_bytes) / static_cast<double>(line_bytes);
   }
   // The payload the receive buffer holds (whole lines); 0: unlimited.
   [[nodiscard]] Bytes buffer_payload_bytes() const { return buffer_bytes / line_bytes * line_payload_bytes; }
+  // The pipelining chunk a protocol plays: its step's payload, at most `configured_bytes` (the cluster's chunk).
+  [[nodiscard]] Bytes chunk_bytes(Bytes configured_bytes) const {
+    if (step_bytes == 0) return configured_bytes;
+    return std::min(configured_bytes, step_bytes / line_bytes * line_payload_bytes);
+  }
   // The bytes a message of `payload` bytes puts on the wire: whole lines.
   [[nodiscard]] Bytes wire_bytes(Bytes payload) const {
     return (payload + line_payload_bytes - 1) / line_payload_bytes * line_bytes;

@@ -88,6 +88,7 @@ CollectiveSweep run_collective_sweep(const ClusterParams& cluster, const Collect
     net::NetworkOptions options = network;
     options.protocol = net::protocol_cost(choice.protocol, choice.algorithm);
     request.send_window_bytes = options.protocol.buffer_payload_bytes();
+    request.chunk_bytes = options.protocol.chunk_bytes(sweep.chunk_bytes);
     CollectiveSweepRow row;
     row.bytes = request.bytes;
     row.algorithm = std::string(net::to_string(request.algorithm));

@@ -30,9 +30,12 @@ struct KnownGap {
 const std::vector<KnownGap>& known_gaps() {
   static const std::vector<KnownGap> gaps = {
       // 2-8 chunks per tree: the ports serve the two trees' messages in an order the prediction does not replay (the
-      // leaves' floods against the interior ranks' reduced sends). Measured 1.147 (8xA100, Simple, 8 MiB).
+      // leaves' floods against the interior ranks' reduced sends). Measured 1.147 (8xA100, Simple, 8 MiB); with LL's
+      // 32 KiB steps the same happens at 8-32 steps per tree, 0.943 (2x8 rail, 512 KiB).
       {"", net::Algorithm::tree, "allreduce", Bytes{4} << 20, Bytes{16} << 20, 0.16,
        "tree: 2-8 chunks per tree on shared ports"},
+      {"", net::Algorithm::tree, "allreduce", Bytes{256} << 10, Bytes{2} << 20, 0.07,
+       "tree LL: 8-32 steps per tree on shared ports"},
       // A node's NVLink ports carry every channel's hops; between 1 and 8 chunks per shard the channels' steps on
       // them fall out of lockstep, which the per-step period (each link's work per step) does not see. Measured
       // 1.078 (allreduce LL128, 8 MiB); the broadcast's channels 1.056 (Simple, 128 MiB).
@@ -43,15 +46,16 @@ const std::vector<KnownGap>& known_gaps() {
       // longest way, which overstates the queues the NICs' per-message overhead (2 us) builds. Measured 0.852.
       {"2x8xA100-HDR-rail", net::Algorithm::direct, "", 0, Bytes{128} << 20, 0.16, "direct: incast at every NIC"},
       // Slices overlap their phases on the same NVLink ports (a slice's all-gather against the next slice's
-      // reduce-scatter): contended by construction; the prediction takes the busiest level's work per slice, and
-      // CollNet alternates the node and fabric phases where the simulation overlaps them. Measured 0.848
-      // (hierarchical allreduce, Simple, 128 MiB), 0.797 (collnet, 128 MiB).
-      {"2x8xA100-HDR-rail", net::Algorithm::hierarchical, "", Bytes{2} << 20, Bytes{128} << 20, 0.16,
+      // reduce-scatter, each taking part of the port): contended by construction. The prediction takes, per further
+      // slice, the busiest link's work, which leaves out how much of the last slice's inter-node phase the ports'
+      // backlog hides. Measured 0.953 (hierarchical LL128, 128 MiB), 1.022 (LL, 512 KiB), 0.949 (collnet, 128 MiB).
+      {"2x8xA100-HDR-rail", net::Algorithm::hierarchical, "", Bytes{256} << 10, Bytes{128} << 20, 0.06,
        "hierarchical: slices contend on the node's ports"},
-      {"2x8xA100-HDR-rail-SHARP", net::Algorithm::collnet, "", Bytes{2} << 20, Bytes{128} << 20, 0.21,
-       "collnet: node and fabric phases of successive slices overlap"},
-      // The tree broadcast over 16 ranks in ring order sends several edges through one NIC. Measured 0.978.
-      {"2x8xA100-HDR-rail", net::Algorithm::tree, "broadcast", Bytes{64} << 20, Bytes{128} << 20, 0.03,
+      {"2x8xA100-HDR-rail-SHARP", net::Algorithm::collnet, "", Bytes{2} << 20, Bytes{128} << 20, 0.06,
+       "collnet: slices contend on the node's ports"},
+      // The tree broadcast over 16 ranks in ring order sends several edges through one NIC. Measured 0.978 (Simple,
+      // 128 MiB), 0.785 with LL's 32 KiB steps, whose window lets a parent's sends to both children interleave on it.
+      {"2x8xA100-HDR-rail", net::Algorithm::tree, "broadcast", Bytes{256} << 10, Bytes{128} << 20, 0.23,
        "tree broadcast: edges share NICs"},
   };
   return gaps;
