@@ -522,6 +522,23 @@ Prediction Problem::tree() const {
   // through its first link. A message's own time is D (message and protocol step), its place in a queue one
   // service s of the shared link after the one before it.
   Seconds first_chunk_s = 0;
+  // A leaf's sends depend on nothing: its first window of chunks takes its first link at once, so a rank that is a
+  // leaf in one tree sends its first chunk up the other tree only after that flood has passed the link.
+  std::map<LinkId, Seconds> first_flood_s;
+  if (used_trees == 2) {
+    const double window = std::min(k, in_flight_chunks(request.send_window_bytes, std::ceil(piece)));
+    for (std::size_t t = 0; t < used_trees; ++t) {
+      for (std::size_t i = 0; i < p_count; ++i) {
+        const int parent = trees[t].parent[i];
+        if (parent < 0 || !trees[t].children[i].empty()) continue;
+        const auto& route = topology.route(rank_of(i), rank_of(static_cast<std::size_t>(parent)));
+        if (route.empty()) continue;
+        const auto& params = topology.link(route.front()).params;
+        first_flood_s[route.front()] +=
+            window * (params.overhead_s + wire_piece / params.payload_bandwidth_bytes_per_s());
+      }
+    }
+  }
   // Per tree and rank: when its first chunk is ready to go up (reduced), and to go down (received from above).
   std::vector<std::vector<Seconds>> up_ready_s(used_trees), down_ready_s(used_trees);
   std::vector<Seconds> tree_first_chunk_s(used_trees, 0.0);
@@ -562,7 +579,12 @@ Prediction Problem::tree() const {
         Seconds reducer_s = 0;
         for (const auto child : order) {
           const auto& route = topology.route(rank_of(child), rank_of(parent));
-          Seconds arrived_s = ready[child] + message_time_s(child, parent);
+          Seconds leaves_s = ready[child];
+          if (!tree.children[child].empty() && !route.empty()) {
+            const auto flood = first_flood_s.find(route.front());
+            if (flood != first_flood_s.end()) leaves_s = std::max(leaves_s, flood->second);
+          }
+          Seconds arrived_s = leaves_s + message_time_s(child, parent);
           if (!route.empty()) {
             const auto queued = last_arrival_s.find(route.back());
             if (queued != last_arrival_s.end()) {
