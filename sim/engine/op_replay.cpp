@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -340,19 +341,28 @@ WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now
   return b;
 }
 
-OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) {
+void DeviceOpReplay::set_units(std::vector<ComputeUnit*> units) {
+  units_ = std::move(units);
+  // One slot of the first unit is the metronome of the step boundaries (ComputeUnit::watch_steps).
+  if (store_.fast_forward && !units_.empty()) units_.front()->watch_steps(true);
+}
+
+DeviceOpReplay::Forward& DeviceOpReplay::forward_of(std::size_t op) {
   auto it = std::find_if(forwards_.begin(), forwards_.end(), [op](const Forward& f) { return f.op == op; });
+  if (it != forwards_.end()) return *it;
+  forwards_.push_back(Forward{});
+  forwards_.back().op = op;
+  return forwards_.back();
+}
+
+OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) {
   if (!store_.fast_forward || units_.empty() || policy_.others_in_flight(op)) {
     // An overlap is not a steady state of this op alone.
-    if (it != forwards_.end()) forwards_.erase(it);
+    auto it = std::find_if(forwards_.begin(), forwards_.end(), [op](const Forward& f) { return f.op == op; });
+    if (it != forwards_.end() && it->skips.empty()) forwards_.erase(it);
     return {};
   }
-  if (it == forwards_.end()) {
-    forwards_.push_back(Forward{});
-    forwards_.back().op = op;
-    it = std::prev(forwards_.end());
-  }
-  Forward& f = *it;
+  Forward& f = forward_of(op);
   const std::uint64_t wave = policy_.wave_tiles();
   const std::uint64_t full_waves_left = (policy_.tiles(op) - tile) / wave;
   const TimeFs bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
@@ -363,29 +373,109 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
     f.last_boundary_fs = now;
     return {};
   }
+  note_skip(f, skip, false, now);
+  Forward::Skipped& skipped = f.skips.back();
+  for (std::size_t i = f.spans_before; i < spans.size(); ++i) {
+    if (spans[i].op == op) skipped.wave_spans.push_back(spans[i]);
+  }
+  f.spans_before = spans.size();
+  f.last_boundary_fs = now;
+  // The skipped tiles' work, exactly, from their steps.
+  OpExecution& e = executions_[op];
+  Flops flops = 0;
+  PhaseWork work;
+  TileStep step;
+  const std::uint64_t first_tile = tile + 1, tiles = skip.waves * wave;
+  for (std::uint64_t t = first_tile; t < first_tile + tiles; ++t) {
+    const std::uint32_t steps = e.lowering->steps(t);
+    for (std::uint32_t s = 0; s < steps; ++s) {
+      e.lowering->step(t, s, step);
+      flops += step.executed_flops;
+      work += step.work();
+    }
+  }
+  e.executed_flops += flops;
+  e.executed_work += work;
+  e.tiles_done += tiles;
+  store_.skipped_waves += skip.waves;
+  book_skip(f, skip, flops, work, false, now);
+  return WaveSkip{tiles, skip.hold_fs};
+}
+
+TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
+  if (!store_.fast_forward || units_.empty() || policy_.others_in_flight(op)) return 0;
+  Forward& f = forward_of(op);
+  std::vector<ComputeUnit::SlotSteps> slots;
+  for (const auto* unit : units_) unit->add_slot_steps(op, slots);
+  if (slots.empty()) return 0;
+  const OpExecution& e = executions_[op];
+  const std::uint32_t quantum = ComputeUnit::step_quantum(e.stages);
+  std::uint32_t least_left = std::numeric_limits<std::uint32_t>::max(), lead = 0;
+  WaveFastForward::Boundary b = boundary_of(op, now);
+  for (const auto& s : slots) {
+    least_left = std::min(least_left, s.steps - s.next_load);
+    lead = std::max(lead, s.computed);
+    b.progress += s.computed;
+    b.lanes.push_back(s.computed);
+  }
+  // Inside tiles the slots' progress is normalised: each slot by how many steps it lags the slot furthest ahead.
+  b.slots.assign(kProgressClasses, 0);
+  for (const auto& s : slots) ++b.slots[std::min<std::uint64_t>(lead - s.computed, kProgressClasses - 1)];
+  // No tile may start or end between the boundaries compared: the slots running the op, and the tiles done.
+  b.state.push_back(slots.size());
+  b.state.push_back(e.tiles_done);
+  const TimeFs bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
+  // In lockstep a slot's lag behind the others moves within the steps its buffers hold; slots that drift apart (a
+  // wave's tail, with one tile on some units and two on others) run at rates a common skip would not keep.
+  const auto skip = f.steps.boundary(std::move(b), least_left / quantum, bound_fs, quantum * slots.size(),
+                                     std::max<std::uint32_t>(e.stages, 2));
+  if (skip.waves == 0) return 0;
+  note_skip(f, skip, true, now);
+  // The skipped steps' work, exactly, and their change to the caches' contents, step by step across the slots as the
+  // slots would have run them.
+  const auto steps = static_cast<std::uint32_t>(skip.waves * quantum);
+  OpExecution& ex = executions_[op];
+  Flops flops = 0;
+  PhaseWork work;
+  TileStep step;
+  for (std::uint32_t k = 0; k < steps; ++k) {
+    for (const auto& s : slots) {
+      ex.lowering->step(s.tile, s.next_load + k, step);
+      flops += step.executed_flops;
+      ex.useful_flops += step.useful_flops;
+      work += step.work();
+      for (const Chunk& chunk : step.reads) memory_.touch(s.unit, step.view(chunk), false, now);
+      for (const Chunk& chunk : step.writes) memory_.touch(s.unit, step.view(chunk), true, now);
+    }
+  }
+  for (auto* unit : units_) unit->skip_steps(op, steps);
+  store_.skipped_steps += steps;
+  ex.executed_flops += flops;
+  ex.executed_work += work;
+  book_skip(f, skip, flops, work, true, now);
+  return skip.hold_fs;
+}
+
+void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now) {
+  if (f.skips.empty()) ++store_.fast_forwarded;
   Forward::Skipped skipped;
   skipped.skip_fs = now;
   skipped.hold_fs = skip.hold_fs;
   skipped.wave_fs = skip.wave_fs;
   skipped.waves = skip.waves;
   skipped.clock_state = clock_.state();
-  for (std::size_t i = f.spans_before; i < spans.size(); ++i) {
-    if (spans[i].op == op) skipped.wave_spans.push_back(spans[i]);
-  }
+  skipped.inside_tiles = inside_tiles;
   f.skips.push_back(std::move(skipped));
-  f.spans_before = spans.size();
-  f.last_boundary_fs = now;
+  // The counters after a skip include the skipped ones: neither detector may compare across it.
+  f.detector = WaveFastForward{};
+  f.steps = WaveFastForward{};
   if (governor_ != nullptr) governor_->skip_windows(now, skip.hold_fs);
-  book_skip(f, skip, tile + 1, skip.waves * wave, now);
-  return WaveSkip{skip.waves * wave, skip.hold_fs};
 }
 
-void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, std::uint64_t first_tile,
-                               std::uint64_t tiles, TimeFs now) {
+void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, Flops flops, const PhaseWork& work,
+                               bool rated, TimeFs now) {
   const std::size_t op = f.op;
   OpExecution& e = executions_[op];
-  ++store_.fast_forwarded;
-  store_.skipped_waves += skip.waves;
   // What the skipped waves add, spent over the hold by the power domain's reader (SkippedWaves).
   SkippedWaves& paced = e.skipped;
   paced.hold_fs += skip.hold_fs;
@@ -394,8 +484,25 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
   for (auto& c : levels) {
     LevelCounters::for_each_counter(c, [&](auto& v) { v = cursor.take(); });
   }
-  const Bytes dram_read = cursor.take();
-  const Bytes dram_written = cursor.take();
+  Bytes dram_read = cursor.take();
+  Bytes dram_written = cursor.take();
+  if (rated) {
+    // Each counter was scaled and rounded on its own: the levels' identities (what a level delivers is its hits and
+    // misses; what it asks below is what the level below delivers) are restored from the reads, writes and misses.
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      auto& c = levels[l];
+      c.miss_bytes = std::min(c.miss_bytes, c.read_bytes);
+      c.hit_bytes = c.read_bytes - c.miss_bytes;
+      if (l + 1 < levels.size()) {
+        c.below_read_bytes = levels[l + 1].read_bytes;
+        c.below_write_bytes = levels[l + 1].write_bytes;
+      }
+    }
+    if (!levels.empty()) {
+      dram_read = levels.back().below_read_bytes;
+      dram_written = levels.back().below_write_bytes;
+    }
+  }
   memory_.add_replayed(levels, dram_read, dram_written);
   if (dram_ != nullptr) {
     OpDramCounters d;
@@ -435,24 +542,9 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
     u.resident_fs += booked;
     paced.unit_fs += static_cast<double>(booked);
   }
-  // The skipped tiles' work, exactly, from their steps.
-  const Flops flops_before = e.executed_flops;
-  const PhaseWork work_before = e.executed_work;
-  TileStep step;
-  for (std::uint64_t t = first_tile; t < first_tile + tiles; ++t) {
-    const std::uint32_t steps = e.lowering->steps(t);
-    for (std::uint32_t s = 0; s < steps; ++s) {
-      e.lowering->step(t, s, step);
-      e.executed_flops += step.executed_flops;
-      e.executed_work += step.work();
-    }
-  }
-  e.tiles_done += tiles;
-  paced.flops += static_cast<double>(e.executed_flops - flops_before);
-  const PhaseWork& w = e.executed_work;
-  const std::array<std::uint64_t, kWorkKinds - 1> added = {
-      w.vector_fma - work_before.vector_fma, w.vector_alu - work_before.vector_alu, w.exp2 - work_before.exp2,
-      w.reciprocal - work_before.reciprocal, w.rsqrt - work_before.rsqrt};
+  paced.flops += static_cast<double>(flops);
+  const std::array<std::uint64_t, kWorkKinds - 1> added = {work.vector_fma, work.vector_alu, work.exp2, work.reciprocal,
+                                                           work.rsqrt};
   for (std::size_t kind = 0; kind < added.size(); ++kind) paced.ops[kind] += static_cast<double>(added[kind]);
 }
 
@@ -489,6 +581,11 @@ void DeviceOpReplay::end_fast_forward(Forward& f) {
   auto& recorder = dispatcher_.tile_spans();
   TimeFs earlier = 0;
   for (const auto& skipped : f.skips) {
+    if (skipped.inside_tiles) {
+      recorder.stretch(static_cast<std::uint32_t>(f.op), skipped.skip_fs + earlier, skipped.hold_fs);
+      earlier += skipped.hold_fs;
+      continue;
+    }
     recorder.shift(static_cast<std::uint32_t>(f.op), skipped.skip_fs + earlier, skipped.hold_fs);
     for (std::uint64_t w = 1; w <= skipped.waves; ++w) {
       for (TileSpan span : skipped.wave_spans) {

@@ -45,6 +45,8 @@ class WaveFastForward {
     std::vector<std::uint64_t> slots;     // busy slots by progress class: equal within kSlotSlack of the total
     std::vector<std::uint64_t> compared;  // cumulative counters compared between waves
     std::vector<std::uint64_t> booked;    // cumulative counters booked for skipped waves
+    std::uint64_t progress = 0;           // cumulative work done (boundary() with wave_progress only)
+    std::vector<std::uint64_t> lanes;     // the same per lane (a slot), in one order at every boundary
   };
   struct Skip {
     std::uint64_t waves = 0;
@@ -56,15 +58,29 @@ class WaveFastForward {
   // A boundary with `full_waves_left` whole waves of tiles not yet handed out (the one starting now included), of
   // of which only as many as end within `max_skip_fs` may be skipped. Returns the waves to skip now (none: waves ==
   // 0); after a skip the detector needs three new boundaries.
-  [[nodiscard]] Skip boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs = kNever);
+  // With `wave_progress` > 0 the waves are not whole: a wave is `wave_progress` units of the boundaries' `progress`,
+  // the costs are compared per unit of progress, and a skipped wave costs the progress-weighted mean of the last two.
+  // The lanes must advance alike: their progress over the last two intervals may differ by at most `lane_slack`.
+  [[nodiscard]] Skip boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs = kNever,
+                              std::uint64_t wave_progress = 0, std::uint64_t lane_slack = 0);
+  // Whether every lane advanced from `from` to `to` within `slack` of every other (public for tests).
+  [[nodiscard]] static bool in_lockstep(const std::vector<std::uint64_t>& from, const std::vector<std::uint64_t>& to,
+                                        std::uint64_t slack);
 
   // Whether two waves' increments agree within kSteadyTolerance (public for tests).
   [[nodiscard]] static bool same_cost(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
   // Whether two histograms of the slots' progress differ in at most kSlotSlack of their slots.
   [[nodiscard]] static bool same_slots(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
+  // Whether two intervals' increments agree per unit of progress within kSteadyTolerance (public for tests).
+  [[nodiscard]] static bool same_rate(const std::vector<std::uint64_t>& a, std::uint64_t a_progress,
+                                      const std::vector<std::uint64_t>& b, std::uint64_t b_progress);
+  // x * num / den, rounded to nearest, without overflow of the product.
+  [[nodiscard]] static std::uint64_t scaled(std::uint64_t x, std::uint64_t num, std::uint64_t den);
   [[nodiscard]] std::uint64_t skips() const { return skips_; }
 
  private:
+  [[nodiscard]] Skip skip_by_rate(std::uint64_t full_waves_left, TimeFs max_skip_fs, std::uint64_t wave_progress,
+                                  std::uint64_t lane_slack);
   std::vector<Boundary> last_;  // the last three boundaries, oldest first
   std::uint64_t skips_ = 0;
 };

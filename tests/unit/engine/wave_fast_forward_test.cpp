@@ -94,3 +94,58 @@ TEST_CASE("same_cost allows 1/256 of the larger increment, same_slots 1/16 of th
 }
 
 }  // namespace roofsim
+
+namespace roofsim {
+
+namespace {
+
+// A boundary inside tiles: two lanes that have each computed `steps[i]` steps, 100 fs and 64 bytes per lane-step.
+WaveFastForward::Boundary lanes_at(std::vector<std::uint64_t> steps) {
+  WaveFastForward::Boundary b;
+  std::uint64_t done = 0;
+  for (const auto s : steps) done += s;
+  b.at_fs = 100 * done;
+  b.state = {1};
+  b.slots = {2, 0};
+  b.compared = {100 * done, 64 * done};
+  b.booked = {3 * done};
+  b.progress = done;
+  b.lanes = std::move(steps);
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("inside tiles the cost is compared and booked per unit of progress, not per interval") {
+  WaveFastForward ff;
+  // Intervals of 15 and 17 lane-steps cost 1500 and 1700 fs: the same rate, which a per-interval comparison misses.
+  CHECK(ff.boundary(lanes_at({8, 8}), 10, kNever, 16, 2).waves == 0);
+  CHECK(ff.boundary(lanes_at({15, 16}), 9, kNever, 16, 2).waves == 0);
+  const auto skip = ff.boundary(lanes_at({24, 24}), 8, kNever, 16, 2);
+  CHECK(skip.waves == 8 - kKeptWaves);
+  // 16 lane-steps a wave at 100 fs each, over the progress 32 of both intervals.
+  CHECK(skip.wave_fs == 1600);
+  CHECK(skip.hold_fs == 1600 * (8 - kKeptWaves));
+  REQUIRE(skip.booked.size() == 1);
+  CHECK(skip.booked[0] == 3 * 16 * (8 - kKeptWaves));
+}
+
+TEST_CASE("lanes that drift apart are not a steady state even when the total rate repeats") {
+  WaveFastForward ff;
+  // One lane gains 3 steps an interval on the other: 6 over two intervals, beyond a slack of 2.
+  CHECK(ff.boundary(lanes_at({8, 8}), 10, kNever, 16, 2).waves == 0);
+  CHECK(ff.boundary(lanes_at({14, 18}), 9, kNever, 16, 2).waves == 0);
+  CHECK(ff.boundary(lanes_at({20, 28}), 8, kNever, 16, 2).waves == 0);
+  CHECK(WaveFastForward::in_lockstep({8, 8}, {24, 26}, 2));
+  CHECK_FALSE(WaveFastForward::in_lockstep({8, 8}, {24, 27}, 2));
+}
+
+TEST_CASE("a rate skip's counters round to nearest without overflowing the product") {
+  CHECK(WaveFastForward::scaled(10, 1, 3) == 3);
+  CHECK(WaveFastForward::scaled(20, 1, 3) == 7);
+  CHECK(WaveFastForward::scaled(1ULL << 62, 1ULL << 20, 1ULL << 21) == 1ULL << 61);
+  CHECK(WaveFastForward::same_rate({1500, 960}, 15, {1700, 1088}, 17));
+  CHECK_FALSE(WaveFastForward::same_rate({1500, 960}, 15, {1800, 1088}, 17));
+}
+
+}  // namespace roofsim
