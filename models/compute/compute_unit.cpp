@@ -460,10 +460,10 @@ void ComputeUnit::add_slot_steps(std::size_t op, std::vector<SlotSteps>& out) co
   }
 }
 
-void ComputeUnit::skip_steps(std::size_t op, std::uint32_t steps) {
+void ComputeUnit::skip_steps(std::size_t op, std::uint64_t tile, std::uint32_t steps) {
   for (auto& slot : slots_) {
-    if (!slot.busy || slot.op != op) continue;
-    if (steps % step_quantum(slot.stages) != 0 || slot.next_load + steps >= slot.steps) {
+    if (!slot.busy || slot.op != op || slot.tile != tile) continue;
+    if (steps % slot.stages != 0 || slot.next_load + steps >= slot.steps) {
       throw std::logic_error(std::string(name()) +
                              ": skip_steps() past a tile's steps or out of step with its buffers");
     }

@@ -408,50 +408,97 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   std::vector<ComputeUnit::SlotSteps> slots;
   for (const auto* unit : units_) unit->add_slot_steps(op, slots);
   if (slots.empty()) return 0;
-  const OpExecution& e = executions_[op];
-  const std::uint32_t quantum = ComputeUnit::step_quantum(e.stages);
-  std::uint32_t least_left = std::numeric_limits<std::uint32_t>::max(), lead = 0;
+  OpExecution& e = executions_[op];
+  const std::uint64_t buffers = std::max<std::uint32_t>(e.stages, 2);
   WaveFastForward::Boundary b = boundary_of(op, now);
+  // The work done so far, continuously: what the op's steps issued minus what their phases have still to spend.
+  const bool by_flops = e.executed_flops > 0;
+  unfinished_.assign(executions_.size(), UnfinishedWork{});
+  for (const auto* unit : units_) unit->add_unfinished_work(now, unfinished_);
+  std::uint32_t lead = 0;
+  for (const auto& s : slots) lead = std::max(lead, s.computed);
   for (const auto& s : slots) {
-    least_left = std::min(least_left, s.steps - s.next_load);
-    lead = std::max(lead, s.computed);
-    b.progress += s.computed;
     b.lanes.push_back(s.computed);
+    if (!by_flops) b.progress += s.computed;
   }
-  // Inside tiles the slots' progress is normalised: each slot by how many steps it lags the slot furthest ahead.
+  if (by_flops) {
+    const double done = static_cast<double>(e.executed_flops) - unfinished_[op].flops;
+    b.progress = done > 0 ? static_cast<std::uint64_t>(done + 0.5) : 0;
+  }
+  // Time and each level's reads and writes follow the work; misses and DRAM bytes come in bursts (kBurstyTolerance).
+  {
+    const auto levels = memory_.counters();
+    b.compared = {now};
+    for (const auto& c : levels) {
+      b.compared.push_back(c.read_bytes);
+      b.compared.push_back(c.write_bytes);
+      b.bursty.push_back(c.miss_bytes);
+    }
+    b.bursty.push_back(memory_.dram_bytes_read() + memory_.dram_bytes_written());
+  }
+  // The slots' progress normalised: each slot by how many steps it lags the slot furthest ahead.
   b.slots.assign(kProgressClasses, 0);
   for (const auto& s : slots) ++b.slots[std::min<std::uint64_t>(lead - s.computed, kProgressClasses - 1)];
   // No tile may start or end between the boundaries compared: the slots running the op, and the tiles done.
   b.state.push_back(slots.size());
   b.state.push_back(e.tiles_done);
-  const TimeFs bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
-  // In lockstep a slot's lag behind the others moves within the steps its buffers hold; slots that drift apart (a
-  // wave's tail, with one tile on some units and two on others) run at rates a common skip would not keep.
-  const auto skip = f.steps.boundary(std::move(b), least_left / quantum, bound_fs, quantum * slots.size(),
-                                     std::max<std::uint32_t>(e.stages, 2));
-  if (skip.waves == 0) return 0;
-  note_skip(f, skip, true, now);
+  WaveFastForward::Window window;
+  if (!f.steps.steady_window(std::move(b), buffers, window) || window.window_fs == 0) return 0;
+
+  // The time to skip: every lane keeps kKeptWaves step quanta of its tile (its last steps, whose writes end the tile),
+  // at its group's pace over the window; and the governor's bound.
+  __extension__ using Wide = unsigned __int128;
+  const std::uint64_t keep = kKeptWaves * ComputeUnit::step_quantum(e.stages);
+  // The lanes' common pace: their mean steps over the window.
+  std::uint64_t pace = 0;
+  for (const auto steps : window.lane_steps) pace += steps;
+  pace /= slots.size();
+  TimeFs hold_bound = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
+  for (const auto& s : slots) {
+    const std::uint64_t left = s.steps - s.next_load;
+    if (left <= keep || pace == 0) return 0;
+    hold_bound = std::min<TimeFs>(hold_bound, static_cast<TimeFs>(Wide{left - keep} * window.window_fs / pace));
+  }
+  const auto most = static_cast<std::uint32_t>(static_cast<std::uint64_t>(Wide{pace} * hold_bound / window.window_fs) /
+                                               buffers * buffers);
+  if (most == 0) return 0;
+  const std::vector<std::uint32_t> skipped(slots.size(), most);
+
   // The skipped steps' work, exactly, and their change to the caches' contents, step by step across the slots as the
   // slots would have run them.
-  const auto steps = static_cast<std::uint32_t>(skip.waves * quantum);
-  OpExecution& ex = executions_[op];
   Flops flops = 0;
   PhaseWork work;
   TileStep step;
-  for (std::uint32_t k = 0; k < steps; ++k) {
-    for (const auto& s : slots) {
-      ex.lowering->step(s.tile, s.next_load + k, step);
+  std::uint64_t lane_steps = 0;
+  for (std::uint32_t k = 0; k < most; ++k) {
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      if (k >= skipped[i]) continue;
+      const auto& s = slots[i];
+      e.lowering->step(s.tile, s.next_load + k, step);
       flops += step.executed_flops;
-      ex.useful_flops += step.useful_flops;
+      e.useful_flops += step.useful_flops;
       work += step.work();
       for (const Chunk& chunk : step.reads) memory_.touch(s.unit, step.view(chunk), false, now);
       for (const Chunk& chunk : step.writes) memory_.touch(s.unit, step.view(chunk), true, now);
     }
   }
-  for (auto* unit : units_) unit->skip_steps(op, steps);
-  store_.skipped_steps += steps;
-  ex.executed_flops += flops;
-  ex.executed_work += work;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (skipped[i] == 0) continue;
+    units_[slots[i].unit]->skip_steps(op, slots[i].tile, skipped[i]);
+    lane_steps += skipped[i];
+  }
+  // The window's costs in proportion to the work skipped.
+  const std::uint64_t skipped_progress = by_flops ? flops : lane_steps;
+  WaveFastForward::Skip skip;
+  skip.waves = most;
+  skip.hold_fs = WaveFastForward::scaled(window.window_fs, skipped_progress, window.progress);
+  skip.wave_fs = skip.hold_fs;
+  skip.booked = window.booked;
+  for (auto& v : skip.booked) v = WaveFastForward::scaled(v, skipped_progress, window.progress);
+  note_skip(f, skip, true, now);
+  store_.skipped_steps += lane_steps;
+  e.executed_flops += flops;
+  e.executed_work += work;
   book_skip(f, skip, flops, work, true, now);
   return skip.hold_fs;
 }

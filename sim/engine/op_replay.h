@@ -127,6 +127,7 @@ class DeviceOpReplay final : public OpReplayHook {
   std::vector<Recording> recordings_;
   std::vector<ComputeUnit*> units_;
   std::vector<Forward> forwards_;
+  std::vector<UnfinishedWork> unfinished_;  // scratch of step_boundary
   GovernorModule* governor_ = nullptr;
 };
 

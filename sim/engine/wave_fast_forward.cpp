@@ -36,13 +36,13 @@ bool WaveFastForward::same_slots(const std::vector<std::uint64_t>& a, const std:
 }
 
 bool WaveFastForward::same_rate(const std::vector<std::uint64_t>& a, std::uint64_t a_progress,
-                                const std::vector<std::uint64_t>& b, std::uint64_t b_progress) {
+                                const std::vector<std::uint64_t>& b, std::uint64_t b_progress, double tolerance) {
   if (a.size() != b.size() || a_progress == 0 || b_progress == 0) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
     // a / a_progress against b / b_progress, both scaled by a_progress x b_progress.
     const double x = static_cast<double>(a[i]) * static_cast<double>(b_progress);
     const double y = static_cast<double>(b[i]) * static_cast<double>(a_progress);
-    if (std::max(x, y) - std::min(x, y) > kSteadyTolerance * std::max(x, y)) return false;
+    if (std::max(x, y) - std::min(x, y) > tolerance * std::max(x, y)) return false;
   }
   return true;
 }
@@ -52,8 +52,7 @@ std::uint64_t WaveFastForward::scaled(std::uint64_t x, std::uint64_t num, std::u
   return static_cast<std::uint64_t>((Wide{x} * num + den / 2) / den);
 }
 
-WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs,
-                                                std::uint64_t wave_progress, std::uint64_t lane_slack) {
+WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs) {
   Skip skip;
   last_.push_back(std::move(b));
   if (last_.size() > 3) last_.erase(last_.begin());
@@ -63,7 +62,6 @@ WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_w
   const Boundary& latest = last_[2];
   if (first.state != middle.state || middle.state != latest.state) return skip;
   if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return skip;
-  if (wave_progress > 0) return skip_by_rate(full_waves_left, max_skip_fs, wave_progress, lane_slack);
   if (!same_cost(increments(first.compared, middle.compared), increments(middle.compared, latest.compared)))
     return skip;
   skip.wave_fs = latest.at_fs - middle.at_fs;
@@ -88,33 +86,36 @@ bool WaveFastForward::in_lockstep(const std::vector<std::uint64_t>& from, const 
   return *most - *least <= slack;
 }
 
-WaveFastForward::Skip WaveFastForward::skip_by_rate(std::uint64_t full_waves_left, TimeFs max_skip_fs,
-                                                    std::uint64_t wave_progress, std::uint64_t lane_slack) {
-  Skip skip;
+bool WaveFastForward::steady_window(Boundary b, std::uint64_t lane_slack, Window& window) {
+  last_.push_back(std::move(b));
+  if (last_.size() > 3) last_.erase(last_.begin());
+  if (last_.size() < 3) return false;
   const Boundary& first = last_[0];
   const Boundary& middle = last_[1];
   const Boundary& latest = last_[2];
-  if (middle.progress <= first.progress || latest.progress <= middle.progress) return skip;
-  if (!in_lockstep(first.lanes, latest.lanes, lane_slack)) return skip;
+  if (first.state != middle.state || middle.state != latest.state) return false;
+  if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return false;
+  if (middle.progress <= first.progress || latest.progress <= middle.progress) return false;
+  // In lockstep over the window, and at a steady pace: each lane's steps in the two intervals.
+  if (!in_lockstep(first.lanes, latest.lanes, lane_slack)) return false;
+  const auto one = increments(first.lanes, middle.lanes);
+  const auto two = increments(middle.lanes, latest.lanes);
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    if ((one[i] > two[i] ? one[i] - two[i] : two[i] - one[i]) > lane_slack) return false;
+  }
   if (!same_rate(increments(first.compared, middle.compared), middle.progress - first.progress,
                  increments(middle.compared, latest.compared), latest.progress - middle.progress)) {
-    return skip;
+    return false;
   }
-  // The rates over both intervals: the estimate's error from what the boundaries cut (a refresh, a chunk in flight)
-  // is half that of one interval's.
-  const std::uint64_t done = latest.progress - first.progress;
-  skip.wave_fs = scaled(latest.at_fs - first.at_fs, wave_progress, done);
-  if (skip.wave_fs == 0) return skip;
-  skip.waves = full_waves_left - kKeptWaves;
-  if (max_skip_fs != kNever) skip.waves = std::min(skip.waves, max_skip_fs / skip.wave_fs);
-  if (skip.waves == 0) return Skip{};
-  const std::uint64_t skipped = skip.waves * wave_progress;
-  skip.hold_fs = scaled(latest.at_fs - first.at_fs, skipped, done);
-  skip.booked = increments(first.booked, latest.booked);
-  for (auto& v : skip.booked) v = scaled(v, skipped, done);
-  ++skips_;
-  last_.clear();
-  return skip;
+  if (!same_rate(increments(first.bursty, middle.bursty), middle.progress - first.progress,
+                 increments(middle.bursty, latest.bursty), latest.progress - middle.progress, kBurstyTolerance)) {
+    return false;
+  }
+  window.window_fs = latest.at_fs - first.at_fs;
+  window.progress = latest.progress - first.progress;
+  window.booked = increments(first.booked, latest.booked);
+  window.lane_steps = increments(first.lanes, latest.lanes);
+  return true;
 }
 
 }  // namespace roofsim
