@@ -464,8 +464,28 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   if (most == 0) return 0;
   const std::vector<std::uint32_t> skipped(slots.size(), most);
 
-  // The skipped steps' work, exactly, and their change to the caches' contents, step by step across the slots as the
-  // slots would have run them.
+  // The skipped steps' change to the caches' contents, step by step across the slots as the slots would have run them.
+  // A cache's contents after them are the blocks they used last: with LRU sets indexed by a hash, the steps that
+  // allocate twice a level's capacity (at the window's misses per step) leave few sets holding a block from before
+  // them (a set of w ways keeps one when fewer than w of some 2w allocations, on average, fall in it), so the
+  // steps before those need not pass through the tags.
+  std::uint64_t window_lane_steps = 0;
+  for (const auto steps : window.lane_steps) window_lane_steps += steps;
+  std::uint32_t touch_from = most;
+  for (std::size_t level = 0; level < memory_.sram_levels(); ++level) {
+    const Bytes capacity = memory_.cache_capacity_bytes(level);
+    if (capacity == 0) continue;
+    const std::uint64_t allocated = level < window.bursty.size() ? window.bursty[level] : 0;
+    if (allocated == 0 || window_lane_steps == 0) {
+      touch_from = 0;
+      break;
+    }
+    const auto per_step = std::max<std::uint64_t>(1, allocated * slots.size() / window_lane_steps);
+    const std::uint64_t needed = (2 * capacity + per_step - 1) / per_step;
+    const std::uint32_t from = needed >= most ? 0 : static_cast<std::uint32_t>(most - needed);
+    touch_from = std::min(touch_from, from);
+  }
+  // Their work, exactly.
   Flops flops = 0;
   PhaseWork work;
   TileStep step;
@@ -478,6 +498,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
       flops += step.executed_flops;
       e.useful_flops += step.useful_flops;
       work += step.work();
+      if (k < touch_from) continue;
       for (const Chunk& chunk : step.reads) memory_.touch(s.unit, step.view(chunk), false, now);
       for (const Chunk& chunk : step.writes) memory_.touch(s.unit, step.view(chunk), true, now);
     }

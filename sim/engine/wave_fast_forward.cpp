@@ -114,6 +114,7 @@ bool WaveFastForward::steady_window(Boundary b, std::uint64_t lane_slack, Window
   window.window_fs = latest.at_fs - first.at_fs;
   window.progress = latest.progress - first.progress;
   window.booked = increments(first.booked, latest.booked);
+  window.bursty = increments(first.bursty, latest.bursty);
   window.lane_steps = increments(first.lanes, latest.lanes);
   return true;
 }

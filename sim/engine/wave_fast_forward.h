@@ -96,6 +96,7 @@ class WaveFastForward {
     TimeFs window_fs = 0;
     std::uint64_t progress = 0;             // made over the window (> 0)
     std::vector<std::uint64_t> booked;      // the window's increments of `booked`
+    std::vector<std::uint64_t> bursty;      // and of `bursty`
     std::vector<std::uint64_t> lane_steps;  // each lane's steps over the window
   };
   // A boundary inside tiles; true, with `window` filled, when the state repeated over the last two intervals.
