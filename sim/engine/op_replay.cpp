@@ -446,7 +446,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   if (!f.steps.steady_window(std::move(b), buffers, window) || window.window_fs == 0) return 0;
 
   // The time to skip: every lane keeps kKeptWaves step quanta of its tile (its last steps, whose writes end the tile),
-  // at its group's pace over the window; and the governor's bound.
+  // at the lanes' pace over the window; and the governor's bound.
   __extension__ using Wide = unsigned __int128;
   const std::uint64_t keep = kKeptWaves * ComputeUnit::step_quantum(e.stages);
   // The lanes' common pace: their mean steps over the window.
@@ -462,7 +462,6 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   const auto most = static_cast<std::uint32_t>(static_cast<std::uint64_t>(Wide{pace} * hold_bound / window.window_fs) /
                                                buffers * buffers);
   if (most == 0) return 0;
-  const std::vector<std::uint32_t> skipped(slots.size(), most);
 
   // The skipped steps' change to the caches' contents, step by step across the slots as the slots would have run them.
   // A cache's contents after them are the blocks they used last: with LRU sets indexed by a hash, the steps that
@@ -491,9 +490,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   TileStep step;
   std::uint64_t lane_steps = 0;
   for (std::uint32_t k = 0; k < most; ++k) {
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      if (k >= skipped[i]) continue;
-      const auto& s = slots[i];
+    for (const auto& s : slots) {
       e.lowering->step(s.tile, s.next_load + k, step);
       flops += step.executed_flops;
       e.useful_flops += step.useful_flops;
@@ -503,11 +500,8 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
       for (const Chunk& chunk : step.writes) memory_.touch(s.unit, step.view(chunk), true, now);
     }
   }
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    if (skipped[i] == 0) continue;
-    units_[slots[i].unit]->skip_steps(op, slots[i].tile, skipped[i]);
-    lane_steps += skipped[i];
-  }
+  for (const auto& s : slots) units_[s.unit]->skip_steps(op, s.tile, most);
+  lane_steps = std::uint64_t{most} * slots.size();
   // The window's costs in proportion to the work skipped.
   const std::uint64_t skipped_progress = by_flops ? flops : lane_steps;
   WaveFastForward::Skip skip;
