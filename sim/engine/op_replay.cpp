@@ -402,14 +402,9 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
   return WaveSkip{tiles, skip.hold_fs};
 }
 
-TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
-  if (!store_.fast_forward || units_.empty() || policy_.others_in_flight(op)) return 0;
-  Forward& f = forward_of(op);
-  std::vector<ComputeUnit::SlotSteps> slots;
-  for (const auto* unit : units_) unit->add_slot_steps(op, slots);
-  if (slots.empty()) return 0;
-  OpExecution& e = executions_[op];
-  const std::uint64_t buffers = std::max<std::uint32_t>(e.stages, 2);
+WaveFastForward::Boundary DeviceOpReplay::step_state(std::size_t op, TimeFs now,
+                                                     const std::vector<ComputeUnit::SlotSteps>& slots) {
+  const OpExecution& e = executions_[op];
   WaveFastForward::Boundary b = boundary_of(op, now);
   // The work done so far, continuously: what the op's steps issued minus what their phases have still to spend.
   const bool by_flops = e.executed_flops > 0;
@@ -442,8 +437,20 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   // No tile may start or end between the boundaries compared: the slots running the op, and the tiles done.
   b.state.push_back(slots.size());
   b.state.push_back(e.tiles_done);
+  return b;
+}
+
+TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
+  if (!store_.fast_forward || units_.empty() || policy_.others_in_flight(op)) return 0;
+  Forward& f = forward_of(op);
+  std::vector<ComputeUnit::SlotSteps> slots;
+  for (const auto* unit : units_) unit->add_slot_steps(op, slots);
+  if (slots.empty()) return 0;
+  OpExecution& e = executions_[op];
+  const std::uint64_t buffers = std::max<std::uint32_t>(e.stages, 2);
+  const bool by_flops = e.executed_flops > 0;
   WaveFastForward::Window window;
-  if (!f.steps.steady_window(std::move(b), buffers, window) || window.window_fs == 0) return 0;
+  if (!f.steps.steady_window(step_state(op, now, slots), buffers, window) || window.window_fs == 0) return 0;
 
   // The time to skip: every lane keeps kKeptWaves step quanta of its tile (its last steps, whose writes end the tile),
   // at the lanes' pace over the window; and the governor's bound.
@@ -515,6 +522,10 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   e.executed_flops += flops;
   e.executed_work += work;
   book_skip(f, skip, flops, work, true, now);
+  // The detector goes on from its boundaries, moved by what the skip added.
+  slots.clear();
+  for (const auto* unit : units_) unit->add_slot_steps(op, slots);
+  f.steps.skipped_to(step_state(op, now, slots));
   return skip.hold_fs;
 }
 
@@ -528,9 +539,10 @@ void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bo
   skipped.clock_state = clock_.state();
   skipped.inside_tiles = inside_tiles;
   f.skips.push_back(std::move(skipped));
-  // The counters after a skip include the skipped ones: neither detector may compare across it.
+  // The counters after a skip include the skipped ones: the wave detector may not compare across it; the step
+  // detector's boundaries move by them (step_boundary).
   f.detector = WaveFastForward{};
-  f.steps = WaveFastForward{};
+  if (!inside_tiles) f.steps = WaveFastForward{};
   if (governor_ != nullptr) governor_->skip_windows(now, skip.hold_fs);
 }
 

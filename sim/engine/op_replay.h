@@ -104,6 +104,9 @@ class DeviceOpReplay final : public OpReplayHook {
   };
   [[nodiscard]] WaveFastForward::Boundary boundary_of(std::size_t op, TimeFs now) const;
   [[nodiscard]] Forward& forward_of(std::size_t op);
+  // The state and counters at a step boundary of `op`, whose slots are `slots`.
+  [[nodiscard]] WaveFastForward::Boundary step_state(std::size_t op, TimeFs now,
+                                                     const std::vector<ComputeUnit::SlotSteps>& slots);
   // Books the skip's counters; the skipped work (executed flops and operations) is added to the op by the caller and
   // passed here for the power domain's pacing. `rated`: the counters were scaled by progress (inside tiles).
   void book_skip(Forward& f, const WaveFastForward::Skip& skip, Flops flops, const PhaseWork& work, bool rated,

@@ -119,4 +119,26 @@ bool WaveFastForward::steady_window(Boundary b, std::uint64_t lane_slack, Window
   return true;
 }
 
+void WaveFastForward::skipped_to(const Boundary& after) {
+  if (last_.empty()) return;
+  const Boundary& latest = last_.back();
+  const auto shift = [](std::vector<std::uint64_t>& v, const std::vector<std::uint64_t>& d) {
+    for (std::size_t i = 0; i < v.size() && i < d.size(); ++i) v[i] += d[i];
+  };
+  const auto compared = increments(latest.compared, after.compared);
+  auto moved = compared;
+  if (!moved.empty()) moved[0] = 0;  // the time: a skip's hold passes after the op's last simulated tile
+  const auto bursty = increments(latest.bursty, after.bursty);
+  const auto booked = increments(latest.booked, after.booked);
+  const auto lanes = increments(latest.lanes, after.lanes);
+  const std::uint64_t progress = after.progress >= latest.progress ? after.progress - latest.progress : 0;
+  for (auto& b : last_) {
+    shift(b.compared, moved);
+    shift(b.bursty, bursty);
+    shift(b.booked, booked);
+    shift(b.lanes, lanes);
+    b.progress += progress;
+  }
+}
+
 }  // namespace roofsim

@@ -101,8 +101,12 @@ class WaveFastForward {
   };
   // A boundary inside tiles; true, with `window` filled, when the state repeated over the last two intervals.
   [[nodiscard]] bool steady_window(Boundary b, std::uint64_t lane_slack, Window& window);
-  // Forgets the boundaries: after a skip the next window must not straddle the counters it booked.
+  // Forgets the boundaries.
   void restart() { last_.clear(); }
+  // After a skip at the latest boundary: `after` is the state there with the skip's counters and steps added. The
+  // boundaries kept move by the same amounts (their time stays), so that the next windows compare the steps simulated
+  // on either side of the skip and need no three fresh boundaries.
+  void skipped_to(const Boundary& after);
 
   // Whether two waves' increments agree within kSteadyTolerance (public for tests).
   [[nodiscard]] static bool same_cost(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);

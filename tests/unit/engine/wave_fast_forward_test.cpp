@@ -169,6 +169,28 @@ TEST_CASE("inside tiles a change of cost per unit of work, of state, or of pace 
   }
 }
 
+TEST_CASE("after a skip inside tiles the boundaries move by what it added, and the next boundary may match again") {
+  WaveFastForward ff;
+  WaveFastForward::Window w;
+  (void)ff.steady_window(lanes_at({8, 8}, 160), 2, w);
+  (void)ff.steady_window(lanes_at({16, 16}, 320), 2, w);
+  REQUIRE(ff.steady_window(lanes_at({24, 24}, 480), 2, w));
+  // 100 steps of each lane, 2000 units of work, skipped at the third boundary: its counters jump, its time does not.
+  auto after = lanes_at({124, 124}, 2480);
+  after.at_fs = 100 * 480;
+  after.compared[0] = after.at_fs;
+  ff.skipped_to(after);
+  // The next interval, simulated, costs what the ones before it cost: a window at once, without the skipped work.
+  auto next = lanes_at({132, 132}, 2640);
+  next.at_fs = 100 * 640;
+  next.compared[0] = next.at_fs;
+  REQUIRE(ff.steady_window(next, 2, w));
+  CHECK(w.window_fs == 100 * 320);
+  CHECK(w.progress == 320);
+  CHECK(w.booked[0] == 5 * 320);
+  CHECK(w.lane_steps == std::vector<std::uint64_t>{16, 16});
+}
+
 TEST_CASE("lanes in lockstep, rates per unit of work and scaled counters") {
   CHECK(WaveFastForward::in_lockstep({8, 8}, {24, 26}, 2));
   CHECK_FALSE(WaveFastForward::in_lockstep({8, 8}, {24, 27}, 2));
