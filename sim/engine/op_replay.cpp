@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <limits>
 
 #include <fmt/format.h>
@@ -446,11 +447,48 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   std::vector<ComputeUnit::SlotSteps> slots;
   for (const auto* unit : units_) unit->add_slot_steps(op, slots);
   if (slots.empty()) return 0;
+  // Lanes run alike only when every unit running the op runs as many of its tiles: resident tiles share their unit's
+  // engines, so in a partial wave (two tiles on some units, one on others) the lanes run at two paces and drift apart,
+  // sharing the operand blocks they read less and less, and the op's misses grow.
+  // (add_slot_steps lists a unit's slots together.)
+  std::size_t run = 0, tiles_per_unit = 0;
+  for (std::size_t i = 0; i <= slots.size(); ++i) {
+    if (i > 0 && (i == slots.size() || slots[i].unit != slots[i - 1].unit)) {
+      if (tiles_per_unit != 0 && run != tiles_per_unit) {
+        f.steps.restart();
+        return 0;
+      }
+      tiles_per_unit = run;
+      run = 0;
+    }
+    ++run;
+  }
   OpExecution& e = executions_[op];
   const std::uint64_t buffers = std::max<std::uint32_t>(e.stages, 2);
   const bool by_flops = e.executed_flops > 0;
   WaveFastForward::Window window;
-  if (!f.steps.steady_window(step_state(op, now, slots), buffers, window) || window.window_fs == 0) return 0;
+  auto bb = step_state(op, now, slots);
+  if (std::getenv("FFDBG") != nullptr) {
+    static std::vector<std::uint64_t> pb;
+    static std::uint64_t pp = 0;
+    static TimeFs pt = 0;
+    auto ib = pb.size() == bb.bursty.size() ? increments(pb, bb.bursty) : bb.bursty;
+    std::uint32_t lo = ~0U, hi = 0;
+    for (const auto& s : slots) {
+      lo = std::min(lo, s.computed);
+      hi = std::max(hi, s.computed);
+    }
+    const double dp = static_cast<double>(bb.progress - pp);
+    fmt::print(stderr, "FB {} t {:.2f} lanes {} lead {} spread {} dt/p {:.6f} dram/p {:.7f}\n", workload_.ops[op].name,
+               static_cast<double>(now) * 1e-9, slots.size(), hi, hi - lo, static_cast<double>(now - pt) / dp,
+               static_cast<double>(ib.back()) / dp);
+    pb = bb.bursty;
+    pp = bb.progress;
+    pt = now;
+  }
+  if (!f.steps.steady_window(std::move(bb), buffers, window) || window.window_fs == 0 ||
+      std::getenv("FFNOSKIP") != nullptr)
+    return 0;
 
   // The time to skip: every lane keeps kKeptWaves step quanta of its tile (its last steps, whose writes end the tile),
   // at the lanes' pace over the window; and the governor's bound.
