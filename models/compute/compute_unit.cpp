@@ -273,6 +273,11 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
   }
   slot.pacing[1].clear();
   slot.ahead = kNone;
+  if (watch_steps_ && slot.computed < slot.steps && slot.computed % step_quantum(slot.stages) == 0) {
+    const auto first =
+        std::find_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return s.busy && s.op == slot.op; });
+    if (first - slots_.begin() == static_cast<std::ptrdiff_t>(index)) listener_.step_boundary(slot.op);
+  }
   load_ahead(index, now);
   maybe_finish_tile(index, now);
 }
@@ -441,6 +446,30 @@ void ComputeUnit::add_progress(std::size_t op, std::vector<std::uint64_t>& histo
   }
   queued += request_queue_.size();
   outstanding += outstanding_;
+}
+
+std::uint32_t ComputeUnit::step_quantum(std::uint32_t stages) {
+  const std::uint32_t buffers = std::max<std::uint32_t>(stages, 2);
+  return (kStepQuantum + buffers - 1) / buffers * buffers;
+}
+
+void ComputeUnit::add_slot_steps(std::size_t op, std::vector<SlotSteps>& out) const {
+  for (const auto& slot : slots_) {
+    if (slot.busy && slot.op == op)
+      out.push_back(SlotSteps{params_.index, slot.tile, slot.steps, slot.next_load, slot.computed});
+  }
+}
+
+void ComputeUnit::skip_steps(std::size_t op, std::uint64_t tile, std::uint32_t steps) {
+  for (auto& slot : slots_) {
+    if (!slot.busy || slot.op != op || slot.tile != tile) continue;
+    if (steps % slot.stages != 0 || slot.next_load + steps >= slot.steps) {
+      throw std::logic_error(std::string(name()) +
+                             ": skip_steps() past a tile's steps or out of step with its buffers");
+    }
+    slot.next_load += steps;
+    slot.computed += steps;
+  }
 }
 
 }  // namespace roofsim

@@ -58,6 +58,12 @@ void Dispatcher::write_acknowledged(std::size_t op) {
   }
 }
 
+void Dispatcher::step_boundary(std::size_t op) {
+  if (replay_ == nullptr) return;
+  const TimeFs hold_fs = replay_->step_boundary(op, sc_core::sc_time_stamp().value());
+  if (hold_fs > 0) (void)policy_.skip_tiles(op, 0, hold_fs);
+}
+
 void Dispatcher::complete(std::size_t op) {
   policy_.external_done(op, sc_core::sc_time_stamp().value());
   wake_.notify_at(sc_core::sc_time_stamp().value());

@@ -28,6 +28,7 @@ class Dispatcher : public sc_core::sc_module, public TileListener, private Wakea
   void tile_finished(std::size_t op, std::uint64_t unit) override;
   void write_posted(std::size_t op) override { policy_.write_posted(op); }
   void write_acknowledged(std::size_t op) override;
+  void step_boundary(std::size_t op) override;
   // External ops (DispatchOp::external): `listener` hears of each when its inputs are ready; complete() ends it now.
   void on_reached(std::function<void(std::size_t op)> listener) { on_reached_ = std::move(listener); }
   void complete(std::size_t op);

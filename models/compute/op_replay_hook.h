@@ -24,6 +24,10 @@ class OpReplayHook {
     TimeFs hold_fs = 0;
   };
   [[nodiscard]] virtual WaveSkip wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) = 0;
+  // Steady-state fast-forward inside tiles: a step boundary of `op` (TileListener::step_boundary) at `now`. The time
+  // of the steps the hook skipped in every slot of the op (ComputeUnit::skip_steps; their counters booked by the hook),
+  // which the op's end waits out after its last simulated tile; 0: none skipped.
+  [[nodiscard]] virtual TimeFs step_boundary(std::size_t op, TimeFs now) = 0;
   // A fast-forwarded op's last tile and write are done at `now`: its hold (the skipped waves' time) begins.
   virtual void hold_started(std::size_t op, TimeFs now) = 0;
 

@@ -53,6 +53,14 @@ class TileSpanRecorder {
       span.end_fs += by_fs;
     }
   }
+  // The same for a skip inside tiles at `at_fs`: the spans of `op` running at that moment last `by_fs` longer.
+  void stretch(std::uint32_t op, TimeFs at_fs, TimeFs by_fs) {
+    for (auto& span : spans_) {
+      if (span.op != op || span.end_fs <= at_fs) continue;
+      if (span.start_fs >= at_fs) span.start_fs += by_fs;
+      span.end_fs += by_fs;
+    }
+  }
 
  private:
   struct Open {

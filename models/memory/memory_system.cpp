@@ -117,6 +117,28 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
   return {done + level.latency_fs, unloaded + level.latency_fs};
 }
 
+void MemorySystem::touch(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs ready_fs) {
+  const AddressRange* ranges = chunk.ranges;
+  std::size_t count = chunk.count;
+  std::size_t lookup_buffer = 0;
+  for (std::size_t l = 0; l < levels_.size() && count != 0; ++l) {
+    Level& level = levels_[l];
+    if (!level.cache) continue;
+    CacheTags& tags = level.tags[level.unit_scope ? unit : 0];
+    if (write) {
+      for (std::size_t i = 0; i < count; ++i) tags.write(ranges[i].address, ranges[i].bytes);
+      continue;
+    }
+    CacheLookup& lookup = lookups_[lookup_buffer];
+    lookup_buffer ^= 1;
+    lookup.clear();
+    tags.read_all(ranges, count, lookup);
+    for (const auto& fetch : lookup.fetches) tags.mark_ready(fetch.address, fetch.bytes, ready_fs);
+    ranges = lookup.fetches.data();
+    count = lookup.fetches.size();
+  }
+}
+
 void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
                           ChunkCompletionSink& sink, std::uint64_t tag, std::uint32_t op) {
   // The ranges a level serves: the chunk's own at the first level, then what each cache asks of the level below

@@ -91,6 +91,14 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
   [[nodiscard]] CacheTags& tags(std::size_t level, std::size_t index) { return levels_[level].tags[index]; }
   [[nodiscard]] bool unit_scope(std::size_t level) const { return levels_[level].unit_scope; }
   void add_replayed(const std::vector<LevelCounters>& levels, Bytes dram_read, Bytes dram_written);
+  // Steady-state fast-forward inside tiles (sim/engine/wave_fast_forward.h): a skipped step's chunk changes the
+  // caches' contents as its access would (a read allocates what misses, ready at `ready_fs`; a write allocates what it
+  // writes) without counting traffic or taking time on ports or DRAM.
+  void touch(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs ready_fs);
+  // The capacity of level `level`'s tags, summed over its arrays (0: a scratchpad).
+  [[nodiscard]] Bytes cache_capacity_bytes(std::size_t level) const {
+    return levels_[level].cache ? levels_[level].params.capacity_bytes * levels_[level].tags.size() : 0;
+  }
   // Chunks waiting for DRAM (steady-state fast-forward's state, sim/engine/wave_fast_forward.h).
   [[nodiscard]] std::size_t chunks_at_dram() const { return pending_.size() - free_pending_.size(); }
 

@@ -99,7 +99,9 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
     const TimeFs shortest_record_fs = detailed_ != nullptr ? shortest_record_fs_of(*hw.dram) : 0;
     replay_ = std::make_unique<DeviceOpReplay>(workload, executions_, *policy_, *memory_, detailed_, *dispatcher_,
                                                power_->clock(), *memo, shortest_record_fs);
-    replay_->set_units(counted_units);
+    std::vector<ComputeUnit*> replay_units;
+    for (const auto& unit : units_) replay_units.push_back(unit.get());
+    replay_->set_units(std::move(replay_units));
     replay_->set_governor(power_->governor());
     dispatcher_->set_replay_hook(replay_.get());
   }

@@ -136,6 +136,7 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload, std::
     result.memo_signatures = memo->size();
     result.ops_fast_forwarded = memo->fast_forwarded;
     result.waves_skipped = memo->skipped_waves;
+    result.steps_skipped = memo->skipped_steps;
   }
   return result;
 }

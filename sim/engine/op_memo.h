@@ -124,9 +124,10 @@ class OpMemoStore {
 
   // Counts over the run: ops simulated and recorded, simulated (not alone or a clock change), and replayed.
   std::uint64_t recorded = 0, simulated = 0, replayed = 0;
-  // Steady-state fast-forward inside ops (sim/engine/wave_fast_forward.h): on or off, ops it skipped waves of, waves.
+  // Steady-state fast-forward inside ops (sim/engine/wave_fast_forward.h): on or off, ops it skipped waves or steps
+  // of, whole waves skipped, and steps skipped inside tiles (each skip's steps, which every running tile skipped).
   bool fast_forward = false;
-  std::uint64_t fast_forwarded = 0, skipped_waves = 0;
+  std::uint64_t fast_forwarded = 0, skipped_waves = 0, skipped_steps = 0;
 
  private:
   struct Entry {

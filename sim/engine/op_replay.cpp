@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -340,19 +342,28 @@ WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now
   return b;
 }
 
-OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) {
+void DeviceOpReplay::set_units(std::vector<ComputeUnit*> units) {
+  units_ = std::move(units);
+  // One slot of the first unit is the metronome of the step boundaries (ComputeUnit::watch_steps).
+  if (store_.fast_forward && !units_.empty()) units_.front()->watch_steps(true);
+}
+
+DeviceOpReplay::Forward& DeviceOpReplay::forward_of(std::size_t op) {
   auto it = std::find_if(forwards_.begin(), forwards_.end(), [op](const Forward& f) { return f.op == op; });
+  if (it != forwards_.end()) return *it;
+  forwards_.push_back(Forward{});
+  forwards_.back().op = op;
+  return forwards_.back();
+}
+
+OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) {
   if (!store_.fast_forward || units_.empty() || policy_.others_in_flight(op)) {
     // An overlap is not a steady state of this op alone.
-    if (it != forwards_.end()) forwards_.erase(it);
+    auto it = std::find_if(forwards_.begin(), forwards_.end(), [op](const Forward& f) { return f.op == op; });
+    if (it != forwards_.end() && it->skips.empty()) forwards_.erase(it);
     return {};
   }
-  if (it == forwards_.end()) {
-    forwards_.push_back(Forward{});
-    forwards_.back().op = op;
-    it = std::prev(forwards_.end());
-  }
-  Forward& f = *it;
+  Forward& f = forward_of(op);
   const std::uint64_t wave = policy_.wave_tiles();
   const std::uint64_t full_waves_left = (policy_.tiles(op) - tile) / wave;
   const TimeFs bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
@@ -363,29 +374,220 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
     f.last_boundary_fs = now;
     return {};
   }
+  note_skip(f, skip, false, now);
+  Forward::Skipped& skipped = f.skips.back();
+  for (std::size_t i = f.spans_before; i < spans.size(); ++i) {
+    if (spans[i].op == op) skipped.wave_spans.push_back(spans[i]);
+  }
+  f.spans_before = spans.size();
+  f.last_boundary_fs = now;
+  // The skipped tiles' work, exactly, from their steps.
+  OpExecution& e = executions_[op];
+  Flops flops = 0;
+  PhaseWork work;
+  TileStep step;
+  const std::uint64_t first_tile = tile + 1, tiles = skip.waves * wave;
+  for (std::uint64_t t = first_tile; t < first_tile + tiles; ++t) {
+    const std::uint32_t steps = e.lowering->steps(t);
+    for (std::uint32_t s = 0; s < steps; ++s) {
+      e.lowering->step(t, s, step);
+      flops += step.executed_flops;
+      work += step.work();
+    }
+  }
+  e.executed_flops += flops;
+  e.executed_work += work;
+  e.tiles_done += tiles;
+  store_.skipped_waves += skip.waves;
+  book_skip(f, skip, flops, work, false, now);
+  return WaveSkip{tiles, skip.hold_fs};
+}
+
+WaveFastForward::Boundary DeviceOpReplay::step_state(std::size_t op, TimeFs now,
+                                                     const std::vector<ComputeUnit::SlotSteps>& slots) {
+  const OpExecution& e = executions_[op];
+  WaveFastForward::Boundary b = boundary_of(op, now);
+  // The work done so far, continuously: what the op's steps issued minus what their phases have still to spend.
+  const bool by_flops = e.executed_flops > 0;
+  unfinished_.assign(executions_.size(), UnfinishedWork{});
+  for (const auto* unit : units_) unit->add_unfinished_work(now, unfinished_);
+  std::uint32_t lead = 0;
+  for (const auto& s : slots) lead = std::max(lead, s.computed);
+  for (const auto& s : slots) {
+    b.lanes.push_back(s.computed);
+    if (!by_flops) b.progress += s.computed;
+  }
+  if (by_flops) {
+    const double done = static_cast<double>(e.executed_flops) - unfinished_[op].flops;
+    b.progress = done > 0 ? static_cast<std::uint64_t>(done + 0.5) : 0;
+  }
+  // Time and each level's reads and writes follow the work; misses and DRAM bytes come in bursts (kBurstyTolerance).
+  {
+    const auto levels = memory_.counters();
+    b.compared = {now};
+    for (const auto& c : levels) {
+      b.compared.push_back(c.read_bytes);
+      b.compared.push_back(c.write_bytes);
+      b.bursty.push_back(c.miss_bytes);
+    }
+    b.bursty.push_back(memory_.dram_bytes_read() + memory_.dram_bytes_written());
+  }
+  // The slots' progress normalised: each slot by how many steps it lags the slot furthest ahead.
+  b.slots.assign(kProgressClasses, 0);
+  for (const auto& s : slots) ++b.slots[std::min<std::uint64_t>(lead - s.computed, kProgressClasses - 1)];
+  // No tile may start or end between the boundaries compared: the slots running the op, and the tiles done.
+  b.state.push_back(slots.size());
+  b.state.push_back(e.tiles_done);
+  return b;
+}
+
+TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
+  if (!store_.fast_forward || units_.empty() || policy_.others_in_flight(op)) return 0;
+  Forward& f = forward_of(op);
+  std::vector<ComputeUnit::SlotSteps> slots;
+  for (const auto* unit : units_) unit->add_slot_steps(op, slots);
+  if (slots.empty()) return 0;
+  // Lanes run alike only when every unit running the op runs as many of its tiles: resident tiles share their unit's
+  // engines, so in a partial wave (two tiles on some units, one on others) the lanes run at two paces and drift apart,
+  // sharing the operand blocks they read less and less, and the op's misses grow.
+  // (add_slot_steps lists a unit's slots together.)
+  std::size_t run = 0, tiles_per_unit = 0;
+  for (std::size_t i = 0; i <= slots.size(); ++i) {
+    if (i > 0 && (i == slots.size() || slots[i].unit != slots[i - 1].unit)) {
+      if (tiles_per_unit != 0 && run != tiles_per_unit) {
+        f.steps.restart();
+        return 0;
+      }
+      tiles_per_unit = run;
+      run = 0;
+    }
+    ++run;
+  }
+  OpExecution& e = executions_[op];
+  const std::uint64_t buffers = std::max<std::uint32_t>(e.stages, 2);
+  const bool by_flops = e.executed_flops > 0;
+  WaveFastForward::Window window;
+  auto bb = step_state(op, now, slots);
+  if (std::getenv("FFDBG") != nullptr) {
+    static std::vector<std::uint64_t> pb;
+    static std::uint64_t pp = 0;
+    static TimeFs pt = 0;
+    auto ib = pb.size() == bb.bursty.size() ? increments(pb, bb.bursty) : bb.bursty;
+    std::uint32_t lo = ~0U, hi = 0;
+    for (const auto& s : slots) {
+      lo = std::min(lo, s.computed);
+      hi = std::max(hi, s.computed);
+    }
+    const double dp = static_cast<double>(bb.progress - pp);
+    fmt::print(stderr, "FB {} t {:.2f} lanes {} lead {} spread {} dt/p {:.6f} dram/p {:.7f}\n", workload_.ops[op].name,
+               static_cast<double>(now) * 1e-9, slots.size(), hi, hi - lo, static_cast<double>(now - pt) / dp,
+               static_cast<double>(ib.back()) / dp);
+    pb = bb.bursty;
+    pp = bb.progress;
+    pt = now;
+  }
+  if (!f.steps.steady_window(std::move(bb), buffers, window) || window.window_fs == 0 ||
+      std::getenv("FFNOSKIP") != nullptr)
+    return 0;
+
+  // The time to skip: every lane keeps kKeptWaves step quanta of its tile (its last steps, whose writes end the tile),
+  // at the lanes' pace over the window; and the governor's bound.
+  __extension__ using Wide = unsigned __int128;
+  const std::uint64_t keep = kKeptWaves * ComputeUnit::step_quantum(e.stages);
+  // The lanes' common pace: their mean steps over the window.
+  std::uint64_t pace = 0;
+  for (const auto steps : window.lane_steps) pace += steps;
+  pace /= slots.size();
+  TimeFs hold_bound = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
+  for (const auto& s : slots) {
+    const std::uint64_t left = s.steps - s.next_load;
+    if (left <= keep || pace == 0) return 0;
+    hold_bound = std::min<TimeFs>(hold_bound, static_cast<TimeFs>(Wide{left - keep} * window.window_fs / pace));
+  }
+  const auto most = static_cast<std::uint32_t>(static_cast<std::uint64_t>(Wide{pace} * hold_bound / window.window_fs) /
+                                               buffers * buffers);
+  if (most == 0) return 0;
+
+  // The skipped steps' change to the caches' contents, step by step across the slots as the slots would have run them.
+  // A cache's contents after them are the blocks they used last: with LRU sets indexed by a hash, the steps that
+  // allocate twice a level's capacity (at the window's misses per step) leave few sets holding a block from before
+  // them (a set of w ways keeps one when fewer than w of some 2w allocations, on average, fall in it), so the
+  // steps before those need not pass through the tags.
+  std::uint64_t window_lane_steps = 0;
+  for (const auto steps : window.lane_steps) window_lane_steps += steps;
+  std::uint32_t touch_from = most;
+  for (std::size_t level = 0; level < memory_.sram_levels(); ++level) {
+    const Bytes capacity = memory_.cache_capacity_bytes(level);
+    if (capacity == 0) continue;
+    const std::uint64_t allocated = level < window.bursty.size() ? window.bursty[level] : 0;
+    if (allocated == 0 || window_lane_steps == 0) {
+      touch_from = 0;
+      break;
+    }
+    const auto per_step = std::max<std::uint64_t>(1, allocated * slots.size() / window_lane_steps);
+    const std::uint64_t needed = (2 * capacity + per_step - 1) / per_step;
+    const std::uint32_t from = needed >= most ? 0 : static_cast<std::uint32_t>(most - needed);
+    touch_from = std::min(touch_from, from);
+  }
+  // Their work, exactly.
+  Flops flops = 0;
+  PhaseWork work;
+  TileStep step;
+  std::uint64_t lane_steps = 0;
+  for (std::uint32_t k = 0; k < most; ++k) {
+    for (const auto& s : slots) {
+      e.lowering->step(s.tile, s.next_load + k, step);
+      flops += step.executed_flops;
+      e.useful_flops += step.useful_flops;
+      work += step.work();
+      if (k < touch_from) continue;
+      for (const Chunk& chunk : step.reads) memory_.touch(s.unit, step.view(chunk), false, now);
+      for (const Chunk& chunk : step.writes) memory_.touch(s.unit, step.view(chunk), true, now);
+    }
+  }
+  for (const auto& s : slots) units_[s.unit]->skip_steps(op, s.tile, most);
+  lane_steps = std::uint64_t{most} * slots.size();
+  // The window's costs in proportion to the work skipped.
+  const std::uint64_t skipped_progress = by_flops ? flops : lane_steps;
+  WaveFastForward::Skip skip;
+  skip.waves = most;
+  skip.hold_fs = WaveFastForward::scaled(window.window_fs, skipped_progress, window.progress);
+  skip.wave_fs = skip.hold_fs;
+  skip.booked = window.booked;
+  for (auto& v : skip.booked) v = WaveFastForward::scaled(v, skipped_progress, window.progress);
+  note_skip(f, skip, true, now);
+  store_.skipped_steps += lane_steps;
+  e.executed_flops += flops;
+  e.executed_work += work;
+  book_skip(f, skip, flops, work, true, now);
+  // The detector goes on from its boundaries, moved by what the skip added.
+  slots.clear();
+  for (const auto* unit : units_) unit->add_slot_steps(op, slots);
+  f.steps.skipped_to(step_state(op, now, slots));
+  return skip.hold_fs;
+}
+
+void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now) {
+  if (f.skips.empty()) ++store_.fast_forwarded;
   Forward::Skipped skipped;
   skipped.skip_fs = now;
   skipped.hold_fs = skip.hold_fs;
   skipped.wave_fs = skip.wave_fs;
   skipped.waves = skip.waves;
   skipped.clock_state = clock_.state();
-  for (std::size_t i = f.spans_before; i < spans.size(); ++i) {
-    if (spans[i].op == op) skipped.wave_spans.push_back(spans[i]);
-  }
+  skipped.inside_tiles = inside_tiles;
   f.skips.push_back(std::move(skipped));
-  f.spans_before = spans.size();
-  f.last_boundary_fs = now;
+  // The counters after a skip include the skipped ones: the wave detector may not compare across it; the step
+  // detector's boundaries move by them (step_boundary).
+  f.detector = WaveFastForward{};
+  if (!inside_tiles) f.steps = WaveFastForward{};
   if (governor_ != nullptr) governor_->skip_windows(now, skip.hold_fs);
-  book_skip(f, skip, tile + 1, skip.waves * wave, now);
-  return WaveSkip{skip.waves * wave, skip.hold_fs};
 }
 
-void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, std::uint64_t first_tile,
-                               std::uint64_t tiles, TimeFs now) {
+void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, Flops flops, const PhaseWork& work,
+                               bool rated, TimeFs now) {
   const std::size_t op = f.op;
   OpExecution& e = executions_[op];
-  ++store_.fast_forwarded;
-  store_.skipped_waves += skip.waves;
   // What the skipped waves add, spent over the hold by the power domain's reader (SkippedWaves).
   SkippedWaves& paced = e.skipped;
   paced.hold_fs += skip.hold_fs;
@@ -394,8 +596,25 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
   for (auto& c : levels) {
     LevelCounters::for_each_counter(c, [&](auto& v) { v = cursor.take(); });
   }
-  const Bytes dram_read = cursor.take();
-  const Bytes dram_written = cursor.take();
+  Bytes dram_read = cursor.take();
+  Bytes dram_written = cursor.take();
+  if (rated) {
+    // Each counter was scaled and rounded on its own: the levels' identities (what a level delivers is its hits and
+    // misses; what it asks below is what the level below delivers) are restored from the reads, writes and misses.
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      auto& c = levels[l];
+      c.miss_bytes = std::min(c.miss_bytes, c.read_bytes);
+      c.hit_bytes = c.read_bytes - c.miss_bytes;
+      if (l + 1 < levels.size()) {
+        c.below_read_bytes = levels[l + 1].read_bytes;
+        c.below_write_bytes = levels[l + 1].write_bytes;
+      }
+    }
+    if (!levels.empty()) {
+      dram_read = levels.back().below_read_bytes;
+      dram_written = levels.back().below_write_bytes;
+    }
+  }
   memory_.add_replayed(levels, dram_read, dram_written);
   if (dram_ != nullptr) {
     OpDramCounters d;
@@ -435,24 +654,9 @@ void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, st
     u.resident_fs += booked;
     paced.unit_fs += static_cast<double>(booked);
   }
-  // The skipped tiles' work, exactly, from their steps.
-  const Flops flops_before = e.executed_flops;
-  const PhaseWork work_before = e.executed_work;
-  TileStep step;
-  for (std::uint64_t t = first_tile; t < first_tile + tiles; ++t) {
-    const std::uint32_t steps = e.lowering->steps(t);
-    for (std::uint32_t s = 0; s < steps; ++s) {
-      e.lowering->step(t, s, step);
-      e.executed_flops += step.executed_flops;
-      e.executed_work += step.work();
-    }
-  }
-  e.tiles_done += tiles;
-  paced.flops += static_cast<double>(e.executed_flops - flops_before);
-  const PhaseWork& w = e.executed_work;
-  const std::array<std::uint64_t, kWorkKinds - 1> added = {
-      w.vector_fma - work_before.vector_fma, w.vector_alu - work_before.vector_alu, w.exp2 - work_before.exp2,
-      w.reciprocal - work_before.reciprocal, w.rsqrt - work_before.rsqrt};
+  paced.flops += static_cast<double>(flops);
+  const std::array<std::uint64_t, kWorkKinds - 1> added = {work.vector_fma, work.vector_alu, work.exp2, work.reciprocal,
+                                                           work.rsqrt};
   for (std::size_t kind = 0; kind < added.size(); ++kind) paced.ops[kind] += static_cast<double>(added[kind]);
 }
 
@@ -489,6 +693,11 @@ void DeviceOpReplay::end_fast_forward(Forward& f) {
   auto& recorder = dispatcher_.tile_spans();
   TimeFs earlier = 0;
   for (const auto& skipped : f.skips) {
+    if (skipped.inside_tiles) {
+      recorder.stretch(static_cast<std::uint32_t>(f.op), skipped.skip_fs + earlier, skipped.hold_fs);
+      earlier += skipped.hold_fs;
+      continue;
+    }
     recorder.shift(static_cast<std::uint32_t>(f.op), skipped.skip_fs + earlier, skipped.hold_fs);
     for (std::uint64_t w = 1; w <= skipped.waves; ++w) {
       for (TileSpan span : skipped.wave_spans) {

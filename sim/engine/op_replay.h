@@ -59,11 +59,14 @@ class DeviceOpReplay final : public OpReplayHook {
   // Steady-state fast-forward (sim/engine/wave_fast_forward.h) of an op that runs alone: at each wave boundary its
   // state and counters go to the op's WaveFastForward; when it skips, the skipped waves' counters are booked here.
   [[nodiscard]] WaveSkip wave_boundary(std::size_t op, std::uint64_t tile, TimeFs now) override;
+  // The same inside tiles: at each step boundary of an op that runs alone (TileListener::step_boundary) its state and
+  // counters go to the op's step detector; when it skips, every slot of the op skips the same steps.
+  [[nodiscard]] TimeFs step_boundary(std::size_t op, TimeFs now) override;
   void hold_started(std::size_t op, TimeFs now) override;
   // The power governor, whose state the signature classes and whose clock a replay imposes (none: no power domain).
   void set_governor(GovernorModule& governor) { governor_ = &governor; }
-  // The units whose slots the fast-forward's state class reads (none: no fast-forward).
-  void set_units(std::vector<const ComputeUnit*> units) { units_ = std::move(units); }
+  // The units whose slots the fast-forward's state class reads and skips steps of (none: no fast-forward).
+  void set_units(std::vector<ComputeUnit*> units);
 
   // The signature of `op` if it started now (public for tests).
   [[nodiscard]] std::string signature(std::size_t op) const;
@@ -84,7 +87,8 @@ class DeviceOpReplay final : public OpReplayHook {
   // An op being fast-forwarded: its detector and, for each skip, what the op's hold and end adjust.
   struct Forward {
     std::size_t op = 0;
-    WaveFastForward detector;
+    WaveFastForward detector;      // at wave boundaries
+    WaveFastForward steps;         // at step boundaries
     std::size_t spans_before = 0;  // tile spans recorded before the op's last wave boundary
     TimeFs last_boundary_fs = 0;
     struct Skipped {
@@ -93,13 +97,21 @@ class DeviceOpReplay final : public OpReplayHook {
       std::uint64_t waves = 0;
       std::size_t clock_state = 0;       // the compute clock's state the waves ran at
       std::vector<TileSpan> wave_spans;  // the spans of the last wave before the skip
+      bool inside_tiles = false;         // steps skipped: the tiles running at the skip last the hold longer
     };
     std::vector<Skipped> skips;
     bool holding = false;
   };
   [[nodiscard]] WaveFastForward::Boundary boundary_of(std::size_t op, TimeFs now) const;
-  void book_skip(Forward& f, const WaveFastForward::Skip& skip, std::uint64_t first_tile, std::uint64_t tiles,
+  [[nodiscard]] Forward& forward_of(std::size_t op);
+  // The state and counters at a step boundary of `op`, whose slots are `slots`.
+  [[nodiscard]] WaveFastForward::Boundary step_state(std::size_t op, TimeFs now,
+                                                     const std::vector<ComputeUnit::SlotSteps>& slots);
+  // Books the skip's counters; the skipped work (executed flops and operations) is added to the op by the caller and
+  // passed here for the power domain's pacing. `rated`: the counters were scaled by progress (inside tiles).
+  void book_skip(Forward& f, const WaveFastForward::Skip& skip, Flops flops, const PhaseWork& work, bool rated,
                  TimeFs now);
+  void note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now);
   void end_fast_forward(Forward& f);
   [[nodiscard]] std::vector<const Tensor*> tensors_of(std::size_t op) const;
   void replay(std::size_t op, const OpRecord& record, TimeFs start_fs);
@@ -116,8 +128,9 @@ class DeviceOpReplay final : public OpReplayHook {
   TimeFs shortest_record_fs_;
   std::size_t sram_levels_ = 0;
   std::vector<Recording> recordings_;
-  std::vector<const ComputeUnit*> units_;
+  std::vector<ComputeUnit*> units_;
   std::vector<Forward> forwards_;
+  std::vector<UnfinishedWork> unfinished_;  // scratch of step_boundary
   GovernorModule* governor_ = nullptr;
 };
 

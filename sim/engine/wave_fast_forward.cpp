@@ -35,6 +35,23 @@ bool WaveFastForward::same_slots(const std::vector<std::uint64_t>& a, const std:
   return static_cast<double>(moved) <= 2.0 * kSlotSlack * static_cast<double>(total);
 }
 
+bool WaveFastForward::same_rate(const std::vector<std::uint64_t>& a, std::uint64_t a_progress,
+                                const std::vector<std::uint64_t>& b, std::uint64_t b_progress, double tolerance) {
+  if (a.size() != b.size() || a_progress == 0 || b_progress == 0) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    // a / a_progress against b / b_progress, both scaled by a_progress x b_progress.
+    const double x = static_cast<double>(a[i]) * static_cast<double>(b_progress);
+    const double y = static_cast<double>(b[i]) * static_cast<double>(a_progress);
+    if (std::max(x, y) - std::min(x, y) > tolerance * std::max(x, y)) return false;
+  }
+  return true;
+}
+
+std::uint64_t WaveFastForward::scaled(std::uint64_t x, std::uint64_t num, std::uint64_t den) {
+  __extension__ using Wide = unsigned __int128;
+  return static_cast<std::uint64_t>((Wide{x} * num + den / 2) / den);
+}
+
 WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs) {
   Skip skip;
   last_.push_back(std::move(b));
@@ -58,6 +75,70 @@ WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_w
   // The counters after the skip include the booked waves: waves are compared again from the next boundaries on.
   last_.clear();
   return skip;
+}
+
+bool WaveFastForward::in_lockstep(const std::vector<std::uint64_t>& from, const std::vector<std::uint64_t>& to,
+                                  std::uint64_t slack) {
+  if (from.size() != to.size()) return false;
+  const auto advanced = increments(from, to);
+  if (advanced.empty()) return true;
+  const auto [least, most] = std::minmax_element(advanced.begin(), advanced.end());
+  return *most - *least <= slack;
+}
+
+bool WaveFastForward::steady_window(Boundary b, std::uint64_t lane_slack, Window& window) {
+  last_.push_back(std::move(b));
+  if (last_.size() > 3) last_.erase(last_.begin());
+  if (last_.size() < 3) return false;
+  const Boundary& first = last_[0];
+  const Boundary& middle = last_[1];
+  const Boundary& latest = last_[2];
+  if (first.state != middle.state || middle.state != latest.state) return false;
+  if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return false;
+  if (middle.progress <= first.progress || latest.progress <= middle.progress) return false;
+  // In lockstep over the window, and at a steady pace: each lane's steps in the two intervals.
+  if (!in_lockstep(first.lanes, latest.lanes, lane_slack)) return false;
+  const auto one = increments(first.lanes, middle.lanes);
+  const auto two = increments(middle.lanes, latest.lanes);
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    if ((one[i] > two[i] ? one[i] - two[i] : two[i] - one[i]) > lane_slack) return false;
+  }
+  if (!same_rate(increments(first.compared, middle.compared), middle.progress - first.progress,
+                 increments(middle.compared, latest.compared), latest.progress - middle.progress)) {
+    return false;
+  }
+  if (!same_rate(increments(first.bursty, middle.bursty), middle.progress - first.progress,
+                 increments(middle.bursty, latest.bursty), latest.progress - middle.progress, kBurstyTolerance)) {
+    return false;
+  }
+  window.window_fs = latest.at_fs - first.at_fs;
+  window.progress = latest.progress - first.progress;
+  window.booked = increments(first.booked, latest.booked);
+  window.bursty = increments(first.bursty, latest.bursty);
+  window.lane_steps = increments(first.lanes, latest.lanes);
+  return true;
+}
+
+void WaveFastForward::skipped_to(const Boundary& after) {
+  if (last_.empty()) return;
+  const Boundary& latest = last_.back();
+  const auto shift = [](std::vector<std::uint64_t>& v, const std::vector<std::uint64_t>& d) {
+    for (std::size_t i = 0; i < v.size() && i < d.size(); ++i) v[i] += d[i];
+  };
+  const auto compared = increments(latest.compared, after.compared);
+  auto moved = compared;
+  if (!moved.empty()) moved[0] = 0;  // the time: a skip's hold passes after the op's last simulated tile
+  const auto bursty = increments(latest.bursty, after.bursty);
+  const auto booked = increments(latest.booked, after.booked);
+  const auto lanes = increments(latest.lanes, after.lanes);
+  const std::uint64_t progress = after.progress >= latest.progress ? after.progress - latest.progress : 0;
+  for (auto& b : last_) {
+    shift(b.compared, moved);
+    shift(b.bursty, bursty);
+    shift(b.booked, booked);
+    shift(b.lanes, lanes);
+    b.progress += progress;
+  }
 }
 
 }  // namespace roofsim

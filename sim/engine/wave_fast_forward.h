@@ -18,6 +18,27 @@
 // last wave's increments of the booked counters, exactly, and its time. The caller runs the kept waves after the skip
 // and ends the op that much later.
 //
+// Inside tiles. A GEMM of GPT-3's size runs its tiles for hundreds of k-steps in a handful of waves (192 steps of
+// 128x256x64 in each of the 9 waves of a 2048x36864x12288 GEMM on H100), so whole waves leave little to skip. Its
+// slots then run in lockstep, and the state between two step boundaries repeats too. A step boundary comes when the
+// op's first slot on the first unit has computed another ComputeUnit::step_quantum steps (models/compute). There:
+// - the state class is the clock's state and change count and the queue classes, as above, with the slots running the
+//   op and the tiles it has done (no tile may start or end inside the window), and the slots' lag behind the slot
+//   furthest ahead in place of their share of steps done;
+// - an interval holds no whole number of anything: each boundary cuts the steps in flight differently. The costs are
+//   therefore compared per unit of work, the work counted continuously (a step's FLOPs spent over its phases, as the
+//   power sensor reads them), not per interval; the lanes (slots) must have advanced in lockstep over the window, each
+//   within its buffers' steps of every other, at the same pace in both intervals. Lanes that drift apart (a partial
+//   wave, with two tiles on some units and one on others) share the operand blocks they read less and less, so their
+//   misses grow: that is no steady state;
+// - time and each SRAM level's reads and writes follow the work and are compared within kSteadyTolerance; misses and
+//   DRAM bytes come in bursts (kBurstyTolerance).
+// Then every slot skips the same steps (a multiple of its buffers), up to all but kKeptWaves quanta of its tile, and
+// the skipped steps' counters are the window's in proportion to the work they hold, computed exactly from the
+// lowering; their time is the window's in the same proportion. The skipped steps' reads and writes pass through the
+// cache tags in step order across the slots (MemorySystem::touch), so that the caches hold after the skip what they
+// would have held: the next wave's first steps miss as in --exact. A skip resets both detectors.
+//
 // Under a power cap the governor may change the clock while waves are skipped, which the skipped waves' cost would
 // not show; the caller bounds a skip to the waves that end before the governor could decide anything
 // (GovernorModule::skip_bound_fs) and the detector starts afresh after each skip, so an op is simulated on through the
@@ -37,6 +58,12 @@ inline constexpr double kSteadyTolerance = 1.0 / 256.0;
 // moves between classes; a wave whose slots are out of step moves many).
 inline constexpr double kSlotSlack = 1.0 / 16.0;
 
+// Inside tiles, for the counters driven by misses (kBurstyTolerance): an operand's block misses once, for the first
+// slot that reads it, so an interval of a few steps counts the blocks whose first reader loaded in it, and two
+// intervals' DRAM bytes per unit of work differ by about 1% in GPT-3's GEMMs while their time and SRAM traffic differ
+// by 0.3%. A change of the access pattern (a wave's first steps, slots drifting apart) moves them by tens of percent.
+inline constexpr double kBurstyTolerance = 1.0 / 32.0;
+
 class WaveFastForward {
  public:
   struct Boundary {
@@ -45,6 +72,12 @@ class WaveFastForward {
     std::vector<std::uint64_t> slots;     // busy slots by progress class: equal within kSlotSlack of the total
     std::vector<std::uint64_t> compared;  // cumulative counters compared between waves
     std::vector<std::uint64_t> booked;    // cumulative counters booked for skipped waves
+    // Inside tiles (steady_window): the work done so far, counted continuously (a step's work is spent over its
+    // phases, so that a boundary does not cut the steps in flight into whole ones), and each lane's (a slot's) steps
+    // computed, in one order at every boundary.
+    std::uint64_t progress = 0;
+    std::vector<std::uint64_t> bursty;  // cumulative counters compared within kBurstyTolerance
+    std::vector<std::uint64_t> lanes;
   };
   struct Skip {
     std::uint64_t waves = 0;
@@ -58,10 +91,36 @@ class WaveFastForward {
   // 0); after a skip the detector needs three new boundaries.
   [[nodiscard]] Skip boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs = kNever);
 
+  // The window of the last two intervals inside tiles, when the state repeats there (see the file's comment).
+  struct Window {
+    TimeFs window_fs = 0;
+    std::uint64_t progress = 0;             // made over the window (> 0)
+    std::vector<std::uint64_t> booked;      // the window's increments of `booked`
+    std::vector<std::uint64_t> bursty;      // and of `bursty`
+    std::vector<std::uint64_t> lane_steps;  // each lane's steps over the window
+  };
+  // A boundary inside tiles; true, with `window` filled, when the state repeated over the last two intervals.
+  [[nodiscard]] bool steady_window(Boundary b, std::uint64_t lane_slack, Window& window);
+  // Forgets the boundaries.
+  void restart() { last_.clear(); }
+  // After a skip at the latest boundary: `after` is the state there with the skip's counters and steps added. The
+  // boundaries kept move by the same amounts (their time stays), so that the next windows compare the steps simulated
+  // on either side of the skip and need no three fresh boundaries.
+  void skipped_to(const Boundary& after);
+
   // Whether two waves' increments agree within kSteadyTolerance (public for tests).
   [[nodiscard]] static bool same_cost(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
   // Whether two histograms of the slots' progress differ in at most kSlotSlack of their slots.
   [[nodiscard]] static bool same_slots(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
+  // Whether two intervals' increments agree per unit of progress within kSteadyTolerance (public for tests).
+  [[nodiscard]] static bool same_rate(const std::vector<std::uint64_t>& a, std::uint64_t a_progress,
+                                      const std::vector<std::uint64_t>& b, std::uint64_t b_progress,
+                                      double tolerance = kSteadyTolerance);
+  // Whether each lane advanced from `from` to `to` within `slack` steps of every other (public for tests).
+  [[nodiscard]] static bool in_lockstep(const std::vector<std::uint64_t>& from, const std::vector<std::uint64_t>& to,
+                                        std::uint64_t slack);
+  // x * num / den, rounded to nearest, without overflow of the product.
+  [[nodiscard]] static std::uint64_t scaled(std::uint64_t x, std::uint64_t num, std::uint64_t den);
   [[nodiscard]] std::uint64_t skips() const { return skips_; }
 
  private:

@@ -94,3 +94,113 @@ TEST_CASE("same_cost allows 1/256 of the larger increment, same_slots 1/16 of th
 }
 
 }  // namespace roofsim
+
+namespace roofsim {
+
+namespace {
+
+// A boundary inside tiles: lanes that have each computed `steps[i]` steps, after `work` units of work done at 100 fs
+// and 64 SRAM bytes and 3 DRAM bytes per unit, booking 5 per unit.
+WaveFastForward::Boundary lanes_at(std::vector<std::uint64_t> steps, std::uint64_t work, std::uint64_t state = 1) {
+  WaveFastForward::Boundary b;
+  b.at_fs = 100 * work;
+  b.state = {state};
+  b.slots = {static_cast<std::uint64_t>(steps.size()), 0};
+  b.compared = {100 * work, 64 * work};
+  b.bursty = {3 * work};
+  b.booked = {5 * work};
+  b.progress = work;
+  b.lanes = std::move(steps);
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("inside tiles a window is steady when its two intervals cost the same per unit of work, not per interval") {
+  WaveFastForward ff;
+  WaveFastForward::Window w;
+  // Intervals of 150 and 170 units of work (the boundaries cut the steps in flight differently): the same rate.
+  CHECK_FALSE(ff.steady_window(lanes_at({8, 8}, 160), 2, w));
+  CHECK_FALSE(ff.steady_window(lanes_at({16, 15}, 310), 2, w));
+  REQUIRE(ff.steady_window(lanes_at({24, 24}, 480), 2, w));
+  CHECK(w.window_fs == 100 * 320);
+  CHECK(w.progress == 320);
+  REQUIRE(w.booked.size() == 1);
+  CHECK(w.booked[0] == 5 * 320);
+  CHECK(w.lane_steps == std::vector<std::uint64_t>{16, 16});
+  // The caller books a skip of 1000 units of work at the window's rate.
+  CHECK(WaveFastForward::scaled(w.window_fs, 1000, w.progress) == 100 * 1000);
+}
+
+TEST_CASE("inside tiles a change of cost per unit of work, of state, or of pace is not a steady window") {
+  WaveFastForward::Window w;
+  {
+    // The second interval is 2% slower per unit of work.
+    WaveFastForward ff;
+    (void)ff.steady_window(lanes_at({8, 8}, 160), 2, w);
+    (void)ff.steady_window(lanes_at({16, 16}, 320), 2, w);
+    auto b = lanes_at({24, 24}, 480);
+    b.at_fs += 100 * 160 / 50;
+    b.compared[0] = b.at_fs;
+    CHECK_FALSE(ff.steady_window(b, 2, w));
+  }
+  {
+    // The state class changed (a clock change, a tile that ended).
+    WaveFastForward ff;
+    (void)ff.steady_window(lanes_at({8, 8}, 160), 2, w);
+    (void)ff.steady_window(lanes_at({16, 16}, 320), 2, w);
+    CHECK_FALSE(ff.steady_window(lanes_at({24, 24}, 480, 2), 2, w));
+  }
+  {
+    // The misses per unit of work doubled (a wave's first steps): beyond kBurstyTolerance.
+    WaveFastForward ff;
+    (void)ff.steady_window(lanes_at({8, 8}, 160), 2, w);
+    (void)ff.steady_window(lanes_at({16, 16}, 320), 2, w);
+    auto b = lanes_at({24, 24}, 480);
+    b.bursty[0] += 3 * 160;
+    CHECK_FALSE(ff.steady_window(b, 2, w));
+  }
+  {
+    // A lane gains 3 steps an interval on the other: 6 over the window, beyond the slack of 2 (its buffers).
+    WaveFastForward ff;
+    (void)ff.steady_window(lanes_at({8, 8}, 160), 2, w);
+    (void)ff.steady_window(lanes_at({14, 17}, 320), 2, w);
+    CHECK_FALSE(ff.steady_window(lanes_at({20, 26}, 480), 2, w));
+  }
+}
+
+TEST_CASE("after a skip inside tiles the boundaries move by what it added, and the next boundary may match again") {
+  WaveFastForward ff;
+  WaveFastForward::Window w;
+  (void)ff.steady_window(lanes_at({8, 8}, 160), 2, w);
+  (void)ff.steady_window(lanes_at({16, 16}, 320), 2, w);
+  REQUIRE(ff.steady_window(lanes_at({24, 24}, 480), 2, w));
+  // 100 steps of each lane, 2000 units of work, skipped at the third boundary: its counters jump, its time does not.
+  auto after = lanes_at({124, 124}, 2480);
+  after.at_fs = 100 * 480;
+  after.compared[0] = after.at_fs;
+  ff.skipped_to(after);
+  // The next interval, simulated, costs what the ones before it cost: a window at once, without the skipped work.
+  auto next = lanes_at({132, 132}, 2640);
+  next.at_fs = 100 * 640;
+  next.compared[0] = next.at_fs;
+  REQUIRE(ff.steady_window(next, 2, w));
+  CHECK(w.window_fs == 100 * 320);
+  CHECK(w.progress == 320);
+  CHECK(w.booked[0] == 5 * 320);
+  CHECK(w.lane_steps == std::vector<std::uint64_t>{16, 16});
+}
+
+TEST_CASE("lanes in lockstep, rates per unit of work and scaled counters") {
+  CHECK(WaveFastForward::in_lockstep({8, 8}, {24, 26}, 2));
+  CHECK_FALSE(WaveFastForward::in_lockstep({8, 8}, {24, 27}, 2));
+  CHECK(WaveFastForward::same_rate({1500, 960}, 15, {1700, 1088}, 17));
+  CHECK_FALSE(WaveFastForward::same_rate({1500, 960}, 15, {1800, 1088}, 17));
+  CHECK(WaveFastForward::same_rate({1500}, 15, {1800}, 17, kBurstyTolerance) == false);
+  CHECK(WaveFastForward::same_rate({1500}, 15, {1720}, 17, kBurstyTolerance));
+  CHECK(WaveFastForward::scaled(10, 1, 3) == 3);
+  CHECK(WaveFastForward::scaled(20, 1, 3) == 7);
+  CHECK(WaveFastForward::scaled(1ULL << 62, 1ULL << 20, 1ULL << 21) == 1ULL << 61);
+}
+
+}  // namespace roofsim
