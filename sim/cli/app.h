@@ -38,6 +38,14 @@ void add_allow_large_flag(CLI::App& command, bool& allow_large);
 void check_run_work(const Workload& workload, const HardwareParams& hardware, std::uint64_t ranks,
                     const WorkLimits& limits);
 
+// Before a workload file's run: the simulator gives every tensor of the graph an address range of its own for the
+// whole run (no tensor is freed), so a graph whose tensors (those not kept on chip) take more than the device's
+// dram.capacity is a run the device cannot hold. Refuses it with exit 2, naming the workload file, the tensors' bytes
+// and the capacity key and value, unless the file marks itself a what-if (workload.oversubscribe, its reason) or
+// `allow_oversubscribe` (--allow-oversubscribe): then a warning on stderr. `--model` runs check their own footprint
+// (model_option.cpp). A cluster run's graph is one rank's.
+void check_workload_fits(const Workload& workload, const HardwareParams& hardware, bool allow_oversubscribe);
+
 // --wide (every column of the tables, however wide; by default they fit 120 columns) and --summary (one line per op
 // instead of the tables), on `run` and `roofline`.
 void add_table_flags(CLI::App& command, bool& wide, bool& summary);

@@ -114,6 +114,9 @@ int run_scenario(const RunOptions& given) {
   }
   Scenario scenario = load_scenario(options);
   check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));
+  if (options.model.model.empty()) {
+    check_workload_fits(scenario.workload, scenario.hardware, options.model.allow_oversubscribe);
+  }
   std::optional<OutputFolder> folder;
   if (options.write_files) folder.emplace(options.out_dir);
   if (!options.dram_trace.empty() &&

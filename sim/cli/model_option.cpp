@@ -22,7 +22,8 @@ void add_model_options(CLI::App& command, ModelOptions& options, CLI::Option* wo
       "--verbose", options.verbose,
       "--model: also list the config fields the builder does not use; run: also the memoized-replay counts");
   command.add_flag("--allow-oversubscribe", options.allow_oversubscribe,
-                   "--model: warn rather than stop when a rank's memory footprint exceeds the device's DRAM");
+                   "Warn rather than stop when a rank's memory footprint (--model) or a workload's tensors exceed the "
+                   "device's DRAM");
 }
 
 void require_workload_or_model(const std::string& workload, const ModelOptions& options) {

@@ -128,6 +128,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
                                : p2p->shape.group == 0   ? cluster.devices
                                                          : p2p->shape.group;
   check_run_work(workload, cluster.device, args.full ? cluster.devices : stages, limits);
+  if (!model) check_workload_fits(workload, cluster.device, args.model.allow_oversubscribe);
   // A model's pipeline stages each run their schedule's order of the ops.
   std::vector<const Workload*> graphs = {&workload};
   if (model && !model->stage_workloads.empty()) {

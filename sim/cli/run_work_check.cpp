@@ -1,6 +1,10 @@
 #include <iostream>
+#include <set>
+
+#include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/core/input_error.h"
 #include "sim/graph/work_estimate.h"
 
 namespace roofsim::cli {
@@ -16,6 +20,45 @@ void check_run_work(const Workload& workload, const HardwareParams& hardware, st
   check_work_limit(SourcePos{workload.file}, "the run of workload '" + workload.name + "' on " + hardware.name,
                    estimate.compulsory_bytes, limits.dram_traffic_bytes, "bytes of compulsory DRAM traffic");
   if (worth_announcing(estimate)) std::cerr << "roofsim: a long run: " << estimate_text(estimate) << "\n";
+}
+
+void check_workload_fits(const Workload& workload, const HardwareParams& hardware, bool allow_oversubscribe) {
+  if (!hardware.dram || hardware.dram->capacity_bytes == 0) return;
+  const Bytes capacity = hardware.dram->capacity_bytes;
+  std::set<std::size_t> produced;
+  for (const Op& op : workload.ops) produced.insert(op.outputs.begin(), op.outputs.end());
+  // Tensors kept on chip (tensor.resident) take no DRAM; the others split into those the graph reads without making
+  // (weights, inputs, a KV cache) and those its ops produce.
+  Bytes read_only = 0, made = 0;
+  for (std::size_t t = 0; t < workload.tensors.size(); ++t) {
+    const Tensor& tensor = workload.tensors[t];
+    if (tensor.resident) continue;
+    (produced.count(t) > 0 ? made : read_only) += tensor.bytes;
+  }
+  const Bytes total = read_only + made;
+  if (total <= capacity) return;
+  const auto gb = [](Bytes b) { return static_cast<double>(b) / 1e9; };
+  const auto gib = [](Bytes b) { return static_cast<double>(b) / static_cast<double>(1ULL << 30); };
+  const std::string message = fmt::format(
+      "workload '{}' does not fit one {}: its tensors take {} bytes ({:.2f} GB: {:.2f} GB read by the graph without "
+      "being made, such as weights and caches, {:.2f} GB made by its ops), every tensor at an address of its own for "
+      "the whole run; {} sets dram.capacity = {} bytes ({:.2f} GiB)",
+      workload.name, hardware.name, total, gb(total), gb(read_only), gb(made), hardware.file, capacity, gib(capacity));
+  if (!workload.oversubscribe.empty()) {
+    std::cerr << "warning: " << message
+              << "; run as the what-if the file states (workload.oversubscribe): " << workload.oversubscribe << "\n";
+    return;
+  }
+  if (allow_oversubscribe) {
+    std::cerr << "warning: " << message << " (--allow-oversubscribe)\n";
+    return;
+  }
+  throw InputError(
+      SourcePos{workload.file},
+      message +
+          "; expected at most the capacity: shard it over the devices of a cluster, run fewer "
+          "layers or a smaller batch (--set workload.params.NAME=N), mark the file a what-if (workload.oversubscribe = "
+          "\"why\") or pass --allow-oversubscribe");
 }
 
 }  // namespace roofsim::cli

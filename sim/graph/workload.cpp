@@ -675,8 +675,10 @@ Workload build_workload(const std::filesystem::path& file, const std::vector<Ove
   }
   if (drafts.empty()) root.fail_message("a workload needs at least one [[op]] or [[template]]");
   check_work_limit(SourcePos{file.string()}, "the workload", drafts.size(), limits.ops, "ops");
-  return assemble(header.text("name"), file.string(), devices, std::move(drafts), declared, implicit_inputs,
-                  alignment_bytes);
+  Workload workload = assemble(header.text("name"), file.string(), devices, std::move(drafts), declared,
+                               implicit_inputs, alignment_bytes);
+  workload.oversubscribe = header.optional_text("oversubscribe").value_or("");
+  return workload;
 }
 
 Workload assemble_workload(std::string name, std::string file, std::uint64_t devices, std::vector<OpDraft> drafts,

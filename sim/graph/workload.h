@@ -19,6 +19,7 @@ struct Workload {
   std::vector<Tensor> tensors;  // in order of first use by the ops; addresses ascend in this order
   std::vector<Op> ops;          // in a topological order (every op after the ops it depends on), stable w.r.t. the file
   Bytes footprint_bytes = 0;    // end of the last tensor's aligned range: device memory the workload occupies
+  std::string oversubscribe;    // workload.oversubscribe: why a run may exceed the device's memory (a what-if)
 
   [[nodiscard]] Flops total_useful_flops() const;
   [[nodiscard]] Bytes total_compulsory_bytes() const;

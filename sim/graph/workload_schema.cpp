@@ -32,6 +32,8 @@ const KeyRegistry& workload_registry() {
           {"workload.description", K::text, Q::bytes, opt, "", "What the workload is and where its shapes come from"},
           {"workload.devices", K::expression, Q::bytes, opt, "1",
            "Devices the workload runs on (data-parallel ranks); the default group of collectives", Field(), kDevices},
+          {"workload.oversubscribe", K::text, Q::bytes, opt, "",
+           "A what-if whose tensors exceed a device's dram.capacity: why (a run then warns rather than stopping)"},
 
           {"params", K::section, Q::bytes, opt, "", "Named integer parameters used by shape expressions"},
           {"params.<name>", K::expression, Q::bytes, opt, "",
