@@ -1,5 +1,7 @@
 #include "models/compute/dispatcher.h"
 
+#include <algorithm>
+
 namespace roofsim {
 
 Dispatcher::Dispatcher(const sc_core::sc_module_name& name, DispatchPolicy& policy)
@@ -56,6 +58,13 @@ void Dispatcher::write_acknowledged(std::size_t op) {
     }
     wake_.notify_at(now);
   }
+}
+
+void Dispatcher::retime_replay(std::size_t op, TimeFs end_fs) {
+  policy_.retime_replay(op, end_fs);
+  const TimeFs now = sc_core::sc_time_stamp().value();
+  const TimeFs next = policy_.next_wake();
+  if (next != kNever) wake_.notify_at(std::max(next, now));
 }
 
 void Dispatcher::complete(std::size_t op) {

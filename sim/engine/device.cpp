@@ -101,6 +101,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
                                                power_->clock(), *memo, shortest_record_fs);
     replay_->set_units(counted_units);
     replay_->set_governor(power_->governor());
+    power_->clock().add_listener(*replay_);
     dispatcher_->set_replay_hook(replay_.get());
   }
 }
