@@ -36,7 +36,7 @@ void DispatchPolicy::finish(std::size_t op, TimeFs now) {
     ++replays_open_;
     return;
   }
-  if (t.held) held_ended_.push_back(op);
+  if (t.held || t.replayed) held_ended_.push_back(op);
   t.end_fs = now;
   ++done_ops_;
   if (ops_[op].simulated) --active_streams_;
@@ -60,7 +60,14 @@ void DispatchPolicy::replay(std::size_t op, TimeFs end_fs) {
   if (t.issued != 0 || t.end_fs != kNever) throw std::logic_error("replay() of an op that has started");
   t.issued = t.finished = ops_[op].tiles;
   t.replay_end_fs = end_fs;
+  t.replayed = true;
   ++replays_open_;
+}
+
+void DispatchPolicy::retime_replay(std::size_t op, TimeFs end_fs) {
+  auto& t = times_[op];
+  if (!t.replayed || t.end_fs != kNever) throw std::logic_error("retime_replay() of an op not replaying");
+  t.replay_end_fs = end_fs;
 }
 
 std::uint64_t DispatchPolicy::skip_tiles(std::size_t op, std::uint64_t tiles, TimeFs hold_fs) {

@@ -47,11 +47,13 @@ class DispatchPolicy {
   [[nodiscard]] std::optional<std::size_t> next_starting(TimeFs now);
   // Replays `op` (returned by next_starting): its tiles count as issued and done, and it ends at `end_fs`.
   void replay(std::size_t op, TimeFs end_fs);
+  // A replay not yet ended now ends at `end_fs` (its pace follows the compute clock, which changed).
+  void retime_replay(std::size_t op, TimeFs end_fs);
   // Steady-state fast-forward (sim/engine/wave_fast_forward.h): `tiles` of `op` after the one just handed out count as
   // issued and done, and the op ends `hold_fs` after its last tile and write; returns the tile index to hand out in
   // place of the one just handed out (the first after the skipped ones).
   std::uint64_t skip_tiles(std::size_t op, std::uint64_t tiles, TimeFs hold_fs);
-  // Ops that ended a hold (skip_tiles) since the last call.
+  // Ops that ended a hold (skip_tiles) or a replay since the last call.
   [[nodiscard]] std::vector<std::size_t> take_held_ended();
   // Tiles in one wave: a slot on every unit.
   [[nodiscard]] std::uint64_t wave_tiles() const { return free_.size() * occupancy_; }
@@ -78,6 +80,7 @@ class DispatchPolicy {
     bool announced = false;         // next_starting returned it
     TimeFs hold_fs = 0;             // fast-forwarded time still to pass after the last tile and write
     bool held = false;              // the op's end waits out its hold (replay_end_fs)
+    bool replayed = false;          // replay() stood in for its tiles
   };
   [[nodiscard]] const OpTimes& times(std::size_t op) const { return times_[op]; }
   [[nodiscard]] std::uint64_t free_slots(std::uint64_t unit) const { return free_[unit]; }

@@ -1,5 +1,7 @@
 #include "models/compute/dispatcher.h"
 
+#include <algorithm>
+
 namespace roofsim {
 
 Dispatcher::Dispatcher(const sc_core::sc_module_name& name, DispatchPolicy& policy)
@@ -62,6 +64,13 @@ void Dispatcher::step_boundary(std::size_t op) {
   if (replay_ == nullptr) return;
   const TimeFs hold_fs = replay_->step_boundary(op, sc_core::sc_time_stamp().value());
   if (hold_fs > 0) (void)policy_.skip_tiles(op, 0, hold_fs);
+}
+
+void Dispatcher::retime_replay(std::size_t op, TimeFs end_fs) {
+  policy_.retime_replay(op, end_fs);
+  const TimeFs now = sc_core::sc_time_stamp().value();
+  const TimeFs next = policy_.next_wake();
+  if (next != kNever) wake_.notify_at(std::max(next, now));
 }
 
 void Dispatcher::complete(std::size_t op) {

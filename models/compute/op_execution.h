@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/compute/compute_params.h"
+#include "models/kernel/paced_progress.h"
 #include "models/kernel/tile_source.h"
 #include "models/kernel/time_fs.h"
 
@@ -68,6 +69,9 @@ struct OpExecution {
   // activity over time (the power domain) spread them over [replay_start_fs, replay_end_fs).
   TimeFs replay_start_fs = kNever;
   TimeFs replay_end_fs = kNever;
+  // A replay whose pace follows the live compute clock (sim/engine/op_replay.h) spends them along these knots, from
+  // its start to its end; empty: at an even pace over the interval.
+  std::vector<ProgressKnot> replay_progress;
   SkippedWaves skipped;  // none: hold_fs == 0
 };
 

@@ -20,6 +20,7 @@ GovernorModule::GovernorModule(const sc_core::sc_module_name& name, const Govern
       policy_(params),
       ledger_(model, params.states, device.op_count()),
       seen_(device.op_count(), model.activity()),
+      settled_(device.op_count(), false),
       scratch_(model.activity()) {
   SC_HAS_PROCESS(GovernorModule);
   SC_METHOD(wake);
@@ -51,9 +52,11 @@ PowerSplit GovernorModule::idle_split() const {
 void GovernorModule::close_interval(TimeFs end_fs) {
   if (end_fs <= interval_start_fs_) return;
   auto total = model_.activity();
-  for (std::size_t op = 0; op < seen_.size(); ++op) {
+  for (std::size_t op = first_open_; op < seen_.size(); ++op) {
+    if (settled_[op] || !device_.launched(op)) continue;
     scratch_ = model_.activity();
     device_.add_op_activity(op, scratch_);
+    if (device_.settled(op)) settled_[op] = true;
     Activity delta = scratch_;
     delta -= seen_[op];
     seen_[op] = scratch_;
@@ -61,6 +64,7 @@ void GovernorModule::close_interval(TimeFs end_fs) {
     ledger_.add(op, clock_.state(), delta);
     total += delta;
   }
+  while (first_open_ < settled_.size() && settled_[first_open_]) ++first_open_;
   const Volts voltage = clock_.voltage_v();
   const auto dynamic = model_.dynamic_energy(total, voltage);
   const double seconds = static_cast<double>(end_fs - interval_start_fs_) * 1e-15;
@@ -145,16 +149,6 @@ void GovernorModule::settle(TimeFs now_fs) {
 GovernorSnapshot GovernorModule::snapshot(TimeFs now_fs) {
   settle(now_fs);
   return policy_.snapshot();
-}
-
-GovernorClass GovernorModule::classify(TimeFs now_fs) {
-  settle(now_fs);
-  return policy_.classify();
-}
-
-TimeFs GovernorModule::next_act_in_fs(TimeFs now_fs) {
-  settle(now_fs);
-  return policy_.next_act_in_fs(now_fs);
 }
 
 void GovernorModule::impose(TimeFs now_fs, const ClockTrajectory& trajectory) {

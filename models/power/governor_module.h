@@ -40,6 +40,11 @@ class DeviceActivity {
   virtual void add_op_activity(std::size_t op, Activity& into) const = 0;
   // True once all work is done; `end_fs` is then when the last of it finished.
   [[nodiscard]] virtual bool finished(TimeFs& end_fs) const = 0;
+  // False while `op` has not launched: its activity is none yet (the governor's readings pass it by).
+  [[nodiscard]] virtual bool launched(std::size_t /*op*/) const { return true; }
+  // True once `op`'s activity as last read (add_op_activity) is final: it ended, and nothing of it is still spent
+  // over time (work on the engines, bytes in flight, a replay, a link transfer).
+  [[nodiscard]] virtual bool settled(std::size_t /*op*/) const { return false; }
   // True while activity is spent over time without events of the device's own (a memoized replay, a transfer on the
   // device's links): the device is busy though nothing is due, so the governor judges each window rather than
   // sleeping through the stretch.
@@ -60,18 +65,18 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   // Per-op and total energies for ops that lived in `ops` (op order), after the run.
   [[nodiscard]] EnergyTotals totals(const std::vector<OpInterval>& ops) const;
   [[nodiscard]] TimeFs end_fs() const { return interval_start_fs_; }
+  // Closes the power trace's interval at `now_fs` (no earlier than the last close), so that a sample starts there: a
+  // memoized op's recording reads the samples over its own time (sim/engine/op_replay.h).
+  void mark(TimeFs now_fs) { close_interval(now_fs); }
   // Runs of the governor's work (its wakes, and the stretches judged when a request woke it).
   [[nodiscard]] std::uint64_t wakes() const { return wakes_; }
 
-  // The policy's state and its classes for a memo signature, at `now_fs`; an imposed stretch that ends by then is
-  // finished first.
+  // The policy's state at `now_fs`; an imposed stretch that ends by then is finished first.
   [[nodiscard]] GovernorSnapshot snapshot(TimeFs now_fs);
-  [[nodiscard]] GovernorClass classify(TimeFs now_fs);
-  [[nodiscard]] TimeFs next_act_in_fs(TimeFs now_fs);
   [[nodiscard]] const GovernorParams& params() const { return policy_.params(); }
   // From `now_fs` the clock follows `trajectory` and the policy decides nothing; at its end the policy is left in
-  // its end state (the caller aligns a recorded course to the policy's grid first, ClockTrajectory::aligned_to). The
-  // device's activity is still read at each change and at the end, so that the ledger books it at the state in force.
+  // its end state. The device's activity is still read at each change and at the end, so that the ledger books it at
+  // the state in force.
   void impose(TimeFs now_fs, const ClockTrajectory& trajectory);
   // Ends an imposed stretch early (other work started that the trajectory does not describe): the policy resumes
   // in the state it had when the stretch began, with a new window from `now_fs`.
@@ -113,6 +118,8 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   GovernorPolicy policy_;
   EnergyLedger ledger_;
   std::vector<Activity> seen_;  // per op: cumulative activity at the last wake
+  std::vector<bool> settled_;   // per op: its activity is final (DeviceActivity::settled), read no more
+  std::size_t first_open_ = 0;  // ops before it are all settled
   Activity scratch_;
   TimeFs interval_start_fs_ = 0;
   std::vector<PowerSample> trace_;

@@ -39,32 +39,6 @@ bool GovernorSnapshot::operator==(const GovernorSnapshot& o) const {
          std::equal(at_state.begin(), at_state.end(), o.at_state.begin(), same_split);
 }
 
-bool GovernorClass::operator==(const GovernorClass& o) const {
-  return state == o.state && pending_state == o.pending_state && kept == o.kept && mean_power == o.mean_power &&
-         capped == o.capped && pending == o.pending;
-}
-
-ClockTrajectory ClockTrajectory::aligned_to(TimeFs next_act_fs, TimeFs window_fs) const {
-  ClockTrajectory t = *this;
-  t.next_act_in_fs = next_act_fs;
-  // Signed: the grid may lie either way of the recorded one, by less than a window.
-  const auto shift = static_cast<std::int64_t>(next_act_fs) - static_cast<std::int64_t>(next_act_in_fs);
-  const auto duration = static_cast<std::int64_t>(duration_fs);
-  const auto moved = [shift](TimeFs t_fs) { return static_cast<std::int64_t>(t_fs) + shift; };
-  for (auto& change : t.changes)
-    change.at_fs = static_cast<TimeFs>(std::clamp<std::int64_t>(moved(change.at_fs), 0, duration));
-  // The end snapshot's times are relative to the start too (they may lie before it: unsigned, wrapped).
-  // The end window keeps to the grid: whole windows on or off bring its end to the stretch's end or after it, and its
-  // start to the stretch's end or before it.
-  const auto window = static_cast<std::int64_t>(window_fs);
-  std::int64_t start = moved(end.window_start_fs);
-  if (start > duration) start -= (start - duration + window - 1) / window * window;
-  if (start + window < duration) start += (duration - start - window + window - 1) / window * window;
-  t.end.window_start_fs = static_cast<TimeFs>(start);
-  if (end.change_pending) t.end.pending_at_fs = static_cast<TimeFs>(std::max(moved(end.pending_at_fs), duration));
-  return t;
-}
-
 GovernorPolicy::GovernorPolicy(GovernorParams params) : params_(std::move(params)) {
   if (params_.states.empty()) throw std::invalid_argument("GovernorPolicy: no DVFS state");
   if (params_.window_fs == 0) throw std::invalid_argument("GovernorPolicy: a window of 0 s");
@@ -173,30 +147,6 @@ PowerSplit GovernorPolicy::kept_mean() const {
   const auto n = static_cast<double>(at_state_.size());
   for (const auto& w : at_state_) mean.add(w, 1.0, n);
   return mean;
-}
-
-TimeFs GovernorPolicy::next_act_in_fs(TimeFs now_fs) const {
-  const TimeFs next = next_wake_fs();
-  return next > now_fs ? next - now_fs : 0;
-}
-
-GovernorClass GovernorPolicy::classify() const {
-  GovernorClass c;
-  c.state = state_;
-  if (params_.cap_w <= 0) return c;
-  c.capped = true;
-  if (pending_) {
-    c.pending = true;
-    c.pending_state = pending_->state;
-  }
-  // At the fastest state, with no change pending, the kept windows decide nothing.
-  if (state_ + 1 >= params_.states.size() && !pending_) return c;
-  c.kept = std::min(at_state_.size(), kept_windows());
-  if (c.kept > 0) {
-    const double share = kept_mean().total_w() / params_.cap_w;
-    c.mean_power = static_cast<std::uint64_t>(std::llround(share * static_cast<double>(kPowerClassesPerCap)));
-  }
-  return c;
 }
 
 TimeFs GovernorPolicy::skip_bound_fs(TimeFs now_fs, const PowerSplit& measured) const {

@@ -62,8 +62,8 @@ struct PowerSplit {
 // The power `measured` at state `from` would become at state `to` (the scaling above).
 [[nodiscard]] Watts predict_power_w(const PowerSplit& measured, const DvfsState& from, const DvfsState& to);
 
-// Everything the policy decides from, with absolute times: a memoized replay records it at an op's end and leaves
-// the policy in it, moved to the replay's time (sim/engine/op_replay.h).
+// Everything the policy decides from, with absolute times: an imposed stretch leaves the policy in one
+// (GovernorModule::impose), moved to the stretch's time.
 struct GovernorSnapshot {
   std::size_t state = 0;
   TimeFs window_start_fs = 0;
@@ -79,37 +79,12 @@ struct GovernorSnapshot {
 };
 
 // A stretch over which the clock follows a course set from outside instead of the policy's decisions
-// (GovernorModule::impose): a memoized replay of an op imposes the clock changes recorded while its twin ran, and a
-// fast-forwarded op's skipped waves run at the states they were skipped at (sim/engine/op_replay.h). Times relative
-// to the stretch's start.
+// (GovernorModule::impose): a fast-forwarded op's skipped waves run at the states they were skipped at
+// (sim/engine/op_replay.h). Times relative to the stretch's start.
 struct ClockTrajectory {
   std::vector<ClockChange> changes;  // in time order, at most duration_fs
   TimeFs duration_fs = 0;
   GovernorSnapshot end;  // the policy after the stretch
-  // When the policy would next act (GovernorPolicy::next_act_in_fs) at the stretch's start.
-  TimeFs next_act_in_fs = 0;
-
-  // The course on a governor whose next act is `next_act_in_fs` away at the start: every change, the end window's
-  // start and a pending change move by the difference, so that they keep their place on that governor's window grid
-  // (decisions fall at window ends). Changes stay inside the stretch, the end window (of `window_fs`) starts by its
-  // end and ends at or after it, and a pending change comes at or after it.
-  [[nodiscard]] ClockTrajectory aligned_to(TimeFs next_act_in_fs, TimeFs window_fs) const;
-};
-
-// Classes of a policy's state at an op's launch in which it decides alike over the op, for its memo signature: the
-// state and a pending change's state; at a state below the fastest, how many windows are kept for the up decision
-// (a step up waits for up_windows of them) and their mean power in 1/kPowerClassesPerCap of the cap. The up
-// decision compares that mean, scaled to the next state, with the cap; a window's own power carries the quantization
-// of work counted in whole steps (a few per cent, see above), so two means 1/64 of the cap (1.6 %) apart are already
-// within the policy's own noise, and only a mean that close to the deciding line may go either way. At the fastest
-// state no step up is possible and the kept windows decide nothing. The window's phase is not classed: a replay
-// moves the recorded course onto the governor's window grid instead (ClockTrajectory::aligned_to). Without a cap
-// there is one class.
-inline constexpr std::uint64_t kPowerClassesPerCap = 64;
-struct GovernorClass {
-  std::uint64_t state = 0, pending_state = 0, kept = 0, mean_power = 0;
-  bool capped = false, pending = false;
-  [[nodiscard]] bool operator==(const GovernorClass& other) const;
 };
 
 class GovernorPolicy {
@@ -143,9 +118,6 @@ class GovernorPolicy {
   // The policy's state, and the policy put in one (a snapshot of a policy with the same parameters).
   [[nodiscard]] GovernorSnapshot snapshot() const;
   void restore(const GovernorSnapshot& snapshot);
-  [[nodiscard]] GovernorClass classify() const;
-  // How long from `now_fs` until the policy next acts: a pending change takes effect, or else the window ends.
-  [[nodiscard]] TimeFs next_act_in_fs(TimeFs now_fs) const;
   // The mean of the windows kept for the up decision (none: a zero split).
   [[nodiscard]] PowerSplit kept_mean() const;
 

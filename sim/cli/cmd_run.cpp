@@ -215,8 +215,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_option("--algo", options->algorithm, "Cluster runs: collective algorithm (ring, tree, hd, direct)");
   command->add_flag("--exact", options->exact,
                     "Simulate every op; by default an op that starts alone and matches the signature of one "
-                    "simulated before (kind, shapes, tiling, clock state, the fraction of each input resident in each "
-                    "cache level) replays its result");
+                    "simulated before (kind, shapes, tiling, the fraction of each input resident in each cache level) "
+                    "replays its result, at the compute clock the power governor applies");
   command->add_flag("--fast-forward", options->fast_forward,
                     "Device runs: also skip the identical waves of an op running alone once its state and a wave's "
                     "cost repeat (under a power cap only as many waves as end before the governor could change the "

@@ -103,6 +103,7 @@ Device::Device(const sc_core::sc_module_name& name, const HardwareParams& hw, co
     for (const auto& unit : units_) replay_units.push_back(unit.get());
     replay_->set_units(std::move(replay_units));
     replay_->set_governor(power_->governor());
+    power_->clock().add_listener(*replay_);
     dispatcher_->set_replay_hook(replay_.get());
   }
 }

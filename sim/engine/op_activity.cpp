@@ -13,13 +13,15 @@ namespace roofsim {
 
 namespace {
 
-// A replayed op's counter, spent at an even pace over the replay.
-PacedAmount replay_pace(const OpExecution& execution, double amount) {
-  return PacedAmount{amount, execution.replay_start_fs, execution.replay_end_fs};
+// The part of a replayed op's counter still to come at `now`: spent along the replay's progress when its pace follows
+// the live clock, else at an even pace over the replay.
+double replay_left(const OpExecution& execution, double amount, TimeFs now) {
+  if (!execution.replay_progress.empty()) return progress_left(execution.replay_progress, amount, now);
+  return PacedAmount{amount, execution.replay_start_fs, execution.replay_end_fs}.left(now);
 }
 
-PacedAmount replay_pace(const OpExecution& execution, std::uint64_t count) {
-  return replay_pace(execution, static_cast<double>(count));
+double replay_left(const OpExecution& execution, std::uint64_t count, TimeFs now) {
+  return replay_left(execution, static_cast<double>(count), now);
 }
 
 }  // namespace
@@ -100,9 +102,9 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
         const auto& w = e.executed_work;
         const std::array<std::uint64_t, kWorkKinds - 1> counts = {w.vector_fma, w.vector_alu, w.exp2, w.reciprocal,
                                                                   w.rsqrt};
-        unfinished_[o].flops += replay_pace(e, e.executed_flops).left(now);
+        unfinished_[o].flops += replay_left(e, e.executed_flops, now);
         for (std::size_t kind = 0; kind < counts.size(); ++kind) {
-          unfinished_[o].ops[kind] += replay_pace(e, counts[kind]).left(now);
+          unfinished_[o].ops[kind] += replay_left(e, counts[kind], now);
         }
       }
     }
@@ -124,7 +126,7 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
   const auto part = [&](std::uint64_t count, double skipped = 0) {
     if (!replaying && !holding) return count;
     double left = 0;
-    if (replaying) left += replay_pace(execution, count).left(now);
+    if (replaying) left += replay_left(execution, count, now);
     if (holding) left += skipped_left(op, skipped, now);
     const auto unfinished = static_cast<std::uint64_t>(std::ceil(left));
     return unfinished < count ? count - unfinished : 0;
@@ -183,8 +185,11 @@ double OpActivity::active_unit_fs(std::size_t op, TimeFs now) const {
     fs += static_cast<double>(unit.resident_fs);
     if (unit.resident > 0 && now > unit.since_fs) fs += static_cast<double>(now - unit.since_fs);
   }
-  // A replay books its units' time at its start.
-  if (execution.replay_end_fs != kNever && now < execution.replay_end_fs) fs -= replay_pace(execution, fs).left(now);
+  // A replay books its units' time at its start, and the units hold its tiles through it: the time is spent at an
+  // even pace over the replay (re-timed replays scale it with their duration, sim/engine/op_replay.h).
+  if (execution.replay_end_fs != kNever && now < execution.replay_end_fs) {
+    fs -= PacedAmount{fs, execution.replay_start_fs, execution.replay_end_fs}.left(now);
+  }
   // A fast-forward books the skipped waves' unit time at the skip.
   if (execution.skipped.hold_fs != 0) fs -= skipped_left(op, execution.skipped.unit_fs, now);
   return fs;
@@ -207,6 +212,21 @@ bool OpActivity::finished(TimeFs& end_fs) const {
     if (end != kNever) end_fs = std::max(end_fs, end);
   }
   return true;
+}
+
+bool OpActivity::settled(std::size_t op) const {
+  // As of the last reading (read_at_fs_): the op ended by then, and nothing of it was left to spend.
+  const auto& e = executions_[op];
+  const auto& times = policy_.times(op);
+  if (times.end_fs == kNever || times.end_fs > read_at_fs_ || read_at_fs_ == kNever) return false;
+  if (e.replay_end_fs != kNever && e.replay_end_fs > read_at_fs_) return false;
+  const UnfinishedWork& left = unfinished_[op];
+  if (left.flops != 0 || std::any_of(left.ops.begin(), left.ops.end(), [](double v) { return v != 0; })) return false;
+  if (in_flight_ != nullptr && dram_unfinished_[op] != 0) return false;
+  if (clock_ != nullptr && !finished_active_[op]) return false;
+  // A link transfer may still be spending some op's energy; the detailed DRAM charges commands to ops as it issues
+  // them, which an op's end (its writes acknowledged) leaves none of.
+  return !links_.busy_after(read_at_fs_);
 }
 
 bool OpActivity::replaying(TimeFs now_fs) const {

@@ -3,9 +3,11 @@
 //
 // Two instances of an op behave alike when they run the same lowering (kind, shapes, data type, tiling, kernel
 // schedule, engine) on the same device (one store serves one set of hardware parameters, `--set` included, and its
-// DRAM model) at the same compute clock state, and find the memory they read in the same state. That state is
-// classed, per input tensor and cache level, by the bytes of the tensor resident there at launch as a fraction of
-// the op's compulsory bytes, rounded to 1/kResidencyClasses: the bytes an op finds on chip decide its misses, so two
+// DRAM model) and find the memory they read in the same state. The compute clock is not part of it: a record holds
+// the op's time as a function of the clock and a replay runs at the clock it is given (ClockScaledWork, op_replay.h).
+// The memory's state is classed, per input tensor and cache level, by the bytes of the tensor resident there at
+// launch as a fraction of the op's compulsory bytes, rounded to 1/kResidencyClasses: the bytes an op finds on chip
+// decide its misses, so two
 // instances of one class differ in DRAM traffic by at most 1/(2 kResidencyClasses) of what the op moves (0.8%), while
 // the rounding lets layer 2 of a model reuse layer 1. The fill of each cache level (kFillClasses) keeps a cold first
 // layer apart.
@@ -37,7 +39,7 @@
 #include "models/compute/tile_spans.h"
 #include "models/dram/engine_dram_adapter.h"
 #include "models/memory/memory_system.h"
-#include "models/power/governor_policy.h"
+#include "models/power/clock_scaled_work.h"
 
 namespace roofsim {
 
@@ -71,8 +73,16 @@ struct OpRecord {
   OpDramCounters dram;
   Bytes dram_asked_burst_bytes = 0;
   std::vector<TileSpan> spans;  // times relative to the start
-  // The compute clock's changes while it ran and the governor policy's state at its end, relative to the start.
-  ClockTrajectory clock;
+  // Its time as a function of the compute clock (models/power/clock_scaled_work.h): the clock course it ran at, in
+  // segments whose durations sum to duration_fs, and the split of its longest-resident unit's time into compute,
+  // latency stall and bandwidth stall.
+  ClockScaledWork work;
+  // Once the governor has moved the clock in the run, its dynamic energy as the governor's samples saw it spent (it
+  // ran alone, so they are its own): the share done (0 to 1) by each recorded time (at_fs from the start), at one
+  // voltage so that the states it ran at do not weigh it. A replay spends its counters along it, so that the
+  // governor's windows see the op's own power profile (its waves' peaks) rather than its mean. Empty: spent at an
+  // even pace.
+  std::vector<ProgressKnot> activity;
   // A block of one of the op's tensors (`tensor`: index into its inputs, outputs, then scratch) resident at its end.
   struct Resident {
     std::uint32_t level = 0, array = 0, tensor = 0;
@@ -83,8 +93,9 @@ struct OpRecord {
   std::vector<Resident> resident;  // oldest use first
 };
 
-// Two recorded instances of a signature agree when their times differ by at most 1/kAgreementParts of the first's
-// (1%, half the 2% a replayed op may differ from --exact).
+// Two recorded instances of a signature agree when the second's time differs by at most 1/kAgreementParts (1%, half
+// the 2% a replayed op may differ from --exact) from what the first's record predicts at the second's clock course
+// (ClockScaledWork::duration_under; at one clock, the first's time).
 inline constexpr std::uint64_t kAgreementParts = 100;
 
 // Recorded results by signature, shared by the devices of one run (the ranks of a cluster run the same hardware).
@@ -113,7 +124,10 @@ class OpMemoStore {
       return;
     }
     if (entry.agreed || entry.recorder != recorder) return;
-    const TimeFs first = entry.record->duration_fs, next = record->duration_fs;
+    const OpRecord& twin = *entry.record;
+    const TimeFs first =
+        twin.work.segments().empty() ? twin.duration_fs : twin.work.duration_under(record->work.segments());
+    const TimeFs next = record->duration_fs;
     if ((first > next ? first - next : next - first) * kAgreementParts <= first) {
       entry.agreed = true;
     } else {

@@ -7,9 +7,13 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/power_laws.h"
+
 namespace roofsim {
 
 namespace {
+
+const std::vector<ProgressKnot> kEvenPace;
 
 TimeFs shifted(TimeFs t, TimeFs by, bool forward) {
   if (t == kNever) return kNever;
@@ -81,7 +85,7 @@ std::string DeviceOpReplay::signature(std::size_t op) const {
       s.reciprocal_per_element, s.rows, s.cols, s.vocab, s.heads, s.kv_heads, s.seq_q, s.seq_kv, s.head_dim, s.causal,
       s.flash, s.ert_passes);
   for (const auto* t : tensors_of(op)) key += fmt::format("{}{} ", t->bytes, t->resident ? "r" : "");
-  key += fmt::format("|clock {}|", clock_.state());
+  key += '|';
   // The residency class of each input at each cache level.
   for (std::size_t level = 0; level < sram_levels_; ++level) {
     const std::size_t arrays = memory_.tag_arrays(level);
@@ -129,16 +133,10 @@ TimeFs DeviceOpReplay::op_starting(std::size_t op, TimeFs now) {
     return kNever;
   }
   std::string key = signature(op);
-  if (governor_ != nullptr) {
-    const GovernorClass g = governor_->classify(now);
-    if (g.capped) {
-      key += fmt::format("governor {} {} {} {} {}|", g.state, g.pending, g.pending_state, g.kept, g.mean_power);
-    }
-  }
   if (const OpRecord* record = store_.find(key)) {
     replay(op, *record, now);
     ++store_.replayed;
-    return now + record->duration_fs;
+    return executions_[op].replay_end_fs;
   }
   Recording r;
   r.op = op;
@@ -150,12 +148,41 @@ TimeFs DeviceOpReplay::op_starting(std::size_t op, TimeFs now) {
   r.asked = dram_ != nullptr ? dram_->asked_burst_bytes() : 0;
   r.spans = dispatcher_.tile_spans().spans().size();
   r.clock_changes = clock_.changes();
-  if (governor_ != nullptr) r.next_act_in_fs = governor_->next_act_in_fs(now);
+  r.clock_state = clock_.state();
+  if (throttled()) {
+    governor_->mark(now);
+    r.samples = governor_->trace().size();
+  }
   recordings_.push_back(std::move(r));
   return kNever;
 }
 
 void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
+  for (std::size_t i = 0; i < replaying_.size(); ++i) {
+    Replaying& r = replaying_[i];
+    if (r.op != op) continue;
+    if (r.spans_at_end) {
+      const auto& knots = r.time_knots;
+      const double duration = static_cast<double>(r.record->duration_fs);
+      const auto at = [&](TimeFs recorded_fs) {
+        if (knots.empty() || duration <= 0) return r.start_fs + recorded_fs;
+        return time_at_progress(knots, static_cast<double>(recorded_fs) / duration);
+      };
+      auto& spans = dispatcher_.tile_spans();
+      for (TileSpan span : r.record->spans) {
+        span.op = static_cast<std::uint32_t>(op);
+        span.start_fs = at(span.start_fs);
+        span.end_fs = std::max(span.start_fs, at(span.end_fs));
+        spans.add(span);
+      }
+    }
+    // The refreshes due through a replay that ended later than first predicted.
+    if (dram_ != nullptr && r.record->detailed_dram && now > r.first_end_fs) {
+      dram_->add_replayed(static_cast<std::uint32_t>(op), OpDramCounters{}, 0, now);
+    }
+    replaying_.erase(replaying_.begin() + static_cast<std::ptrdiff_t>(i));
+    return;
+  }
   for (std::size_t i = 0; i < forwards_.size(); ++i) {
     if (forwards_[i].op != op) continue;
     if (!forwards_[i].skips.empty()) end_fast_forward(forwards_[i]);
@@ -229,19 +256,60 @@ std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_
   }
   std::stable_sort(rec->resident.begin(), rec->resident.end(),
                    [](const OpRecord::Resident& x, const OpRecord::Resident& y) { return x.last_use < y.last_use; });
-  rec->clock.duration_fs = rec->duration_fs;
-  rec->clock.next_act_in_fs = r.next_act_in_fs;
-  for (ClockChange change : clock_.changes_from(r.clock_changes)) {
-    change.at_fs -= r.start_fs;
-    rec->clock.changes.push_back(change);
+  // The clock course it ran at, and its units' time split into compute, memory stall and idle.
+  std::vector<ClockSegment> segments;
+  std::size_t state = r.clock_state;
+  TimeFs at = r.start_fs;
+  for (const ClockChange& change : clock_.changes_from(r.clock_changes)) {
+    if (change.at_fs > at) segments.push_back(ClockSegment{change.at_fs - at, clock_.states()[state].clock_hz});
+    at = std::max(at, change.at_fs);
+    state = change.state;
   }
-  if (governor_ != nullptr) rec->clock.end = governor_->snapshot(end_fs).moved(r.start_fs, 0);
+  if (end_fs > at || segments.empty()) segments.push_back(ClockSegment{end_fs - at, clock_.states()[state].clock_hz});
+  // The op ends when its longest-resident unit does: that unit's time sets how the op's follows the clock (the units
+  // with less work, or none, wait on it). The stall splits between latency and bandwidth as the run report splits it
+  // (sim/engine/engine.cpp).
+  double busy = 0, resident = 0;
+  for (const auto& u : e.units) {
+    if (static_cast<double>(u.resident_fs) <= resident) continue;
+    resident = static_cast<double>(u.resident_fs);
+    busy = static_cast<double>(u.busy_fs);
+    for (const auto w : u.waited_fs) busy += static_cast<double>(w);
+  }
+  const double chunk_fs = static_cast<double>(e.latency_fs) + static_cast<double>(e.queueing_fs);
+  const double latency_share = chunk_fs > 0 ? static_cast<double>(e.latency_fs) / chunk_fs : 1.0;
+  const auto critical_fs = static_cast<TimeFs>(resident);
+  rec->work = ClockScaledWork(std::move(segments), unit_time_shares(busy, resident, latency_share, 1, critical_fs));
+  if (throttled() && rec->duration_fs > 0) {
+    // The op ran alone: the samples over its time are its own. The compute domain's dynamic energy at the top state's
+    // voltage, and the rest as it is, weigh each sample.
+    governor_->mark(end_fs);
+    const auto& trace = governor_->trace();
+    const Volts top_v = clock_.states().back().voltage_v;
+    double total = 0;
+    std::vector<std::pair<TimeFs, double>> cumulative;
+    for (std::size_t i = r.samples; i < trace.size(); ++i) {
+      const PowerSample& sample = trace[i];
+      if (sample.end_fs <= r.start_fs || sample.start_fs >= end_fs) continue;
+      // A sample that began before the op (the clock first moved while it ran): its part over the op.
+      const double seconds = fs_to_seconds(std::min(sample.end_fs, end_fs) - std::max(sample.start_fs, r.start_fs));
+      total += (sample.power.domain_dynamic_w * dynamic_energy_scale(top_v, sample.voltage_v) +
+                sample.power.other_dynamic_w) *
+               seconds;
+      cumulative.emplace_back(std::min(sample.end_fs, end_fs) - r.start_fs, total);
+    }
+    if (total > 0) {
+      rec->activity.push_back(ProgressKnot{0, 0.0});
+      for (const auto& [when, sum] : cumulative)
+        rec->activity.push_back(ProgressKnot{when, std::min(1.0, sum / total)});
+      rec->activity.back().done = 1.0;
+    }
+  }
   return rec;
 }
 
 void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs) {
   OpExecution& e = executions_[op];
-  const TimeFs end_fs = start_fs + rec.duration_fs;
   e.executed_work = rec.executed_work;
   e.executed_flops = rec.executed_flops;
   e.tiles_done = rec.tiles_done;
@@ -257,21 +325,36 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
     u.since_fs = shifted(u.since_fs, start_fs, true);
   }
   e.replay_start_fs = start_fs;
-  e.replay_end_fs = end_fs;
-  if (governor_ != nullptr) {
-    const TimeFs window_fs = governor_->params().window_fs;
-    governor_->impose(start_fs, rec.clock.aligned_to(governor_->next_act_in_fs(start_fs), window_fs));
+  e.replay_end_fs = start_fs + rec.duration_fs;
+  e.replay_progress.clear();
+  // Under a power cap the replay runs at the clock the live governor applies: its end and pace follow it.
+  Replaying live;
+  live.op = op;
+  live.record = &rec;
+  live.progress = ReplayProgress(rec.work);
+  live.start_fs = live.read_fs = start_fs;
+  live.read_state = clock_.state();
+  live.spans_at_end = throttled();
+  live.busy_passed_fs.assign(rec.busy_at_state_fs.size(), 0.0);
+  for (std::size_t s = 0; s < rec.busy_at_state_fs.size() && s < clock_.states().size(); ++s) {
+    live.busy_cycles += static_cast<double>(rec.busy_at_state_fs[s]) * clock_.states()[s].clock_hz;
   }
+  if (throttled() || !live.progress.as_recorded(clock_.clock_hz())) rebook(live);
+  live.first_end_fs = e.replay_end_fs;
+  const TimeFs end_fs = e.replay_end_fs;
   memory_.add_replayed(rec.levels, rec.dram_read_bytes, rec.dram_written_bytes);
   if (dram_ != nullptr && rec.detailed_dram)
-    dram_->add_replayed(static_cast<std::uint32_t>(op), rec.dram, rec.dram_asked_burst_bytes, end_fs);
-  auto& spans = dispatcher_.tile_spans();
-  for (TileSpan span : rec.spans) {
-    span.op = static_cast<std::uint32_t>(op);
-    span.start_fs += start_fs;
-    span.end_fs += start_fs;
-    spans.add(span);
+    dram_->add_replayed(static_cast<std::uint32_t>(op), rec.dram, rec.dram_asked_burst_bytes, e.replay_end_fs);
+  if (!live.spans_at_end) {
+    auto& spans = dispatcher_.tile_spans();
+    for (TileSpan span : rec.spans) {
+      span.op = static_cast<std::uint32_t>(op);
+      span.start_fs += start_fs;
+      span.end_fs += start_fs;
+      spans.add(span);
+    }
   }
+  replaying_.push_back(std::move(live));
   // The cache contents the twin left of its own tensors, at this op's tensors, oldest use first so that LRU order
   // follows.
   const auto tensors = tensors_of(op);
@@ -296,6 +379,66 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
       tags.write(lo, hi - lo);
       tags.mark_ready(lo, hi - lo, end_fs);
     }
+  }
+}
+
+void DeviceOpReplay::rebook(Replaying& r) {
+  OpExecution& e = executions_[r.op];
+  const OpRecord& rec = *r.record;
+  const TimeFs now = r.read_fs;
+  const Hertz clock_hz = clock_.clock_hz();
+  r.retimed = true;
+  e.replay_end_fs = now + r.progress.remaining_fs(clock_hz);
+  // The pace: the knots passed so far, then those ahead at the clock now in force; of the counters, along the
+  // record's activity, and of the recorded time (for the tile spans).
+  for (auto* knots : {&e.replay_progress, &r.time_knots}) {
+    if (knots->empty()) knots->push_back(ProgressKnot{r.start_fs, 0.0});
+    while (knots->size() > 1 && knots->back().at_fs > now) knots->pop_back();
+    r.progress.knots_ahead(now, clock_hz, knots == &e.replay_progress ? rec.activity : kEvenPace, *knots);
+  }
+  // The engine time: the record's cycles, the part done at the clocks it was done at and the rest at this one.
+  const double duration = static_cast<double>(rec.duration_fs);
+  const double left = duration > 0 ? std::max(0.0, 1.0 - r.progress.done_fs() / duration) : 0.0;
+  double busy_live = 0, busy_recorded = 0;
+  for (std::size_t s = 0; s < e.busy_at_state_fs.size() && s < r.busy_passed_fs.size(); ++s) {
+    double fs = r.busy_passed_fs[s];
+    if (s == clock_.state()) fs += r.busy_cycles * left / clock_hz;
+    e.busy_at_state_fs[s] = round_fs(fs);
+    busy_live += fs;
+    busy_recorded += static_cast<double>(rec.busy_at_state_fs[s]);
+  }
+  // The units hold the op's tiles for the replay's length and compute for its engine time.
+  const double span = duration > 0 ? static_cast<double>(e.replay_end_fs - r.start_fs) / duration : 1.0;
+  const double busy = busy_recorded > 0 ? busy_live / busy_recorded : 1.0;
+  const auto scaled = [](TimeFs t, double by) { return round_fs(static_cast<double>(t) * by); };
+  for (std::size_t u = 0; u < e.units.size() && u < rec.units.size(); ++u) {
+    const UnitResidency& from = rec.units[u];
+    UnitResidency& to = e.units[u];
+    if (from.first_fs == kNever) continue;
+    to.first_fs = r.start_fs + scaled(from.first_fs, span);
+    to.last_fs = r.start_fs + scaled(from.last_fs, span);
+    to.since_fs = r.start_fs + scaled(from.since_fs, span);
+    to.resident_fs = scaled(from.resident_fs, span);
+    to.busy_fs = scaled(from.busy_fs, busy);
+    for (std::size_t w = 0; w < to.waited_fs.size(); ++w) to.waited_fs[w] = scaled(from.waited_fs[w], busy);
+  }
+}
+
+void DeviceOpReplay::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz /*new_clock_hz*/) {
+  for (auto& r : replaying_) {
+    OpExecution& e = executions_[r.op];
+    if (now_fs >= e.replay_end_fs) continue;
+    // The engine time of the progress since the last reading, at the clock it ran at.
+    const double before = r.progress.done_fs();
+    r.progress.advance(now_fs - r.read_fs, old_clock_hz);
+    r.read_fs = now_fs;
+    const double duration = static_cast<double>(r.record->duration_fs);
+    if (duration > 0 && r.read_state < r.busy_passed_fs.size()) {
+      r.busy_passed_fs[r.read_state] += r.busy_cycles * (r.progress.done_fs() - before) / duration / old_clock_hz;
+    }
+    r.read_state = clock_.state();
+    rebook(r);
+    dispatcher_.retime_replay(r.op, e.replay_end_fs);
   }
 }
 

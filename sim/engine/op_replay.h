@@ -14,12 +14,22 @@
 // address placement the signature leaves out (op_memo.h): on Llama-2 70B TP8 decode, 80 layers, the worst op by 3.7%,
 // the total by 0.24%. Ops that overlap others are simulated: their overlap pattern is not part of the signature.
 //
-// Under a power cap the governor re-clocks ops while they run. A record holds the op's clock course (the changes at
-// times relative to its start) and the governor policy's state at its end; the key adds the policy's state at launch
-// in classes (GovernorPolicy::classify). A replay imposes the recorded course on the clock, the policy deciding
-// nothing meanwhile, and leaves the policy in the recorded end state, moved to the replay's end
-// (GovernorModule::impose): the ops after it find the clock and the governor as they would after the twin, and the
-// next layer's op replays this one's exactly when the governor's state repeats.
+// Under a power cap the governor re-clocks ops while they run, in DVFS steps fine enough (15 MHz on H100) that its
+// state at an op's launch seldom repeats; the signature leaves the clock and the governor out, and a replay runs at
+// the clock the live governor applies. A record holds the op's time as a function of the clock (ClockScaledWork,
+// models/power/clock_scaled_work.h: the recorded clock course in segments, and how its longest-resident unit's time
+// splits into compute, which follows the clock, and memory stall, which does not) and, once the governor has moved
+// the clock in the run, the op's power profile: the share of its dynamic energy spent by each recorded time, read from
+// the governor's samples over it (GovernorModule::mark closes a sample at its start and end). A replay's end is the
+// time the record predicts at the clock in force; at each clock change (this hook is a ClockListener) its progress is
+// advanced at the old clock and its end, its counters' pace (OpExecution::replay_progress: along the power profile,
+// in the replay's time), its engine time per state and its units' times are booked again for the new clock. The
+// governor decides meanwhile as ever: its windows see what the op draws at the clock it runs at, at the voltage of the
+// state in force, so the clock course, the ops' times and the energy follow the cap as in the simulation, and the
+// instances of an op replay whatever the governor's state at their launch. The tile spans of a replay whose pace
+// follows the clock are added at its end, mapped along its progress. Until the governor first moves the clock, a
+// replay is that of a fixed clock (its recorded time, its counters at an even pace), so a run the cap never throttles
+// replays as without one.
 //
 // A fast-forward (sim/engine/wave_fast_forward.h) under a cap skips only the waves that end before the governor
 // could decide (GovernorModule::skip_bound_fs), and the governor counts the windows skipped (skip_windows); the
@@ -36,6 +46,7 @@
 #include "models/compute/op_replay_hook.h"
 #include "models/dram/dram_params.h"
 #include "models/power/clock_domain.h"
+#include "models/power/clock_scaled_work.h"
 #include "models/power/governor_module.h"
 #include "sim/engine/op_memo.h"
 #include "sim/engine/wave_fast_forward.h"
@@ -48,7 +59,7 @@ inline constexpr std::uint64_t kRecordRefreshIntervals = 16;
 // The shortest op recorded with the detailed DRAM `dram` (0: every op; no refresh).
 [[nodiscard]] TimeFs shortest_record_fs_of(const DramParams& dram);
 
-class DeviceOpReplay final : public OpReplayHook {
+class DeviceOpReplay final : public OpReplayHook, public ClockListener {
  public:
   DeviceOpReplay(const Workload& workload, std::vector<OpExecution>& executions, const DispatchPolicy& policy,
                  MemorySystem& memory, EngineDramAdapter* dram, Dispatcher& dispatcher, const ClockDomain& clock,
@@ -63,7 +74,10 @@ class DeviceOpReplay final : public OpReplayHook {
   // counters go to the op's step detector; when it skips, every slot of the op skips the same steps.
   [[nodiscard]] TimeFs step_boundary(std::size_t op, TimeFs now) override;
   void hold_started(std::size_t op, TimeFs now) override;
-  // The power governor, whose state the signature classes and whose clock a replay imposes (none: no power domain).
+  // The compute clock changed: each replay in flight re-times its end and its pace to the new clock.
+  void clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz new_clock_hz) override;
+  // The power governor: its samples give a recorded op's power profile, and a fast-forward's hold imposes the clock
+  // through it (none: no power domain).
   void set_governor(GovernorModule& governor) { governor_ = &governor; }
   // The units whose slots the fast-forward's state class reads and skips steps of (none: no fast-forward).
   void set_units(std::vector<ComputeUnit*> units);
@@ -80,9 +94,27 @@ class DeviceOpReplay final : public OpReplayHook {
     Bytes dram_read = 0, dram_written = 0, asked = 0;
     std::size_t spans = 0;
     std::uint64_t clock_changes = 0;
-    TimeFs next_act_in_fs = 0;  // the governor's (GovernorPolicy::next_act_in_fs) at the start
+    std::size_t clock_state = 0;  // at the start
+    std::size_t samples = 0;      // the governor's power samples before its start (under a cap)
     bool valid = true;
   };
+
+  // A replay in flight whose pace follows the clock.
+  struct Replaying {
+    std::size_t op = 0;
+    const OpRecord* record = nullptr;
+    ReplayProgress progress;
+    TimeFs start_fs = 0, read_fs = 0;      // its start, and when its progress was last advanced
+    std::size_t read_state = 0;            // the clock's state since read_fs
+    TimeFs first_end_fs = 0;               // the end predicted at its start
+    bool spans_at_end = false;             // its tile spans are added at its end, along its progress
+    bool retimed = false;                  // its counters follow the live clock (not the recorded one)
+    std::vector<ProgressKnot> time_knots;  // wall time -> recorded time done, over the replay so far and ahead
+    std::vector<double> busy_passed_fs;    // engine time at each state over the progress so far
+    double busy_cycles = 0;                // the record's engine cycles (busy time x clock, summed over states)
+  };
+  // Books the replay's engine time per state, its units' times and its pace for the end it now has.
+  void rebook(Replaying& r);
 
   // An op being fast-forwarded: its detector and, for each skip, what the op's hold and end adjust.
   struct Forward {
@@ -131,7 +163,14 @@ class DeviceOpReplay final : public OpReplayHook {
   std::vector<ComputeUnit*> units_;
   std::vector<Forward> forwards_;
   std::vector<UnfinishedWork> unfinished_;  // scratch of step_boundary
+  std::vector<Replaying> replaying_;
   GovernorModule* governor_ = nullptr;
+  // The governor has moved the clock in this run: until then replays and records are those of a fixed clock (their
+  // counters spent at an even pace, no power profile recorded), which leaves a run the cap never throttles as it is
+  // without one.
+  [[nodiscard]] bool throttled() const {
+    return governor_ != nullptr && governor_->params().cap_w > 0 && clock_.changes() > 0;
+  }
 };
 
 }  // namespace roofsim

@@ -61,4 +61,23 @@ TEST_CASE("the memo store counts agreement only between records of one recorder"
   CHECK(store.find("norm|x")->duration_fs == 1000);
 }
 
+TEST_CASE("the memo store judges a second instance at another clock against the first's time at that clock") {
+  OpMemoStore store;
+  // Compute-bound (all of the units' time computing): at 1.5 GHz the first's 3000 fs of 1 GHz cycles take 2000 fs.
+  const auto record_of = [](TimeFs duration_fs, Hertz clock_hz) {
+    auto record = std::make_unique<OpRecord>();
+    record->duration_fs = duration_fs;
+    record->work = ClockScaledWork({{duration_fs, clock_hz}}, UnitTimeShares{1.0, 0.0, 0.0});
+    return record;
+  };
+  store.insert("attn|a", record_of(3000, 1e9));
+  store.insert("attn|a", record_of(2900, 1.5e9));  // 45% off the prediction (2000 fs): disagrees
+  CHECK(store.find("attn|a") == nullptr);
+  store.insert("attn|a", record_of(1946, 1e9));  // the 2900 at 1.5 GHz predicts 4350 fs at 1 GHz: disagrees
+  CHECK(store.find("attn|a") == nullptr);
+  store.insert("attn|a", record_of(1300, 1.5e9));  // 1946 x 1 / 1.5 = 1297.3: within 1%
+  REQUIRE(store.find("attn|a") != nullptr);
+  CHECK(store.find("attn|a")->duration_fs == 1946);
+}
+
 }  // namespace roofsim

@@ -331,31 +331,6 @@ TEST_CASE("a snapshot restored into a policy with the same parameters, moved in 
   CHECK_THROWS(copy.restore(bad));
 }
 
-TEST_CASE("a policy's classes: no kept windows at the fastest state, their count and mean in 1/64 of the cap below") {
-  GovernorPolicy policy({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
-  CHECK(policy.classify().capped);
-  CHECK_FALSE(policy.window_ended(10 * kUs, PowerSplit{100, 0, 100, 0}).has_value());
-  // At the fastest state the kept window decides nothing: not classed.
-  CHECK(policy.classify().kept == 0);
-  CHECK(policy.classify().mean_power == 0);
-  REQUIRE(policy.window_ended(20 * kUs, PowerSplit{600, 0, 100, 0}).has_value());
-  CHECK(policy.classify().pending);
-  CHECK(policy.classify().pending_state == 3);
-  CHECK(policy.next_act_in_fs(20 * kUs + 400'000'000) == 600'000'000);  // the change at 21 us, 0.6 us away
-  CHECK(policy.apply(21 * kUs) == 3);
-  CHECK_FALSE(policy.window_ended(31 * kUs, PowerSplit{200, 0, 100, 0}).has_value());
-  CHECK_FALSE(policy.window_ended(41 * kUs, PowerSplit{210, 0, 100, 0}).has_value());
-  const GovernorClass c = policy.classify();
-  CHECK(c.state == 3);
-  CHECK(c.kept == 2);
-  // Mean 305 W of a 640 W cap: 305 / 640 x 64 = 30.5, rounded to the nearest class, 31.
-  CHECK(c.mean_power == 31);
-  CHECK(policy.kept_mean().total_w() == doctest::Approx(305));
-  CHECK(policy.next_act_in_fs(45 * kUs) == 6 * kUs);
-  GovernorPolicy uncapped({0, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
-  CHECK_FALSE(uncapped.classify().capped);
-}
-
 TEST_CASE("the skip bound ends before the window that decides: a step up after up_windows, a step down at once") {
   // One step below the top, after the change at 21 us: windows end at 31, 41, ... us.
   const auto stepped_down = [] {
@@ -399,28 +374,4 @@ TEST_CASE("the skip bound ends before the window that decides: a step up after u
   GovernorPolicy pending({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
   (void)pending.window_ended(10 * kUs, over);
   CHECK(pending.skip_bound_fs(10 * kUs + 1, fits) == 0);
-}
-
-TEST_CASE(
-    "a recorded clock course aligned to another window grid moves by the difference and keeps the end window "
-    "on the grid") {
-  ClockTrajectory recorded;
-  recorded.duration_fs = 60 * kUs;
-  recorded.changes = {{5 * kUs, 3}, {50 * kUs, 2}};
-  recorded.end.state = 2;
-  recorded.end.window_start_fs = 55 * kUs;
-  recorded.next_act_in_fs = 3 * kUs;
-  const ClockTrajectory later = recorded.aligned_to(7 * kUs, 10 * kUs);
-  CHECK(later.changes[0].at_fs == 9 * kUs);
-  CHECK(later.changes[1].at_fs == 54 * kUs);
-  CHECK(later.end.window_start_fs == 59 * kUs);
-  CHECK(later.next_act_in_fs == 7 * kUs);
-  const ClockTrajectory earlier = recorded.aligned_to(0, 10 * kUs);
-  CHECK(earlier.changes[0].at_fs == 2 * kUs);
-  CHECK(earlier.end.window_start_fs == 52 * kUs);
-  // An end window that would end before the stretch does gains a window; one past its end loses one.
-  recorded.end.window_start_fs = 51 * kUs;
-  CHECK(recorded.aligned_to(0, 10 * kUs).end.window_start_fs == 58 * kUs);
-  recorded.end.window_start_fs = 58 * kUs;
-  CHECK(recorded.aligned_to(9 * kUs, 10 * kUs).end.window_start_fs == 54 * kUs);
 }
