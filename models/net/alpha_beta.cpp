@@ -644,9 +644,34 @@ Prediction Problem::tree() const {
   }
   prediction.cost = c;
   if (used_trees == 2) {
-    prediction.time_s =
-        options.protocol.launch_s + tree_allreduce_schedule_s(topology, options, trees, ranks, request.bytes,
-                                                              request.chunk_bytes, request.send_window_bytes);
+    // The schedule is a max-plus system in the chunk index, periodic once the pipeline's transient (its depth and
+    // the send window's chunks) has passed (Baccelli, Cohen, Olsder and Quadrat 1992, ch. 3): past that many chunks
+    // each further chunk adds the same period, so a long buffer takes the schedule of two shorter ones of the same
+    // chunks, extended along their difference, and the prediction costs O(p) whatever the buffer.
+    const Bytes tree_bytes = share(request.bytes, 2, 0);
+    const std::size_t k_count =
+        tree_bytes <= request.chunk_bytes
+            ? 1
+            : static_cast<std::size_t>((tree_bytes + request.chunk_bytes - 1) / request.chunk_bytes);
+    const Bytes piece_bytes = (tree_bytes + k_count - 1) / k_count;
+    const std::size_t window_count =
+        request.send_window_bytes == 0 ? 1 : std::max<Bytes>(1, request.send_window_bytes / piece_bytes);
+    const std::size_t transient = 4 * (p_count + window_count);
+    Seconds schedule_s = 0;
+    if (k_count <= 2 * transient) {
+      schedule_s = tree_allreduce_schedule_s(topology, options, trees, ranks, request.bytes, request.chunk_bytes,
+                                             request.send_window_bytes);
+    } else {
+      const auto chunks_s = [&](std::size_t count) {
+        return tree_allreduce_schedule_s(topology, options, trees, ranks, 2 * count * piece_bytes, piece_bytes,
+                                         request.send_window_bytes);
+      };
+      const Seconds shorter_s = chunks_s(transient);
+      const Seconds longer_s = chunks_s(2 * transient);
+      schedule_s = longer_s + static_cast<double>(k_count - 2 * transient) * (longer_s - shorter_s) /
+                                  static_cast<double>(transient);
+    }
+    prediction.time_s = options.protocol.launch_s + schedule_s;
     prediction.formula = "launch + both trees' chunks in the order they are ready, every link FIFO (list schedule)";
     return prediction;
   }
