@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <queue>
 #include <vector>
 
 namespace roofsim::net {
@@ -487,7 +488,142 @@ Prediction Problem::direct() const {
   return prediction;
 }
 
-// Pipelined double binary trees (two for allreduce, each carrying half the buffer; one otherwise).
+// Both trees of an allreduce played chunk by chunk in the order their messages become ready: a message crosses the
+// FIFO links of its route as a packet train (PacketTrain's closed form), so at an interior rank the one port to the
+// switch passes a chunk's message down behind the later chunks' messages up that were sent before it. A reduction
+// waits for its receiver's reducer; a connection's chunk j waits for the release of its chunk j-W (the send window).
+// This is a list schedule of the 2 x 2(p-1) x k messages by ready time, not a replay of packet events: a message
+// reserves every link of its route when it is sent. Returns the last chunk's arrival, from 0.
+Seconds tree_allreduce_schedule_s(const Topology& topology, const NetworkOptions& options,
+                                  const std::vector<BinaryTree>& trees, const std::vector<NodeId>& ranks, Bytes bytes,
+                                  Bytes chunk_bytes, Bytes window_bytes) {
+  const std::size_t p = ranks.size();
+  std::vector<TimeFs> link_busy_fs(topology.link_count(), 0);
+  std::map<NodeId, TimeFs> reducer_busy_fs;
+  enum class Kind { send_up, send_down, reduce };
+  struct Event {
+    TimeFs time_fs;
+    std::uint64_t sequence;
+    Kind kind;
+    std::size_t tree, chunk;
+    std::size_t rank;  // send_up: the sender; send_down: the child; reduce: the child whose message is reduced
+    bool operator>(const Event& other) const {
+      return time_fs != other.time_fs ? time_fs > other.time_fs : sequence > other.sequence;
+    }
+  };
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+  std::uint64_t sequence = 0;
+  struct Waiting {
+    std::size_t count = 0;
+    TimeFs ready_fs = 0;
+  };
+  // Per tree, chunk and rank: what its send up (to its parent) and down (from its parent) still waits for.
+  std::vector<std::vector<std::vector<Waiting>>> up(2), down(2);
+  std::vector<std::vector<std::size_t>> root_pending(2);
+  std::vector<std::size_t> k(2), window(2), root(2, 0);
+  std::vector<std::vector<Bytes>> part(2);
+  for (std::size_t t = 0; t < 2; ++t) {
+    const auto& tree = trees[t];
+    const Bytes tree_bytes = share(bytes, 2, t);
+    k[t] = tree_bytes <= chunk_bytes ? 1 : static_cast<std::size_t>((tree_bytes + chunk_bytes - 1) / chunk_bytes);
+    for (std::size_t j = 0; j < k[t]; ++j) part[t].push_back(share(tree_bytes, k[t], j));
+    window[t] =
+        window_bytes == 0 ? k[t] : std::max<std::size_t>(1, static_cast<std::size_t>(window_bytes / part[t][0]));
+    up[t].assign(k[t], std::vector<Waiting>(p));
+    down[t].assign(k[t], std::vector<Waiting>(p));
+    for (std::size_t i = 0; i < p; ++i) {
+      if (tree.parent[i] < 0) root[t] = i;
+    }
+    root_pending[t].assign(k[t], tree.children[root[t]].size());
+    for (std::size_t j = 0; j < k[t]; ++j) {
+      for (std::size_t i = 0; i < p; ++i) {
+        const std::size_t windowed = j >= window[t] ? 1 : 0;
+        up[t][j][i].count = tree.children[i].size() + windowed;
+        down[t][j][i].count = 1 + windowed;
+      }
+    }
+  }
+  const auto satisfy = [&](std::vector<std::vector<std::vector<Waiting>>>& waits, Kind kind, std::size_t t,
+                           std::size_t j, std::size_t i, TimeFs at_fs) {
+    auto& wait = waits[t][j][i];
+    wait.ready_fs = std::max(wait.ready_fs, at_fs);
+    if (--wait.count == 0) events.push(Event{wait.ready_fs, sequence++, kind, t, j, i});
+  };
+  // The operations without dependencies start in the order the schedule lists them: per tree and chunk, deepest first.
+  for (std::size_t t = 0; t < 2; ++t) {
+    std::vector<std::size_t> depth(p, 0);
+    for (std::size_t i = 0; i < p; ++i) {
+      for (int at = static_cast<int>(i); trees[t].parent[static_cast<std::size_t>(at)] >= 0;
+           at = trees[t].parent[static_cast<std::size_t>(at)]) {
+        ++depth[i];
+      }
+    }
+    std::vector<std::size_t> deepest_first(p);
+    for (std::size_t i = 0; i < p; ++i) deepest_first[i] = i;
+    std::stable_sort(deepest_first.begin(), deepest_first.end(),
+                     [&](std::size_t a, std::size_t b) { return depth[a] > depth[b]; });
+    for (std::size_t j = 0; j < k[t]; ++j) {
+      for (const auto i : deepest_first) {
+        if (trees[t].parent[i] >= 0 && up[t][j][i].count == 0)
+          events.push(Event{0, sequence++, Kind::send_up, t, j, i});
+      }
+    }
+  }
+  const auto send_fs = [&](std::size_t from, std::size_t to, Bytes bytes_sent, TimeFs at_fs) {
+    const auto& route = topology.route(ranks[from], ranks[to]);
+    PacketTrain train(options.protocol.wire_bytes(bytes_sent), options.packet_bytes, at_fs);
+    for (const LinkId id : route) {
+      const auto& params = topology.link(id).params;
+      train.cross(link_busy_fs[id], params.payload_bandwidth_bytes_per_s(), to_fs(params.overhead_s),
+                  to_fs(params.latency_s));
+    }
+    return train.last_arrival_fs() + to_fs(protocol_step_s(topology, options.protocol, route));
+  };
+  TimeFs finish_fs = 0;
+  while (!events.empty()) {
+    const Event event = events.top();
+    events.pop();
+    const auto t = event.tree;
+    const auto j = event.chunk;
+    const auto& tree = trees[t];
+    switch (event.kind) {
+      case Kind::send_up: {
+        const auto parent = static_cast<std::size_t>(tree.parent[event.rank]);
+        events.push(
+            Event{send_fs(event.rank, parent, part[t][j], event.time_fs), sequence++, Kind::reduce, t, j, event.rank});
+        break;
+      }
+      case Kind::reduce: {
+        const auto parent = static_cast<std::size_t>(tree.parent[event.rank]);
+        auto& busy = reducer_busy_fs[ranks[parent]];
+        busy = std::max(busy, event.time_fs) + to_fs(options.reduction.time_s(part[t][j]));
+        if (j + window[t] < k[t]) satisfy(up, Kind::send_up, t, j + window[t], event.rank, busy);
+        if (parent != root[t]) {
+          satisfy(up, Kind::send_up, t, j, parent, busy);
+        } else if (--root_pending[t][j] == 0) {
+          for (const int child : tree.children[parent]) {
+            satisfy(down, Kind::send_down, t, j, static_cast<std::size_t>(child), busy);
+          }
+        }
+        break;
+      }
+      case Kind::send_down: {
+        const auto parent = static_cast<std::size_t>(tree.parent[event.rank]);
+        const TimeFs arrived_fs = send_fs(parent, event.rank, part[t][j], event.time_fs);
+        finish_fs = std::max(finish_fs, arrived_fs);
+        if (j + window[t] < k[t]) satisfy(down, Kind::send_down, t, j + window[t], event.rank, arrived_fs);
+        for (const int child : tree.children[event.rank]) {
+          satisfy(down, Kind::send_down, t, j, static_cast<std::size_t>(child), arrived_fs);
+        }
+        break;
+      }
+    }
+  }
+  return to_seconds(finish_fs);
+}
+
+// Pipelined double binary trees (two for allreduce, each carrying half the buffer, played by their schedule; a
+// broadcast down one, in closed form).
 Prediction Problem::tree() const {
   Prediction prediction;
   const auto trees = double_binary_tree(p_count);
@@ -496,7 +632,7 @@ Prediction Problem::tree() const {
     return request.op == CollectiveOp::allreduce ? ranks[position] : ranks[(position + request.root) % p_count];
   };
   PathCost c;
-  std::map<LinkId, double> uses;  // tree edges (both directions for allreduce) per link direction
+  std::map<LinkId, double> uses;  // tree edges down per link direction
   for (std::size_t t = 0; t < used_trees; ++t) {
     for (std::size_t i = 0; i < p_count; ++i) {
       const int parent = trees[t].parent[i];
@@ -504,60 +640,57 @@ Prediction Problem::tree() const {
       const auto up = rank_of(static_cast<std::size_t>(parent));
       c = worst(c, path_cost(topology, rank_of(i), up));
       for (const LinkId id : topology.route(up, rank_of(i))) uses[id] += 1;
-      if (used_trees == 2) {
-        for (const LinkId id : topology.route(rank_of(i), up)) uses[id] += 1;
-      }
     }
   }
-  const double bytes = used_trees == 2 ? s / 2.0 : s;
-  const double k = chunks(bytes, chunk);
-  const double piece = bytes / k;
-  const double wire_piece = wire(options.protocol, piece);
   prediction.cost = c;
+  if (used_trees == 2) {
+    // The schedule is a max-plus system in the chunk index, periodic once the pipeline's transient (its depth and
+    // the send window's chunks) has passed (Baccelli, Cohen, Olsder and Quadrat 1992, ch. 3): past that many chunks
+    // each further chunk adds the same period, so a long buffer takes the schedule of two shorter ones of the same
+    // chunks, extended along their difference, and the prediction costs O(p) whatever the buffer.
+    const Bytes tree_bytes = share(request.bytes, 2, 0);
+    const std::size_t k_count =
+        tree_bytes <= request.chunk_bytes
+            ? 1
+            : static_cast<std::size_t>((tree_bytes + request.chunk_bytes - 1) / request.chunk_bytes);
+    const Bytes piece_bytes = (tree_bytes + k_count - 1) / k_count;
+    const std::size_t window_count =
+        request.send_window_bytes == 0 ? 1 : std::max<Bytes>(1, request.send_window_bytes / piece_bytes);
+    const std::size_t transient = 4 * (p_count + window_count);
+    Seconds schedule_s = 0;
+    if (k_count <= 2 * transient) {
+      schedule_s = tree_allreduce_schedule_s(topology, options, trees, ranks, request.bytes, request.chunk_bytes,
+                                             request.send_window_bytes);
+    } else {
+      const auto chunks_s = [&](std::size_t count) {
+        return tree_allreduce_schedule_s(topology, options, trees, ranks, 2 * count * piece_bytes, piece_bytes,
+                                         request.send_window_bytes);
+      };
+      const Seconds shorter_s = chunks_s(transient);
+      const Seconds longer_s = chunks_s(2 * transient);
+      schedule_s = longer_s + static_cast<double>(k_count - 2 * transient) * (longer_s - shorter_s) /
+                                  static_cast<double>(transient);
+    }
+    prediction.time_s = options.protocol.launch_s + schedule_s;
+    prediction.formula = "launch + both trees' chunks in the order they are ready, every link FIFO (list schedule)";
+    return prediction;
+  }
+  // A broadcast: one tree, its chunks only go down.
+  const double k = chunks(s, chunk);
+  const double piece = s / k;
+  const double wire_piece = wire(options.protocol, piece);
   const double packet = static_cast<double>(options.packet_bytes);
-  const double reduce_s = piece * gamma;
-  // The first chunk's way up and down each tree, as the schedule runs it: a parent's children send to it at once and
-  // their messages queue on the parent's last link (on a switch, its port's downlink), each reduced as it arrives,
-  // one after another on the parent's reducer; on the way down a parent sends to its children one after another
+  // The first chunk's way down the tree, as the schedule runs it: a parent sends to its children one after another
   // through its first link. A message's own time is D (message and protocol step), its place in a queue one
   // service s of the shared link after the one before it.
   Seconds first_chunk_s = 0;
-  // A leaf's sends depend on nothing: its first window of chunks takes its first link at once, so a rank that is a
-  // leaf in one tree sends its first chunk up the other tree only after that flood has passed the link.
-  std::map<LinkId, Seconds> first_flood_s;
-  if (used_trees == 2) {
-    const double window = std::min(k, in_flight_chunks(request.send_window_bytes, std::ceil(piece)));
-    for (std::size_t t = 0; t < used_trees; ++t) {
-      for (std::size_t i = 0; i < p_count; ++i) {
-        const int parent = trees[t].parent[i];
-        if (parent < 0 || !trees[t].children[i].empty()) continue;
-        const auto& route = topology.route(rank_of(i), rank_of(static_cast<std::size_t>(parent)));
-        if (route.empty()) continue;
-        const auto& params = topology.link(route.front()).params;
-        first_flood_s[route.front()] +=
-            window * (params.overhead_s + wire_piece / params.payload_bandwidth_bytes_per_s());
-      }
-    }
-  }
-  // Per tree and rank: when its first chunk is ready to go up (reduced), and to go down (received from above).
-  std::vector<std::vector<Seconds>> up_ready_s(used_trees), down_ready_s(used_trees);
+  // Per tree and rank: when its first chunk is ready to go down (received from above).
+  std::vector<std::vector<Seconds>> down_ready_s(used_trees);
   std::vector<Seconds> tree_first_chunk_s(used_trees, 0.0);
-  // Per tree and rank: when its first chunk arrives at its parent (up) and from its parent (down), queues included.
-  std::vector<std::vector<Seconds>> up_arrival_s(used_trees, std::vector<Seconds>(p_count, 0.0));
+  // Per tree and rank: when its first chunk arrives from its parent, queues included.
   std::vector<std::vector<Seconds>> down_arrival_s(used_trees, std::vector<Seconds>(p_count, 0.0));
   for (std::size_t t = 0; t < used_trees; ++t) {
     const auto& tree = trees[t];
-    std::vector<std::size_t> depth(p_count, 0);
-    for (std::size_t i = 0; i < p_count; ++i) {
-      for (int at = static_cast<int>(i); tree.parent[static_cast<std::size_t>(at)] >= 0;
-           at = tree.parent[static_cast<std::size_t>(at)]) {
-        ++depth[i];
-      }
-    }
-    std::vector<std::size_t> deepest_first(p_count);
-    for (std::size_t i = 0; i < p_count; ++i) deepest_first[i] = i;
-    std::stable_sort(deepest_first.begin(), deepest_first.end(),
-                     [&](std::size_t a, std::size_t b) { return depth[a] > depth[b]; });
     const auto message_time_s = [&](std::size_t from, std::size_t to) {
       const auto& route = topology.route(rank_of(from), rank_of(to));
       return message_s(topology, route, wire_piece, packet) + protocol_step_s(topology, options.protocol, route);
@@ -568,37 +701,6 @@ Prediction Problem::tree() const {
     };
     std::vector<Seconds> ready(p_count, 0.0);
     std::size_t root = 0;
-    if (used_trees == 2) {
-      // Up: every parent takes its children's messages in the order they are ready.
-      for (const auto parent : deepest_first) {
-        const auto& kids = tree.children[parent];
-        if (kids.empty()) continue;
-        std::vector<std::size_t> order(kids.begin(), kids.end());
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ready[a] < ready[b]; });
-        std::map<LinkId, Seconds> last_arrival_s;  // per link into the parent: the latest message through it
-        Seconds reducer_s = 0;
-        for (const auto child : order) {
-          const auto& route = topology.route(rank_of(child), rank_of(parent));
-          Seconds leaves_s = ready[child];
-          if (!tree.children[child].empty() && !route.empty()) {
-            const auto flood = first_flood_s.find(route.front());
-            if (flood != first_flood_s.end()) leaves_s = std::max(leaves_s, flood->second);
-          }
-          Seconds arrived_s = leaves_s + message_time_s(child, parent);
-          if (!route.empty()) {
-            const auto queued = last_arrival_s.find(route.back());
-            if (queued != last_arrival_s.end()) {
-              arrived_s = std::max(arrived_s, queued->second + service_s(route.back()));
-            }
-            last_arrival_s[route.back()] = arrived_s;
-          }
-          up_arrival_s[t][child] = arrived_s;
-          reducer_s = std::max(reducer_s, arrived_s) + reduce_s;
-        }
-        ready[parent] = reducer_s;
-      }
-    }
-    up_ready_s[t] = ready;
     for (std::size_t i = 0; i < p_count; ++i) {
       if (tree.parent[i] < 0) root = i;
     }
@@ -626,18 +728,12 @@ Prediction Problem::tree() const {
     down_ready_s[t] = ready;
   }
   // The other k-1 chunks follow the first one, one service apart at best; or a link direction binds: it passes
-  // every chunk of every tree edge routed through it, and it cannot start before its first message can reach it. A
-  // leaf's sends depend on nothing, so all k of them take its first link at once, ahead of the sends of the tree
-  // where it is interior (the links serve whole messages in the order they arrive): a message that crosses a
-  // flooded link first reaches the later links of its route only after that flood.
+  // every chunk of every tree edge routed through it, and it cannot start before its first message can reach it.
   const double chunk_s = c.overhead_s + wire_piece * c.beta_s_per_byte;
   std::map<LinkId, Seconds> work_s;   // per link direction: all its messages' service
-  std::map<LinkId, Seconds> flood_s;  // per link direction: the leaves' sends that take it first
   std::map<LinkId, Seconds> start_s;  // per link direction: the earliest its first message can reach it
   struct Edge {
     std::size_t from, to;
-    bool leaf;
-    bool up;          // towards the root (its chunks are reduced at the receiver)
     Seconds ready_s;  // when its first chunk is ready at its sender
     Seconds rest_s;   // from its first chunk's arrival to the end of that chunk's way through the tree
   };
@@ -647,30 +743,22 @@ Prediction Problem::tree() const {
       const int parent = trees[t].parent[i];
       if (parent < 0) continue;
       const auto up = static_cast<std::size_t>(parent);
-      if (used_trees == 2) {
-        edges.push_back(
-            {i, up, trees[t].children[i].empty(), true, up_ready_s[t][i], tree_first_chunk_s[t] - up_arrival_s[t][i]});
-      }
-      edges.push_back({up, i, false, false, down_ready_s[t][up], tree_first_chunk_s[t] - down_arrival_s[t][i]});
+      edges.push_back({up, i, down_ready_s[t][up], tree_first_chunk_s[t] - down_arrival_s[t][i]});
     }
   }
   const auto link_service_s = [&](LinkId id) {
     const auto& params = topology.link(id).params;
     return params.overhead_s + wire_piece / params.payload_bandwidth_bytes_per_s();
   };
-  // A leaf's sends run ahead only as far as its connection's window lets them.
-  const double flood_chunks = std::min(k, in_flight_chunks(request.send_window_bytes, std::ceil(piece)));
   for (const auto& edge : edges) {
     const auto& route = topology.route(rank_of(edge.from), rank_of(edge.to));
     for (const LinkId id : route) work_s[id] += k * link_service_s(id);
-    if (edge.leaf && !route.empty()) flood_s[route.front()] += flood_chunks * link_service_s(route.front());
   }
   for (const auto& edge : edges) {
     const auto& route = topology.route(rank_of(edge.from), rank_of(edge.to));
     Seconds reach_s = 0;
     for (std::size_t h = 0; h < route.size(); ++h) {
-      const Seconds at_s =
-          (h > 0 && !edge.leaf ? std::max(edge.ready_s, flood_s[route.front()]) : edge.ready_s) + reach_s;
+      const Seconds at_s = edge.ready_s + reach_s;
       const auto found = start_s.find(route[h]);
       start_s[route[h]] = found == start_s.end() ? at_s : std::min(found->second, at_s);
       reach_s += topology.link(route[h]).params.latency_s;
@@ -716,16 +804,11 @@ Prediction Problem::tree() const {
   // Each link direction spaces them by its own service (a NIC's link slower than an NVLink port's).
   Seconds fan_s = chunk_s;
   for (std::size_t t = 0; t < used_trees; ++t) {
-    std::map<LinkId, double> up_edges, down_edges;
+    std::map<LinkId, double> down_edges;
     for (std::size_t i = 0; i < p_count; ++i) {
       const int parent = trees[t].parent[i];
       if (parent < 0) continue;
       const auto up = static_cast<std::size_t>(parent);
-      if (used_trees == 2) {
-        for (const LinkId id : topology.route(rank_of(i), rank_of(up))) {
-          fan_s = std::max(fan_s, (up_edges[id] += 1) * link_service_s(id));
-        }
-      }
       for (const LinkId id : topology.route(rank_of(up), rank_of(i))) {
         fan_s = std::max(fan_s, (down_edges[id] += 1) * link_service_s(id));
       }
@@ -734,8 +817,8 @@ Prediction Problem::tree() const {
   Seconds busiest_s = 0;  // the most work of one link direction, per chunk of every edge through it
   for (const auto& [id, count] : uses) busiest_s = std::max(busiest_s, count * link_service_s(id));
   const double pipeline_s = first_chunk_s + (k - 1.0) * fan_s;
-  // The busiest link passes every chunk of its edges; its first chunk has come up a tree and its last goes on down
-  // (2h latencies of a step: Sanders, Speck and Traeff 2009), each edge's route and protocol step on the deepest way.
+  // The busiest link passes every chunk of its edges; its last chunk then goes on down the tree (h latencies of a
+  // step: Sanders, Speck and Traeff 2009), each edge's route and protocol step on the deepest way.
   Seconds deepest_s = 0;
   for (std::size_t t = 0; t < used_trees; ++t) {
     for (std::size_t i = 0; i < p_count; ++i) {
@@ -747,13 +830,13 @@ Prediction Problem::tree() const {
         way_s += path_cost(topology, to, from).latency_s +
                  protocol_step_s(topology, options.protocol, topology.route(to, from));
       }
-      deepest_s = std::max(deepest_s, (used_trees == 2 ? 2.0 : 1.0) * way_s);
+      deepest_s = std::max(deepest_s, way_s);
     }
   }
   const double bottleneck_s = k * busiest_s + deepest_s;
-  // The send window: an edge's chunk j leaves only once its chunk j-W has been released (reduced at the parent, or
-  // arrived at the child), so an edge whose window binds passes its chunks W at a time, one release (D, and the
-  // parent's reduction on the way up) apart; its last chunk then has the rest of its way through the tree.
+  // The send window: an edge's chunk j leaves only once its chunk j-W has arrived at the child, so an edge whose
+  // window binds passes its chunks W at a time, one message time D apart; its last chunk then has the rest of its
+  // way down the tree.
   const double window_chunks = in_flight_chunks(request.send_window_bytes, std::ceil(piece));
   double window_s = 0;
   if (window_chunks < k) {
@@ -762,14 +845,12 @@ Prediction Problem::tree() const {
       const auto& route = topology.route(rank_of(edge.from), rank_of(edge.to));
       const double message_s_e =
           message_s(topology, route, wire_piece, packet) + protocol_step_s(topology, options.protocol, route);
-      const bool up = edge.leaf || edge.up;
-      window_s =
-          std::max(window_s, edge.ready_s + rounds * (message_s_e + (up ? reduce_s : 0.0)) + message_s_e + edge.rest_s);
+      window_s = std::max(window_s, edge.ready_s + rounds * message_s_e + message_s_e + edge.rest_s);
     }
   }
   prediction.time_s = options.protocol.launch_s + std::max({pipeline_s, bottleneck_s, link_bound_s, window_s});
   prediction.formula =
-      "launch + max(first chunk up and down (children queued at shared ports) + (k-1) f c b, m k c b + 2h L, per port: "
+      "launch + max(first chunk down (children queued at the parent's port) + (k-1) f c b, m k c b + h L, per port: "
       "first reach + chunks ahead + rest of the way, per edge: ceil(k/W) releases + rest of the way)";
   return prediction;
 }

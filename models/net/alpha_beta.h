@@ -32,10 +32,12 @@ struct Prediction {
 // The prediction for the network as `options` describe it: the protocol's wire bytes, step latency and launch, the
 // device's and the switch's reduction costs, the packet size. Ring and in-switch predictions follow the simulated
 // mechanism (chunks pipelined through the steps, reductions overlapping transfers, channels sharing links): the
-// larger of the pipeline's critical path and the busiest resource's work plus the drain after it. Where an
-// algorithm's own messages contend for a link (the two trees' on a port at 2-8 chunks per tree, a rail ring's
-// channels on a node's NVLink ports, direct's incast at a NIC, hierarchical and CollNet slices on a node's ports),
-// the order a FIFO link serves them in is not replayed, and the prediction lies up to 5-16% off the simulation
+// larger of the pipeline's critical path and the busiest resource's work plus the drain after it. The tree allreduce
+// is a list schedule of both trees' chunks (each FIFO link serves the messages in the order they are sent, which
+// is where it departs from the simulation: up to 3% on a switch's port to a rank). Where an algorithm's own
+// messages contend for a link in the other algorithms (a rail ring's channels on a node's NVLink ports, direct's
+// incast at a NIC, hierarchical and CollNet slices on a node's ports), the order a FIFO link serves them in is not
+// replayed, and the prediction lies up to 5-16% off the simulation
 // (tests/unit/engine/collective_prediction_sweep_test.cpp names each case and its bound).
 [[nodiscard]] Prediction predict(const CollectiveRequest& request, const Topology& topology,
                                  const NetworkOptions& options);
