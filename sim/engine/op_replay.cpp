@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <limits>
 
 #include <fmt/format.h>
@@ -610,68 +609,20 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   const std::uint64_t buffers = std::max<std::uint32_t>(e.stages, 2);
   const bool by_flops = e.executed_flops > 0;
   WaveFastForward::Window window;
-  auto bb = step_state(op, now, slots);
-  if (std::getenv("FFDBG") != nullptr) {
-    static std::vector<std::uint64_t> pb;
-    static std::uint64_t pp = 0;
-    static TimeFs pt = 0;
-    auto ib = pb.size() == bb.bursty.size() ? increments(pb, bb.bursty) : bb.bursty;
-    std::uint32_t lo = ~0U, hi = 0;
-    for (const auto& s : slots) {
-      lo = std::min(lo, s.computed);
-      hi = std::max(hi, s.computed);
-    }
-    const double dp = static_cast<double>(bb.progress - pp);
-    fmt::print(stderr, "FB {} t {:.2f} lanes {} lead {} spread {} dt/p {:.6f} dram/p {:.7f}\n", workload_.ops[op].name,
-               static_cast<double>(now) * 1e-9, slots.size(), hi, hi - lo, static_cast<double>(now - pt) / dp,
-               static_cast<double>(ib.back()) / dp);
-    pb = bb.bursty;
-    pp = bb.progress;
-    pt = now;
-  }
-  if (!f.steps.steady_window(std::move(bb), buffers, window) || window.window_fs == 0 ||
-      std::getenv("FFNOSKIP") != nullptr)
-    return 0;
+  if (!f.steps.steady_window(step_state(op, now, slots), buffers, window) || window.window_fs == 0) return 0;
 
-  // The time to skip: every lane keeps kKeptWaves step quanta of its tile (its last steps, whose writes end the tile),
-  // at the lanes' pace over the window; and the governor's bound.
-  __extension__ using Wide = unsigned __int128;
-  const std::uint64_t keep = kKeptWaves * ComputeUnit::step_quantum(e.stages);
-  // The lanes' common pace: their mean steps over the window.
-  std::uint64_t pace = 0;
-  for (const auto steps : window.lane_steps) pace += steps;
-  pace /= slots.size();
-  TimeFs hold_bound = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
-  for (const auto& s : slots) {
-    const std::uint64_t left = s.steps - s.next_load;
-    if (left <= keep || pace == 0) return 0;
-    hold_bound = std::min<TimeFs>(hold_bound, static_cast<TimeFs>(Wide{left - keep} * window.window_fs / pace));
-  }
-  const auto most = static_cast<std::uint32_t>(static_cast<std::uint64_t>(Wide{pace} * hold_bound / window.window_fs) /
-                                               buffers * buffers);
+  // Every lane keeps kKeptWaves step quanta of its tile (its last steps, whose writes end the tile).
+  std::vector<std::uint64_t> left;
+  for (const auto& s : slots) left.push_back(s.steps - s.next_load);
+  const TimeFs governor_bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
+  const std::uint32_t most = WaveFastForward::steps_to_skip(
+      window, left, kKeptWaves * ComputeUnit::step_quantum(e.stages), buffers, governor_bound_fs);
   if (most == 0) return 0;
-
-  // The skipped steps' change to the caches' contents, step by step across the slots as the slots would have run them.
-  // A cache's contents after them are the blocks they used last: with LRU sets indexed by a hash, the steps that
-  // allocate twice a level's capacity (at the window's misses per step) leave few sets holding a block from before
-  // them (a set of w ways keeps one when fewer than w of some 2w allocations, on average, fall in it), so the
-  // steps before those need not pass through the tags.
-  std::uint64_t window_lane_steps = 0;
-  for (const auto steps : window.lane_steps) window_lane_steps += steps;
-  std::uint32_t touch_from = most;
+  std::vector<Bytes> capacities;
   for (std::size_t level = 0; level < memory_.sram_levels(); ++level) {
-    const Bytes capacity = memory_.cache_capacity_bytes(level);
-    if (capacity == 0) continue;
-    const std::uint64_t allocated = level < window.bursty.size() ? window.bursty[level] : 0;
-    if (allocated == 0 || window_lane_steps == 0) {
-      touch_from = 0;
-      break;
-    }
-    const auto per_step = std::max<std::uint64_t>(1, allocated * slots.size() / window_lane_steps);
-    const std::uint64_t needed = (2 * capacity + per_step - 1) / per_step;
-    const std::uint32_t from = needed >= most ? 0 : static_cast<std::uint32_t>(most - needed);
-    touch_from = std::min(touch_from, from);
+    capacities.push_back(memory_.cache_capacity_bytes(level));
   }
+  const std::uint32_t touch_from = WaveFastForward::first_step_through_tags(window, slots.size(), most, capacities);
   // Their work, exactly.
   Flops flops = 0;
   PhaseWork work;

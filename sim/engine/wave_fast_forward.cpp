@@ -52,6 +52,40 @@ std::uint64_t WaveFastForward::scaled(std::uint64_t x, std::uint64_t num, std::u
   return static_cast<std::uint64_t>((Wide{x} * num + den / 2) / den);
 }
 
+std::uint32_t WaveFastForward::steps_to_skip(const Window& window, const std::vector<std::uint64_t>& left,
+                                             std::uint64_t keep, std::uint64_t buffers, TimeFs bound_fs) {
+  __extension__ using Wide = unsigned __int128;
+  if (left.empty() || window.window_fs == 0) return 0;
+  // The lanes' common pace: their mean steps over the window.
+  std::uint64_t pace = 0;
+  for (const auto steps : window.lane_steps) pace += steps;
+  pace /= left.size();
+  TimeFs hold_bound = bound_fs;
+  for (const auto lane_left : left) {
+    if (lane_left <= keep || pace == 0) return 0;
+    hold_bound = std::min<TimeFs>(hold_bound, static_cast<TimeFs>(Wide{lane_left - keep} * window.window_fs / pace));
+  }
+  return static_cast<std::uint32_t>(static_cast<std::uint64_t>(Wide{pace} * hold_bound / window.window_fs) / buffers *
+                                    buffers);
+}
+
+std::uint32_t WaveFastForward::first_step_through_tags(const Window& window, std::size_t lanes, std::uint32_t steps,
+                                                       const std::vector<std::uint64_t>& capacities) {
+  std::uint64_t window_lane_steps = 0;
+  for (const auto lane_steps : window.lane_steps) window_lane_steps += lane_steps;
+  std::uint32_t first = steps;
+  for (std::size_t level = 0; level < capacities.size(); ++level) {
+    const std::uint64_t capacity = capacities[level];
+    if (capacity == 0) continue;
+    const std::uint64_t allocated = level < window.bursty.size() ? window.bursty[level] : 0;
+    if (allocated == 0 || window_lane_steps == 0) return 0;
+    const auto per_step = std::max<std::uint64_t>(1, allocated * lanes / window_lane_steps);
+    const std::uint64_t needed = (2 * capacity + per_step - 1) / per_step;
+    first = std::min(first, needed >= steps ? 0 : static_cast<std::uint32_t>(steps - needed));
+  }
+  return first;
+}
+
 WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs) {
   Skip skip;
   last_.push_back(std::move(b));

@@ -119,6 +119,19 @@ class WaveFastForward {
   // Whether each lane advanced from `from` to `to` within `slack` steps of every other (public for tests).
   [[nodiscard]] static bool in_lockstep(const std::vector<std::uint64_t>& from, const std::vector<std::uint64_t>& to,
                                         std::uint64_t slack);
+  // Inside tiles: the steps every lane skips after `window`, a multiple of `buffers`; 0: none. Each lane (`left`: its
+  // tile's steps not yet loaded) keeps `keep` of them, and the skip at the lanes' mean pace over the window fits in
+  // those and in `bound_fs` (the governor's).
+  [[nodiscard]] static std::uint32_t steps_to_skip(const Window& window, const std::vector<std::uint64_t>& left,
+                                                   std::uint64_t keep, std::uint64_t buffers, TimeFs bound_fs);
+  // The first of `steps` skipped steps whose reads and writes pass through the cache tags (`capacities`: each SRAM
+  // level's bytes, 0 for one without tags). A cache's contents after the steps are the blocks they used last: with
+  // LRU sets indexed by a hash, the steps that allocate twice a level's capacity (at the window's misses per lane
+  // step, `window.bursty`) leave few sets holding a block from before them (a set of w ways keeps one when fewer than
+  // w of some 2w allocations, on average, fall in it), so the steps before those need not pass through the tags.
+  [[nodiscard]] static std::uint32_t first_step_through_tags(const Window& window, std::size_t lanes,
+                                                             std::uint32_t steps,
+                                                             const std::vector<std::uint64_t>& capacities);
   // x * num / den, rounded to nearest, without overflow of the product.
   [[nodiscard]] static std::uint64_t scaled(std::uint64_t x, std::uint64_t num, std::uint64_t den);
   [[nodiscard]] std::uint64_t skips() const { return skips_; }

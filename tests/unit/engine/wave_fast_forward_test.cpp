@@ -203,4 +203,40 @@ TEST_CASE("lanes in lockstep, rates per unit of work and scaled counters") {
   CHECK(WaveFastForward::scaled(1ULL << 62, 1ULL << 20, 1ULL << 21) == 1ULL << 61);
 }
 
+TEST_CASE("inside tiles a skip takes whole buffers of steps that fit each lane's kept steps and the governor's bound") {
+  // Two lanes that each made 16 steps over a 1600 fs window: 100 fs a step.
+  WaveFastForward::Window window;
+  window.window_fs = 1600;
+  window.lane_steps = {16, 16};
+  // The lane with 100 steps left keeps 4: 96 steps, 9600 fs; in whole buffers of 8: 96.
+  CHECK(WaveFastForward::steps_to_skip(window, {100, 200}, 4, 8, kNever) == 96);
+  // 99 left: 95 steps, rounded down to 88.
+  CHECK(WaveFastForward::steps_to_skip(window, {99, 200}, 4, 8, kNever) == 88);
+  // The governor may decide in 2000 fs: 20 steps, 16 of them in whole buffers.
+  CHECK(WaveFastForward::steps_to_skip(window, {100, 200}, 4, 8, 2000) == 16);
+  // A lane with no more than its kept steps left, a window without progress: nothing.
+  CHECK(WaveFastForward::steps_to_skip(window, {4, 200}, 4, 8, kNever) == 0);
+  window.lane_steps = {0, 0};
+  CHECK(WaveFastForward::steps_to_skip(window, {100, 200}, 4, 8, kNever) == 0);
+}
+
+TEST_CASE("inside tiles only the skipped steps that allocate twice a cache's capacity pass through its tags") {
+  // Two lanes, 32 lane-steps over the window, 4096 bytes missed at level 0: a step of the skip (one step of each
+  // lane) allocates 4096 x 2 / 32 = 256 bytes there.
+  WaveFastForward::Window window;
+  window.lane_steps = {16, 16};
+  window.bursty = {4096};
+  // A 1024-byte level: 2048 / 256 = 8 steps before the end pass through the tags.
+  CHECK(WaveFastForward::first_step_through_tags(window, 2, 100, {1024}) == 92);
+  // A level larger than the skip allocates: every step.
+  CHECK(WaveFastForward::first_step_through_tags(window, 2, 100, {1 << 20}) == 0);
+  // A level without tags counts for nothing; the smallest need of the others wins.
+  CHECK(WaveFastForward::first_step_through_tags(window, 2, 100, {0}) == 100);
+  window.bursty = {4096, 512};
+  CHECK(WaveFastForward::first_step_through_tags(window, 2, 100, {1024, 1024}) == 36);
+  // A level that missed nothing over the window: its contents are not known to turn over, so every step.
+  window.bursty = {4096, 0};
+  CHECK(WaveFastForward::first_step_through_tags(window, 2, 100, {1024, 1024}) == 0);
+}
+
 }  // namespace roofsim
