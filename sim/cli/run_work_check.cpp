@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/app.h"
+#include "sim/config/quantity.h"
 #include "sim/core/input_error.h"
 #include "sim/graph/work_estimate.h"
 
@@ -37,13 +38,12 @@ void check_workload_fits(const Workload& workload, const HardwareParams& hardwar
   }
   const Bytes total = read_only + made;
   if (total <= capacity) return;
-  const auto gb = [](Bytes b) { return static_cast<double>(b) / 1e9; };
-  const auto gib = [](Bytes b) { return static_cast<double>(b) / static_cast<double>(1ULL << 30); };
   const std::string message = fmt::format(
-      "workload '{}' does not fit one {}: its tensors take {} bytes ({:.2f} GB: {:.2f} GB read by the graph without "
-      "being made, such as weights and caches, {:.2f} GB made by its ops), every tensor at an address of its own for "
-      "the whole run; {} sets dram.capacity = {} bytes ({:.2f} GiB)",
-      workload.name, hardware.name, total, gb(total), gb(read_only), gb(made), hardware.file, capacity, gib(capacity));
+      "workload '{}' does not fit one {}: its tensors take {} bytes ({}: {} read by the graph without being made, "
+      "such as weights and caches, {} made by its ops), every tensor at an address of its own for the whole run; {} "
+      "sets dram.capacity = {} bytes ({})",
+      workload.name, hardware.name, total, format_bytes(total), format_bytes(read_only), format_bytes(made),
+      hardware.file, capacity, format_bytes(capacity));
   if (!workload.oversubscribe.empty()) {
     std::cerr << "warning: " << message
               << "; run as the what-if the file states (workload.oversubscribe): " << workload.oversubscribe << "\n";
