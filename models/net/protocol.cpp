@@ -52,25 +52,26 @@ ProtocolCost protocol_cost(Protocol protocol, Algorithm algorithm) {
       cost.hop_nvlink_s = 0.6 * us;          // hwLat NVLink ring LL
       cost.hop_network_s = 2.7 * us;         // hwLat NET ring LL
       cost.buffer_bytes = 8 * 512 * 8 * 16;  // DEFAULT_LL_BUFFSIZE, 512 KiB of 16-byte FIFO lines (two 8-byte LL lines)
-      cost.step_bytes = cost.buffer_bytes / 8;  // one of NCCL_STEPS slots: 64 KiB of lines, 32 KiB of data
+      cost.step_bytes = cost.buffer_bytes / kNcclSteps;  // one of NCCL_STEPS slots: 64 KiB of lines, 32 KiB of data
       break;
     case Protocol::ll128:
       // 128-byte lines: 120 bytes of data and an 8-byte flag, stored by a warp at once [Hu et al. 2025].
       cost.line_bytes = 128;
       cost.line_payload_bytes = 120;
-      cost.launch_s = 14.0 * us;                // baseLat ring LL128
-      cost.hop_nvlink_s = 1.9 * us;             // hwLat NVLink ring LL128
-      cost.hop_network_s = 4.0 * us;            // hwLat NET ring LL128
-      cost.buffer_bytes = 120 * 640 * 8 * 8;    // DEFAULT_LL128_BUFFSIZE, 4,915,200 B
-      cost.step_bytes = cost.buffer_bytes / 8;  // one of NCCL_STEPS slots: 614,400 B of lines, 576,000 B of data
+      cost.launch_s = 14.0 * us;              // baseLat ring LL128
+      cost.hop_nvlink_s = 1.9 * us;           // hwLat NVLink ring LL128
+      cost.hop_network_s = 4.0 * us;          // hwLat NET ring LL128
+      cost.buffer_bytes = 120 * 640 * 8 * 8;  // DEFAULT_LL128_BUFFSIZE, 4,915,200 B
+      cost.step_bytes =
+          cost.buffer_bytes / kNcclSteps;  // one of NCCL_STEPS slots: 614,400 B of lines, 576,000 B of data
       break;
     case Protocol::simple:
       // Data alone; each step's chunk is followed by a fence and a flag [Hu et al. 2025].
-      cost.launch_s = 8.4 * us;                     // baseLat ring Simple
-      cost.hop_nvlink_s = 3.4 * us;                 // hwLat NVLink ring Simple
-      cost.hop_network_s = 14.0 * us;               // hwLat NET ring Simple
-      cost.buffer_bytes = Bytes{1} << 22;           // DEFAULT_BUFFSIZE, 4 MiB
-      cost.step_bytes = cost.buffer_bytes / 8 * 2;  // a slice of SLICESTEPS = 2 steps of 512 KiB
+      cost.launch_s = 8.4 * us;                              // baseLat ring Simple
+      cost.hop_nvlink_s = 3.4 * us;                          // hwLat NVLink ring Simple
+      cost.hop_network_s = 14.0 * us;                        // hwLat NET ring Simple
+      cost.buffer_bytes = Bytes{1} << 22;                    // DEFAULT_BUFFSIZE, 4 MiB
+      cost.step_bytes = cost.buffer_bytes / kNcclSteps * 2;  // a slice of SLICESTEPS = 2 steps of 512 KiB
       break;
   }
   return cost;

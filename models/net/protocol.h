@@ -22,6 +22,9 @@
 
 namespace roofsim::net {
 
+// Slots of a connection's buffer (NCCL_STEPS, src/include/device.h): a sender moves one step of buffer / kNcclSteps.
+inline constexpr Bytes kNcclSteps = 8;
+
 enum class Protocol { simple, ll, ll128 };
 inline constexpr Protocol kAllProtocols[] = {Protocol::ll, Protocol::ll128, Protocol::simple};
 
