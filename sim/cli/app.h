@@ -46,6 +46,11 @@ void check_run_work(const Workload& workload, const HardwareParams& hardware, st
 // (model_option.cpp). A cluster run's graph is one rank's.
 void check_workload_fits(const Workload& workload, const HardwareParams& hardware, bool allow_oversubscribe);
 
+// The one way a run that does not fit the device's memory stops or goes on: a warning on stderr naming what allowed it
+// (the file's stated what-if reason, else --allow-oversubscribe), or exit 2 at `pos` with `message` and `remedy`.
+void refuse_oversubscription(const SourcePos& pos, const std::string& message, const std::string& remedy,
+                             const std::string& what_if_reason, bool allow_oversubscribe);
+
 // --wide (every column of the tables, however wide; by default they fit 120 columns) and --summary (one line per op
 // instead of the tables), on `run` and `roofline`.
 void add_table_flags(CLI::App& command, bool& wide, bool& summary);

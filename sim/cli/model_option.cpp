@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "sim/cli/app.h"
 #include "sim/cli/input_names.h"
+#include "sim/config/quantity.h"
 #include "sim/core/input_error.h"
 #include "sim/graph/hardware_check.h"
 #include "sim/graph/workload_model_template.h"
@@ -67,15 +69,11 @@ ModelWorkload load_model_workload(const ModelOptions& options, const std::vector
   const Bytes capacity = device.dram ? device.dram->capacity_bytes : 0;
   write_model_summary(model, capacity, options.verbose, std::cout);
   if (capacity > 0 && model.memory.total_bytes() > capacity) {
-    const std::string message =
-        fmt::format("model '{}' does not fit one rank's memory of {} ({:.2f} GiB): {}", config.name, device.name,
-                    static_cast<double>(capacity) / static_cast<double>(1ULL << 30), model.memory.breakdown());
-    if (!options.allow_oversubscribe) {
-      throw InputError(SourcePos{config.file}, message +
-                                                   " (shard it further: workload.tp, pp, dp with zero, "
-                                                   "recompute; or --allow-oversubscribe)");
-    }
-    std::cerr << "warning: " << message << " (--allow-oversubscribe)\n";
+    const std::string message = fmt::format("model '{}' does not fit one rank's memory of {} ({}): {}", config.name,
+                                            device.name, format_bytes(capacity), model.memory.breakdown());
+    refuse_oversubscription(SourcePos{config.file}, message,
+                            "shard it further (workload.tp, pp, dp with zero, recompute) or pass --allow-oversubscribe",
+                            "", options.allow_oversubscribe);
   }
   return model;
 }

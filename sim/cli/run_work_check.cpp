@@ -44,21 +44,25 @@ void check_workload_fits(const Workload& workload, const HardwareParams& hardwar
       "sets dram.capacity = {} bytes ({})",
       workload.name, hardware.name, total, format_bytes(total), format_bytes(read_only), format_bytes(made),
       hardware.file, capacity, format_bytes(capacity));
-  if (!workload.oversubscribe.empty()) {
+  refuse_oversubscription(SourcePos{workload.file}, message,
+                          "shard it over the devices of a cluster, run fewer layers or a smaller batch (--set "
+                          "workload.params.NAME=N), mark the file a what-if (workload.oversubscribe = \"why\") or pass "
+                          "--allow-oversubscribe",
+                          workload.oversubscribe, allow_oversubscribe);
+}
+
+void refuse_oversubscription(const SourcePos& pos, const std::string& message, const std::string& remedy,
+                             const std::string& what_if_reason, bool allow_oversubscribe) {
+  if (!what_if_reason.empty()) {
     std::cerr << "warning: " << message
-              << "; run as the what-if the file states (workload.oversubscribe): " << workload.oversubscribe << "\n";
+              << "; run as the what-if the file states (workload.oversubscribe): " << what_if_reason << "\n";
     return;
   }
   if (allow_oversubscribe) {
     std::cerr << "warning: " << message << " (--allow-oversubscribe)\n";
     return;
   }
-  throw InputError(
-      SourcePos{workload.file},
-      message +
-          "; expected at most the capacity: shard it over the devices of a cluster, run fewer "
-          "layers or a smaller batch (--set workload.params.NAME=N), mark the file a what-if (workload.oversubscribe = "
-          "\"why\") or pass --allow-oversubscribe");
+  throw InputError(pos, message + "; expected at most the capacity: " + remedy);
 }
 
 }  // namespace roofsim::cli
