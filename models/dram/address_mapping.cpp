@@ -18,19 +18,43 @@ std::uint32_t permute(std::uint32_t digit, std::uint64_t row, std::uint32_t radi
   if (is_power_of_two(radix)) return static_cast<std::uint32_t>((digit ^ row) & (radix - 1));
   return static_cast<std::uint32_t>((digit + row) % radix);
 }
+
+// Folds `key` into one digit of `radix`: XOR of its log2(radix)-bit slices for a power of two, the sum of its
+// base-radix digits modulo the radix otherwise. Every slice (digit) of the key moves the result, so keys that differ
+// in one slice fold to different values.
+std::uint32_t fold(std::uint64_t key, std::uint32_t radix) {
+  if (radix <= 1) return 0;
+  std::uint64_t folded = 0;
+  if (is_power_of_two(radix)) {
+    const std::uint64_t mask = radix - 1;
+    int bits = 0;
+    while ((std::uint64_t{1} << bits) < radix) ++bits;
+    for (; key != 0; key >>= bits) folded ^= key & mask;
+    return static_cast<std::uint32_t>(folded);
+  }
+  for (; key != 0; key /= radix) folded += key % radix;
+  return static_cast<std::uint32_t>(folded % radix);
+}
 }  // namespace
 
 std::string AddressMapping::grammar() {
   return "the fields Ro, Ba, Bg, Co, Ch once each, most significant first (\"RoBaBgCoCh\"), optionally followed by "
-         "\":xor\"";
+         "\":xor\" (bank, bank group and channel permuted with the low row bits) or \":hash\" (each field but the "
+         "column XORed with a fold of all the fields above it)";
 }
 
 AddressMapping::AddressMapping(const std::string& order, const MappingShape& shape) : order_(order), shape_(shape) {
   std::string fields = order;
   const auto colon = fields.find(':');
   if (colon != std::string::npos) {
-    if (fields.substr(colon + 1) != "xor") throw std::invalid_argument(grammar());
-    xor_ = true;
+    const std::string suffix = fields.substr(colon + 1);
+    if (suffix == "xor") {
+      permutation_ = Permutation::row_xor;
+    } else if (suffix == "hash") {
+      permutation_ = Permutation::fold;
+    } else {
+      throw std::invalid_argument(grammar());
+    }
     fields = fields.substr(0, colon);
   }
   if (fields.size() != 10) throw std::invalid_argument(grammar());
@@ -107,7 +131,22 @@ DramAddress AddressMapping::decode(std::uint64_t address) const {
     }
   }
   decoded.row = rest;
-  if (xor_) {
+  if (permutation_ == Permutation::fold) {
+    // From the top down, each field permuted with the raw fields above it: the decode stays a bijection.
+    std::uint32_t permuted[4] = {digits[0], digits[1], digits[2], digits[3]};
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (low_to_high_[i] == kColumn) continue;
+      permuted[i] = permute(digits[i], fold_above(i, digits, rest), radix_[i]);
+    }
+    for (std::size_t i = 0; i < 4; ++i) {
+      switch (low_to_high_[i]) {
+        case kChannel: decoded.channel = permuted[i]; break;
+        case kBankGroup: decoded.bank_group = permuted[i]; break;
+        case kBank: decoded.bank = permuted[i]; break;
+        case kColumn: break;
+      }
+    }
+  } else if (permutation_ == Permutation::row_xor) {
     decoded.bank = permute(decoded.bank, rest, shape_.banks_per_group);
     decoded.bank_group = permute(decoded.bank_group, rest / shape_.banks_per_group, shape_.bank_groups);
     decoded.channel =
@@ -115,6 +154,17 @@ DramAddress AddressMapping::decode(std::uint64_t address) const {
                 shape_.channels);
   }
   return decoded;
+}
+
+std::uint32_t AddressMapping::fold_above(std::size_t slot, const std::uint32_t* digits, std::uint64_t row) const {
+  // The fields above `slot` but the column, as one mixed-radix number under the row, folded to the field's radix.
+  // Past 2^64 the key wraps; it stays a function of the address, which is all a hash needs.
+  std::uint64_t key = row;
+  for (std::size_t i = low_to_high_.size(); i-- > slot + 1;) {
+    if (low_to_high_[i] == kColumn) continue;
+    key = key * radix_[i] + digits[i];
+  }
+  return fold(key, radix_[slot]);
 }
 
 }  // namespace roofsim::dram

@@ -8,6 +8,18 @@
 // A ":xor" suffix ("RoBaBgCoCh:xor") permutes the bank, bank group and channel digits with the low digits of the row
 // (XOR for power-of-two counts, addition modulo the count otherwise), the permutation-based page interleaving of
 // Zhang, Zhu and Zhang (MICRO 2000): addresses one row apart no longer fall in the same bank.
+//
+// A ":hash" suffix permutes every field but the column with a fold of all the fields above it but the column, the
+// row included: the XOR of the field-width bit slices of them for a power-of-two count, the sum of their base-count
+// digits modulo the count otherwise. It is a GF(2)-linear channel hash of the higher address bits, as GPU memory
+// controllers use so that power-of-two strides do not fall in one channel (the polynomial IPOLY indexing of Rau,
+// "Pseudo-randomly interleaved memory", ISCA 1991, is one; Accel-Sim's validated Volta configuration,
+// tested-cfgs/SM7_QV100, selects it with -gpgpu_memory_partition_indexing 2). ":xor" folds in the row only, so two
+// streams one bank digit apart (1 MiB on an MI300X under RoBaChBgCo) still meet in every channel; under ":hash"
+// they do not. Each field's permutation depends only on fields above it, so an aligned span of the fields below the
+// row still covers every channel, bank group and bank once (a stream keeps its balance), a channel's run of bursts
+// stays contiguous, and the column is never permuted nor folded in (bursts one column stride apart keep their
+// channel, bank and row).
 #include <array>
 #include <cstdint>
 #include <string>
@@ -58,7 +70,9 @@ class AddressMapping {
   std::array<int, 5> shift_{};            // bit position of each field and of the row when every count is 2^n
   bool bit_fields_ = false;               // every count (and the burst) is a power of two: decode by shifts
   int burst_shift_ = 0;
-  bool xor_ = false;
+  enum class Permutation : std::uint8_t { none, row_xor, fold };
+  [[nodiscard]] std::uint32_t fold_above(std::size_t slot, const std::uint32_t* digits, std::uint64_t row) const;
+  Permutation permutation_ = Permutation::none;
   std::uint64_t column_stride_bursts_ = 1;
   std::uint64_t channel_run_bursts_ = 1;
 };

@@ -176,10 +176,13 @@ const KeyRegistry& hardware_registry() {
           // controller serves such a chunk as four parts in one decision, its bursts alternating bank groups at
           // tCCD_S (full pin rate) after one ACT per row (h = 31/32 for a stream), and the next 4 KiB go to the next
           // channel. RoBaBgCoCh (channels every 32 B burst) would split a 4 KiB chunk into 128 one-burst parts over
-          // all channels: the same bandwidth at 32 times the controller's work.
+          // all channels: the same bandwidth at 32 times the controller's work. Linear, without :hash: a
+          // contiguous tensor then gives every channel its share to within one 4 KiB chunk whatever its offset,
+          // where a hash of the bits above the channel makes the per-op balance depend on the tensor's address.
           {"dram.mapping", K::text, Q::bytes, opt, "RoBaChBgCo",
            "Address-bit order, most significant first (Ro row, Ba bank, Bg bank group, Co column, Ch channel); "
-           "append :xor to permute bank, bank group and channel with the low row bits (RoBaBgCoCh:xor)",
+           "append :xor to permute bank, bank group and channel with the low row bits (RoBaBgCoCh:xor), or :hash "
+           "to XOR each field but the column with a fold of all the fields above it (a GPU-style channel hash)",
            &DramParams::mapping},
           {"dram.page_policy", K::choice, Q::bytes, opt, "open", "Row-buffer policy", &DramParams::page_policy},
           {"dram.scheduler", K::choice, Q::bytes, opt, "frfcfs", "Command scheduler", &DramParams::scheduler},
