@@ -488,25 +488,32 @@ Prediction Problem::direct() const {
   return prediction;
 }
 
-// Both trees of an allreduce played chunk by chunk in the order their messages become ready: a message crosses the
-// FIFO links of its route as a packet train (PacketTrain's closed form), so at an interior rank the one port to the
-// switch passes a chunk's message down behind the later chunks' messages up that were sent before it. A reduction
+// Both trees of an allreduce played chunk by chunk as a list schedule of the 2 x 2(p-1) x k messages: a message
+// crosses the FIFO links of its route as a packet train (PacketTrain's closed form), so at an interior rank the one
+// port to the switch passes a chunk's message down behind the later chunks' messages up that were ready before it.
+// A message is dispatched twice: when it is ready it queues on its sender's port (the first link of its route, which
+// serves the sender's messages in the order they are ready); when that port starts sending it, it takes the rest of
+// its route. The rest of a route is thus reserved in the order the messages leave their senders, which on a switch
+// whose ports are alike is the order they reach its port to the receiver: a parent whose port alternates between its
+// two children delivers each child one chunk per two services, and a child of two parents (one per tree) receives
+// their streams interleaved, not one parent's chunks ahead of the other's because they were ready first. A reduction
 // waits for its receiver's reducer; a connection's chunk j waits for the release of its chunk j-W (the send window).
-// This is a list schedule of the 2 x 2(p-1) x k messages by ready time, not a replay of packet events: a message
-// reserves every link of its route when it is sent. Returns the last chunk's arrival, from 0.
+// Returns the last chunk's arrival, from 0.
 Seconds tree_allreduce_schedule_s(const Topology& topology, const NetworkOptions& options,
                                   const std::vector<BinaryTree>& trees, const std::vector<NodeId>& ranks, Bytes bytes,
                                   Bytes chunk_bytes, Bytes window_bytes) {
   const std::size_t p = ranks.size();
   std::vector<TimeFs> link_busy_fs(topology.link_count(), 0);
   std::map<NodeId, TimeFs> reducer_busy_fs;
-  enum class Kind { send_up, send_down, reduce };
+  // send_*: the message is ready at its sender; leave_*: its sender's port starts sending it.
+  enum class Kind { send_up, send_down, leave_up, leave_down, reduce };
   struct Event {
     TimeFs time_fs;
     std::uint64_t sequence;
     Kind kind;
     std::size_t tree, chunk;
-    std::size_t rank;  // send_up: the sender; send_down: the child; reduce: the child whose message is reduced
+    std::size_t rank;       // send_up: the sender; send_down: the child; reduce: the child whose message is reduced
+    std::size_t train = 0;  // leave_*: the message's packet train past its sender's port
     bool operator>(const Event& other) const {
       return time_fs != other.time_fs ? time_fs > other.time_fs : sequence > other.sequence;
     }
@@ -569,14 +576,38 @@ Seconds tree_allreduce_schedule_s(const Topology& topology, const NetworkOptions
       }
     }
   }
-  const auto send_fs = [&](std::size_t from, std::size_t to, Bytes bytes_sent, TimeFs at_fs) {
+  // Trains past their sender's port, waiting to take the rest of their route.
+  std::vector<PacketTrain> trains;
+  std::vector<std::size_t> free_trains;
+  const auto cross_fs = [&](PacketTrain& train, LinkId id) {
+    const auto& params = topology.link(id).params;
+    const TimeFs starts_fs = std::max(link_busy_fs[id], train.first_arrival_fs());
+    train.cross(link_busy_fs[id], params.payload_bandwidth_bytes_per_s(), to_fs(params.overhead_s),
+                to_fs(params.latency_s));
+    return starts_fs;
+  };
+  // Queues a ready message on its sender's port; the event that dispatches it when the port starts sending it.
+  const auto send = [&](Kind leave, std::size_t t, std::size_t j, std::size_t rank, std::size_t from, std::size_t to,
+                        TimeFs at_fs) {
     const auto& route = topology.route(ranks[from], ranks[to]);
-    PacketTrain train(options.protocol.wire_bytes(bytes_sent), options.packet_bytes, at_fs);
-    for (const LinkId id : route) {
-      const auto& params = topology.link(id).params;
-      train.cross(link_busy_fs[id], params.payload_bandwidth_bytes_per_s(), to_fs(params.overhead_s),
-                  to_fs(params.latency_s));
+    PacketTrain train(options.protocol.wire_bytes(part[t][j]), options.packet_bytes, at_fs);
+    const TimeFs leaves_fs = route.empty() ? at_fs : cross_fs(train, route.front());
+    std::size_t slot = trains.size();
+    if (free_trains.empty()) {
+      trains.push_back(train);
+    } else {
+      slot = free_trains.back();
+      free_trains.pop_back();
+      trains[slot] = train;
     }
+    events.push(Event{leaves_fs, sequence++, leave, t, j, rank, slot});
+  };
+  // The rest of the message's route; its arrival at the receiver.
+  const auto arrive_fs = [&](std::size_t from, std::size_t to, std::size_t slot) {
+    const auto& route = topology.route(ranks[from], ranks[to]);
+    PacketTrain& train = trains[slot];
+    for (std::size_t h = 1; h < route.size(); ++h) (void)cross_fs(train, route[h]);
+    free_trains.push_back(slot);
     return train.last_arrival_fs() + to_fs(protocol_step_s(topology, options.protocol, route));
   };
   TimeFs finish_fs = 0;
@@ -588,9 +619,13 @@ Seconds tree_allreduce_schedule_s(const Topology& topology, const NetworkOptions
     const auto& tree = trees[t];
     switch (event.kind) {
       case Kind::send_up: {
+        send(Kind::leave_up, t, j, event.rank, event.rank, static_cast<std::size_t>(tree.parent[event.rank]),
+             event.time_fs);
+        break;
+      }
+      case Kind::leave_up: {
         const auto parent = static_cast<std::size_t>(tree.parent[event.rank]);
-        events.push(
-            Event{send_fs(event.rank, parent, part[t][j], event.time_fs), sequence++, Kind::reduce, t, j, event.rank});
+        events.push(Event{arrive_fs(event.rank, parent, event.train), sequence++, Kind::reduce, t, j, event.rank});
         break;
       }
       case Kind::reduce: {
@@ -608,8 +643,13 @@ Seconds tree_allreduce_schedule_s(const Topology& topology, const NetworkOptions
         break;
       }
       case Kind::send_down: {
+        send(Kind::leave_down, t, j, event.rank, static_cast<std::size_t>(tree.parent[event.rank]), event.rank,
+             event.time_fs);
+        break;
+      }
+      case Kind::leave_down: {
         const auto parent = static_cast<std::size_t>(tree.parent[event.rank]);
-        const TimeFs arrived_fs = send_fs(parent, event.rank, part[t][j], event.time_fs);
+        const TimeFs arrived_fs = arrive_fs(parent, event.rank, event.train);
         finish_fs = std::max(finish_fs, arrived_fs);
         if (j + window[t] < k[t]) satisfy(down, Kind::send_down, t, j + window[t], event.rank, arrived_fs);
         for (const int child : tree.children[event.rank]) {
@@ -672,7 +712,10 @@ Prediction Problem::tree() const {
                                   static_cast<double>(transient);
     }
     prediction.time_s = options.protocol.launch_s + schedule_s;
-    prediction.formula = "launch + both trees' chunks in the order they are ready, every link FIFO (list schedule)";
+    prediction.formula =
+        "launch + both trees' chunks, each on its sender's port when ready and on the rest of its route when sent, "
+        "every "
+        "link FIFO (list schedule)";
     return prediction;
   }
   // A broadcast: one tree, its chunks only go down.

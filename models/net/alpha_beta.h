@@ -33,12 +33,12 @@ struct Prediction {
 // device's and the switch's reduction costs, the packet size. Ring and in-switch predictions follow the simulated
 // mechanism (chunks pipelined through the steps, reductions overlapping transfers, channels sharing links): the
 // larger of the pipeline's critical path and the busiest resource's work plus the drain after it. The tree allreduce
-// is a list schedule of both trees' chunks (each FIFO link serves the messages in the order they are sent, which
-// is where it departs from the simulation: up to 3% on a switch's port to a rank). Where an algorithm's own
-// messages contend for a link in the other algorithms (a rail ring's channels on a node's NVLink ports, direct's
-// incast at a NIC, hierarchical and CollNet slices on a node's ports), the order a FIFO link serves them in is not
-// replayed, and the prediction lies up to 5-16% off the simulation
-// (tests/unit/engine/collective_prediction_sweep_test.cpp names each case and its bound).
+// is a list schedule of both trees' chunks: a message queues on its sender's port when it is ready and takes the rest
+// of its route when that port sends it, so a switch's port to a rank serves messages in the order they reach it.
+// Where an algorithm's own messages contend for a link in the other algorithms (a rail ring's channels on a node's
+// NVLink ports, direct's incast at a NIC, hierarchical and CollNet slices on a node's ports, a rail tree broadcast's
+// two edges on one port), the order a FIFO link serves them in is not replayed, and the prediction lies up to 2-22%
+// off the simulation (tests/unit/engine/collective_prediction_sweep_test.cpp names each case and its measured ratio).
 [[nodiscard]] Prediction predict(const CollectiveRequest& request, const Topology& topology,
                                  const NetworkOptions& options);
 // The same on an ideal wire with a device reduction of `gamma_s_per_byte` and 64 KiB packets.

@@ -66,8 +66,8 @@ TEST_CASE("H100: the parts add up to the total, and cost and power budget follow
   const auto& p = design.power;
   CHECK(p.compute_w == doctest::Approx(132.0 * 8192 * 1.83e9 * 0.241e-12).epsilon(1e-6));
   CHECK(p.dram_w == doctest::Approx(hw.dram->peak_bandwidth_bytes_per_s() * 24e-12));
-  // Every SM holding work at the fp8 peak's clock: 132 x 808 pJ x 1.83 GHz (195 W).
-  CHECK(p.active_units_w == doctest::Approx(132.0 * 808e-12 * 1.83e9).epsilon(1e-6));
+  // Every SM holding work at the fp8 peak's clock: 132 x 1053 pJ x 1.83 GHz (254 W).
+  CHECK(p.active_units_w == doctest::Approx(132.0 * 1053e-12 * 1.83e9).epsilon(1e-6));
   CHECK(p.tdp_w == doctest::Approx(p.compute_w + p.active_units_w + p.sram_dynamic_w + p.dram_w + p.links_w +
                                    p.logic_leakage_w + p.sram_leakage_w));
 }

@@ -18,8 +18,8 @@ using namespace roofsim;
 namespace {
 
 constexpr double kDramW = 0.055 * 160;  // HBM3 background per pseudo-channel x 5 stacks x 16 channels x 2
-// The SMs' clock power while they hold work: 132 x 808 pJ per cycle at 1.98 GHz and 0.95 V, x f (V/V0)^2 elsewhere.
-constexpr double kUnitsW = 132 * 808e-12 * 1.98e9;
+// The SMs' clock power while they hold work: 132 x 1053 pJ per cycle at 1.98 GHz and 0.95 V, x f (V/V0)^2 elsewhere.
+constexpr double kUnitsW = 132 * 1053e-12 * 1.98e9;
 
 struct Setup {
   HardwareParams hw = load_hardware(test::config_path("H100-SXM5.toml"));
