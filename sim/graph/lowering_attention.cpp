@@ -10,17 +10,17 @@
 //
 // flash (Dao et al., "FlashAttention", NeurIPS 2022; Dao, "FlashAttention-2", 2023): per query block, a loop over key
 // blocks; a step reads one K block and one V block (the Q block with the first step), computes S = Q K^T, the online
-// softmax and P V on chip, and the last step writes the O block. When the query blocks are too few to fill the
-// device (decode), the key range is split across tiles as flash-decoding does (Dao, Haziza, Massa and Sizov, "Flash-
-// Decoding for long-context inference", 2023). As FlashAttention-2's split-KV path does (csrc/flash_attn/flash_api.cpp,
+// softmax and P V on chip, and the last step writes the O block. When the query blocks are too few to fill the device
+// (decode), the key range is split across tiles as flash-decoding does (Dao, Haziza, Massa and Sizov, "Flash-Decoding
+// for long-context inference", 2023). As FlashAttention-2's split-KV path does (csrc/flash_attn/flash_api.cpp,
 // set_params_splitkv: out_accum [splits, batch, heads, seq_q, d] and softmax_lse_accum [splits, batch, heads, seq_q],
-// both fp32), each split writes its partial O rows (normalized by its own sum) and each row's log-sum-exp in fp32
-// to its own slot of a workspace; then a combine tile per query block (its combine_attn_seqk_parallel kernel)
-// reads every split's log-sum-exps and partial rows, weighs each split by exp(lse_split - lse_total) and writes O.
-// The workspace sits after the workload's tensors, as a library's workspace buffer sits outside the model's tensors
-// (the stream-K GEMM's does the same, lowering.cpp). The combine tiles come after all split tiles in dispatch order;
-// that they wait for their splits is not modelled (nor is it for the stream-K fix-up), and they run in the same op
-// rather than a second launch. Without a split (prefill) the last step writes O directly and there is no workspace.
+// both fp32), each split writes its partial O rows (normalized by its own sum) and each row's log-sum-exp in fp32 to
+// its own slot of a workspace; then combine tiles of a few output rows each (its combine_attn_seqk_parallel kernel)
+// read every split's log-sum-exps and partial rows, weigh each split by exp(lse_split - lse_total) and write O. The
+// workspace sits after the workload's tensors, as a library's workspace buffer sits outside the model's tensors (the
+// stream-K GEMM's does the same, lowering.cpp). The combine tiles come after all split tiles in dispatch order; that
+// they wait for their splits is not modelled (nor is it for the stream-K fix-up), and they run in the same op rather
+// than a second launch. Without a split (prefill) the last step writes O directly and there is no workspace.
 //
 // naive (the unfused PyTorch sequence S = Q K^T; P = softmax(S); O = P V): three phases per query block over the key
 // blocks. Phase 1 writes S blocks to the op's scratch tensor, phase 2 reads them and writes P in place, phase 3
@@ -109,8 +109,12 @@ class AttentionLowering : public OpLowering {
       splits_ = std::clamp<std::uint64_t>(ceil_div(slots, base_tiles), 1, key_blocks_);
     }
     split_tiles_ = base_tiles * splits_;
-    tiles_ = split_tiles_ + (splits_ > 1 ? base_tiles : 0);
+    tiles_ = split_tiles_;
     if (splits_ > 1) {
+      // FlashAttention-2's combine blocks (run_mha_fwd_splitkv_dispatch): as few rows as its 128 threads load whole,
+      // for parallelism.
+      combine_rows_ = d_ % 128 == 0 ? 4 : (d_ % 64 == 0 ? 8 : 16);
+      tiles_ = split_tiles_ + ceil_div(batch_ * heads_ * sq_, combine_rows_);
       Bytes end = 0;
       for (const auto& t : tensors) end = std::max(end, t.address + t.bytes);
       workspace_address_ = ceil_div(end, kWorkspaceAlignment) * kWorkspaceAlignment;
@@ -233,17 +237,17 @@ class AttentionLowering : public OpLowering {
 
   [[nodiscard]] Flops block_flops() const { return 4 * br_ * bc_ * d_; }
 
-  // Step `index` of the combine tile of query block `block` (the base tile's index: batch, KV head, row block): the
-  // first step reads every split's log-sum-exps of the block's rows, step s reads split s's partial rows and adds
-  // them, weighed, to the fp32 result, and the last step writes O. Per row, as combine_attn_seqk_parallel computes
-  // it: the largest log-sum-exp (splits ALU ops), the sum of exp(lse_s - max) (an FMA and an exp2 per split), the
-  // total ln(sum) + max (an lg2, counted on the special-function unit as exp2, and an FMA), each split's weight
-  // exp(lse_s - total) (an FMA and an exp2 per split); then d FMAs per row and split, and the conversion of the d
-  // results to 16 bits (an ALU op per two).
+  // Step `index` of combine tile `block`, which combines output rows [block M, (block + 1) M) of [batch, heads,
+  // seq_q], M = combine_rows_: the first step reads every split's log-sum-exps of the rows, step s reads split s's
+  // partial rows and adds them, weighed, to the fp32 result, and the last step writes O. One split per step, as
+  // combine_attn_seqk_parallel loops over the splits, loading one split's rows and accumulating them before the next.
+  // Per row, as it computes them: the largest log-sum-exp (splits ALU ops), the sum of exp(lse_s - max) (an FMA and
+  // an exp2 per split), the total ln(sum) + max (an lg2, counted on the special-function unit as exp2, and an FMA),
+  // each split's weight exp(lse_s - total) (an FMA and an exp2 per split); then d FMAs per row and split, and the
+  // conversion of the d results to 16 bits (an ALU op per two).
   void combine_step(std::uint64_t block, std::uint32_t index, TileStep& out) const {
-    const Where w = where(block * splits_);
-    const std::uint64_t r0 = w.row_block * br_, r1 = std::min(rows_, r0 + br_), rows = r1 - r0;
-    const std::uint64_t row = row_index(w.b, head_of(w.g, r0), r0 % sq_);
+    const std::uint64_t row = block * combine_rows_;
+    const std::uint64_t rows = std::min(combine_rows_, batch_ * heads_ * sq_ - row);
     PhaseWork& work = out.phases[0];
     if (index == 0) {
       ChunkBuilder lse(out, out.reads, request_bytes_);
@@ -255,8 +259,7 @@ class AttentionLowering : public OpLowering {
     ChunkBuilder(out, out.reads, request_bytes_).add(partial_address(index, row), rows * d_ * kAccumulatorBytes);
     work.vector_fma += rows * d_;
     if (index + 1 == splits_) {
-      ChunkBuilder chunks(out, out.writes, request_bytes_);
-      for (std::uint64_t r = r0; r < r1; ++r) chunks.add(o_address(w.b, head_of(w.g, r), r % sq_), d_ * e_);
+      ChunkBuilder(out, out.writes, request_bytes_).add(o_->address + row * d_ * e_, rows * d_ * e_);
       work.vector_alu += rows * d_ / 2;
     }
   }
@@ -350,7 +353,8 @@ class AttentionLowering : public OpLowering {
   std::uint64_t batch_ = 1, heads_ = 0, kv_heads_ = 0, sq_ = 0, skv_ = 0, d_ = 0, group_ = 1, width_ = 0;
   Bytes e_ = 2;
   std::uint64_t rows_ = 0, br_ = 16, bc_ = 16, row_blocks_ = 0, key_blocks_ = 0, splits_ = 1;
-  std::uint64_t split_tiles_ = 0;  // the key-split tiles; the combine tiles follow them
+  std::uint64_t split_tiles_ = 0;   // the key-split tiles; the combine tiles follow them
+  std::uint64_t combine_rows_ = 0;  // output rows per combine tile
   Bytes workspace_address_ = 0, lse_address_ = 0;
 };
 
