@@ -20,7 +20,10 @@
 // workspace sits after the workload's tensors, as a library's workspace buffer sits outside the model's tensors (the
 // stream-K GEMM's does the same, lowering.cpp). The combine tiles come after all split tiles in dispatch order; that
 // they wait for their splits is not modelled (nor is it for the stream-K fix-up), and they run in the same op rather
-// than a second launch. Without a split (prefill) the last step writes O directly and there is no workspace.
+// than a second launch. Without a split (prefill) the last step writes O directly and there is no workspace. The
+// roofline counts the op's compulsory bytes (Q, K, V, O), not the workspace's, as it leaves out the stream-K partial
+// sums: the workspace's traffic is in the simulated bytes, and the combine tiles, which run on a few units after the
+// splits, show in the gap as tail.
 //
 // naive (the unfused PyTorch sequence S = Q K^T; P = softmax(S); O = P V): three phases per query block over the key
 // blocks. Phase 1 writes S blocks to the op's scratch tensor, phase 2 reads them and writes P in place, phase 3
@@ -239,7 +242,7 @@ class AttentionLowering : public OpLowering {
 
   // Step `index` of combine tile `block`, which combines output rows [block M, (block + 1) M) of [batch, heads,
   // seq_q], M = combine_rows_: the first step reads every split's log-sum-exps of the rows, step s reads split s's
-  // partial rows and adds them, weighed, to the fp32 result, and the last step writes O. One split per step, as
+  // partial rows and adds them, weighted, to the fp32 result, and the last step writes O. One split per step, as
   // combine_attn_seqk_parallel loops over the splits, loading one split's rows and accumulating them before the next.
   // Per row, as it computes them: the largest log-sum-exp (splits ALU ops), the sum of exp(lse_s - max) (an FMA and
   // an exp2 per split), the total ln(sum) + max (an lg2, counted on the special-function unit as exp2, and an FMA),
