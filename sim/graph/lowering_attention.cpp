@@ -10,10 +10,20 @@
 //
 // flash (Dao et al., "FlashAttention", NeurIPS 2022; Dao, "FlashAttention-2", 2023): per query block, a loop over key
 // blocks; a step reads one K block and one V block (the Q block with the first step), computes S = Q K^T, the online
-// softmax and P V on chip, and the last step writes the O block. When the query blocks are too few to fill the
-// device (decode), the key range is split across tiles as flash-decoding does (Dao, Haziza, Massa and Sizov, "Flash-
-// Decoding for long-context inference", 2023); each split writes its partial O block to the output's range, which
-// stands for the workspace the real kernel reduces (same bytes, counted as written).
+// softmax and P V on chip, and the last step writes the O block. When the query blocks are too few to fill the device
+// (decode), the key range is split across tiles as flash-decoding does (Dao, Haziza, Massa and Sizov, "Flash-Decoding
+// for long-context inference", 2023). As FlashAttention-2's split-KV path does (csrc/flash_attn/flash_api.cpp,
+// set_params_splitkv: out_accum [splits, batch, heads, seq_q, d] and softmax_lse_accum [splits, batch, heads, seq_q],
+// both fp32), each split writes its partial O rows (normalized by its own sum) and each row's log-sum-exp in fp32 to
+// its own slot of a workspace; then combine tiles of a few output rows each (its combine_attn_seqk_parallel kernel)
+// read every split's log-sum-exps and partial rows, weigh each split by exp(lse_split - lse_total) and write O. The
+// workspace sits after the workload's tensors, as a library's workspace buffer sits outside the model's tensors (the
+// stream-K GEMM's does the same, lowering.cpp). The combine tiles come after all split tiles in dispatch order; that
+// they wait for their splits is not modelled (nor is it for the stream-K fix-up), and they run in the same op rather
+// than a second launch. Without a split (prefill) the last step writes O directly and there is no workspace. The
+// roofline counts the op's compulsory bytes (Q, K, V, O), not the workspace's, as it leaves out the stream-K partial
+// sums: the workspace's traffic is in the simulated bytes, and the combine tiles, which run on a few units after the
+// splits, show in the gap as tail.
 //
 // naive (the unfused PyTorch sequence S = Q K^T; P = softmax(S); O = P V): three phases per query block over the key
 // blocks. Phase 1 writes S blocks to the op's scratch tensor, phase 2 reads them and writes P in place, phase 3
@@ -101,24 +111,41 @@ class AttentionLowering : public OpLowering {
     if (flash_ && row_blocks_ == 1 && base_tiles < slots) {
       splits_ = std::clamp<std::uint64_t>(ceil_div(slots, base_tiles), 1, key_blocks_);
     }
-    tiles_ = base_tiles * splits_;
-    for (std::uint64_t t = 0; t < tiles_; ++t) {
+    split_tiles_ = base_tiles * splits_;
+    tiles_ = split_tiles_;
+    if (splits_ > 1) {
+      // FlashAttention-2's combine blocks (run_mha_fwd_splitkv_dispatch): as few rows as its 128 threads load whole,
+      // for parallelism.
+      combine_rows_ = d_ % 128 == 0 ? 4 : (d_ % 64 == 0 ? 8 : 16);
+      tiles_ = split_tiles_ + ceil_div(batch_ * heads_ * sq_, combine_rows_);
+      Bytes end = 0;
+      for (const auto& t : tensors) end = std::max(end, t.address + t.bytes);
+      workspace_address_ = ceil_div(end, kWorkspaceAlignment) * kWorkspaceAlignment;
+      lse_address_ = workspace_address_ + splits_ * batch_ * heads_ * sq_ * d_ * kAccumulatorBytes;
+      partial_sum_bytes_ = splits_ * batch_ * heads_ * sq_ * (d_ + 1) * kAccumulatorBytes;
+    }
+    for (std::uint64_t t = 0; t < split_tiles_; ++t) {
       const auto blocks = tile_blocks(t);
       executed_flops_ += (blocks[1] - blocks[0]) * block_flops();
     }
     useful_flops_ = op.useful_flops;
     tile_shape_ = {br_, bc_, d_};
     description_ = fmt::format("{} attention {}x{} blocks{}", flash_ ? "flash" : "naive", br_, bc_,
-                               splits_ > 1 ? fmt::format(", {} key splits", splits_) : std::string());
+                               splits_ > 1 ? fmt::format(", {} key splits + combine", splits_) : std::string());
   }
 
   [[nodiscard]] std::uint32_t steps(std::uint64_t tile) const override {
+    if (tile >= split_tiles_) return static_cast<std::uint32_t>(splits_);
     const auto blocks = tile_blocks(tile);
     return static_cast<std::uint32_t>((blocks[1] - blocks[0]) * (flash_ ? 1 : 3));
   }
 
   void step(std::uint64_t tile, std::uint32_t index, TileStep& out) const override {
     out.clear();
+    if (tile >= split_tiles_) {
+      combine_step(tile - split_tiles_, index, out);
+      return;
+    }
     const Where w = where(tile);
     const auto blocks = tile_blocks(tile);
     const std::uint64_t per_phase = blocks[1] - blocks[0];
@@ -146,9 +173,15 @@ class AttentionLowering : public OpLowering {
       for (std::uint64_t r = r0; r < r1; ++r)
         chunks.add(score_address(w.b, head_of(w.g, r), r % sq_, k0), (k1 - k0) * e_);
     }
-    if (last) {
+    if (last && splits_ == 1) {
       ChunkBuilder chunks(out, out.writes, request_bytes_);
       for (std::uint64_t r = r0; r < r1; ++r) chunks.add(o_address(w.b, head_of(w.g, r), r % sq_), d_ * e_);
+    } else if (last) {
+      // A block's rows are consecutive (head, position) pairs of one batch entry, so its slot is contiguous.
+      const std::uint64_t row = row_index(w.b, head_of(w.g, r0), r0 % sq_);
+      ChunkBuilder(out, out.writes, request_bytes_)
+          .add(partial_address(w.split, row), (r1 - r0) * d_ * kAccumulatorBytes);
+      ChunkBuilder(out, out.writes, request_bytes_).add(lse_address(w.split, row), (r1 - r0) * kAccumulatorBytes);
     }
     const Flops matmul = 2 * br_ * bc_ * d_;
     const std::uint64_t scores = br_ * bc_;
@@ -164,6 +197,11 @@ class AttentionLowering : public OpLowering {
       if (last) {
         softmax.vector_fma += br_ * d_;
         softmax.reciprocal = br_;
+        // The split's log-sum-exp m + ln(l): one lg2 on the special-function unit and one FMA per row.
+        if (splits_ > 1) {
+          softmax.exp2 += br_;
+          softmax.vector_fma += br_;
+        }
       }
       out.phases[2].flops = matmul;
     } else {
@@ -201,6 +239,33 @@ class AttentionLowering : public OpLowering {
   }
 
   [[nodiscard]] Flops block_flops() const { return 4 * br_ * bc_ * d_; }
+
+  // Step `index` of combine tile `block`, which combines output rows [block M, (block + 1) M) of [batch, heads,
+  // seq_q], M = combine_rows_: the first step reads every split's log-sum-exps of the rows, step s reads split s's
+  // partial rows and adds them, weighted, to the fp32 result, and the last step writes O. One split per step, as
+  // combine_attn_seqk_parallel loops over the splits, loading one split's rows and accumulating them before the next.
+  // Per row, as it computes them: the largest log-sum-exp (splits ALU ops), the sum of exp(lse_s - max) (an FMA and
+  // an exp2 per split), the total ln(sum) + max (an lg2, counted on the special-function unit as exp2, and an FMA),
+  // each split's weight exp(lse_s - total) (an FMA and an exp2 per split); then d FMAs per row and split, and the
+  // conversion of the d results to 16 bits (an ALU op per two).
+  void combine_step(std::uint64_t block, std::uint32_t index, TileStep& out) const {
+    const std::uint64_t row = block * combine_rows_;
+    const std::uint64_t rows = std::min(combine_rows_, batch_ * heads_ * sq_ - row);
+    PhaseWork& work = out.phases[0];
+    if (index == 0) {
+      ChunkBuilder lse(out, out.reads, request_bytes_);
+      for (std::uint64_t s = 0; s < splits_; ++s) lse.add(lse_address(s, row), rows * kAccumulatorBytes);
+      work.vector_alu = rows * splits_;
+      work.vector_fma = rows * (2 * splits_ + 1);
+      work.exp2 = rows * (2 * splits_ + 1);
+    }
+    ChunkBuilder(out, out.reads, request_bytes_).add(partial_address(index, row), rows * d_ * kAccumulatorBytes);
+    work.vector_fma += rows * d_;
+    if (index + 1 == splits_) {
+      ChunkBuilder(out, out.writes, request_bytes_).add(o_->address + row * d_ * e_, rows * d_ * e_);
+      work.vector_alu += rows * d_ / 2;
+    }
+  }
 
   [[nodiscard]] Where where(std::uint64_t tile) const {
     Where w;
@@ -247,7 +312,21 @@ class AttentionLowering : public OpLowering {
   }
 
   [[nodiscard]] Bytes o_address(std::uint64_t b, std::uint64_t head, std::uint64_t q) const {
-    return o_->address + ((b * heads_ + head) * sq_ + q) * d_ * e_;
+    return o_->address + row_index(b, head, q) * d_ * e_;
+  }
+
+  // The output row of (batch entry, head, query position), as O and the workspace lay their rows out.
+  [[nodiscard]] std::uint64_t row_index(std::uint64_t b, std::uint64_t head, std::uint64_t q) const {
+    return (b * heads_ + head) * sq_ + q;
+  }
+
+  // Split `split`'s partial O row `row` (fp32) and its log-sum-exp, each split's slot a whole [batch, heads, seq_q]
+  // array, as out_accum and softmax_lse_accum are laid out.
+  [[nodiscard]] Bytes partial_address(std::uint64_t split, std::uint64_t row) const {
+    return workspace_address_ + (split * batch_ * heads_ * sq_ + row) * d_ * kAccumulatorBytes;
+  }
+  [[nodiscard]] Bytes lse_address(std::uint64_t split, std::uint64_t row) const {
+    return lse_address_ + (split * batch_ * heads_ * sq_ + row) * kAccumulatorBytes;
   }
 
   [[nodiscard]] Bytes score_address(std::uint64_t b, std::uint64_t head, std::uint64_t q, std::uint64_t key) const {
@@ -266,12 +345,20 @@ class AttentionLowering : public OpLowering {
     chunks.add(tensor.address + ((w.b * (width_ / d_) + head) * sq_ + k0) * d_ * e_, (k1 - k0) * d_ * e_);
   }
 
+  // FlashAttention-2 keeps the split partials and log-sum-exps in fp32 (ElementAccum, set_params_splitkv).
+  static constexpr Bytes kAccumulatorBytes = 4;
+  // The workspace starts on a page boundary past the tensors, as the stream-K GEMM's does.
+  static constexpr Bytes kWorkspaceAlignment = 4096;
+
   Bytes request_bytes_;
   bool flash_ = true, fused_ = false, causal_ = false;
   const Tensor *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *scores_ = nullptr;
   std::uint64_t batch_ = 1, heads_ = 0, kv_heads_ = 0, sq_ = 0, skv_ = 0, d_ = 0, group_ = 1, width_ = 0;
   Bytes e_ = 2;
   std::uint64_t rows_ = 0, br_ = 16, bc_ = 16, row_blocks_ = 0, key_blocks_ = 0, splits_ = 1;
+  std::uint64_t split_tiles_ = 0;   // the key-split tiles; the combine tiles follow them
+  std::uint64_t combine_rows_ = 0;  // output rows per combine tile
+  Bytes workspace_address_ = 0, lse_address_ = 0;
 };
 
 }  // namespace
