@@ -29,6 +29,7 @@
 // recording the median of a signature's first 3 or 5 instances leaves them as far. What replay costs instead
 // (op_replay.h) is measured against --exact on Llama-2 70B TP8 decode, 80 layers: total 0.24%, bytes 0.002%, energy
 // 0.17%, the worst op 3.7% (OpMemoStore below replays a signature once two instances agree).
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -72,6 +73,9 @@ struct OpRecord {
   bool detailed_dram = false;
   OpDramCounters dram;
   Bytes dram_asked_burst_bytes = 0;
+  // Per DRAM channel, how long before its end the first refresh it had not issued fell due: the next op's first
+  // decision on the channel issues those, and is charged with them (EngineDramAdapter::replay_ended).
+  std::vector<TimeFs> refresh_lag_fs;
   std::vector<TileSpan> spans;  // times relative to the start
   // Its time as a function of the compute clock (models/power/clock_scaled_work.h): the clock course it ran at, in
   // segments whose durations sum to duration_fs, and the split of its longest-resident unit's time into compute,
@@ -93,45 +97,59 @@ struct OpRecord {
   std::vector<Resident> resident;  // oldest use first
 };
 
-// Two recorded instances of a signature agree when the second's time differs by at most 1/kAgreementParts (1%, half
-// the 2% a replayed op may differ from --exact) from what the first's record predicts at the second's clock course
-// (ClockScaledWork::duration_under; at one clock, the first's time).
+// Two recorded instances of a signature agree when the time of one differs by at most 1/kAgreementParts (1%, half the
+// 2% a replayed op may differ from --exact) from what the other's record predicts at its clock course
+// (ClockScaledWork::duration_under; at one clock, the other's time).
 inline constexpr std::uint64_t kAgreementParts = 100;
+// The instances of a signature a representative is chosen from: the median of this many in a row (odd, so that the
+// median is one of them and its record can be replayed).
+inline constexpr std::size_t kRepresentativeInstances = 3;
+static_assert(kRepresentativeInstances % 2 == 1);
 
 // Recorded results by signature, shared by the devices of one run (the ranks of a cluster run the same hardware).
-// A signature is replayed once two of its instances recorded in a row agree, from the first of them; until then its
-// instances are simulated. With the detailed DRAM the same op's time moves from instance to instance by up to 3.5%
-// with state the signature leaves out (above): a signature whose first instances already disagree by more than half
-// the bound would be replayed outside it, and a run of few layers (two, as in tp_decode, where the second layer's
-// mlp.up is 3.6% slower than the first's) is simulated whole rather than replayed from one instance. It does not
-// bound the outliers of later instances (Llama-2 70B TP8 decode keeps its worst op at 3.7%).
+// A signature's instances are simulated until kRepresentativeInstances of them recorded in a row hold two that agree,
+// the median among them one of the two; from then on its instances replay that median. The median, not the first
+// of the instances: with the detailed DRAM the same op's time moves from instance to instance by up to 3.5% with
+// state the signature leaves out (above), and one instance replayed for 77 layers carries its own deviation into the
+// total (Llama-3-70B TP8 decode on H100: mlp.up's first agreeing instance, 44.21 us against a median of 43.15 us over
+// the 80 layers, made +88 us of the total's +104 us, 0.92%). A signature whose instances already disagree by more
+// than half the bound would be replayed outside it, and a run of few layers (two, as in tp_decode) is simulated
+// whole. It does not bound the outliers of later instances.
 class OpMemoStore {
  public:
   [[nodiscard]] const OpRecord* find(const std::string& signature) const {
     const auto it = records_.find(signature);
     return it == records_.end() || !it->second.agreed ? nullptr : it->second.record.get();
   }
-  // Keeps the first record of a signature until the next of the same `recorder` (the device that simulated it)
-  // agrees with it; one of that recorder that disagrees takes its place. Other recorders' records do not count: the
-  // symmetric ranks of a cluster run simulate the same instance at the same time, so counting them would replay a
-  // rank's ops sooner when more of its class are simulated (--full) than with one representative.
+  // Keeps the last kRepresentativeInstances records of a signature from one `recorder` (the device that simulated
+  // its first) until they agree (above). Other recorders' records do not count: the symmetric ranks of a cluster run
+  // simulate the same instance at the same time, so counting them would replay a rank's ops sooner when more of its
+  // class are simulated (--full) than with one representative.
   void insert(const std::string& signature, std::unique_ptr<OpRecord> record, const void* recorder = nullptr) {
     auto [it, fresh] = records_.try_emplace(signature);
     Entry& entry = it->second;
-    if (fresh) {
-      entry.record = std::move(record);
-      entry.recorder = recorder;
-      return;
-    }
+    if (fresh) entry.recorder = recorder;
     if (entry.agreed || entry.recorder != recorder) return;
-    const OpRecord& twin = *entry.record;
-    const TimeFs first =
-        twin.work.segments().empty() ? twin.duration_fs : twin.work.duration_under(record->work.segments());
-    const TimeFs next = record->duration_fs;
-    if ((first > next ? first - next : next - first) * kAgreementParts <= first) {
+    entry.candidates.push_back(std::move(record));
+    if (entry.candidates.size() > kRepresentativeInstances) entry.candidates.erase(entry.candidates.begin());
+    if (entry.candidates.size() < kRepresentativeInstances) return;
+    // Their times at the newest's clock course, in order.
+    const auto& course = entry.candidates.back()->work.segments();
+    std::vector<std::pair<TimeFs, std::size_t>> times;
+    for (std::size_t i = 0; i < entry.candidates.size(); ++i) {
+      const OpRecord& c = *entry.candidates[i];
+      const bool scaled = !course.empty() && !c.work.segments().empty();
+      times.emplace_back(scaled ? c.work.duration_under(course) : c.duration_fs, i);
+    }
+    std::sort(times.begin(), times.end());
+    const auto [median, index] = times[times.size() / 2];
+    for (std::size_t j = 0; j < times.size(); ++j) {
+      const TimeFs t = times[j].first;
+      if (j == times.size() / 2 || (t > median ? t - median : median - t) * kAgreementParts > median) continue;
+      entry.record = std::move(entry.candidates[index]);
+      entry.candidates.clear();
       entry.agreed = true;
-    } else {
-      entry.record = std::move(record);
+      return;
     }
   }
   [[nodiscard]] std::size_t size() const { return records_.size(); }
@@ -145,7 +163,8 @@ class OpMemoStore {
 
  private:
   struct Entry {
-    std::unique_ptr<OpRecord> record;
+    std::unique_ptr<OpRecord> record;                   // the representative, once agreed
+    std::vector<std::unique_ptr<OpRecord>> candidates;  // until then, the last instances in order
     const void* recorder = nullptr;
     bool agreed = false;
   };

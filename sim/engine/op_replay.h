@@ -106,7 +106,6 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
     ReplayProgress progress;
     TimeFs start_fs = 0, read_fs = 0;      // its start, and when its progress was last advanced
     std::size_t read_state = 0;            // the clock's state since read_fs
-    TimeFs first_end_fs = 0;               // the end predicted at its start
     bool spans_at_end = false;             // its tile spans are added at its end, along its progress
     bool retimed = false;                  // its counters follow the live clock (not the recorded one)
     std::vector<ProgressKnot> time_knots;  // wall time -> recorded time done, over the replay so far and ahead
@@ -147,6 +146,15 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   void end_fast_forward(Forward& f);
   [[nodiscard]] std::vector<const Tensor*> tensors_of(std::size_t op) const;
   void replay(std::size_t op, const OpRecord& record, TimeFs start_fs);
+  // The valid sectors of other tensors in the blocks at the ends of the op's tensors, in the arrays its record
+  // installs into.
+  struct ForeignSectors {
+    std::uint32_t level = 0, array = 0;
+    Bytes block = 0;
+    std::uint64_t valid = 0;
+  };
+  [[nodiscard]] std::vector<ForeignSectors> foreign_sectors(const OpRecord& record,
+                                                            const std::vector<const Tensor*>& tensors) const;
   [[nodiscard]] std::unique_ptr<OpRecord> record(const Recording& recording, TimeFs end_fs);
 
   const Workload& workload_;
