@@ -102,55 +102,46 @@ struct OpRecord {
 // (ClockScaledWork::duration_under; at one clock, the other's time).
 inline constexpr std::uint64_t kAgreementParts = 100;
 // The instances of a signature a representative is chosen from: the median of this many in a row (odd, so that the
-// median is one of them and its record can be replayed).
-inline constexpr std::size_t kRepresentativeInstances = 3;
+// median is one of them and its record can be replayed). Memory: up to this many records per signature until then.
+inline constexpr std::size_t kRepresentativeInstances = 5;
 static_assert(kRepresentativeInstances % 2 == 1);
 
 // Recorded results by signature, shared by the devices of one run (the ranks of a cluster run the same hardware).
-// A signature's instances are simulated until kRepresentativeInstances of them recorded in a row hold two that agree,
-// the median among them one of the two; from then on its instances replay that median. The median, not the first
-// of the instances: with the detailed DRAM the same op's time moves from instance to instance by up to 3.5% with
+// A signature's instances are simulated until kRepresentativeInstances of them recorded in a row hold another that
+// agrees with their median; from then on its instances replay that median. The median, not the first of two
+// instances that agree: with the detailed DRAM the same op's time moves from instance to instance by up to 3.5% with
 // state the signature leaves out (above), and one instance replayed for 77 layers carries its own deviation into the
-// total (Llama-3-70B TP8 decode on H100: mlp.up's first agreeing instance, 44.21 us against a median of 43.15 us over
-// the 80 layers, made +88 us of the total's +104 us, 0.92%). A signature whose instances already disagree by more
-// than half the bound would be replayed outside it, and a run of few layers (two, as in tp_decode) is simulated
-// whole. It does not bound the outliers of later instances.
+// total. Llama-3-70B TP8 decode on H100 (80 layers): mlp.up's first agreeing instance, 44.21 us against a median of
+// 43.15 us over the layers, made +88 us of the total's +104 us (0.92%); the median of 3 leaves the total 0.31% off,
+// of 5 0.13% (Llama-2-70B TP8 decode on B200: 0.65%, 0.47%, 0.08%), for 1-3% fewer ops replayed. A signature whose
+// instances disagree by more than half the bound around their median would be replayed outside it and is simulated,
+// and so is a run of fewer layers than kRepresentativeInstances. It does not bound the outliers of later instances.
 class OpMemoStore {
  public:
+  // `instances`: how many instances in a row a representative is chosen from (odd; tests use fewer).
+  explicit OpMemoStore(std::size_t instances = kRepresentativeInstances) : instances_(instances | 1) {}
   [[nodiscard]] const OpRecord* find(const std::string& signature) const {
     const auto it = records_.find(signature);
     return it == records_.end() || !it->second.agreed ? nullptr : it->second.record.get();
   }
   // Keeps the last kRepresentativeInstances records of a signature from one `recorder` (the device that simulated
-  // its first) until they agree (above). Other recorders' records do not count: the symmetric ranks of a cluster run
-  // simulate the same instance at the same time, so counting them would replay a rank's ops sooner when more of its
-  // class are simulated (--full) than with one representative.
+  // its first) until a representative is chosen (above). Other recorders' records do not count: the symmetric ranks of
+  // a cluster run simulate the same instance at the same time, so counting them would replay a rank's ops sooner when
+  // more of its class are simulated (--full) than with one representative.
   void insert(const std::string& signature, std::unique_ptr<OpRecord> record, const void* recorder = nullptr) {
     auto [it, fresh] = records_.try_emplace(signature);
     Entry& entry = it->second;
     if (fresh) entry.recorder = recorder;
     if (entry.agreed || entry.recorder != recorder) return;
     entry.candidates.push_back(std::move(record));
-    if (entry.candidates.size() > kRepresentativeInstances) entry.candidates.erase(entry.candidates.begin());
-    if (entry.candidates.size() < kRepresentativeInstances) return;
-    // Their times at the newest's clock course, in order.
-    const auto& course = entry.candidates.back()->work.segments();
-    std::vector<std::pair<TimeFs, std::size_t>> times;
-    for (std::size_t i = 0; i < entry.candidates.size(); ++i) {
-      const OpRecord& c = *entry.candidates[i];
-      const bool scaled = !course.empty() && !c.work.segments().empty();
-      times.emplace_back(scaled ? c.work.duration_under(course) : c.duration_fs, i);
-    }
-    std::sort(times.begin(), times.end());
-    const auto [median, index] = times[times.size() / 2];
-    for (std::size_t j = 0; j < times.size(); ++j) {
-      const TimeFs t = times[j].first;
-      if (j == times.size() / 2 || (t > median ? t - median : median - t) * kAgreementParts > median) continue;
-      entry.record = std::move(entry.candidates[index]);
-      entry.candidates.clear();
-      entry.agreed = true;
-      return;
-    }
+    auto& c = entry.candidates;
+    if (c.size() > instances_) c.erase(c.begin());
+    if (c.size() < instances_) return;
+    const std::size_t chosen = representative(c);
+    if (chosen == c.size()) return;
+    entry.record = std::move(c[chosen]);
+    c.clear();
+    entry.agreed = true;
   }
   [[nodiscard]] std::size_t size() const { return records_.size(); }
 
@@ -162,6 +153,27 @@ class OpMemoStore {
   std::uint64_t fast_forwarded = 0, skipped_waves = 0, skipped_steps = 0;
 
  private:
+  // The index of the median of `records` at the newest's clock course if another lies within 1/kAgreementParts of
+  // it; records.size() if none does.
+  static std::size_t representative(const std::vector<std::unique_ptr<OpRecord>>& records) {
+    const auto& course = records.back()->work.segments();
+    std::vector<std::pair<TimeFs, std::size_t>> times;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const OpRecord& r = *records[i];
+      const bool scaled = !course.empty() && !r.work.segments().empty();
+      times.emplace_back(scaled ? r.work.duration_under(course) : r.duration_fs, i);
+    }
+    std::sort(times.begin(), times.end());
+    const std::size_t mid = times.size() / 2;
+    const TimeFs median = times[mid].first;
+    for (std::size_t j = 0; j < times.size(); ++j) {
+      const TimeFs t = times[j].first;
+      if (j != mid && (t > median ? t - median : median - t) * kAgreementParts <= median) return times[mid].second;
+    }
+    return records.size();
+  }
+
+  std::size_t instances_;
   struct Entry {
     std::unique_ptr<OpRecord> record;                   // the representative, once agreed
     std::vector<std::unique_ptr<OpRecord>> candidates;  // until then, the last instances in order
