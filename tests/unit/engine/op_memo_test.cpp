@@ -67,6 +67,19 @@ TEST_CASE("by default the memo store replays the median of five instances in a r
   store.insert("gemm|a", record_of(1020));  // 1000 1005 1020 1030 1040: median 1020, 1030 0.98% from it
   REQUIRE(store.find("gemm|a") != nullptr);
   CHECK(store.find("gemm|a")->duration_fs == 1020);
+
+  // The first three within 0.1% of their median: that median, without waiting for five.
+  store.insert("up|a", record_of(100000));
+  store.insert("up|a", record_of(100090));
+  CHECK(store.find("up|a") == nullptr);
+  store.insert("up|a", record_of(100050));  // median 100050: 100000 0.05% and 100090 0.04% from it
+  REQUIRE(store.find("up|a") != nullptr);
+  CHECK(store.find("up|a")->duration_fs == 100050);
+  // Not if one of them is further (100000 100050 100200: 0.15%): then five are waited for.
+  for (const TimeFs t : {100000, 100050, 100200}) store.insert("down|a", record_of(t));
+  CHECK(store.find("down|a") == nullptr);
+  store.insert("down|a", record_of(100040));
+  CHECK(store.find("down|a") == nullptr);
 }
 
 TEST_CASE("the memo store counts agreement only between records of one recorder") {
