@@ -123,6 +123,8 @@ class DramChannel {
   [[nodiscard]] bool has_work() const { return reads_.size() + writes_.size() > 0; }
   // The cycle from which the next decision may be taken (never before the last decision's first command).
   [[nodiscard]] Cycle decision_cycle() const { return clock_; }
+  // The due cycle of the first refresh not yet issued.
+  [[nodiscard]] Cycle refresh_due() const { return refresh_.next_due(); }
   // Schedules a queued request at cycle max(now, decision_cycle()), after any refresh due by then; when it is a row
   // hit, row hits of other bank groups join it with their bursts interleaved. Returns the parts scheduled (valid
   // until the next call of any channel sharing its scratch).

@@ -335,6 +335,24 @@ void DramDevice::refresh_idle_until(TimeFs end_fs) {
   }
 }
 
+void DramDevice::refresh_idle_until(TimeFs end_fs, const std::vector<TimeFs>& lag_fs) {
+  for (std::size_t c = 0; c < channels_.size(); ++c) {
+    const TimeFs lag = c < lag_fs.size() ? std::min(lag_fs[c], end_fs) : 0;
+    if (!channels_[c]->has_work()) channels_[c]->finish(clock_.cycle_at_or_after(end_fs - lag));
+  }
+}
+
+std::vector<TimeFs> DramDevice::refresh_lag_fs(TimeFs at_fs) const {
+  std::vector<TimeFs> lag(channels_.size(), 0);
+  for (std::size_t c = 0; c < channels_.size(); ++c) {
+    const Cycle due = channels_[c]->refresh_due();
+    if (due >= kNever) continue;
+    const TimeFs due_fs = clock_.time_fs(due);
+    if (due_fs < at_fs) lag[c] = at_fs - due_fs;
+  }
+  return lag;
+}
+
 DramRunStats DramDevice::collect() {
   const Cycle end = static_cast<Cycle>(std::ceil(stats_.last_done_s / dram_.standard.tck_s - 1e-6));
   for (std::size_t i = 0; i < channels_.size(); ++i) {

@@ -85,6 +85,11 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   // no request arrives and whose record holds the refreshes of its own interval, so that the next op's first decision
   // is not charged with them.
   void refresh_idle_until(TimeFs end_fs);
+  // The same up to a time of each channel's own: end_fs less lag_fs[channel] (the refreshes a recorded op left due
+  // at its end, which the next op's first decision on that channel issues; refresh_lag_fs).
+  void refresh_idle_until(TimeFs end_fs, const std::vector<TimeFs>& lag_fs);
+  // For each channel, how long before `at_fs` its first refresh not yet issued fell due (0: none due by then).
+  [[nodiscard]] std::vector<TimeFs> refresh_lag_fs(TimeFs at_fs) const;
   // The statistics so far; refreshes are accounted up to the last completion.
   [[nodiscard]] DramRunStats collect();
   [[nodiscard]] std::uint32_t channels() const { return static_cast<std::uint32_t>(channels_.size()); }

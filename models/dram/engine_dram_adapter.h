@@ -82,9 +82,13 @@ class EngineDramAdapter final : public sc_core::sc_module,
   // the power domain may read them during the run.
   [[nodiscard]] const std::vector<OpDramCounters>& op_counters() const { return ops_; }
   // A memoized replay of `op` (sim/engine/op_replay.h): books the counters its recorded twin drew, and their bursts
-  // as served and `asked_burst_bytes` as asked, without sending the controller a request. The replay lasts until
-  // `end_fs`: the refreshes due by then are its record's, not the next op's.
+  // as served and `asked_burst_bytes` as asked, without sending the controller a request. The refreshes due by
+  // `end_fs` on idle channels are issued (uncharged): a replay passes its start here, a fast-forward's hold its end.
   void add_replayed(std::uint32_t op, const OpDramCounters& counters, Bytes asked_burst_bytes, TimeFs end_fs);
+  // A replay's end: the refreshes due by `end_fs` less each channel's lag (DramDevice::refresh_lag_fs of its recorded
+  // twin's end) are issued, so that the next op's first decisions find the refreshes owed that the twin left.
+  void replay_ended(TimeFs end_fs, const std::vector<TimeFs>& lag_fs) { device_.refresh_idle_until(end_fs, lag_fs); }
+  [[nodiscard]] std::vector<TimeFs> refresh_lag_fs(TimeFs at_fs) const { return device_.refresh_lag_fs(at_fs); }
   // Conservation: the requests' byte ranges rounded out to whole bursts, and the bursts the controller served, in
   // bytes. Equal once every request has completed.
   [[nodiscard]] Bytes asked_burst_bytes() const { return asked_burst_bytes_; }

@@ -27,8 +27,10 @@
 // classes of 1/8 of the interleave leave the worst op of the 7B decode at 2.9% (2.5% without), with 117 signatures
 // instead of 6 and 43 ops replayed instead of 154; the worst ops are --exact's own outliers, which have no twin, and
 // recording the median of a signature's first 3 or 5 instances leaves them as far. What replay costs instead
-// (op_replay.h) is measured against --exact on Llama-2 70B TP8 decode, 80 layers: total 0.24%, bytes 0.002%, energy
-// 0.17%, the worst op 3.7% (OpMemoStore below replays a signature once two instances agree).
+// (op_replay.h) is measured against --exact with OpMemoStore below replaying the median of 5 instances: 80-layer TP8
+// decode, Llama-3-70B on H100 total 0.13%, worst op 6.4% (mlp.up, whose --exact times spread 8.7% over the layers),
+// energy 0.12%; Llama-2-70B on B200 total 0.08%, worst op 2.5% (proj, spread 3.7%), bytes per level 0.01%.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -72,6 +74,9 @@ struct OpRecord {
   bool detailed_dram = false;
   OpDramCounters dram;
   Bytes dram_asked_burst_bytes = 0;
+  // Per DRAM channel, how long before its end the first refresh it had not issued fell due: the next op's first
+  // decision on the channel issues those, and is charged with them (EngineDramAdapter::replay_ended).
+  std::vector<TimeFs> refresh_lag_fs;
   std::vector<TileSpan> spans;  // times relative to the start
   // Its time as a function of the compute clock (models/power/clock_scaled_work.h): the clock course it ran at, in
   // segments whose durations sum to duration_fs, and the split of its longest-resident unit's time into compute,
@@ -93,46 +98,59 @@ struct OpRecord {
   std::vector<Resident> resident;  // oldest use first
 };
 
-// Two recorded instances of a signature agree when the second's time differs by at most 1/kAgreementParts (1%, half
-// the 2% a replayed op may differ from --exact) from what the first's record predicts at the second's clock course
-// (ClockScaledWork::duration_under; at one clock, the first's time).
+// Two recorded instances of a signature agree when the time of one differs by at most 1/kAgreementParts (1%, half the
+// 2% a replayed op may differ from --exact) from what the other's record predicts at its clock course
+// (ClockScaledWork::duration_under; at one clock, the other's time).
 inline constexpr std::uint64_t kAgreementParts = 100;
+// The instances of a signature a representative is chosen from: the median of this many in a row (odd, so that the
+// median is one of them and its record can be replayed). Memory: up to this many records per signature until then.
+inline constexpr std::size_t kRepresentativeInstances = 5;
+static_assert(kRepresentativeInstances % 2 == 1);
+// A signature whose first kSettledInstances in a row all lie within 1/kSettledParts (0.1%, a tenth of the agreement
+// bound) of their median replays that median without waiting for more. The large GEMMs of a prefill, which cost most
+// to simulate, are that close from layer to layer (GPT-3 175B on H100, detailed DRAM: qkv 2215.3, 2215.6, 2216.6 us);
+// the decode ops whose instances drift (Llama-3-70B TP8 on H100: qkv 13.16, 13.16, 13.13 us, then 12.64) are not.
+inline constexpr std::size_t kSettledInstances = 3;
+inline constexpr std::uint64_t kSettledParts = 1000;
 
 // Recorded results by signature, shared by the devices of one run (the ranks of a cluster run the same hardware).
-// A signature is replayed once two of its instances recorded in a row agree, from the first of them; until then its
-// instances are simulated. With the detailed DRAM the same op's time moves from instance to instance by up to 3.5%
-// with state the signature leaves out (above): a signature whose first instances already disagree by more than half
-// the bound would be replayed outside it, and a run of few layers (two, as in tp_decode, where the second layer's
-// mlp.up is 3.6% slower than the first's) is simulated whole rather than replayed from one instance. It does not
-// bound the outliers of later instances (Llama-2 70B TP8 decode keeps its worst op at 3.7%).
+// A signature's instances are simulated until kRepresentativeInstances of them recorded in a row hold another that
+// agrees with their median, or its first kSettledInstances lie within 0.1% of theirs; from then on its instances
+// replay that median. The median, not the first of two
+// instances that agree: with the detailed DRAM the same op's time moves from instance to instance by up to 3.5% with
+// state the signature leaves out (above), and one instance replayed for 77 layers carries its own deviation into the
+// total. Llama-3-70B TP8 decode on H100 (80 layers): mlp.up's first agreeing instance, 44.21 us against a median of
+// 43.15 us over the layers, made +88 us of the total's +104 us (0.92%); the median of 3 leaves the total 0.31% off,
+// of 5 0.13% (Llama-2-70B TP8 decode on B200: 0.65%, 0.47%, 0.08%), for 1-3% fewer ops replayed. A signature whose
+// instances disagree by more than half the bound around their median would be replayed outside it and is simulated,
+// and so is a run of fewer layers than kRepresentativeInstances. It does not bound the outliers of later instances.
 class OpMemoStore {
  public:
+  // `instances`: how many instances in a row a representative is chosen from (odd; tests use fewer).
+  explicit OpMemoStore(std::size_t instances = kRepresentativeInstances) : instances_(instances | 1) {}
   [[nodiscard]] const OpRecord* find(const std::string& signature) const {
     const auto it = records_.find(signature);
     return it == records_.end() || !it->second.agreed ? nullptr : it->second.record.get();
   }
-  // Keeps the first record of a signature until the next of the same `recorder` (the device that simulated it)
-  // agrees with it; one of that recorder that disagrees takes its place. Other recorders' records do not count: the
-  // symmetric ranks of a cluster run simulate the same instance at the same time, so counting them would replay a
-  // rank's ops sooner when more of its class are simulated (--full) than with one representative.
+  // Keeps the last kRepresentativeInstances records of a signature from one `recorder` (the device that simulated
+  // its first) until a representative is chosen (above). Other recorders' records do not count: the symmetric ranks of
+  // a cluster run simulate the same instance at the same time, so counting them would replay a rank's ops sooner when
+  // more of its class are simulated (--full) than with one representative.
   void insert(const std::string& signature, std::unique_ptr<OpRecord> record, const void* recorder = nullptr) {
     auto [it, fresh] = records_.try_emplace(signature);
     Entry& entry = it->second;
-    if (fresh) {
-      entry.record = std::move(record);
-      entry.recorder = recorder;
-      return;
-    }
+    if (fresh) entry.recorder = recorder;
     if (entry.agreed || entry.recorder != recorder) return;
-    const OpRecord& twin = *entry.record;
-    const TimeFs first =
-        twin.work.segments().empty() ? twin.duration_fs : twin.work.duration_under(record->work.segments());
-    const TimeFs next = record->duration_fs;
-    if ((first > next ? first - next : next - first) * kAgreementParts <= first) {
-      entry.agreed = true;
-    } else {
-      entry.record = std::move(record);
-    }
+    entry.candidates.push_back(std::move(record));
+    auto& c = entry.candidates;
+    if (c.size() > instances_) c.erase(c.begin());
+    std::size_t chosen = c.size();
+    if (c.size() == std::min(kSettledInstances, instances_)) chosen = representative(c, kSettledParts, true);
+    if (chosen == c.size() && c.size() == instances_) chosen = representative(c, kAgreementParts, false);
+    if (chosen == c.size()) return;
+    entry.record = std::move(c[chosen]);
+    c.clear();
+    entry.agreed = true;
   }
   [[nodiscard]] std::size_t size() const { return records_.size(); }
 
@@ -144,8 +162,32 @@ class OpMemoStore {
   std::uint64_t fast_forwarded = 0, skipped_waves = 0, skipped_steps = 0;
 
  private:
+  // The index of the median of `records` at the newest's clock course if all the others (`all`) or another lie
+  // within 1/parts of it; records.size() if not.
+  static std::size_t representative(const std::vector<std::unique_ptr<OpRecord>>& records, std::uint64_t parts,
+                                    bool all) {
+    const auto& course = records.back()->work.segments();
+    std::vector<std::pair<TimeFs, std::size_t>> times;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const OpRecord& r = *records[i];
+      const bool scaled = !course.empty() && !r.work.segments().empty();
+      times.emplace_back(scaled ? r.work.duration_under(course) : r.duration_fs, i);
+    }
+    std::sort(times.begin(), times.end());
+    const std::size_t mid = times.size() / 2;
+    const TimeFs median = times[mid].first;
+    std::size_t within = 0;
+    for (std::size_t j = 0; j < times.size(); ++j) {
+      const TimeFs t = times[j].first;
+      if (j != mid && (t > median ? t - median : median - t) * parts <= median) ++within;
+    }
+    return (all ? within + 1 == times.size() : within > 0) ? times[mid].second : records.size();
+  }
+
+  std::size_t instances_;
   struct Entry {
-    std::unique_ptr<OpRecord> record;
+    std::unique_ptr<OpRecord> record;                   // the representative, once agreed
+    std::vector<std::unique_ptr<OpRecord>> candidates;  // until then, the last instances in order
     const void* recorder = nullptr;
     bool agreed = false;
   };

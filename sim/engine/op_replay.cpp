@@ -175,10 +175,8 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
         spans.add(span);
       }
     }
-    // The refreshes due through a replay that ended later than first predicted.
-    if (dram_ != nullptr && r.record->detailed_dram && now > r.first_end_fs) {
-      dram_->add_replayed(static_cast<std::uint32_t>(op), OpDramCounters{}, 0, now);
-    }
+    // The refreshes due through the replay, but those its twin left owed at its end.
+    if (dram_ != nullptr && r.record->detailed_dram) dram_->replay_ended(now, r.record->refresh_lag_fs);
     replaying_.erase(replaying_.begin() + static_cast<std::ptrdiff_t>(i));
     return;
   }
@@ -228,6 +226,7 @@ std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_
     rec->detailed_dram = true;
     if (r.op < dram_->op_counters().size()) rec->dram = dram_->op_counters()[r.op];
     rec->dram_asked_burst_bytes = dram_->asked_burst_bytes() - r.asked;
+    rec->refresh_lag_fs = dram_->refresh_lag_fs(end_fs);
   }
   const auto& spans = dispatcher_.tile_spans().spans();
   for (std::size_t i = r.spans; i < spans.size(); ++i) {
@@ -339,11 +338,10 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
     live.busy_cycles += static_cast<double>(rec.busy_at_state_fs[s]) * clock_.states()[s].clock_hz;
   }
   if (throttled() || !live.progress.as_recorded(clock_.clock_hz())) rebook(live);
-  live.first_end_fs = e.replay_end_fs;
   const TimeFs end_fs = e.replay_end_fs;
   memory_.add_replayed(rec.levels, rec.dram_read_bytes, rec.dram_written_bytes);
   if (dram_ != nullptr && rec.detailed_dram)
-    dram_->add_replayed(static_cast<std::uint32_t>(op), rec.dram, rec.dram_asked_burst_bytes, e.replay_end_fs);
+    dram_->add_replayed(static_cast<std::uint32_t>(op), rec.dram, rec.dram_asked_burst_bytes, start_fs);
   if (!live.spans_at_end) {
     auto& spans = dispatcher_.tile_spans();
     for (TileSpan span : rec.spans) {
@@ -355,8 +353,26 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
   }
   replaying_.push_back(std::move(live));
   // The cache contents the twin left of its own tensors, at this op's tensors, oldest use first so that LRU order
-  // follows.
+  // follows. A block at either end of one of its tensors may also hold sectors of other tensors (tensors are aligned
+  // to far less than a tracking block: 4 KiB against 64 KiB on TPU-v4's CMEM). The simulated op keeps such a block
+  // resident by touching it, with those sectors in it, whereas the install here can evict it first and allocate it
+  // anew with the op's sectors only: a 8 KiB activation read by every tile of a GEMM then drops the residual beside
+  // it, which the next op reads from DRAM instead. So each time the install touches such a block, the other
+  // tensors' sectors it held at the replay's start are written with it.
   const auto tensors = tensors_of(op);
+  const auto foreign = foreign_sectors(rec, tensors);
+  const auto write_sectors = [](CacheTags& tags, Bytes block, std::uint64_t valid, Bytes lo_clip, Bytes hi_clip) {
+    const Bytes sector = tags.sector_bytes();
+    while (valid != 0) {
+      const auto first = static_cast<unsigned>(__builtin_ctzll(valid));
+      unsigned last = first;
+      while (last + 1 < 64 && ((valid >> (last + 1)) & 1ULL) != 0) ++last;
+      valid &= ~(((last == 63) ? ~0ULL : ((1ULL << (last + 1)) - 1)) & ~((1ULL << first) - 1));
+      const Bytes lo = std::max<Bytes>(block + first * sector, lo_clip);
+      const Bytes hi = std::min<Bytes>(block + (last + 1) * sector, hi_clip);
+      if (hi > lo) tags.write(lo, hi - lo);
+    }
+  };
   for (const auto& r : rec.resident) {
     if (r.tensor >= tensors.size()) continue;
     const Tensor& tensor = *tensors[r.tensor];
@@ -377,8 +393,54 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
       if (hi <= lo) continue;
       tags.write(lo, hi - lo);
       tags.mark_ready(lo, hi - lo, end_fs);
+      if (foreign.empty()) continue;
+      const Bytes block_bytes = tags.tracking_bytes();
+      for (Bytes block = lo / block_bytes * block_bytes; block < hi; block += block_bytes) {
+        for (const auto& f : foreign) {
+          if (f.level == r.level && f.array == r.array && f.block == block) {
+            write_sectors(tags, block, f.valid, 0, ~Bytes{0});
+          }
+        }
+      }
     }
   }
+}
+
+std::vector<DeviceOpReplay::ForeignSectors> DeviceOpReplay::foreign_sectors(
+    const OpRecord& rec, const std::vector<const Tensor*>& tensors) const {
+  std::vector<ForeignSectors> out;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> arrays;
+  for (const auto& r : rec.resident) {
+    if (std::find(arrays.begin(), arrays.end(), std::make_pair(r.level, r.array)) == arrays.end())
+      arrays.emplace_back(r.level, r.array);
+  }
+  for (const auto& [level, array] : arrays) {
+    const CacheTags& tags = memory_.tags(level, array);
+    const Bytes block_bytes = tags.tracking_bytes();
+    const Bytes sector = tags.sector_bytes();
+    // The blocks at the tensors' ends (a block inside a tensor holds nothing else).
+    std::vector<Bytes> ends;
+    for (const auto* t : tensors) {
+      if (t->bytes == 0) continue;
+      ends.push_back(t->address / block_bytes * block_bytes);
+      ends.push_back((t->address + t->bytes - 1) / block_bytes * block_bytes);
+    }
+    std::sort(ends.begin(), ends.end());
+    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+    tags.for_each_block([&](Bytes block, std::uint64_t valid, std::uint64_t) {
+      if (!std::binary_search(ends.begin(), ends.end(), block)) return;
+      std::uint64_t other = 0;
+      for (std::uint64_t bits = valid; bits != 0; bits &= bits - 1) {
+        const auto s = static_cast<unsigned>(__builtin_ctzll(bits));
+        const Bytes lo = block + s * sector;
+        bool own = false;
+        for (const auto* t : tensors) own = own || (lo < t->address + t->bytes && t->address < lo + sector);
+        if (!own) other |= 1ULL << s;
+      }
+      if (other != 0) out.push_back(ForeignSectors{level, array, block, other});
+    });
+  }
+  return out;
 }
 
 void DeviceOpReplay::rebook(Replaying& r) {

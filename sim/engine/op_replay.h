@@ -4,8 +4,12 @@
 // device (no other simulated op in flight) and whose signature was recorded is replayed: its counters, DRAM counts,
 // unit-time accounting and tile spans are booked from the record, shifted to its start, the cache contents the
 // recorded op left of its own tensors are installed at its own tensors' addresses, and the dispatcher ends it after
-// the recorded duration. An op that starts alone and is not in the store is simulated and, if no other op started
-// and it lasted at least `shortest_record_fs`, recorded. With the detailed DRAM that is kRecordRefreshIntervals
+// the recorded duration. The DRAM's idle channels issue the refreshes due by the replay's start then, and at its end
+// those due by its end less the refresh lag each channel had at the twin's end (OpRecord::refresh_lag_fs): the next
+// op's first decisions issue and are charged with the refreshes the twin left owed, as after the twin, rather than
+// none. A block at an end of one of the op's tensors that the install reaches keeps the other tensors' sectors it held
+// (DeviceOpReplay::foreign_sectors). An op that starts alone and is not in the store is simulated and, if no other op
+// started and it lasted at least `shortest_record_fs`, recorded. With the detailed DRAM that is kRecordRefreshIntervals
 // refreshes of a channel at the interval of the refresh mode the controller runs (shortest_record_fs_of: tREFI for
 // all-bank refresh, tREFIsb for per-bank): one refresh more or less in the op then moves it by at most a sixteenth of
 // the share of time refresh takes (all-bank HBM3, tRFC / tREFI = 11.5%: 0.7%; per-bank HBM3, a bank of 16 for tRFCsb
@@ -106,7 +110,6 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
     ReplayProgress progress;
     TimeFs start_fs = 0, read_fs = 0;      // its start, and when its progress was last advanced
     std::size_t read_state = 0;            // the clock's state since read_fs
-    TimeFs first_end_fs = 0;               // the end predicted at its start
     bool spans_at_end = false;             // its tile spans are added at its end, along its progress
     bool retimed = false;                  // its counters follow the live clock (not the recorded one)
     std::vector<ProgressKnot> time_knots;  // wall time -> recorded time done, over the replay so far and ahead
@@ -147,6 +150,15 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   void end_fast_forward(Forward& f);
   [[nodiscard]] std::vector<const Tensor*> tensors_of(std::size_t op) const;
   void replay(std::size_t op, const OpRecord& record, TimeFs start_fs);
+  // The valid sectors of other tensors in the blocks at the ends of the op's tensors, in the arrays its record
+  // installs into.
+  struct ForeignSectors {
+    std::uint32_t level = 0, array = 0;
+    Bytes block = 0;
+    std::uint64_t valid = 0;
+  };
+  [[nodiscard]] std::vector<ForeignSectors> foreign_sectors(const OpRecord& record,
+                                                            const std::vector<const Tensor*>& tensors) const;
   [[nodiscard]] std::unique_ptr<OpRecord> record(const Recording& recording, TimeFs end_fs);
 
   const Workload& workload_;

@@ -1,4 +1,4 @@
-// Memoized op execution against --exact: a 4-layer transformer (prefill and decode), a 3-layer decode with the detailed
+// Memoized op execution against --exact: a 4-layer transformer (prefill and decode), a 7-layer decode with the detailed
 // DRAM and a 4-stage pipeline run both ways; the replayed run keeps the total time within 0.5%, each op's time within
 // 2%, each op's bytes at every level within 1% and the energy within 1%, and it did replay ops.
 #include <doctest/doctest.h>
@@ -149,11 +149,20 @@ TEST_CASE("a GEMM of 8 waves fast-forwarded over its steady waves stays within t
   compare_with_exact("fast-forward", args, false);
 }
 
-TEST_CASE("a 3-layer decode step with the detailed DRAM replays its short ops and stays within the bounds of --exact") {
+TEST_CASE("a 7-layer decode step with the detailed DRAM replays its short ops and stays within the bounds of --exact") {
   // H100's HBM3 refreshes per bank, so ops of 16 tREFIsb (3.9 us) are recorded: every op of this decode step lasts
-  // 5 to 60 us, under the 16 tREFI (62 us) an all-bank standard would ask, and the third layer's are replayed once the
-  // second agreed with the first. Its worst op is 0.9% off; long runs reach 3.7% (sim/engine/op_memo.h).
+  // 5 to 60 us, under the 16 tREFI (62 us) an all-bank standard would ask, and the last layers' are replayed once five
+  // instances in a row held two that agree (sim/engine/op_memo.h; the first layer's cold ones are apart).
   compare_with_exact("decode-detailed",
-                     "run --hw H100-SXM5 --workload llama2_7b_decode --set workload.params.layers=3 "
+                     "run --hw H100-SXM5 --workload llama2_7b_decode --set workload.params.layers=7 "
                      "--set dram.model=detailed");
+}
+
+TEST_CASE(
+    "a decode step on TPU-v4 keeps, after a replayed GEMM, the residual that shares a CMEM block with its input") {
+  // CMEM tracks 64 KiB blocks and tensors are 4 KiB aligned, so a layer's 8 KiB residual (h1) shares a block with the
+  // normed activation that mlp.up reads every tile, which keeps the block and the residual resident in the
+  // simulation. A replay of mlp.up that reinstalled only its own tensors' sectors dropped the residual, and
+  // residual2 read it from DRAM again: 16 KiB instead of 8 KiB, 3.43 us instead of 2.87 (sim/engine/op_replay.cpp).
+  compare_with_exact("tpu-residual", "run --hw TPU-v4 --workload llama2_7b_decode --set workload.params.layers=8");
 }

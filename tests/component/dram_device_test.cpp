@@ -261,4 +261,29 @@ TEST_CASE("writes and reads mixed: every request completes and the write queue d
 }
 
 }  // namespace
+// A memoized replay ends with the refreshes its recorded twin left owed: each channel idle through it issues those due
+// by the end less the channel's lag, and then owes the next decision the refreshes due since, as the twin did.
+TEST_CASE("refreshes up to each channel's own lag: the first unissued one falls due within one interval of it") {
+  const DramParams dram = params_of("HBM2-2000", "RoBaBgCoCh", PagePolicy::open, RefreshMode::per_bank);
+  DramDevice device("lagged", dram, 2);
+  const Cycle interval = dram.standard.timing.tREFIsb;
+  const double tck_s = dram.standard.tck_s;
+  const auto fs_of = [&](double cycles) { return seconds_to_fs(cycles * tck_s); };
+  const TimeFs end = fs_of(10.5 * static_cast<double>(interval));
+  // Nothing issued yet: the first refresh fell due one interval in.
+  for (const TimeFs lag : device.refresh_lag_fs(end)) {
+    CHECK(std::abs(static_cast<double>(lag - fs_of(9.5 * static_cast<double>(interval)))) <= 2.0);
+  }
+  CHECK(device.refresh_lag_fs(fs_of(0.5 * static_cast<double>(interval))) == std::vector<TimeFs>{0, 0});
+  const TimeFs asked = fs_of(3.25 * static_cast<double>(interval));
+  device.refresh_idle_until(end, {asked, 0});
+  // Channel 0 issued those due by 7.25 intervals (7), channel 1 those due by 10.5 (10).
+  CHECK(device.channel(0).counters().refs_per_bank == 7);
+  CHECK(device.channel(1).counters().refs_per_bank == 10);
+  const auto lag = device.refresh_lag_fs(end);
+  CHECK(lag[0] > asked - fs_of(static_cast<double>(interval)));
+  CHECK(lag[0] <= asked);
+  CHECK(lag[1] == 0);
+}
+
 }  // namespace roofsim::dram

@@ -24,28 +24,66 @@ TEST_CASE("valid_bytes_in counts the valid sectors' bytes inside a range, clippe
   CHECK(valid_bytes_in(8192, valid, 128, 8192 + 31 * 128, 64) == 64);
 }
 
-TEST_CASE("the memo store serves a signature once two records in a row agree within 1%, the first of them") {
-  OpMemoStore store;
+TEST_CASE("the memo store serves the median of three records in a row once two of them agree within 1%") {
+  OpMemoStore store(3);
   const auto record_of = [](TimeFs duration_fs) {
     auto record = std::make_unique<OpRecord>();
     record->duration_fs = duration_fs;
     return record;
   };
   store.insert("gemm|a", record_of(1000));
-  CHECK(store.find("gemm|a") == nullptr);   // one instance: not yet
-  store.insert("gemm|a", record_of(1011));  // 1.1% apart: disagrees, and takes the place of the first
+  store.insert("gemm|a", record_of(1030));
+  CHECK(store.find("gemm|a") == nullptr);   // two instances: not yet
+  store.insert("gemm|a", record_of(1100));  // median 1030: 1000 is 2.9% and 1100 6.8% from it
   CHECK(store.find("gemm|a") == nullptr);
-  store.insert("gemm|a", record_of(1001));  // 10 / 1011 = 0.99% apart: agrees
+  store.insert("gemm|a", record_of(1035));  // the last three, 1030 1100 1035: median 1035, 1030 0.48% from it
   REQUIRE(store.find("gemm|a") != nullptr);
-  CHECK(store.find("gemm|a")->duration_fs == 1011);
-  store.insert("gemm|a", record_of(5000));  // once agreed, the record stays
-  CHECK(store.find("gemm|a")->duration_fs == 1011);
+  CHECK(store.find("gemm|a")->duration_fs == 1035);  // the median, not 1030, the first of the two that agree
+  store.insert("gemm|a", record_of(5000));           // once agreed, the record stays
+  CHECK(store.find("gemm|a")->duration_fs == 1035);
   CHECK(store.find("gemm|b") == nullptr);
   CHECK(store.size() == 1);
+
+  // Two in a row that agree are not enough: the median of the three is replayed.
+  store.insert("norm|a", record_of(1000));
+  store.insert("norm|a", record_of(1009));
+  CHECK(store.find("norm|a") == nullptr);
+  store.insert("norm|a", record_of(1005));
+  REQUIRE(store.find("norm|a") != nullptr);
+  CHECK(store.find("norm|a")->duration_fs == 1005);
+}
+
+TEST_CASE("by default the memo store replays the median of five instances in a row") {
+  OpMemoStore store;
+  const auto record_of = [](TimeFs duration_fs) {
+    auto record = std::make_unique<OpRecord>();
+    record->duration_fs = duration_fs;
+    return record;
+  };
+  for (const TimeFs t : {1040, 1000, 1005, 1030}) {
+    store.insert("gemm|a", record_of(t));
+    CHECK(store.find("gemm|a") == nullptr);  // 1000 and 1005 agree, but fewer than five instances
+  }
+  store.insert("gemm|a", record_of(1020));  // 1000 1005 1020 1030 1040: median 1020, 1030 0.98% from it
+  REQUIRE(store.find("gemm|a") != nullptr);
+  CHECK(store.find("gemm|a")->duration_fs == 1020);
+
+  // The first three within 0.1% of their median: that median, without waiting for five.
+  store.insert("up|a", record_of(100000));
+  store.insert("up|a", record_of(100090));
+  CHECK(store.find("up|a") == nullptr);
+  store.insert("up|a", record_of(100050));  // median 100050: 100000 0.05% and 100090 0.04% from it
+  REQUIRE(store.find("up|a") != nullptr);
+  CHECK(store.find("up|a")->duration_fs == 100050);
+  // Not if one of them is further (100000 100050 100200: 0.15%): then five are waited for.
+  for (const TimeFs t : {100000, 100050, 100200}) store.insert("down|a", record_of(t));
+  CHECK(store.find("down|a") == nullptr);
+  store.insert("down|a", record_of(100040));
+  CHECK(store.find("down|a") == nullptr);
 }
 
 TEST_CASE("the memo store counts agreement only between records of one recorder") {
-  OpMemoStore store;
+  OpMemoStore store(3);
   const auto record_of = [](TimeFs duration_fs) {
     auto record = std::make_unique<OpRecord>();
     record->duration_fs = duration_fs;
@@ -54,15 +92,18 @@ TEST_CASE("the memo store counts agreement only between records of one recorder"
   const int device_a = 0, device_b = 0;
   store.insert("norm|x", record_of(1000), &device_a);
   store.insert("norm|x", record_of(1000), &device_b);  // another device's identical instance: not a second instance
+  store.insert("norm|x", record_of(1000), &device_b);
   CHECK(store.find("norm|x") == nullptr);
-  store.insert("norm|x", record_of(2000), &device_b);  // nor does its disagreement replace the first
+  store.insert("norm|x", record_of(2000), &device_b);  // nor does its disagreement count
   store.insert("norm|x", record_of(1005), &device_a);
+  CHECK(store.find("norm|x") == nullptr);
+  store.insert("norm|x", record_of(1002), &device_a);
   REQUIRE(store.find("norm|x") != nullptr);
-  CHECK(store.find("norm|x")->duration_fs == 1000);
+  CHECK(store.find("norm|x")->duration_fs == 1002);
 }
 
-TEST_CASE("the memo store judges a second instance at another clock against the first's time at that clock") {
-  OpMemoStore store;
+TEST_CASE("the memo store compares instances at other clocks by their times at the newest's clock course") {
+  OpMemoStore store(3);
   // Compute-bound (all of the units' time computing): at 1.5 GHz the first's 3000 fs of 1 GHz cycles take 2000 fs.
   const auto record_of = [](TimeFs duration_fs, Hertz clock_hz) {
     auto record = std::make_unique<OpRecord>();
@@ -71,13 +112,17 @@ TEST_CASE("the memo store judges a second instance at another clock against the 
     return record;
   };
   store.insert("attn|a", record_of(3000, 1e9));
-  store.insert("attn|a", record_of(2900, 1.5e9));  // 45% off the prediction (2000 fs): disagrees
-  CHECK(store.find("attn|a") == nullptr);
-  store.insert("attn|a", record_of(1946, 1e9));  // the 2900 at 1.5 GHz predicts 4350 fs at 1 GHz: disagrees
-  CHECK(store.find("attn|a") == nullptr);
-  store.insert("attn|a", record_of(1300, 1.5e9));  // 1946 x 1 / 1.5 = 1297.3: within 1%
+  store.insert("attn|a", record_of(1995, 1.5e9));
+  // At 1.5 GHz: 2000, 1995 and 1960 fs, median 1995, 2000 0.25% from it. As recorded (3000, 1995, 1960) no two would
+  // agree with the median.
+  store.insert("attn|a", record_of(1960, 1.5e9));
   REQUIRE(store.find("attn|a") != nullptr);
-  CHECK(store.find("attn|a")->duration_fs == 1946);
+  CHECK(store.find("attn|a")->duration_fs == 1995);
+
+  store.insert("qkv|a", record_of(3000, 1e9));
+  store.insert("qkv|a", record_of(2900, 1.5e9));  // 4350 at 1 GHz
+  store.insert("qkv|a", record_of(2950, 1e9));    // at 1 GHz: 3000, 4350, 2950: median 3000, 2950 1.7% from it
+  CHECK(store.find("qkv|a") == nullptr);
 }
 
 }  // namespace roofsim
