@@ -85,7 +85,10 @@ void CacheTags::add_fetch(CacheLookup& result, Bytes address, Bytes bytes) {
   if (!result.fetches.empty() && result.fetches.back().address + result.fetches.back().bytes == address) {
     result.fetches.back().bytes += bytes;
   } else {
-    result.fetches.push_back({address, bytes});
+    // In place: a temporary is stored field by field and reloaded whole, a reload that waits for the stores.
+    AddressRange& fetch = result.fetches.emplace_back();
+    fetch.address = address;
+    fetch.bytes = bytes;
   }
   result.fetch_bytes += bytes;
 }
