@@ -290,11 +290,16 @@ void DramChannel::pick_runs(BankQueues& queues, DramCommand column, Cycle decisi
       const DramCommand first = row_hit ? column : open != kClosed ? DramCommand::pre : DramCommand::act;
       Cycle bound = std::max(decision, checker_.bank_ready(first, bank));
       if (row_hit) bound = checker_.column_bound(column, checker_.group_of(bank), bound);
-      const Candidate candidate{bank, index, index == 0 ? queues.front_order(bank) : queues.at(bank, index).order,
-                                bound, row_hit};
-      if (!bounded.empty() && scheduler_->before(candidate, bounded[best]))
-        best = static_cast<std::uint32_t>(bounded.size());
-      bounded.push_back(candidate);
+      // Fields written in place (the scratch has room for a candidate per bank): a temporary is stored field by
+      // field and reloaded whole, a reload that waits for the stores.
+      const auto added = static_cast<std::uint32_t>(bounded.size());
+      Candidate& candidate = bounded.emplace_back();
+      candidate.bank = bank;
+      candidate.index = index;
+      candidate.order = index == 0 ? queues.front_order(bank) : queues.at(bank, index).order;
+      candidate.first_command = bound;
+      candidate.row_hit = row_hit;
+      if (added > 0 && scheduler_->before(candidate, bounded[best])) best = added;
       bounded_first.push_back(first);
       searched.push_back(0);
     }
@@ -311,7 +316,7 @@ void DramChannel::pick_runs(BankQueues& queues, DramCommand column, Cycle decisi
       if (scheduler_->before(bounded[i], bounded[best])) best = i;
     }
     chosen = bounded[best];
-    runs.push_back(Run{chosen, {}, 0});
+    runs.emplace_back().pick = chosen;
     // A part of several bursts is committed as one run; alone, its bursts would follow each other at tCCD_L and no
     // other bank group could use the gaps. So the readiest request of every other bank group joins it (PRE and ACT
     // as needed), and the runs' bursts alternate bank groups at tCCD_S, as a controller interleaving them would
@@ -337,12 +342,12 @@ void DramChannel::pick_runs(BankQueues& queues, DramCommand column, Cycle decisi
       }
       for (std::uint32_t group = 0; group < group_lead.size(); ++group) {
         if (group_lead[group] != DecisionScratch::kNoLead && group != chosen_group) {
-          runs.push_back(Run{bounded[group_lead[group]], {}, 0});
+          runs.emplace_back().pick = bounded[group_lead[group]];
         }
       }
     }
   } else {
-    runs.push_back(Run{chosen, {}, 0});
+    runs.emplace_back().pick = chosen;
   }
   const bool is_write = column == DramCommand::wr;
   bool oldest_served = false;
@@ -451,13 +456,21 @@ const std::vector<SegmentDone>& DramChannel::report_parts(bool is_write, const R
       ++counters_.pres;
       ++run.precharges;
     }
-    // The refreshes issued just before the decision are charged to its first part.
+    // The refreshes issued just before the decision are charged to its first part. Fields written in place, as in
+    // pick_runs().
     const bool first = r == 0;
-    done_parts.push_back(
-        SegmentDone{segment.parent, done, is_write, segment.bursts, run.opened_row, first && turnaround,
-                    first ? refresh.cycles : 0, run.precharges + (first ? refresh.pres : 0),
-                    first ? static_cast<std::uint32_t>(counters_.refs_all_bank - refresh.refs_all_before) : 0,
-                    first ? static_cast<std::uint32_t>(counters_.refs_per_bank - refresh.refs_per_bank_before) : 0});
+    SegmentDone& part = done_parts.emplace_back();
+    part.parent = segment.parent;
+    part.done = done;
+    part.is_write = is_write;
+    part.bursts = segment.bursts;
+    part.opened_row = run.opened_row;
+    part.turnaround = first && turnaround;
+    part.refresh_cycles = first ? refresh.cycles : 0;
+    part.precharges = run.precharges + (first ? refresh.pres : 0);
+    part.refreshes_all_bank = first ? static_cast<std::uint32_t>(counters_.refs_all_bank - refresh.refs_all_before) : 0;
+    part.refreshes_per_bank =
+        first ? static_cast<std::uint32_t>(counters_.refs_per_bank - refresh.refs_per_bank_before) : 0;
   }
   return done_parts;
 }

@@ -89,12 +89,15 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
         const auto decoded = mapping_.decode(burst * shape.burst_bytes);
         const std::uint64_t bursts =
             std::min<std::uint64_t>((last_burst - burst) / stride + 1, shape.columns - decoded.column);
-        Segment segment;
-        segment.row = decoded.row;
-        segment.bank = decoded.bank_group * banks_per_group + decoded.bank;
-        segment.bursts = static_cast<std::uint32_t>(bursts);
-        segment.is_write = is_write;
-        parts_.push_back(Part{decoded.channel, segment, burst});
+        // Fields written in place: a temporary is stored field by field and reloaded whole, a reload that waits for
+        // the stores.
+        Part& part = parts_.emplace_back();
+        part.channel = decoded.channel;
+        part.segment.row = decoded.row;
+        part.segment.bank = decoded.bank_group * banks_per_group + decoded.bank;
+        part.segment.bursts = static_cast<std::uint32_t>(bursts);
+        part.segment.is_write = is_write;
+        part.first_burst = burst;
         burst += bursts * stride;
       }
     }

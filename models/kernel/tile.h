@@ -112,7 +112,11 @@ class ChunkBuilder {
   void add(Bytes address, Bytes length) {
     while (length > 0) {
       if (!open_ || chunks_.back().bytes == request_bytes_) {
-        chunks_.push_back(Chunk{static_cast<std::uint32_t>(step_.ranges.size()), 0, 0, resident_});
+        // Fields written in place: a temporary built on the stack is stored field by field and reloaded whole, and
+        // that reload waits for the stores (no store forwarding), on a path run for every chunk of every step.
+        Chunk& fresh = chunks_.emplace_back();
+        fresh.first = static_cast<std::uint32_t>(step_.ranges.size());
+        fresh.resident = resident_;
         open_ = true;
       }
       Chunk& chunk = chunks_.back();
@@ -120,7 +124,9 @@ class ChunkBuilder {
       if (chunk.count > 0 && step_.ranges.back().address + step_.ranges.back().bytes == address) {
         step_.ranges.back().bytes += take;
       } else {
-        step_.ranges.push_back({address, take});
+        AddressRange& range = step_.ranges.emplace_back();
+        range.address = address;
+        range.bytes = take;
         ++chunk.count;
       }
       chunk.bytes += take;

@@ -1,5 +1,9 @@
 #include "models/memory/cache_tags.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <iterator>
 #include <stdexcept>
@@ -32,6 +36,24 @@ std::uint64_t CacheTags::set_of(std::uint64_t block) const {
 std::uint64_t CacheTags::find(std::uint64_t block) const {
   const std::uint64_t base = set_of(block) * ways_;
   const auto key = static_cast<std::uint32_t>(block);
+#if defined(__SSE2__)
+  if (ways_ == 16) {
+    // A set is one whole tag line: its 16 fingerprints are compared at once, and the matches (usually none or one)
+    // are confirmed in way order, as the loop below would, without a mispredicted exit from a scan.
+    const auto* line = reinterpret_cast<const __m128i*>(tag_lines_[base / 16].fingerprint);
+    const __m128i wanted = _mm_set1_epi32(static_cast<int>(key));
+    const __m128i low = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(line), wanted),
+                                        _mm_cmpeq_epi32(_mm_load_si128(line + 1), wanted));
+    const __m128i high = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(line + 2), wanted),
+                                         _mm_cmpeq_epi32(_mm_load_si128(line + 3), wanted));
+    for (auto matches = static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(low, high))); matches != 0;
+         matches &= matches - 1) {
+      const std::uint64_t way = base + static_cast<std::uint64_t>(__builtin_ctz(matches));
+      if (entries_[way].block == block) return way;
+    }
+    return kEmpty;
+  }
+#endif
   for (std::uint64_t way = base; way < base + ways_; ++way) {
     if (fingerprint(way) == key && entries_[way].block == block) return way;
   }
@@ -63,7 +85,10 @@ void CacheTags::add_fetch(CacheLookup& result, Bytes address, Bytes bytes) {
   if (!result.fetches.empty() && result.fetches.back().address + result.fetches.back().bytes == address) {
     result.fetches.back().bytes += bytes;
   } else {
-    result.fetches.push_back({address, bytes});
+    // In place: a temporary is stored field by field and reloaded whole, a reload that waits for the stores.
+    AddressRange& fetch = result.fetches.emplace_back();
+    fetch.address = address;
+    fetch.bytes = bytes;
   }
   result.fetch_bytes += bytes;
 }

@@ -111,3 +111,24 @@ TEST_CASE("a set-associative cache hits exactly where per-set LRU holds the bloc
     CHECK(tags.contains(block * 4096, 4096) == (std::find(recent.begin(), recent.end(), block) != recent.end()));
   }
 }
+
+TEST_CASE("blocks that share a fingerprint (their low 32 bits) in one 16-way set are told apart") {
+  CacheTags tags(CacheTagsParams{16 * 4096, 128, 4096, 16});
+  REQUIRE(tags.sets() == 1);
+  // Blocks 7, 7 + 2^32 and 7 + 2^33 share a fingerprint; the one held is found whichever way it sits in.
+  const Bytes far = (Bytes{1} << 32) * 4096;
+  tags.write(7 * 4096 + far, 128);       // one sector of block 7 + 2^32
+  tags.write(7 * 4096 + 2 * far, 4096);  // all of block 7 + 2^33
+  CacheLookup lookup;
+  tags.read(7 * 4096, 4096, lookup);  // block 7 itself is not held
+  CHECK(lookup.hit_bytes == 0);
+  CHECK(lookup.miss_bytes == 4096);
+  lookup.clear();
+  tags.read(7 * 4096 + far, 256, lookup);  // its first sector was written, the second was not
+  CHECK(lookup.hit_bytes == 128);
+  CHECK(lookup.miss_bytes == 128);
+  lookup.clear();
+  tags.read(7 * 4096 + 2 * far, 4096, lookup);
+  CHECK(lookup.hit_bytes == 4096);
+  CHECK(tags.contains(7 * 4096, 4096));
+}
