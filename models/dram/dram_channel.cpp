@@ -16,6 +16,7 @@ ChannelPolicy ChannelPolicy::from(const DramParams& dram) {
   policy.write_high = std::min(std::max(1u, dram.write_high), policy.write_queue);
   policy.write_low = std::min(dram.write_low, policy.write_high - 1);
   policy.frfcfs_cap = dram.frfcfs_cap;
+  policy.refresh_postpone = dram.resolved_refresh_postpone();
   return policy;
 }
 
@@ -37,7 +38,8 @@ DramChannel::DramChannel(const DramStandardParams& standard, const ChannelPolicy
       checker_(CheckerTiming::from(standard), standard.bank_groups, standard.banks_per_group),
       scheduler_(make_scheduler(policy.scheduler, policy.frfcfs_cap)),
       row_policy_(make_row_policy(policy.page)),
-      refresh_(policy.refresh, standard.timing.tREFI, standard.timing.tREFIsb, standard.banks()),
+      refresh_(policy.refresh, standard.timing.tREFI, standard.timing.tREFIsb, standard.banks(),
+               policy.refresh_postpone),
       open_rows_(checker_.banks(), kClosed),
       reads_(checker_.banks()),
       writes_(checker_.banks()) {
@@ -72,6 +74,7 @@ Cycle DramChannel::next_release() const {
 }
 
 void DramChannel::enqueue(const Segment& segment) {
+  if (!has_work()) busy_from_ = segment.arrival;
   (segment.is_write ? writes_ : reads_)
       .push(segment.bank, BankQueues::Entry{segment.parent, segment.row, next_order_++, segment.bursts, 0});
   if (open_rows_[segment.bank] == segment.row) ++open_row_parts_[segment.is_write ? 1 : 0][segment.bank];
@@ -103,10 +106,14 @@ bool DramChannel::queued_hit(std::uint32_t bank, std::uint64_t row) const {
 }
 
 // Refreshes due before `cycle`: all-bank refresh first precharges every open bank (JESD79-4 REF needs all banks
-// idle), per-bank refresh only the bank it refreshes.
+// idle), per-bank refresh only the bank it refreshes. One falling due while requests are queued may be postponed
+// (RefreshManager::may_postpone); the owed ones go out from the start of the next idle stretch, one after another
+// while no request has arrived, or one per due cycle once the limit is owed. The queues as they are at the call
+// stand for the banks' state at each due cycle of a busy stretch.
 //
 // A channel left alone keeps refreshing (a second is 256,000 tREFI of 3.9 us), and a PRE held back (a long tWR) holds
-// back every REF due meanwhile, so the refreshes of a stretch are counted in closed form where they repeat:
+// back every REF due meanwhile, so the refreshes of a stretch are counted in closed form where they repeat (nothing
+// owed, or the limit owed, so that each is issued at its due cycle):
 // - All-bank: once a REF has gone out at R0, every bank is closed and every command issued so far lies before R0, so
 //   the i-th REF after it goes out at Ri = max(R0 + i tRFC, due_i) (its own tRFC, or its due cycle); the ones before
 //   the last are counted and only the last is issued, which leaves the timing checker as the whole sequence would.
@@ -121,11 +128,25 @@ void DramChannel::refresh_until(Cycle cycle) {
   const Cycle round_cycles = static_cast<Cycle>(round) * interval;
   const bool counted = !checker_.logging() && interval > 0;
   const bool rounds_repeat = counted && !all_banks && timing.tRFCsb <= round_cycles;
-  std::uint64_t on_time = 0;  // per-bank refreshes in a row issued at their due cycle with no bank to close
-  while (refresh_.next_due() <= cycle) {
+  // The idle stretch [idle_since_, idle_end): from the decision that emptied the queues to the next arrival.
+  const Cycle idle_end = has_work() ? busy_from_ : kNever;
+  const std::uint64_t busy = reads_.nonempty() | writes_.nonempty();
+  Cycle repay_from = idle_since_;  // where the next owed refresh may go, while the channel is idle
+  std::uint64_t on_time = 0;       // per-bank refreshes in a row issued at their due cycle with no bank to close
+  for (;;) {
     const Cycle due = refresh_.next_due();
-    if (rounds_repeat && on_time >= round && refresh_.at_round_start()) {
-      const auto rounds = static_cast<std::uint64_t>((cycle - due) / round_cycles);
+    const bool repaying = refresh_.owed() > 0 && repay_from < idle_end && repay_from <= cycle && repay_from <= due;
+    if (!repaying && due > cycle) break;
+    const bool idle = due >= idle_since_ && due < idle_end;
+    if (!repaying && !idle && refresh_.may_postpone(busy)) {
+      refresh_.postpone();
+      on_time = 0;
+      continue;
+    }
+    const bool fixed = refresh_.owed() == (idle ? 0 : refresh_.owed_limit());  // each later one at its due cycle
+    const Cycle span_end = idle && refresh_.owed_limit() > 0 ? std::min(cycle, idle_end - 1) : cycle;
+    if (!repaying && fixed && rounds_repeat && on_time >= round && refresh_.at_round_start() && span_end >= due) {
+      const auto rounds = static_cast<std::uint64_t>((span_end - due) / round_cycles);
       if (rounds >= 2) {
         const std::uint64_t skipped = (rounds - 1) * round;
         counters_.refs_per_bank += skipped;
@@ -134,18 +155,19 @@ void DramChannel::refresh_until(Cycle cycle) {
         continue;
       }
     }
-    const std::uint32_t first = all_banks ? 0 : refresh_.next_bank(reads_.nonempty() | writes_.nonempty());
+    const Cycle from = repaying ? repay_from : due;
+    const std::uint32_t first = all_banks ? 0 : refresh_.next_bank(repaying ? 0 : busy);
     const std::uint32_t last = all_banks ? checker_.banks() : first + 1;
     bool closed_any = false;
     for (std::uint32_t bank = first; bank < last; ++bank) {
       if (open_rows_[bank] == kClosed) continue;
-      checker_.issue(DramCommand::pre, bank, checker_.earliest(DramCommand::pre, bank, due));
+      checker_.issue(DramCommand::pre, bank, checker_.earliest(DramCommand::pre, bank, from));
       set_open_row(bank, kClosed);
       ++counters_.pres;
       closed_any = true;
     }
     const DramCommand command = all_banks ? DramCommand::ref_all : DramCommand::ref_bank;
-    const Cycle at = checker_.earliest(command, first, due);
+    const Cycle at = checker_.earliest(command, first, from);
     checker_.issue(command, first, at);
     if (all_banks) {
       ++counters_.refs_all_bank;
@@ -154,11 +176,17 @@ void DramChannel::refresh_until(Cycle cycle) {
       ++counters_.refs_per_bank;
       counters_.refresh_bank_cycles += timing.tRFCsb;
     }
+    if (repaying) {
+      refresh_.repay(first);
+      repay_from = at;
+      on_time = 0;
+      continue;
+    }
     on_time = at == due && !closed_any ? on_time + 1 : 0;
     refresh_.advance(first);
-    if (counted && all_banks && timing.tRFC > 0) {
-      // The refreshes still due by `cycle`, the n-th due at due + n tREFI: count them, issue the last.
-      const auto remaining = static_cast<std::uint64_t>((cycle - due) / interval);
+    if (counted && fixed && all_banks && timing.tRFC > 0 && span_end >= due) {
+      // The refreshes still due by `span_end`, the n-th due at due + n tREFI: count them, issue the last.
+      const auto remaining = static_cast<std::uint64_t>((span_end - due) / interval);
       if (remaining >= 2) {
         const auto n = static_cast<Cycle>(remaining);
         checker_.issue(DramCommand::ref_all, 0, std::max(at + n * timing.tRFC, due + n * interval));
@@ -168,6 +196,7 @@ void DramChannel::refresh_until(Cycle cycle) {
       }
     }
   }
+  if (has_work() && cycle >= busy_from_) idle_since_ = kNever;
 }
 
 void DramChannel::refresh_for_bus_sharer(Cycle cycle) {
@@ -214,6 +243,7 @@ const std::vector<SegmentDone>& DramChannel::decide(Cycle now) {
   const Cycle first_command = std::min(row_command, place_bursts(column));
   const auto& done_parts = report_parts(is_write, refresh);
   clock_ = std::max(decision, first_command);
+  if (!has_work()) idle_since_ = decision;
   return done_parts;
 }
 

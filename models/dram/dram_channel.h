@@ -55,6 +55,7 @@ struct ChannelPolicy {
   DramScheduler scheduler = DramScheduler::frfcfs;
   RefreshMode refresh = RefreshMode::all_bank;
   std::uint32_t read_queue = 64, write_queue = 64, write_high = 48, write_low = 16, frfcfs_cap = 16;
+  std::uint32_t refresh_postpone = 0;  // all-bank refreshes' worth that may be owed (RefreshManager)
 
   [[nodiscard]] static ChannelPolicy from(const DramParams& dram);
 };
@@ -180,6 +181,10 @@ class DramChannel {
   bool last_was_write_ = false;
   bool served_any_ = false;
   Cycle clock_ = 0;
+  // The channel has had no queued request since idle_since_ (kNever: it has since the last call of refresh_until),
+  // and the request ending that stretch arrived at busy_from_.
+  Cycle idle_since_ = 0;
+  Cycle busy_from_ = kNever;
   using Run = DecisionScratch::Run;
   // The earliest cycle the first command of a candidate may issue (the answers per bank group cached within a
   // decision).

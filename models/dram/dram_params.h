@@ -3,6 +3,7 @@
 // file, one per standard and speed in configs/dram/, and the device file's [dram] section): the standard's geometry,
 // timings and command energies, and the controller's policies. Timings are kept in cycles of tCK, as the controller
 // (and JEDEC) counts them.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,6 +32,8 @@ struct DramStandardParams {
   std::uint32_t banks_per_group = 0;
   Bytes row_bytes = 0;            // page size per pseudo-channel
   bool per_bank_refresh = false;  // the standard has REFsb/REFpb
+  // All-bank refreshes the controller may postpone while it has requests queued (per-bank: as many rounds of REFsb).
+  std::uint32_t refresh_postpone_max = 0;
   bool separate_row_bus = false;  // row (ACT/PRE/REF) and column (RD/WR) commands have their own buses (HBM)
   // The pseudo-channels of a channel take turns on its row and column command buses (HBM pseudo-channel mode).
   bool shared_command_bus = false;
@@ -70,7 +73,9 @@ struct DramParams {
   std::uint32_t read_queue = 0, write_queue = 0;  // entries per channel
   std::uint32_t write_high = 0, write_low = 0;    // write-drain watermarks (entries)
   std::uint32_t frfcfs_cap = 0;                   // row hits served before an older miss must go
-  Joules energy_per_byte_j = 0;                   // simple model
+  // All-bank refreshes (per-bank: rounds) the controller may owe; no more than the standard's refresh_postpone_max.
+  std::uint32_t refresh_postpone = 0;
+  Joules energy_per_byte_j = 0;  // simple model
 
   [[nodiscard]] std::uint32_t channels() const {  // independent channels of the device (pseudo-channels for HBM)
     return stacks * standard.channels * standard.pseudo_channels;
@@ -79,6 +84,10 @@ struct DramParams {
   [[nodiscard]] RefreshMode resolved_refresh() const {
     if (refresh != RefreshMode::standard) return refresh;
     return standard.per_bank_refresh ? RefreshMode::per_bank : RefreshMode::all_bank;
+  }
+  // The refreshes the controller may owe: the configured number, never beyond what the standard allows.
+  [[nodiscard]] std::uint32_t resolved_refresh_postpone() const {
+    return std::min(refresh_postpone, standard.refresh_postpone_max);
   }
   [[nodiscard]] BytesPerSecond peak_bandwidth_bytes_per_s() const {
     return standard.channel_bandwidth_bytes_per_s() * channels();

@@ -93,15 +93,34 @@ class AdaptiveRowPolicy final : public RowPolicy {
 // When refreshes are due: all-bank every tREFI; per-bank every tREFIsb, each bank once per round of `banks` refreshes
 // but in the order the controller finds convenient (JESD235 lets the controller name the bank of each REFSB): a
 // bank with no queued request first, so that a stream is not stalled behind a bank that is refreshing; or never.
+//
+// Postponement (Elastic Refresh, Stuecheli et al., MICRO 2010; DRAMSys's refresh managers): a refresh falling due
+// while the channel has queued requests may be postponed (per-bank too: a bank idle when the REFsb is due is often
+// the one the stream reaches next, so the channel's load, as Elastic Refresh reads its rank's queue, decides),
+// up to `postpone_max` all-bank refreshes' worth (per-bank: that many rounds, DRAMSys's maxPostponed x banks); the
+// owed ones go out when the channel is idle, or one per due cycle once the limit is reached, so no more than the limit
+// is ever owed (JESD79-4: at most 8 REF postponed, at most 9 tREFI between two REF).
 class RefreshManager {
  public:
-  RefreshManager(RefreshMode mode, Cycle tREFI, Cycle tREFIsb, std::uint32_t banks);
+  RefreshManager(RefreshMode mode, Cycle tREFI, Cycle tREFIsb, std::uint32_t banks, std::uint32_t postpone_max = 0);
   [[nodiscard]] RefreshMode mode() const { return mode_; }
+  // The due cycle of the next refresh neither issued nor postponed.
   [[nodiscard]] Cycle next_due() const { return due_; }
   // The bank the next per-bank refresh goes to; `busy` has bit b set when bank b has queued requests.
   [[nodiscard]] std::uint32_t next_bank(std::uint64_t busy) const;
   // The due refresh was issued (to `bank` for per-bank refresh).
   void advance(std::uint32_t bank = 0);
+
+  // Refreshes postponed and not yet issued, and how many may be.
+  [[nodiscard]] std::uint64_t owed() const { return owed_; }
+  [[nodiscard]] std::uint64_t owed_limit() const { return limit_; }
+  // Whether the due refresh may wait: the channel has queued requests (`busy`, per bank) and the limit is not
+  // reached.
+  [[nodiscard]] bool may_postpone(std::uint64_t busy) const;
+  // The due refresh waits: it is owed, and the next one falls due an interval later.
+  void postpone();
+  // An owed refresh was issued (to `bank` for per-bank refresh).
+  void repay(std::uint32_t bank = 0);
 
   // Refreshes per round: every bank refreshed once (1 all-bank, `banks` per-bank).
   [[nodiscard]] std::uint64_t round() const { return mode_ == RefreshMode::per_bank ? banks_ : 1; }
@@ -112,10 +131,17 @@ class RefreshManager {
   void skip_rounds(std::uint64_t rounds);
 
  private:
+  void mark(std::uint32_t bank);
+  [[nodiscard]] std::uint64_t all_banks() const {
+    return banks_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << banks_) - 1;
+  }
+
   RefreshMode mode_;
   Cycle interval_;
   std::uint32_t banks_;
   Cycle due_;
+  std::uint64_t limit_;
+  std::uint64_t owed_ = 0;
   std::uint64_t refreshed_ = 0;  // banks refreshed in the current round
 };
 

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -56,6 +57,7 @@ struct DramOptions {
   std::string mapping, page_policy, scheduler, refresh;
   std::uint64_t seed = 1;
   std::uint32_t queue = 0;
+  std::optional<std::uint32_t> refresh_postpone;
   bool quiet = false;
 };
 
@@ -101,6 +103,7 @@ void apply_overrides(const DramOptions& options, DramParams& dram) {
   if (!options.page_policy.empty())
     dram.page_policy = parse_enum_option<PagePolicy>("--page-policy", options.page_policy);
   if (!options.scheduler.empty()) dram.scheduler = parse_enum_option<DramScheduler>("--scheduler", options.scheduler);
+  if (options.refresh_postpone) dram.refresh_postpone = *options.refresh_postpone;
   if (!options.refresh.empty()) {
     dram.refresh = parse_enum_option<RefreshMode>("--refresh", options.refresh);
     dram.refresh = dram.resolved_refresh();
@@ -241,6 +244,11 @@ void add_dram_command(CLI::App& app, int& exit_code) {
   command->add_option("--page-policy", options->page_policy, "Row policy: " + enum_choices<PagePolicy>());
   command->add_option("--scheduler", options->scheduler, "Request scheduler: " + enum_choices<DramScheduler>());
   command->add_option("--refresh", options->refresh, "Refresh mode: " + enum_choices<RefreshMode>());
+  command
+      ->add_option("--refresh-postpone", options->refresh_postpone,
+                   "All-bank refreshes (per-bank: rounds) that may be postponed under load, at most the "
+                   "standard's limit (default the device's, 0: none)")
+      ->check(CLI::Range(0, 64));
   command
       ->add_option("--format", options->format,
                    "Trace format: auto (from the first line), roofsim, ramulator ('LD|ST <address>', Ramulator 2), "

@@ -189,6 +189,12 @@ const KeyRegistry& hardware_registry() {
           {"dram.refresh", K::choice, Q::bytes, opt, "standard",
            "Refresh mode (standard: per_bank where the standard file sets per_bank_refresh, else all_bank)",
            &DramParams::refresh},
+          // Off by default: with it, the layer-to-layer spread of decode GEMVs under --exact did not shrink (H100
+          // and MI300X, llama3 70B TP8), so it stays a controller option until what moves that spread is known.
+          {"dram.refresh_postpone", K::integer, Q::bytes, opt, "0",
+           "All-bank refreshes (per-bank: rounds) the controller may postpone while requests are queued, caught up "
+           "when idle (0: none; at most the standard file's refresh_postpone_max)",
+           &DramParams::refresh_postpone, within(0, 64)},
           {"dram.read_queue", K::count, Q::bytes, opt, "64", "Read queue entries per channel", &DramParams::read_queue,
            within(1, 65536)},
           {"dram.write_queue", K::count, Q::bytes, opt, "64", "Write queue entries per channel",
