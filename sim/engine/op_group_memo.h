@@ -90,8 +90,9 @@ class OpGroupStore {
   // (divergences), groups not recorded (their clock changed, or they did not end in the run).
   std::uint64_t recorded = 0, replayed = 0, members_replayed = 0, diverged = 0, unrecorded = 0;
   // Ops simulated though memoization was on, by reason: started beside an op that started before it outside any
-  // group (a single op's replay, or a simulated one), and a member of a group whose key is not yet agreed.
-  std::uint64_t beside_started = 0, in_unagreed_group = 0;
+  // group (a single op's replay, or a simulated one), a member of a group whose key is not yet agreed, and an op
+  // starting a group once the power governor has moved the clock (groups are memoized at a fixed clock only).
+  std::uint64_t beside_started = 0, in_unagreed_group = 0, under_moving_clock = 0;
 
  private:
   struct Entry {

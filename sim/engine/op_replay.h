@@ -130,11 +130,9 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
     std::vector<std::unique_ptr<OpRecord>> records;
     std::vector<LevelCounters> levels;
     Bytes dram_read = 0, dram_written = 0, asked = 0;
-    // Replaying: the record, the next member expected, whether its members' ends follow another clock than the
-    // recorded one, and whether an op starting inside broke the pattern.
+    // Replaying: the record, the next member expected and whether an op starting inside broke the pattern.
     const OpGroupRecord* replaying = nullptr;
     std::size_t next = 0;
-    bool retimed = false;
     bool diverged = false;
   };
   // An op starting while another op is in flight, or while a group is: returns its replay's end when it is a member
