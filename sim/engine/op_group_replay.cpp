@@ -206,6 +206,10 @@ void DeviceOpReplay::close_group(TimeFs now) {
     m.offset_fs = g.members[i].start_fs - g.start_fs;
     m.kind_key = kind_key(g.members[i].op);
     m.record = std::move(g.records[i]);
+    // The DRAM serves a member's requests until the group's end (writes posted late, fills behind the other
+    // members'): its counters then, as the group's asked bytes run until then.
+    const std::size_t op = g.members[i].op;
+    if (dram_ != nullptr && op < dram_->op_counters().size()) m.record->dram = dram_->op_counters()[op];
     rec->members.push_back(std::move(m));
     tensors.push_back(tensors_of(g.members[i].op));
   }
