@@ -93,6 +93,8 @@ class OpGroupStore {
   // group (a single op's replay, or a simulated one), a member of a group whose key is not yet agreed, and an op
   // starting a group once the power governor has moved the clock (groups are memoized at a fixed clock only).
   std::uint64_t beside_started = 0, in_unagreed_group = 0, under_moving_clock = 0;
+  // Ops starting a group on a device with the detailed DRAM (simulated: see op_group_replay.cpp).
+  std::uint64_t detailed_dram = 0;
 
  private:
   struct Entry {
