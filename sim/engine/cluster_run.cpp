@@ -638,6 +638,15 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
         fmt::format("; the {} simulated ranks share one store of memoized ops ({} replayed, {} recorded over them)",
                     classes.count(), shell->memo().replayed, shell->memo().recorded);
   }
+  if (options.memoize) {
+    const OpGroupStore& groups = shell->memo().groups;
+    result.symmetry += fmt::format(
+        "; overlap groups: {} replayed ({} ops), {} recorded ({} keys), {} diverged, {} not recorded; ops simulated "
+        "beside an op outside a group {}, in groups not yet agreed {}; groups simulated under a moving clock {}, with "
+        "the detailed DRAM {}",
+        groups.replayed, groups.members_replayed, groups.recorded, groups.size(), groups.diverged, groups.unrecorded,
+        groups.beside_started, groups.in_unagreed_group, groups.under_moving_clock, groups.detailed_dram);
+  }
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

@@ -42,6 +42,7 @@
 #include "models/dram/engine_dram_adapter.h"
 #include "models/memory/memory_system.h"
 #include "models/power/clock_scaled_work.h"
+#include "sim/engine/op_group_memo.h"
 
 namespace roofsim {
 
@@ -160,6 +161,8 @@ class OpMemoStore {
   // of, whole waves skipped, and steps skipped inside tiles (each skip's steps, which every running tile skipped).
   bool fast_forward = false;
   std::uint64_t fast_forwarded = 0, skipped_waves = 0, skipped_steps = 0;
+  // Ops that overlap others, memoized by overlap group (op_group_memo.h).
+  OpGroupStore groups;
 
  private:
   // The index of the median of `records` at the newest's clock course if all the others (`all`) or another lie

@@ -122,7 +122,12 @@ std::string DeviceOpReplay::signature(std::size_t op) const {
 TimeFs DeviceOpReplay::op_starting(std::size_t op, TimeFs now) {
   // Another op starting while one is recorded makes that record an overlap, which the signature does not describe.
   for (auto& r : recordings_) r.valid = false;
-  if (executions_[op].lowering == nullptr || policy_.others_in_flight(op)) {
+  if (executions_[op].lowering != nullptr) started_.push_back(op);
+  if (executions_[op].lowering == nullptr || policy_.others_in_flight(op) || group_) {
+    if (executions_[op].lowering != nullptr) {
+      const TimeFs end = group_starting(op, now);
+      if (end != kNever) return end;
+    }
     // A clock course imposed for a replay or a hold in flight does not describe the op joining it.
     if (governor_ != nullptr && executions_[op].lowering != nullptr) {
       governor_->settle(now);
@@ -157,6 +162,8 @@ TimeFs DeviceOpReplay::op_starting(std::size_t op, TimeFs now) {
 }
 
 void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
+  started_.erase(std::remove(started_.begin(), started_.end(), op), started_.end());
+  if (group_) group_finished(op, now);
   for (std::size_t i = 0; i < replaying_.size(); ++i) {
     Replaying& r = replaying_[i];
     if (r.op != op) continue;

@@ -41,6 +41,7 @@
 // were skipped at and their counters are spent at an even pace (SkippedWaves), and after which the policy is left as
 // it was at the hold's start, moved by the hold: the order in which the simulated tail and the skipped waves pass
 // then changes neither the clocks they run at nor the governor's state after the op.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,34 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   // Books the replay's engine time per state, its units' times and its pace for the end it now has.
   void rebook(Replaying& r);
 
+  // The overlap group in flight (op_group_memo.h; sim/engine/op_group_replay.cpp): from an op that starts with no
+  // other op started and not ended, while one of its members has not ended.
+  struct GroupRun {
+    std::string key;
+    TimeFs start_fs = 0;
+    std::size_t first_op = 0;
+    std::vector<std::size_t> open;  // members started and not ended
+    // Recording: each member's start snapshot and, once it ended, its record; the group's shared counters at its
+    // start.
+    std::vector<Recording> members;
+    std::vector<std::unique_ptr<OpRecord>> records;
+    std::vector<LevelCounters> levels;
+    Bytes dram_read = 0, dram_written = 0, asked = 0;
+    // Replaying: the record, the next member expected and whether an op starting inside broke the pattern.
+    const OpGroupRecord* replaying = nullptr;
+    std::size_t next = 0;
+    bool diverged = false;
+  };
+  // An op starting while another op is in flight, or while a group is: returns its replay's end when it is a member
+  // of a group being replayed, kNever when it is simulated (recorded as a member, or beside an op outside a group).
+  [[nodiscard]] TimeFs group_starting(std::size_t op, TimeFs now);
+  void group_finished(std::size_t op, TimeFs now);
+  // The members' records, the cache contents of the members' tensors and the group record at the group's end.
+  void close_group(TimeFs now);
+  // What an op runs, without the memory state: kind, data type, lowering, tiles, shape and tensor sizes.
+  [[nodiscard]] std::string kind_key(std::size_t op) const;
+  [[nodiscard]] Recording start_recording(std::size_t op, std::string signature, TimeFs now) const;
+
   // An op being fast-forwarded: its detector and, for each skip, what the op's hold and end adjust.
   struct Forward {
     std::size_t op = 0;
@@ -176,6 +205,8 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   std::vector<Forward> forwards_;
   std::vector<UnfinishedWork> unfinished_;  // scratch of step_boundary
   std::vector<Replaying> replaying_;
+  std::vector<std::size_t> started_;  // ops started (op_starting) and not ended
+  std::optional<GroupRun> group_;
   GovernorModule* governor_ = nullptr;
   // The governor has moved the clock in this run: until then replays and records are those of a fixed clock (their
   // counters spent at an even pace, no power profile recorded), which leaves a run the cap never throttles as it is

@@ -1,0 +1,83 @@
+// Memoized overlap groups against --exact: a 4-stage training pipeline whose backward runs each layer's weight-gradient
+// GEMM beside its data-gradient GEMM and the ops after it (sim/engine/op_group_memo.h). The groups repeat over the
+// layers, micro-batches and stages and are replayed; the backward ops keep their times within 2% of --exact on every
+// stage, and the step's time, bytes per level and energy stay within the bounds of single-op memoization.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_paths.h"
+
+using namespace roofsim;
+
+namespace {
+
+double relative(double a, double b) {
+  return b == 0 ? (a == 0 ? 0.0 : 1.0) : std::abs(a - b) / std::abs(b);
+}
+
+std::map<std::string, double> level_sums(const nlohmann::json& ops) {
+  std::map<std::string, double> sums;
+  for (const auto& op : ops) {
+    if (!op.contains("bytes") || !op["bytes"].is_object()) continue;
+    for (const auto& [level, bytes] : op["bytes"].items()) sums[level] += bytes.get<double>();
+  }
+  return sums;
+}
+
+}  // namespace
+
+TEST_CASE("a training pipeline replays its backward's overlap groups within the bounds of --exact") {
+  // pp_training at half its widths and a quarter of its sequence, 4 micro-batches, no cap: its GEMMs still run several
+  // waves, and the weight-gradient GEMM of each layer fills the data-gradient GEMM's tail and overlaps the ops after.
+  const std::string args =
+      "run --hw 8xH100-NVSwitch --workload pp_training --set cluster.devices=4 --set dram.model=simple "
+      "--set workload.params.seq=512 --set workload.params.hidden=2048 --set workload.params.ffn=8192 "
+      "--set workload.params.micro_batches=4 --set power.cap=0W --quiet";
+  const auto dir = test::scratch_dir("memo-overlap-groups");
+  const auto memo = test::run_roofsim(args + " --out " + (dir / "memo").string());
+  REQUIRE(memo.exit_code == 0);
+  const auto exact = test::run_roofsim(args + " --exact --out " + (dir / "exact").string());
+  REQUIRE(exact.exit_code == 0);
+  const auto mc = nlohmann::json::parse(test::read_file(dir / "memo" / "cluster.json"));
+  const auto ec = nlohmann::json::parse(test::read_file(dir / "exact" / "cluster.json"));
+  const std::string symmetry = mc["symmetry"].get<std::string>();
+  INFO("symmetry: " << symmetry);
+  std::smatch groups;
+  REQUIRE(std::regex_search(symmetry, groups,
+                            std::regex(R"(overlap groups: (\d+) replayed \((\d+) ops\).* (\d+) diverged)")));
+  CHECK(std::stoull(groups[1].str()) > 0);
+  CHECK(std::stoull(groups[3].str()) == 0);
+
+  std::size_t backward = 0;
+  for (std::size_t r = 0; r < ec["simulated_ranks"].size(); ++r) {
+    const auto& mops = mc["simulated_ranks"][r]["ops"];
+    const auto& eops = ec["simulated_ranks"][r]["ops"];
+    REQUIRE(mops.size() == eops.size());
+    for (std::size_t i = 0; i < eops.size(); ++i) {
+      const auto& e = eops[i];
+      if (e["network"].get<bool>() || e["name"].get<std::string>().find(".bwd") == std::string::npos) continue;
+      const auto& m = mops[i];
+      INFO("rank " << r << " op " << e["name"].get<std::string>());
+      CHECK(relative(m["end_s"].get<double>() - m["launch_s"].get<double>(),
+                     e["end_s"].get<double>() - e["launch_s"].get<double>()) < 0.02);
+      ++backward;
+    }
+  }
+  CHECK(backward > 0);
+  const auto m = nlohmann::json::parse(test::read_file(dir / "memo" / "report.json"));
+  const auto e = nlohmann::json::parse(test::read_file(dir / "exact" / "report.json"));
+  CHECK(relative(m["total"]["sim_time_s"].get<double>(), e["total"]["sim_time_s"].get<double>()) < 0.005);
+  CHECK(relative(m["power"]["energy_j"].get<double>(), e["power"]["energy_j"].get<double>()) < 0.01);
+  const auto memo_levels = level_sums(m["ops"]);
+  for (const auto& [level, bytes] : level_sums(e["ops"])) {
+    INFO("level " << level);
+    CHECK(relative(memo_levels.at(level), bytes) < 0.01);
+  }
+}
