@@ -175,24 +175,13 @@ void DeviceOpReplay::close_group(TimeFs now) {
     for (const auto& r : g.replaying->resident) {
       if (r.member >= tensors.size() || r.tensor >= tensors[r.member].size()) continue;
       const Tensor& tensor = *tensors[r.member][r.tensor];
-      const std::int64_t base = static_cast<std::int64_t>(tensor.address) + r.offset;
       CacheTags& tags = memory_.tags(r.level, r.array);
-      const Bytes sector = tags.sector_bytes();
-      std::uint64_t valid = r.valid;
-      while (valid != 0) {
-        const auto first = static_cast<unsigned>(__builtin_ctzll(valid));
-        unsigned last = first;
-        while (last + 1 < 64 && ((valid >> (last + 1)) & 1ULL) != 0) ++last;
-        valid &= ~(((last == 63) ? ~0ULL : ((1ULL << (last + 1)) - 1)) & ~((1ULL << first) - 1));
-        const std::int64_t lo_signed = base + static_cast<std::int64_t>(first * sector);
-        const std::int64_t hi_signed = base + static_cast<std::int64_t>((last + 1) * sector);
-        const Bytes lo = std::max<Bytes>(static_cast<Bytes>(std::max<std::int64_t>(lo_signed, 0)), tensor.address);
-        const Bytes hi =
-            std::min<Bytes>(static_cast<Bytes>(std::max<std::int64_t>(hi_signed, 0)), tensor.address + tensor.bytes);
-        if (hi <= lo) continue;
-        tags.write(lo, hi - lo);
-        tags.mark_ready(lo, hi - lo, now);
-      }
+      const auto tensor_start = static_cast<std::int64_t>(tensor.address);
+      for_each_valid_run(tensor_start + r.offset, r.valid, tags.sector_bytes(), tensor_start,
+                         tensor_start + static_cast<std::int64_t>(tensor.bytes), [&](Bytes lo, Bytes hi) {
+                           tags.write(lo, hi - lo);
+                           tags.mark_ready(lo, hi - lo, now);
+                         });
     }
     return;
   }

@@ -59,6 +59,24 @@ inline constexpr std::uint64_t kFillClasses = 16;
 [[nodiscard]] Bytes valid_bytes_in(Bytes block_address, std::uint64_t valid, Bytes sector_bytes, Bytes address,
                                    Bytes bytes);
 
+// Calls `write(lo, hi)` for each run of adjacent valid sectors of the block starting at `block_start` (below 0 where a
+// record's block begins before its tensor at address 0), clipped to [clip_lo, clip_hi): a replay installs a recorded
+// block a run at a time, so that the cache's tags see the writes a simulation would have made.
+template <typename Write>
+void for_each_valid_run(std::int64_t block_start, std::uint64_t valid, Bytes sector_bytes, std::int64_t clip_lo,
+                        std::int64_t clip_hi, Write&& write) {
+  const auto sector = static_cast<std::int64_t>(sector_bytes);
+  while (valid != 0) {
+    const auto first = static_cast<unsigned>(__builtin_ctzll(valid));
+    unsigned last = first;
+    while (last + 1 < 64 && ((valid >> (last + 1)) & 1ULL) != 0) ++last;
+    valid &= ~(((last == 63) ? ~0ULL : ((1ULL << (last + 1)) - 1)) & ~((1ULL << first) - 1));
+    const std::int64_t lo = std::max(block_start + static_cast<std::int64_t>(first) * sector, clip_lo);
+    const std::int64_t hi = std::min(block_start + static_cast<std::int64_t>(last + 1) * sector, clip_hi);
+    if (hi > lo) write(static_cast<Bytes>(lo), static_cast<Bytes>(hi));
+  }
+}
+
 // What a recorded op did, relative to its start: everything collect_run_result and the power domain read of it, and
 // the cache contents it left that belong to its own tensors.
 struct OpRecord {

@@ -368,48 +368,27 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
   // tensors' sectors it held at the replay's start are written with it.
   const auto tensors = tensors_of(op);
   const auto foreign = foreign_sectors(rec, tensors);
-  const auto write_sectors = [](CacheTags& tags, Bytes block, std::uint64_t valid, Bytes lo_clip, Bytes hi_clip) {
-    const Bytes sector = tags.sector_bytes();
-    while (valid != 0) {
-      const auto first = static_cast<unsigned>(__builtin_ctzll(valid));
-      unsigned last = first;
-      while (last + 1 < 64 && ((valid >> (last + 1)) & 1ULL) != 0) ++last;
-      valid &= ~(((last == 63) ? ~0ULL : ((1ULL << (last + 1)) - 1)) & ~((1ULL << first) - 1));
-      const Bytes lo = std::max<Bytes>(block + first * sector, lo_clip);
-      const Bytes hi = std::min<Bytes>(block + (last + 1) * sector, hi_clip);
-      if (hi > lo) tags.write(lo, hi - lo);
-    }
-  };
   for (const auto& r : rec.resident) {
     if (r.tensor >= tensors.size()) continue;
     const Tensor& tensor = *tensors[r.tensor];
-    const std::int64_t base = static_cast<std::int64_t>(tensor.address) + r.offset;
     CacheTags& tags = memory_.tags(r.level, r.array);
-    const Bytes sector = tags.sector_bytes();
-    std::uint64_t valid = r.valid;
-    while (valid != 0) {
-      const auto first = static_cast<unsigned>(__builtin_ctzll(valid));
-      unsigned last = first;
-      while (last + 1 < 64 && ((valid >> (last + 1)) & 1ULL) != 0) ++last;
-      valid &= ~(((last == 63) ? ~0ULL : ((1ULL << (last + 1)) - 1)) & ~((1ULL << first) - 1));
-      const std::int64_t lo_signed = base + static_cast<std::int64_t>(first * sector);
-      const std::int64_t hi_signed = base + static_cast<std::int64_t>((last + 1) * sector);
-      const Bytes lo = std::max<Bytes>(static_cast<Bytes>(std::max<std::int64_t>(lo_signed, 0)), tensor.address);
-      const Bytes hi =
-          std::min<Bytes>(static_cast<Bytes>(std::max<std::int64_t>(hi_signed, 0)), tensor.address + tensor.bytes);
-      if (hi <= lo) continue;
-      tags.write(lo, hi - lo);
-      tags.mark_ready(lo, hi - lo, end_fs);
-      if (foreign.empty()) continue;
-      const Bytes block_bytes = tags.tracking_bytes();
-      for (Bytes block = lo / block_bytes * block_bytes; block < hi; block += block_bytes) {
-        for (const auto& f : foreign) {
-          if (f.level == r.level && f.array == r.array && f.block == block) {
-            write_sectors(tags, block, f.valid, 0, ~Bytes{0});
-          }
-        }
-      }
-    }
+    const auto tensor_start = static_cast<std::int64_t>(tensor.address);
+    const auto tensor_end = tensor_start + static_cast<std::int64_t>(tensor.bytes);
+    for_each_valid_run(tensor_start + r.offset, r.valid, tags.sector_bytes(), tensor_start, tensor_end,
+                       [&](Bytes lo, Bytes hi) {
+                         tags.write(lo, hi - lo);
+                         tags.mark_ready(lo, hi - lo, end_fs);
+                         if (foreign.empty()) return;
+                         const Bytes block_bytes = tags.tracking_bytes();
+                         for (Bytes block = lo / block_bytes * block_bytes; block < hi; block += block_bytes) {
+                           for (const auto& f : foreign) {
+                             if (f.level != r.level || f.array != r.array || f.block != block) continue;
+                             for_each_valid_run(static_cast<std::int64_t>(block), f.valid, tags.sector_bytes(), 0,
+                                                std::numeric_limits<std::int64_t>::max(),
+                                                [&](Bytes flo, Bytes fhi) { tags.write(flo, fhi - flo); });
+                           }
+                         }
+                       });
   }
 }
 

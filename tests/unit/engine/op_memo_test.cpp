@@ -24,6 +24,22 @@ TEST_CASE("valid_bytes_in counts the valid sectors' bytes inside a range, clippe
   CHECK(valid_bytes_in(8192, valid, 128, 8192 + 31 * 128, 64) == 64);
 }
 
+TEST_CASE("for_each_valid_run gives each run of adjacent valid sectors once, clipped, and skips runs outside") {
+  // 128-byte sectors 0-1, 5 and 62-63 valid in a block that starts 256 bytes before its tensor (at 1024).
+  const std::uint64_t valid = 0b11ULL | (1ULL << 5) | (3ULL << 62);
+  std::vector<std::pair<Bytes, Bytes>> runs;
+  for_each_valid_run(768, valid, 128, 1024, 768 + 63 * 128 + 64,
+                     [&](Bytes lo, Bytes hi) { runs.emplace_back(lo, hi); });
+  // Sectors 0-1 end at the tensor's start: nothing; sector 5; sectors 62-63 cut at the clip's end.
+  const std::vector<std::pair<Bytes, Bytes>> expected = {{768 + 5 * 128, 768 + 6 * 128},
+                                                         {768 + 62 * 128, 768 + 63 * 128 + 64}};
+  CHECK(runs == expected);
+  runs.clear();
+  // A block below address 0 (a record's offset before a tensor at 0) clips to 0; all 64 sectors are one run.
+  for_each_valid_run(-256, ~0ULL, 64, 0, 1 << 20, [&](Bytes lo, Bytes hi) { runs.emplace_back(lo, hi); });
+  CHECK(runs == std::vector<std::pair<Bytes, Bytes>>{{0, 64 * 64 - 256}});
+}
+
 TEST_CASE("the memo store serves the median of three records in a row once two of them agree within 1%") {
   OpMemoStore store(3);
   const auto record_of = [](TimeFs duration_fs) {
