@@ -26,22 +26,6 @@ std::string DeviceOpReplay::kind_key(std::size_t op) const {
   return key;
 }
 
-DeviceOpReplay::Recording DeviceOpReplay::start_recording(std::size_t op, std::string signature, TimeFs now) const {
-  Recording r;
-  r.op = op;
-  r.signature = std::move(signature);
-  r.start_fs = now;
-  r.levels = memory_.counters();
-  r.dram_read = memory_.dram_bytes_read();
-  r.dram_written = memory_.dram_bytes_written();
-  r.asked = dram_ != nullptr ? dram_->asked_burst_bytes() : 0;
-  r.spans = dispatcher_.tile_spans().spans().size();
-  r.clock_changes = clock_.changes();
-  r.clock_state = clock_.state();
-  if (throttled()) r.samples = governor_->trace().size();
-  return r;
-}
-
 TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
   OpGroupStore& groups = store_.groups;
   if (group_) {

@@ -142,9 +142,16 @@ TimeFs DeviceOpReplay::op_starting(std::size_t op, TimeFs now) {
     ++store_.replayed;
     return executions_[op].replay_end_fs;
   }
+  // The power sampled so far closes at the op's start, so that its record's samples begin with it.
+  if (throttled()) governor_->mark(now);
+  recordings_.push_back(start_recording(op, std::move(key), now));
+  return kNever;
+}
+
+DeviceOpReplay::Recording DeviceOpReplay::start_recording(std::size_t op, std::string signature, TimeFs now) const {
   Recording r;
   r.op = op;
-  r.signature = std::move(key);
+  r.signature = std::move(signature);
   r.start_fs = now;
   r.levels = memory_.counters();
   r.dram_read = memory_.dram_bytes_read();
@@ -153,12 +160,8 @@ TimeFs DeviceOpReplay::op_starting(std::size_t op, TimeFs now) {
   r.spans = dispatcher_.tile_spans().spans().size();
   r.clock_changes = clock_.changes();
   r.clock_state = clock_.state();
-  if (throttled()) {
-    governor_->mark(now);
-    r.samples = governor_->trace().size();
-  }
-  recordings_.push_back(std::move(r));
-  return kNever;
+  if (throttled()) r.samples = governor_->trace().size();
+  return r;
 }
 
 void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
