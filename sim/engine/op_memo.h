@@ -23,6 +23,10 @@
 // - the tensors' offsets within the address mapping's interleave (2.5 MiB over which channel, bank group and bank
 //   cycle on H100), which move by a layer's footprint from layer to layer, so no two layers of a model share them.
 //   With the launch state canonical and the addresses not aligned, 2.5-3% of spread remains (proj, mlp.down).
+//   With refresh off, the offsets alone move an op by at most about 1% (H100 7B proj 1.0%, 70B TP8 mlp.up 1.1%,
+//   MI300X qkv 0.6%): each channel's share of a tensor is within 1.002-1.054 of even, so what the offsets move is
+//   where the refreshes fall on the op's traffic. Hashing the channel (dram.mapping "...:hash") raises the spread
+//   (7B decode 2.2% to 6.0%).
 // Classing them costs the repeats without bounding the error: refresh-phase classes of tREFIsb / 8 and address
 // classes of 1/8 of the interleave leave the worst op of the 7B decode at 2.9% (2.5% without), with 117 signatures
 // instead of 6 and 43 ops replayed instead of 154; the worst ops are --exact's own outliers, which have no twin, and
