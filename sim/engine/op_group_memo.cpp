@@ -4,14 +4,6 @@
 
 namespace roofsim {
 
-namespace {
-
-TimeFs difference(TimeFs a, TimeFs b) {
-  return a > b ? a - b : b - a;
-}
-
-}  // namespace
-
 OpGroupMember::OpGroupMember() = default;
 OpGroupMember::OpGroupMember(OpGroupMember&&) noexcept = default;
 OpGroupMember& OpGroupMember::operator=(OpGroupMember&&) noexcept = default;
@@ -23,10 +15,8 @@ bool groups_agree(const OpGroupRecord& first, const OpGroupRecord& next) {
     const OpGroupMember& a = first.members[i];
     const OpGroupMember& b = next.members[i];
     if (a.delta != b.delta || a.kind_key != b.kind_key) return false;
-    const OpRecord& twin = *a.record;
-    const TimeFs predicted =
-        twin.work.segments().empty() ? twin.duration_fs : twin.work.duration_under(b.record->work.segments());
-    if (difference(predicted, b.record->duration_fs) * kAgreementParts > predicted) return false;
+    const TimeFs predicted = duration_at_course(*a.record, b.record->work.segments());
+    if (!within_parts(b.record->duration_fs, predicted, kAgreementParts)) return false;
   }
   return true;
 }

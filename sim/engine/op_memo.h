@@ -121,6 +121,16 @@ struct OpRecord {
   std::vector<Resident> resident;  // oldest use first
 };
 
+// How long `record`'s op takes at the clock course `course` (another instance's; empty, or a record without one:
+// its own duration), and whether two durations agree within 1/parts of `reference`: the one comparison single ops
+// and overlap groups are agreed by.
+[[nodiscard]] inline TimeFs duration_at_course(const OpRecord& record, const std::vector<ClockSegment>& course) {
+  return !course.empty() && !record.work.segments().empty() ? record.work.duration_under(course) : record.duration_fs;
+}
+[[nodiscard]] inline bool within_parts(TimeFs value, TimeFs reference, std::uint64_t parts) {
+  return (value > reference ? value - reference : reference - value) * parts <= reference;
+}
+
 // Two recorded instances of a signature agree when the time of one differs by at most 1/kAgreementParts (1%, half the
 // 2% a replayed op may differ from --exact) from what the other's record predicts at its clock course
 // (ClockScaledWork::duration_under; at one clock, the other's time).
@@ -193,18 +203,13 @@ class OpMemoStore {
                                     bool all) {
     const auto& course = records.back()->work.segments();
     std::vector<std::pair<TimeFs, std::size_t>> times;
-    for (std::size_t i = 0; i < records.size(); ++i) {
-      const OpRecord& r = *records[i];
-      const bool scaled = !course.empty() && !r.work.segments().empty();
-      times.emplace_back(scaled ? r.work.duration_under(course) : r.duration_fs, i);
-    }
+    for (std::size_t i = 0; i < records.size(); ++i) times.emplace_back(duration_at_course(*records[i], course), i);
     std::sort(times.begin(), times.end());
     const std::size_t mid = times.size() / 2;
     const TimeFs median = times[mid].first;
     std::size_t within = 0;
     for (std::size_t j = 0; j < times.size(); ++j) {
-      const TimeFs t = times[j].first;
-      if (j != mid && (t > median ? t - median : median - t) * parts <= median) ++within;
+      if (j != mid && within_parts(times[j].first, median, parts)) ++within;
     }
     return (all ? within + 1 == times.size() : within > 0) ? times[mid].second : records.size();
   }
