@@ -139,8 +139,10 @@ inline constexpr std::uint64_t kAgreementParts = 100;
 // median is one of them and its record can be replayed). Memory: up to this many records per signature until then.
 inline constexpr std::size_t kRepresentativeInstances = 5;
 static_assert(kRepresentativeInstances % 2 == 1);
-// A signature whose first kSettledInstances in a row all lie within 1/kSettledParts (0.1%, a tenth of the agreement
-// bound) of their median replays that median without waiting for more. The large GEMMs of a prefill, which cost most
+// A signature whose last kSettledInstances in a row all lie within 1/kSettledParts (0.1%, a tenth of the agreement
+// bound) of their median replays that median without waiting for more: the last, not only the first, so that a first
+// layer that differs (a cold cache, a governor still moving the clock) costs one more simulated layer, not all of
+// kRepresentativeInstances. The large GEMMs of a prefill, which cost most
 // to simulate, are that close from layer to layer (GPT-3 175B on H100, detailed DRAM: qkv 2215.3, 2215.6, 2216.6 us);
 // the decode ops whose instances drift (Llama-3-70B TP8 on H100: qkv 13.16, 13.16, 13.13 us, then 12.64) are not.
 inline constexpr std::size_t kSettledInstances = 3;
@@ -148,7 +150,7 @@ inline constexpr std::uint64_t kSettledParts = 1000;
 
 // Recorded results by signature, shared by the devices of one run (the ranks of a cluster run the same hardware).
 // A signature's instances are simulated until kRepresentativeInstances of them recorded in a row hold another that
-// agrees with their median, or its first kSettledInstances lie within 0.1% of theirs; from then on its instances
+// agrees with their median, or its last kSettledInstances lie within 0.1% of theirs; from then on its instances
 // replay that median. The median, not the first of two
 // instances that agree: with the detailed DRAM the same op's time moves from instance to instance by up to 3.5% with
 // state the signature leaves out (above), and one instance replayed for 77 layers carries its own deviation into the
@@ -178,8 +180,9 @@ class OpMemoStore {
     auto& c = entry.candidates;
     if (c.size() > instances_) c.erase(c.begin());
     std::size_t chosen = c.size();
-    if (c.size() == std::min(kSettledInstances, instances_)) chosen = representative(c, kSettledParts, true);
-    if (chosen == c.size() && c.size() == instances_) chosen = representative(c, kAgreementParts, false);
+    const std::size_t settled = std::min(kSettledInstances, instances_);
+    if (c.size() >= settled) chosen = representative(c, c.size() - settled, kSettledParts, true);
+    if (chosen == c.size() && c.size() == instances_) chosen = representative(c, 0, kAgreementParts, false);
     if (chosen == c.size()) return;
     entry.record = std::move(c[chosen]);
     c.clear();
@@ -197,13 +200,13 @@ class OpMemoStore {
   OpGroupStore groups;
 
  private:
-  // The index of the median of `records` at the newest's clock course if all the others (`all`) or another lie
-  // within 1/parts of it; records.size() if not.
-  static std::size_t representative(const std::vector<std::unique_ptr<OpRecord>>& records, std::uint64_t parts,
-                                    bool all) {
+  // The index of the median of `records` from `first` on at the newest's clock course if all the others (`all`) or
+  // another of them lie within 1/parts of it; records.size() if not.
+  static std::size_t representative(const std::vector<std::unique_ptr<OpRecord>>& records, std::size_t first,
+                                    std::uint64_t parts, bool all) {
     const auto& course = records.back()->work.segments();
     std::vector<std::pair<TimeFs, std::size_t>> times;
-    for (std::size_t i = 0; i < records.size(); ++i) times.emplace_back(duration_at_course(*records[i], course), i);
+    for (std::size_t i = first; i < records.size(); ++i) times.emplace_back(duration_at_course(*records[i], course), i);
     std::sort(times.begin(), times.end());
     const std::size_t mid = times.size() / 2;
     const TimeFs median = times[mid].first;

@@ -94,8 +94,14 @@ TEST_CASE("by default the memo store replays the median of five instances in a r
   // Not if one of them is further (100000 100050 100200: 0.15%): then five are waited for.
   for (const TimeFs t : {100000, 100050, 100200}) store.insert("down|a", record_of(t));
   CHECK(store.find("down|a") == nullptr);
-  store.insert("down|a", record_of(100040));
+  store.insert("down|a", record_of(100040));  // the last three, 100050 100200 100040: still 0.15%
   CHECK(store.find("down|a") == nullptr);
+  // A first instance that differs (a cold cache) delays the median by one instance, not to five.
+  for (const TimeFs t : {100300, 100000, 100050}) store.insert("proj|a", record_of(t));
+  CHECK(store.find("proj|a") == nullptr);     // median 100050, 100300 0.25% from it
+  store.insert("proj|a", record_of(100040));  // the last three, 100000 100050 100040: median 100040, all within 0.1%
+  REQUIRE(store.find("proj|a") != nullptr);
+  CHECK(store.find("proj|a")->duration_fs == 100040);
 }
 
 TEST_CASE("the memo store counts agreement only between records of one recorder") {
