@@ -574,18 +574,30 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
   }
   f.spans_before = spans.size();
   f.last_boundary_fs = now;
-  // The skipped tiles' work, exactly, from their steps.
+  // The skipped tiles' work, exactly, from their steps. Their reads and writes pass through the cache tags, wave by
+  // wave and step by step across a wave's tiles as they run, as inside tiles: what the op leaves in the caches is
+  // what the next op finds (a decode GEMV's output, written by its last waves, is the activation's input; without
+  // the touch the activation read it from DRAM again, 42 KB instead of 22 KB and 3.55 us instead of 2.99 on TPU-v4).
+  // Which unit runs a skipped tile only matters for the levels private to a unit; a wave's tiles go round the units.
   OpExecution& e = executions_[op];
   Flops flops = 0;
   PhaseWork work;
   TileStep step;
-  const std::uint64_t first_tile = tile + 1, tiles = skip.waves * wave;
-  for (std::uint64_t t = first_tile; t < first_tile + tiles; ++t) {
-    const std::uint32_t steps = e.lowering->steps(t);
-    for (std::uint32_t s = 0; s < steps; ++s) {
-      e.lowering->step(t, s, step);
-      flops += step.executed_flops;
-      work += step.work();
+  // The dispatcher hands out tile + tiles next (DispatchPolicy::skip_tiles): the boundary's tile is the first skipped.
+  const std::uint64_t first_tile = tile, tiles = skip.waves * wave;
+  for (std::uint64_t w = first_tile; w < first_tile + tiles; w += wave) {
+    std::uint32_t most_steps = 0;
+    for (std::uint64_t t = w; t < w + wave; ++t) most_steps = std::max(most_steps, e.lowering->steps(t));
+    for (std::uint32_t s = 0; s < most_steps; ++s) {
+      for (std::uint64_t t = w; t < w + wave; ++t) {
+        if (s >= e.lowering->steps(t)) continue;
+        e.lowering->step(t, s, step);
+        flops += step.executed_flops;
+        work += step.work();
+        const std::uint64_t unit = (t - w) % units_.size();
+        for (const Chunk& chunk : step.reads) memory_.touch(unit, step.view(chunk), false, now);
+        for (const Chunk& chunk : step.writes) memory_.touch(unit, step.view(chunk), true, now);
+      }
     }
   }
   e.executed_flops += flops;

@@ -149,6 +149,19 @@ TEST_CASE("a GEMM of 8 waves fast-forwarded over its steady waves stays within t
   compare_with_exact("fast-forward", args, false);
 }
 
+TEST_CASE("a decode step's GEMVs fast-forwarded over whole waves leave the caches as --exact does") {
+  // TPU-v4's GEMVs run hundreds of one-step waves; whole waves are skipped, and the skipped tiles' reads and writes
+  // pass through the cache tags. The tiles skipped are the boundary's and those after it: the next op (mlp.act)
+  // finds the GEMV's output in CMEM, and the GEMV's last simulated tiles read their weights from DRAM.
+  const std::string args = "run --hw TPU-v4 --workload llama2_7b_decode --set workload.params.layers=6 --fast-forward";
+  const auto dir = test::scratch_dir("memo-wave-skip");
+  const auto run = test::run_roofsim(args + " --out " + (dir / "memo").string());
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("fast-forwarded (0 waves skipped") == std::string::npos);
+  compare_with_exact("wave-skip", args);
+}
+
 TEST_CASE("a 7-layer decode step with the detailed DRAM replays its short ops and stays within the bounds of --exact") {
   // H100's HBM3 refreshes per bank, so ops of 16 tREFIsb (3.9 us) are recorded: every op of this decode step lasts
   // 5 to 60 us, under the 16 tREFI (62 us) an all-bank standard would ask, and the last layers' are replayed once five
