@@ -138,6 +138,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   ClusterRunOptions options;
   options.collapse_symmetric = !args.full;
   options.memoize = !args.exact;
+  options.fast_forward = args.fast_forward && !args.exact;
   options.progress = !args.quiet;
   if (!args.algorithm.empty()) {
     const auto algorithm = net::parse_algorithm(args.algorithm);

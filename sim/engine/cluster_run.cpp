@@ -84,6 +84,7 @@ class ClusterShell : public sc_core::sc_module {
         ordinals.push_back(!is_pipeline_p2p(op) ? 0 : op.shape.receive ? receives[direction]++ : sends[direction]++);
       }
     }
+    memo_.fast_forward = options.memoize && options.fast_forward;
     for (std::size_t c = 0; c < classes_.count(); ++c) {
       devices_.push_back(std::make_unique<Device>(fmt::format("rank{}", classes_.members[c][0]).c_str(), cluster.device,
                                                   *graphs_[graph_of_class_[c]], true,
@@ -646,6 +647,11 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
         "the detailed DRAM {}",
         groups.replayed, groups.members_replayed, groups.recorded, groups.size(), groups.diverged, groups.unrecorded,
         groups.beside_started, groups.in_unagreed_group, groups.under_moving_clock, groups.detailed_dram);
+    if (options.fast_forward) {
+      const OpMemoStore& memo = shell->memo();
+      result.symmetry += fmt::format("; fast-forwarded {} ops ({} waves skipped, {} steps inside tiles)",
+                                     memo.fast_forwarded, memo.skipped_waves, memo.skipped_steps);
+    }
   }
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;

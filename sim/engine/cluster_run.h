@@ -22,6 +22,8 @@ struct ClusterRunOptions {
   net::Algorithm algorithm = net::Algorithm::ring;
   // Replay ops whose signature a rank simulated before (sim/engine/op_replay.h), across ranks; false is `--exact`.
   bool memoize = false;
+  // With memoize: skip identical waves inside ops that run alone on their device (sim/engine/wave_fast_forward.h).
+  bool fast_forward = false;
   // Progress lines on stderr once the run takes over 2 s (sim/engine/progress.h), counted over the simulated ranks.
   bool progress = false;
 };
