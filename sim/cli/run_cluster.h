@@ -22,9 +22,9 @@ struct ClusterRunArgs {
   ModelOptions model;  // --model in place of `workload`
   bool exact = false;  // simulate every op (no memoized replay)
   TableOptions table;
-  bool summary = false;      // one line per op instead of the tables
-  bool quiet = false;        // no progress lines on stderr
-  bool fast_forward = true;  // with memoized replay: skip identical waves inside ops running alone
+  bool summary = false;       // one line per op instead of the tables
+  bool quiet = false;         // no progress lines on stderr
+  bool fast_forward = false;  // with memoized replay: skip identical waves inside ops running alone
 };
 
 [[nodiscard]] bool is_cluster_file(const std::filesystem::path& file);
