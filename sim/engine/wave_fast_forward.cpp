@@ -52,6 +52,11 @@ std::uint64_t WaveFastForward::scaled(std::uint64_t x, std::uint64_t num, std::u
   return static_cast<std::uint64_t>((Wide{x} * num + den / 2) / den);
 }
 
+std::uint64_t WaveFastForward::scaled_down(std::uint64_t x, std::uint64_t num, std::uint64_t den) {
+  __extension__ using Wide = unsigned __int128;
+  return static_cast<std::uint64_t>(Wide{x} * num / den);
+}
+
 std::uint32_t WaveFastForward::steps_to_skip(const Window& window, const std::vector<std::uint64_t>& left,
                                              std::uint64_t keep, std::uint64_t buffers, TimeFs bound_fs) {
   __extension__ using Wide = unsigned __int128;

@@ -134,6 +134,20 @@ class WaveFastForward {
                                                              const std::vector<std::uint64_t>& capacities);
   // x * num / den, rounded to nearest, without overflow of the product.
   [[nodiscard]] static std::uint64_t scaled(std::uint64_t x, std::uint64_t num, std::uint64_t den);
+  // x * num / den, rounded down, without overflow of the product.
+  [[nodiscard]] static std::uint64_t scaled_down(std::uint64_t x, std::uint64_t num, std::uint64_t den);
+  // A unit's share of a skip: `busy` and its waits on each engine (`waits`), scaled from a window, fit in the time
+  // `booked` for it (at most the skip's hold). A window counts each phase's whole time when the phase is issued, some
+  // of it after the window, so the scaled sum can exceed the hold; it is then scaled down in its own proportions.
+  template <typename Waits>
+  static void fit_unit_time(TimeFs booked, TimeFs& busy, Waits& waits) {
+    TimeFs sum = busy;
+    for (const TimeFs w : waits) sum += w;
+    if (sum <= booked) return;
+    // Rounded down, so that the parts never add up to more than `booked`.
+    for (TimeFs& w : waits) w = scaled_down(w, booked, sum);
+    busy = scaled_down(busy, booked, sum);
+  }
   [[nodiscard]] std::uint64_t skips() const { return skips_; }
 
  private:

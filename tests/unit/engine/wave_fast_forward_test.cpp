@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
+
 namespace roofsim {
 
 namespace {
@@ -237,6 +239,22 @@ TEST_CASE("inside tiles only the skipped steps that allocate twice a cache's cap
   // A level that missed nothing over the window: its contents are not known to turn over, so every step.
   window.bursty = {4096, 0};
   CHECK(WaveFastForward::first_step_through_tags(window, 2, 100, {1024, 1024}) == 0);
+}
+
+TEST_CASE("a skipped unit's busy and waiting time fit in the time booked for it, in their own proportions") {
+  std::array<TimeFs, 2> waits = {100, 0};
+  TimeFs busy = 700;
+  WaveFastForward::fit_unit_time(1000, busy, waits);  // 800 fits in 1000: unchanged
+  CHECK(busy == 700);
+  CHECK(waits[0] == 100);
+  // A window that counted phases issued before its end: 1100 + 300 + 100 scaled into 1000.
+  busy = 1100;
+  waits = {300, 100};
+  WaveFastForward::fit_unit_time(1000, busy, waits);
+  CHECK(busy == 733);  // 1100 * 1000 / 1500, rounded down
+  CHECK(waits[0] == 200);
+  CHECK(waits[1] == 66);
+  CHECK(busy + waits[0] + waits[1] <= 1000);
 }
 
 }  // namespace roofsim
