@@ -503,7 +503,8 @@ WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now
   std::uint64_t queued = 0, outstanding = 0;
   for (const auto* unit : units_) unit->add_progress(op, b.slots, queued, outstanding);
   b.state.push_back(half_octave_class(outstanding));
-  b.state.push_back(half_octave_class(memory_.chunks_at_dram()));
+  b.dram_backlog_bytes = memory_.bytes_at_dram();
+  b.dram_moved_bytes = memory_.dram_bytes_read() + memory_.dram_bytes_written();
   // The counters: what a wave costs, and everything a skipped wave books.
   const auto levels = memory_.counters();
   b.compared.push_back(now);

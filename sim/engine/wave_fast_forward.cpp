@@ -35,6 +35,20 @@ bool WaveFastForward::same_slots(const std::vector<std::uint64_t>& a, const std:
   return static_cast<double>(moved) <= 2.0 * kSlotSlack * static_cast<double>(total);
 }
 
+bool WaveFastForward::steady_backlog(std::uint64_t from_bytes, std::uint64_t to_bytes, std::uint64_t moved_bytes) {
+  const auto hi = static_cast<double>(std::max(from_bytes, to_bytes));
+  const double apart = hi - static_cast<double>(std::min(from_bytes, to_bytes));
+  return apart <= kBurstyTolerance * static_cast<double>(moved_bytes) || apart <= hi / 4.0;
+}
+
+bool WaveFastForward::steady_backlogs(const Boundary& first, const Boundary& middle, const Boundary& latest) {
+  const auto moved = [](const Boundary& from, const Boundary& to) {
+    return to.dram_moved_bytes >= from.dram_moved_bytes ? to.dram_moved_bytes - from.dram_moved_bytes : 0;
+  };
+  return steady_backlog(first.dram_backlog_bytes, middle.dram_backlog_bytes, moved(first, middle)) &&
+         steady_backlog(middle.dram_backlog_bytes, latest.dram_backlog_bytes, moved(middle, latest));
+}
+
 bool WaveFastForward::same_rate(const std::vector<std::uint64_t>& a, std::uint64_t a_progress,
                                 const std::vector<std::uint64_t>& b, std::uint64_t b_progress, double tolerance) {
   if (a.size() != b.size() || a_progress == 0 || b_progress == 0) return false;
@@ -95,6 +109,7 @@ WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_w
   const Boundary& middle = last_[1];
   const Boundary& latest = last_[2];
   if (first.state != middle.state || middle.state != latest.state) return skip;
+  if (!steady_backlogs(first, middle, latest)) return skip;
   if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return skip;
   if (!same_cost(increments(first.compared, middle.compared), increments(middle.compared, latest.compared)))
     return skip;
@@ -128,6 +143,7 @@ bool WaveFastForward::steady_window(Boundary b, std::uint64_t lane_slack, Window
   const Boundary& middle = last_[1];
   const Boundary& latest = last_[2];
   if (first.state != middle.state || middle.state != latest.state) return false;
+  if (!steady_backlogs(first, middle, latest)) return false;
   if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return false;
   if (middle.progress <= first.progress || latest.progress <= middle.progress) return false;
   // In lockstep over the window, and at a steady pace: each lane's steps in the two intervals.
@@ -166,7 +182,10 @@ void WaveFastForward::skipped_to(const Boundary& after) {
   const auto booked = increments(latest.booked, after.booked);
   const auto lanes = increments(latest.lanes, after.lanes);
   const std::uint64_t progress = after.progress >= latest.progress ? after.progress - latest.progress : 0;
+  const std::uint64_t dram_moved =
+      after.dram_moved_bytes >= latest.dram_moved_bytes ? after.dram_moved_bytes - latest.dram_moved_bytes : 0;
   for (auto& b : last_) {
+    b.dram_moved_bytes += dram_moved;
     shift(b.compared, moved);
     shift(b.bursty, bursty);
     shift(b.booked, booked);

@@ -4,10 +4,17 @@
 // An op's tiles go out in waves of `units x occupancy`. A wave boundary is the moment the dispatcher hands out tile
 // w x (units x occupancy): the first slot of wave w - 1's tiles has freed. At each boundary the caller gives
 // - the state class: what decides how the next wave runs and is not a counter: the compute clock's state and its
-//   change count, the reads the units have issued and the chunks in flight to DRAM (on a half-octave scale: the load
-//   the memory sees), and the histogram of the busy slots by the share of their k-steps done (kProgressClasses; it
-//   may differ in kSlotSlack of the slots). The caches' contents are not classed: a level whose contents matter
-//   shows it in the misses of a wave, which are compared;
+//   change count, the reads the units have issued (on a half-octave scale: the load the memory sees), and the
+//   histogram of the busy slots by the share of their k-steps done (kProgressClasses; it may differ in kSlotSlack of
+//   the slots). The caches' contents are not classed: a level whose contents matter shows it in the misses of a
+//   wave, which are compared;
+// - the DRAM's backlog, the bytes asked of it and not yet served, which need not repeat exactly (steady_backlog): a
+//   backlog is work the next interval inherits, so two boundaries' backlogs that differ by a small share of the DRAM
+//   bytes an interval moves (kBurstyTolerance, as those bytes are compared) change what the interval costs no more
+//   than the comparison allows, and a large backlog (a saturated DRAM) only matters to within its order of magnitude.
+//   A class of the chunks in flight would not do: a chunk's share of the DRAM bytes ranges from a sector to a tile's
+//   operand block, and a compute-bound GEMM whose DRAM is nearly idle finds 0, 4 or 11 chunks (up to 44 KiB, against
+//   megabytes an interval) at boundaries that cost the same: its class flips and detection starts over;
 // - the counters so far, split in two: `compared` (time and bytes per level and to DRAM: what the wave costs) and
 //   `booked` (every counter a report reads: work, latency sums, DRAM commands, per-unit time, ...).
 // The state repeats when the classes at three consecutive boundaries are equal and the two waves between them cost the
@@ -22,9 +29,10 @@
 // 128x256x64 in each of the 9 waves of a 2048x36864x12288 GEMM on H100), so whole waves leave little to skip. Its
 // slots then run in lockstep, and the state between two step boundaries repeats too. A step boundary comes when the
 // op's first slot on the first unit has computed another ComputeUnit::step_quantum steps (models/compute). There:
-// - the state class is the clock's state and change count and the queue classes, as above, with the slots running the
+// - the state class is the clock's state and change count and the reads' class, as above, with the slots running the
 //   op and the tiles it has done (no tile may start or end inside the window), and the slots' lag behind the slot
-//   furthest ahead in place of their share of steps done;
+//   furthest ahead in place of their share of steps done; the DRAM's backlog is alike as above, the bytes moved
+//   being an interval's;
 // - an interval holds no whole number of anything: each boundary cuts the steps in flight differently. The costs are
 //   therefore compared per unit of work, the work counted continuously (a step's FLOPs spent over its phases, as the
 //   power sensor reads them), not per interval; the lanes (slots) must have advanced in lockstep over the window, each
@@ -68,10 +76,12 @@ class WaveFastForward {
  public:
   struct Boundary {
     TimeFs at_fs = 0;
-    std::vector<std::uint64_t> state;     // the state class
-    std::vector<std::uint64_t> slots;     // busy slots by progress class: equal within kSlotSlack of the total
-    std::vector<std::uint64_t> compared;  // cumulative counters compared between waves
-    std::vector<std::uint64_t> booked;    // cumulative counters booked for skipped waves
+    std::vector<std::uint64_t> state;      // the state class
+    std::vector<std::uint64_t> slots;      // busy slots by progress class: equal within kSlotSlack of the total
+    std::uint64_t dram_backlog_bytes = 0;  // asked of DRAM and not yet served
+    std::uint64_t dram_moved_bytes = 0;    // DRAM bytes read and written so far (cumulative)
+    std::vector<std::uint64_t> compared;   // cumulative counters compared between waves
+    std::vector<std::uint64_t> booked;     // cumulative counters booked for skipped waves
     // Inside tiles (steady_window): the work done so far, counted continuously (a step's work is spent over its
     // phases, so that a boundary does not cut the steps in flight into whole ones), and each lane's (a slot's) steps
     // computed, in one order at every boundary.
@@ -110,6 +120,10 @@ class WaveFastForward {
 
   // Whether two waves' increments agree within kSteadyTolerance (public for tests).
   [[nodiscard]] static bool same_cost(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
+  // Whether the DRAM's backlogs at two boundaries, `moved_bytes` of DRAM traffic apart, are alike: they differ by at
+  // most kBurstyTolerance of the bytes moved, or by at most a quarter of the larger (a half-octave scale without the
+  // class edges that a backlog hovering at one would flip across).
+  [[nodiscard]] static bool steady_backlog(std::uint64_t from_bytes, std::uint64_t to_bytes, std::uint64_t moved_bytes);
   // Whether two histograms of the slots' progress differ in at most kSlotSlack of their slots.
   [[nodiscard]] static bool same_slots(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
   // Whether two intervals' increments agree per unit of progress within kSteadyTolerance (public for tests).
@@ -137,6 +151,9 @@ class WaveFastForward {
   [[nodiscard]] std::uint64_t skips() const { return skips_; }
 
  private:
+  // steady_backlog over both intervals of three boundaries.
+  [[nodiscard]] static bool steady_backlogs(const Boundary& first, const Boundary& middle, const Boundary& latest);
+
   std::vector<Boundary> last_;  // the last three boundaries, oldest first
   std::uint64_t skips_ = 0;
 };

@@ -240,3 +240,57 @@ TEST_CASE("inside tiles only the skipped steps that allocate twice a cache's cap
 }
 
 }  // namespace roofsim
+
+namespace roofsim {
+
+TEST_CASE("DRAM backlogs are alike within kBurstyTolerance of the bytes moved, or a quarter of the larger") {
+  // A nearly idle DRAM: 0 or 44 KiB waiting at boundaries 4 MiB of traffic apart are one state.
+  CHECK(WaveFastForward::steady_backlog(0, 45056, 4 << 20));
+  CHECK(WaveFastForward::steady_backlog(45056, 0, 4 << 20));
+  // The same bytes with little traffic between the boundaries: the next interval inherits the difference.
+  CHECK_FALSE(WaveFastForward::steady_backlog(0, 45056, 1 << 20));
+  CHECK(WaveFastForward::steady_backlog(0, 32768, 1 << 20));
+  // A saturated DRAM: backlogs of megabytes within a quarter of the larger, whatever moved.
+  CHECK(WaveFastForward::steady_backlog(3 << 20, 4 << 20, 0));
+  CHECK_FALSE(WaveFastForward::steady_backlog(2 << 20, 4 << 20, 0));
+  CHECK(WaveFastForward::steady_backlog(0, 0, 0));
+}
+
+TEST_CASE("a DRAM backlog that comes and goes by a few chunks keeps a steady window; one that builds up does not") {
+  WaveFastForward::Window w;
+  const auto with_backlog = [](std::vector<std::uint64_t> steps, std::uint64_t work, std::uint64_t backlog_bytes) {
+    auto b = lanes_at(std::move(steps), work);
+    b.dram_moved_bytes = 3 * work;
+    b.dram_backlog_bytes = backlog_bytes;
+    return b;
+  };
+  {
+    // 480 DRAM bytes an interval: a backlog 15 bytes apart is within 1/32 of them.
+    WaveFastForward ff;
+    (void)ff.steady_window(with_backlog({8, 8}, 160, 0), 2, w);
+    (void)ff.steady_window(with_backlog({16, 16}, 320, 15), 2, w);
+    CHECK(ff.steady_window(with_backlog({24, 24}, 480, 0), 2, w));
+  }
+  {
+    WaveFastForward ff;
+    (void)ff.steady_window(with_backlog({8, 8}, 160, 0), 2, w);
+    (void)ff.steady_window(with_backlog({16, 16}, 320, 15), 2, w);
+    CHECK_FALSE(ff.steady_window(with_backlog({24, 24}, 480, 40), 2, w));
+  }
+  {
+    // The wave detector alike: 4096 bytes a wave, a backlog that grew by a wave's bytes.
+    WaveFastForward ff;
+    auto b = steady(1);
+    b.dram_moved_bytes = 4096;
+    (void)ff.boundary(b, 10);
+    b = steady(2);
+    b.dram_moved_bytes = 2 * 4096;
+    (void)ff.boundary(b, 9);
+    b = steady(3);
+    b.dram_moved_bytes = 3 * 4096;
+    b.dram_backlog_bytes = 4096;
+    CHECK(ff.boundary(b, 8).waves == 0);
+  }
+}
+
+}  // namespace roofsim
