@@ -498,7 +498,7 @@ WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now
   const OpExecution& e = executions_[op];
   // The state class.
   b.state.push_back(clock_.state());
-  b.state.push_back(clock_.changes());
+  b.epoch.push_back(clock_.changes());
   b.slots.assign(kProgressClasses, 0);
   std::uint64_t queued = 0, outstanding = 0;
   for (const auto* unit : units_) unit->add_progress(op, b.slots, queued, outstanding);
@@ -631,7 +631,7 @@ WaveFastForward::Boundary DeviceOpReplay::step_state(std::size_t op, TimeFs now,
   for (const auto& s : slots) ++b.slots[std::min<std::uint64_t>(lead - s.computed, kProgressClasses - 1)];
   // No tile may start or end between the boundaries compared: the slots running the op, and the tiles done.
   b.state.push_back(slots.size());
-  b.state.push_back(e.tiles_done);
+  b.epoch.push_back(e.tiles_done);
   return b;
 }
 
