@@ -223,6 +223,7 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
     record.unloaded_fs = unloaded;
     record.parts = 1;  // held until every part is submitted, so a synchronous completion cannot finish it early
     record.fills = 0;
+    record.dram_bytes = bytes;
     for (std::size_t i = 0; i < count; ++i) {
       record.unloaded_fs = std::max(record.unloaded_fs, dram_->unloaded_fs(ranges[i].address, ranges[i].bytes));
     }
@@ -234,6 +235,7 @@ void MemorySystem::access(std::uint64_t unit, const ChunkView& chunk, bool write
     record.parts += static_cast<std::uint32_t>(count);
   }
   op_bytes[levels_.size()] += bytes;
+  bytes_at_dram_ += bytes;
   for (std::size_t i = 0; i < count; ++i) {
     dram_->submit(DramRequest{ranges[i].address, ranges[i].bytes, write, now, index, op}, *this);
   }
@@ -259,6 +261,7 @@ void MemorySystem::release(std::uint32_t index) {
     }
   }
   free_pending_.push_back(index);
+  bytes_at_dram_ -= record.dram_bytes;
   record.sink->chunk_done(record.tag, record.done_fs, record.unloaded_fs);
 }
 

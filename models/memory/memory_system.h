@@ -99,8 +99,10 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
   [[nodiscard]] Bytes cache_capacity_bytes(std::size_t level) const {
     return levels_[level].cache ? levels_[level].params.capacity_bytes * levels_[level].tags.size() : 0;
   }
-  // Chunks waiting for DRAM (steady-state fast-forward's state, sim/engine/wave_fast_forward.h).
+  // Chunks waiting for DRAM, and the bytes they asked of it (the DRAM's backlog: steady-state fast-forward's state,
+  // sim/engine/wave_fast_forward.h). A chunk's bytes count until its last part is served.
   [[nodiscard]] std::size_t chunks_at_dram() const { return pending_.size() - free_pending_.size(); }
+  [[nodiscard]] Bytes bytes_at_dram() const { return bytes_at_dram_; }
 
  private:
   struct Level {
@@ -130,7 +132,9 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
     std::uint32_t parts = 0;
     std::uint32_t fills = 0;  // sectors to mark ready in the outermost cache when the data is back: ranges
     AddressRange fill;        // the first of them
+    Bytes dram_bytes = 0;     // asked of DRAM (bytes_at_dram)
   };
+  static_assert(sizeof(Pending) == 64, "a pending record fills one host cache line");
 
   void dram_done(std::uint64_t tag, TimeFs done_fs) override;
   void access(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs now, Bytes* op_bytes,
@@ -150,6 +154,7 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
   std::array<CacheLookup, 2> lookups_;
   Bytes replayed_dram_read_ = 0,
         replayed_dram_written_ = 0;  // reused from chunk to chunk, so a lookup does not allocate
+  Bytes bytes_at_dram_ = 0;
 };
 
 }  // namespace roofsim

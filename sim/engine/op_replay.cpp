@@ -498,12 +498,13 @@ WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now
   const OpExecution& e = executions_[op];
   // The state class.
   b.state.push_back(clock_.state());
-  b.state.push_back(clock_.changes());
+  b.epoch.push_back(clock_.changes());
   b.slots.assign(kProgressClasses, 0);
   std::uint64_t queued = 0, outstanding = 0;
   for (const auto* unit : units_) unit->add_progress(op, b.slots, queued, outstanding);
   b.state.push_back(half_octave_class(outstanding));
-  b.state.push_back(half_octave_class(memory_.chunks_at_dram()));
+  b.dram_backlog_bytes = memory_.bytes_at_dram();
+  b.dram_moved_bytes = memory_.dram_bytes_read() + memory_.dram_bytes_written();
   // The counters: what a wave costs, and everything a skipped wave books.
   const auto levels = memory_.counters();
   b.compared.push_back(now);
@@ -642,7 +643,7 @@ WaveFastForward::Boundary DeviceOpReplay::step_state(std::size_t op, TimeFs now,
   for (const auto& s : slots) ++b.slots[std::min<std::uint64_t>(lead - s.computed, kProgressClasses - 1)];
   // No tile may start or end between the boundaries compared: the slots running the op, and the tiles done.
   b.state.push_back(slots.size());
-  b.state.push_back(e.tiles_done);
+  b.epoch.push_back(e.tiles_done);
   return b;
 }
 

@@ -35,6 +35,20 @@ bool WaveFastForward::same_slots(const std::vector<std::uint64_t>& a, const std:
   return static_cast<double>(moved) <= 2.0 * kSlotSlack * static_cast<double>(total);
 }
 
+bool WaveFastForward::steady_backlog(std::uint64_t from_bytes, std::uint64_t to_bytes, std::uint64_t moved_bytes) {
+  const auto hi = static_cast<double>(std::max(from_bytes, to_bytes));
+  const double apart = hi - static_cast<double>(std::min(from_bytes, to_bytes));
+  return apart <= kBurstyTolerance * static_cast<double>(moved_bytes) || apart <= hi / 4.0;
+}
+
+bool WaveFastForward::steady_backlogs(const Boundary& first, const Boundary& middle, const Boundary& latest) {
+  const auto moved = [](const Boundary& from, const Boundary& to) {
+    return to.dram_moved_bytes >= from.dram_moved_bytes ? to.dram_moved_bytes - from.dram_moved_bytes : 0;
+  };
+  return steady_backlog(first.dram_backlog_bytes, middle.dram_backlog_bytes, moved(first, middle)) &&
+         steady_backlog(middle.dram_backlog_bytes, latest.dram_backlog_bytes, moved(middle, latest));
+}
+
 bool WaveFastForward::same_rate(const std::vector<std::uint64_t>& a, std::uint64_t a_progress,
                                 const std::vector<std::uint64_t>& b, std::uint64_t b_progress, double tolerance) {
   if (a.size() != b.size() || a_progress == 0 || b_progress == 0) return false;
@@ -100,6 +114,8 @@ WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_w
   const Boundary& middle = last_[1];
   const Boundary& latest = last_[2];
   if (first.state != middle.state || middle.state != latest.state) return skip;
+  if (first.epoch != middle.epoch || middle.epoch != latest.epoch) return skip;
+  if (!steady_backlogs(first, middle, latest)) return skip;
   if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return skip;
   if (!same_cost(increments(first.compared, middle.compared), increments(middle.compared, latest.compared)))
     return skip;
@@ -125,37 +141,77 @@ bool WaveFastForward::in_lockstep(const std::vector<std::uint64_t>& from, const 
   return *most - *least <= slack;
 }
 
+bool WaveFastForward::clean_interval(const Boundary& from, const Boundary& to, std::uint64_t lane_slack) {
+  if (from.state != to.state || from.epoch != to.epoch) return false;
+  const std::uint64_t moved =
+      to.dram_moved_bytes >= from.dram_moved_bytes ? to.dram_moved_bytes - from.dram_moved_bytes : 0;
+  return steady_backlog(from.dram_backlog_bytes, to.dram_backlog_bytes, moved) && same_slots(from.slots, to.slots) &&
+         to.progress > from.progress && in_lockstep(from.lanes, to.lanes, lane_slack);
+}
+
+bool WaveFastForward::repeats_seen(const Boundary& from, const Boundary& to, const Window& seen,
+                                   std::uint64_t lane_slack, Window& window) {
+  const std::uint64_t progress = to.progress - from.progress;
+  const auto steps = increments(from.lanes, to.lanes);
+  if (steps.size() != seen.lane_steps.size() || seen.progress == 0) return false;
+  // Each lane at the window's pace: the steps it made there, in proportion to the work.
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::uint64_t expected = scaled(seen.lane_steps[i], progress, seen.progress);
+    if ((steps[i] > expected ? steps[i] - expected : expected - steps[i]) > lane_slack) return false;
+  }
+  const auto compared = increments(from.compared, to.compared);
+  const auto bursty = increments(from.bursty, to.bursty);
+  if (!same_rate(compared, progress, seen.compared, seen.progress) ||
+      !same_rate(bursty, progress, seen.bursty, seen.progress, kBurstyTolerance)) {
+    return false;
+  }
+  window.window_fs = to.at_fs - from.at_fs;
+  window.progress = progress;
+  window.booked = increments(from.booked, to.booked);
+  window.bursty = bursty;
+  window.compared = compared;
+  window.lane_steps = steps;
+  return true;
+}
+
 bool WaveFastForward::steady_window(Boundary b, std::uint64_t lane_slack, Window& window) {
   last_.push_back(std::move(b));
   if (last_.size() > 3) last_.erase(last_.begin());
-  if (last_.size() < 3) return false;
-  const Boundary& first = last_[0];
-  const Boundary& middle = last_[1];
-  const Boundary& latest = last_[2];
-  if (first.state != middle.state || middle.state != latest.state) return false;
-  if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return false;
-  if (middle.progress <= first.progress || latest.progress <= middle.progress) return false;
-  // In lockstep over the window, and at a steady pace: each lane's steps in the two intervals.
-  if (!in_lockstep(first.lanes, latest.lanes, lane_slack)) return false;
-  const auto one = increments(first.lanes, middle.lanes);
-  const auto two = increments(middle.lanes, latest.lanes);
-  for (std::size_t i = 0; i < one.size(); ++i) {
-    if ((one[i] > two[i] ? one[i] - two[i] : two[i] - one[i]) > lane_slack) return false;
+  if (last_.size() < 2) return false;
+  const Boundary& middle = last_[last_.size() - 2];
+  const Boundary& latest = last_.back();
+  if (!clean_interval(middle, latest, lane_slack)) return false;
+  const auto seen = std::find_if(seen_.begin(), seen_.end(), [&](const Seen& s) { return s.state == latest.state; });
+  if (last_.size() == 3 && clean_interval(last_[0], middle, lane_slack)) {
+    const Boundary& first = last_[0];
+    // In lockstep over the window, and at a steady pace: each lane's steps in the two intervals.
+    bool steady = in_lockstep(first.lanes, latest.lanes, lane_slack);
+    const auto one = increments(first.lanes, middle.lanes);
+    const auto two = increments(middle.lanes, latest.lanes);
+    for (std::size_t i = 0; steady && i < one.size(); ++i) {
+      steady = (one[i] > two[i] ? one[i] - two[i] : two[i] - one[i]) <= lane_slack;
+    }
+    steady = steady &&
+             same_rate(increments(first.compared, middle.compared), middle.progress - first.progress,
+                       increments(middle.compared, latest.compared), latest.progress - middle.progress) &&
+             same_rate(increments(first.bursty, middle.bursty), middle.progress - first.progress,
+                       increments(middle.bursty, latest.bursty), latest.progress - middle.progress, kBurstyTolerance);
+    if (steady) {
+      window.window_fs = latest.at_fs - first.at_fs;
+      window.progress = latest.progress - first.progress;
+      window.booked = increments(first.booked, latest.booked);
+      window.bursty = increments(first.bursty, latest.bursty);
+      window.compared = increments(first.compared, latest.compared);
+      window.lane_steps = increments(first.lanes, latest.lanes);
+      if (seen != seen_.end()) {
+        seen->window = window;
+      } else {
+        seen_.push_back(Seen{latest.state, window});
+      }
+      return true;
+    }
   }
-  if (!same_rate(increments(first.compared, middle.compared), middle.progress - first.progress,
-                 increments(middle.compared, latest.compared), latest.progress - middle.progress)) {
-    return false;
-  }
-  if (!same_rate(increments(first.bursty, middle.bursty), middle.progress - first.progress,
-                 increments(middle.bursty, latest.bursty), latest.progress - middle.progress, kBurstyTolerance)) {
-    return false;
-  }
-  window.window_fs = latest.at_fs - first.at_fs;
-  window.progress = latest.progress - first.progress;
-  window.booked = increments(first.booked, latest.booked);
-  window.bursty = increments(first.bursty, latest.bursty);
-  window.lane_steps = increments(first.lanes, latest.lanes);
-  return true;
+  return seen != seen_.end() && repeats_seen(middle, latest, seen->window, lane_slack, window);
 }
 
 void WaveFastForward::skipped_to(const Boundary& after) {
@@ -171,7 +227,10 @@ void WaveFastForward::skipped_to(const Boundary& after) {
   const auto booked = increments(latest.booked, after.booked);
   const auto lanes = increments(latest.lanes, after.lanes);
   const std::uint64_t progress = after.progress >= latest.progress ? after.progress - latest.progress : 0;
+  const std::uint64_t dram_moved =
+      after.dram_moved_bytes >= latest.dram_moved_bytes ? after.dram_moved_bytes - latest.dram_moved_bytes : 0;
   for (auto& b : last_) {
+    b.dram_moved_bytes += dram_moved;
     shift(b.compared, moved);
     shift(b.bursty, bursty);
     shift(b.booked, booked);

@@ -3,28 +3,37 @@
 //
 // An op's tiles go out in waves of `units x occupancy`. A wave boundary is the moment the dispatcher hands out tile
 // w x (units x occupancy): the first slot of wave w - 1's tiles has freed. At each boundary the caller gives
-// - the state class: what decides how the next wave runs and is not a counter: the compute clock's state and its
-//   change count, the reads the units have issued and the chunks in flight to DRAM (on a half-octave scale: the load
-//   the memory sees), and the histogram of the busy slots by the share of their k-steps done (kProgressClasses; it
-//   may differ in kSlotSlack of the slots). The caches' contents are not classed: a level whose contents matter
-//   shows it in the misses of a wave, which are compared;
+// - the state class: what decides how the next wave runs and is not a counter: the compute clock's state, the reads
+//   the units have issued (on a half-octave scale: the load the memory sees), and the
+//   histogram of the busy slots by the share of their k-steps done (kProgressClasses; it may differ in kSlotSlack of
+//   the slots). The caches' contents are not classed: a level whose contents matter shows it in the misses of a
+//   wave, which are compared;
+// - the DRAM's backlog, the bytes asked of it and not yet served, which need not repeat exactly (steady_backlog): a
+//   backlog is work the next interval inherits, so two boundaries' backlogs that differ by a small share of the DRAM
+//   bytes an interval moves (kBurstyTolerance, as those bytes are compared) change what the interval costs no more
+//   than the comparison allows, and a large backlog (a saturated DRAM) only matters to within its order of magnitude.
+//   A class of the chunks in flight would not do: a chunk's share of the DRAM bytes ranges from a sector to a tile's
+//   operand block, and a compute-bound GEMM whose DRAM is nearly idle finds 0, 4 or 11 chunks (up to 44 KiB, against
+//   megabytes an interval) at boundaries that cost the same: its class flips and detection starts over;
+// - the epoch: the clock's change count (a wave across a change is no wave of either state);
 // - the counters so far, split in two: `compared` (time and bytes per level and to DRAM: what the wave costs) and
 //   `booked` (every counter a report reads: work, latency sums, DRAM commands, per-unit time, ...).
-// The state repeats when the classes at three consecutive boundaries are equal and the two waves between them cost the
-// same: each compared counter's increments differ by at most kSteadyTolerance of the larger (the DRAM's queue and
-// bank state and the cache contents are not classed exactly; a wave that costs what the one before cost, in time,
-// hits and misses per level and DRAM bytes, shows they repeat at the granularity that matters). Then every wave left
-// but the last kKeptWaves (which, with the partial wave, give the op its tail) is skipped: each skipped wave adds the
-// last wave's increments of the booked counters, exactly, and its time. The caller runs the kept waves after the skip
-// and ends the op that much later.
+// The state repeats when the classes and epochs at three consecutive boundaries are equal and the two waves between
+// them cost the same: each compared counter's increments differ by at most kSteadyTolerance of the larger (the DRAM's
+// queue and bank state and the cache contents are not classed exactly; a wave that costs what the one before cost, in
+// time, hits and misses per level and DRAM bytes, shows they repeat at the granularity that matters). Then every wave
+// left but the last kKeptWaves (which, with the partial wave, give the op its tail) is skipped: each skipped wave adds
+// the last wave's increments of the booked counters, exactly, and its time. The caller runs the kept waves after the
+// skip and ends the op that much later.
 //
 // Inside tiles. A GEMM of GPT-3's size runs its tiles for hundreds of k-steps in a handful of waves (192 steps of
 // 128x256x64 in each of the 9 waves of a 2048x36864x12288 GEMM on H100), so whole waves leave little to skip. Its
 // slots then run in lockstep, and the state between two step boundaries repeats too. A step boundary comes when the
 // op's first slot on the first unit has computed another ComputeUnit::step_quantum steps (models/compute). There:
-// - the state class is the clock's state and change count and the queue classes, as above, with the slots running the
-//   op and the tiles it has done (no tile may start or end inside the window), and the slots' lag behind the slot
-//   furthest ahead in place of their share of steps done;
+// - the state class is the clock's state and the reads' class, as above, with the slots running the op, and the
+//   slots' lag behind the slot furthest ahead in place of their share of steps done; the epoch is the clock's change
+//   count and the tiles the op has done (no tile may start or end inside an interval); the DRAM's backlog is alike as
+//   above, the bytes moved being an interval's;
 // - an interval holds no whole number of anything: each boundary cuts the steps in flight differently. The costs are
 //   therefore compared per unit of work, the work counted continuously (a step's FLOPs spent over its phases, as the
 //   power sensor reads them), not per interval; the lanes (slots) must have advanced in lockstep over the window, each
@@ -37,7 +46,16 @@
 // the skipped steps' counters are the window's in proportion to the work they hold, computed exactly from the
 // lowering; their time is the window's in the same proportion. The skipped steps' reads and writes pass through the
 // cache tags in step order across the slots (MemorySystem::touch), so that the caches hold after the skip what they
-// would have held: the next wave's first steps miss as in --exact. A skip resets both detectors.
+// would have held: the next wave's first steps miss as in --exact. The step detector's boundaries move by what the
+// skip added (skipped_to); a skip of whole waves resets both detectors.
+//
+// Each state class inside tiles keeps the last window seen steady in it. Under a power cap the governor may move the
+// clock between two adjacent states about once a wave (GPT-3's GEMMs on H100 step down as a wave's tiles start and
+// back up some 50 us later), and every change, like every wave's first tiles, starts a new epoch, in which two more
+// intervals would be simulated before a skip. One interval of the new epoch that costs what the state's window cost,
+// per unit of work (time and SRAM reads and writes within kSteadyTolerance, misses and DRAM bytes within
+// kBurstyTolerance) and at its lanes' pace, shows the state as well as a second interval would: the skip is booked
+// at that interval's rates, the op's own in this epoch.
 //
 // Under a power cap the governor may change the clock while waves are skipped, which the skipped waves' cost would
 // not show; the caller bounds a skip to the waves that end before the governor could decide anything
@@ -68,10 +86,13 @@ class WaveFastForward {
  public:
   struct Boundary {
     TimeFs at_fs = 0;
-    std::vector<std::uint64_t> state;     // the state class
-    std::vector<std::uint64_t> slots;     // busy slots by progress class: equal within kSlotSlack of the total
-    std::vector<std::uint64_t> compared;  // cumulative counters compared between waves
-    std::vector<std::uint64_t> booked;    // cumulative counters booked for skipped waves
+    std::vector<std::uint64_t> state;      // the state class
+    std::vector<std::uint64_t> epoch;      // what starts a new stretch of the state: clock changes, tiles done
+    std::vector<std::uint64_t> slots;      // busy slots by progress class: equal within kSlotSlack of the total
+    std::uint64_t dram_backlog_bytes = 0;  // asked of DRAM and not yet served
+    std::uint64_t dram_moved_bytes = 0;    // DRAM bytes read and written so far (cumulative)
+    std::vector<std::uint64_t> compared;   // cumulative counters compared between waves
+    std::vector<std::uint64_t> booked;     // cumulative counters booked for skipped waves
     // Inside tiles (steady_window): the work done so far, counted continuously (a step's work is spent over its
     // phases, so that a boundary does not cut the steps in flight into whole ones), and each lane's (a slot's) steps
     // computed, in one order at every boundary.
@@ -97,11 +118,13 @@ class WaveFastForward {
     std::uint64_t progress = 0;             // made over the window (> 0)
     std::vector<std::uint64_t> booked;      // the window's increments of `booked`
     std::vector<std::uint64_t> bursty;      // and of `bursty`
+    std::vector<std::uint64_t> compared;    // and of `compared`
     std::vector<std::uint64_t> lane_steps;  // each lane's steps over the window
   };
-  // A boundary inside tiles; true, with `window` filled, when the state repeated over the last two intervals.
+  // A boundary inside tiles; true, with `window` filled, when the state repeated over the last two intervals, or the
+  // last interval repeated the window last seen steady in the same state class (see the file's comment).
   [[nodiscard]] bool steady_window(Boundary b, std::uint64_t lane_slack, Window& window);
-  // Forgets the boundaries.
+  // Forgets the boundaries, not the windows seen steady.
   void restart() { last_.clear(); }
   // After a skip at the latest boundary: `after` is the state there with the skip's counters and steps added. The
   // boundaries kept move by the same amounts (their time stays), so that the next windows compare the steps simulated
@@ -110,6 +133,10 @@ class WaveFastForward {
 
   // Whether two waves' increments agree within kSteadyTolerance (public for tests).
   [[nodiscard]] static bool same_cost(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
+  // Whether the DRAM's backlogs at two boundaries, `moved_bytes` of DRAM traffic apart, are alike: they differ by at
+  // most kBurstyTolerance of the bytes moved, or by at most a quarter of the larger (a half-octave scale without the
+  // class edges that a backlog hovering at one would flip across).
+  [[nodiscard]] static bool steady_backlog(std::uint64_t from_bytes, std::uint64_t to_bytes, std::uint64_t moved_bytes);
   // Whether two histograms of the slots' progress differ in at most kSlotSlack of their slots.
   [[nodiscard]] static bool same_slots(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
   // Whether two intervals' increments agree per unit of progress within kSteadyTolerance (public for tests).
@@ -151,7 +178,22 @@ class WaveFastForward {
   [[nodiscard]] std::uint64_t skips() const { return skips_; }
 
  private:
+  struct Seen {
+    std::vector<std::uint64_t> state;
+    Window window;
+  };
+  // steady_backlog over both intervals of three boundaries.
+  [[nodiscard]] static bool steady_backlogs(const Boundary& first, const Boundary& middle, const Boundary& latest);
+  // Inside tiles: whether the interval from `from` to `to` keeps its state (class, epoch, backlog, slots) and its
+  // lanes advanced, in lockstep.
+  [[nodiscard]] static bool clean_interval(const Boundary& from, const Boundary& to, std::uint64_t lane_slack);
+  // Inside tiles: true, with `window` the interval from `from` to `to`, when the interval costs what `seen` cost per
+  // unit of work and its lanes went at its pace.
+  [[nodiscard]] static bool repeats_seen(const Boundary& from, const Boundary& to, const Window& seen,
+                                         std::uint64_t lane_slack, Window& window);
+
   std::vector<Boundary> last_;  // the last three boundaries, oldest first
+  std::vector<Seen> seen_;      // inside tiles: the last steady window of each state class
   std::uint64_t skips_ = 0;
 };
 

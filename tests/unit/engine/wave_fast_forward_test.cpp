@@ -258,3 +258,139 @@ TEST_CASE("a skipped unit's busy and waiting time fit in the time booked for it,
 }
 
 }  // namespace roofsim
+
+namespace roofsim {
+
+TEST_CASE("DRAM backlogs are alike within kBurstyTolerance of the bytes moved, or a quarter of the larger") {
+  // A nearly idle DRAM: 0 or 44 KiB waiting at boundaries 4 MiB of traffic apart are one state.
+  CHECK(WaveFastForward::steady_backlog(0, 45056, 4 << 20));
+  CHECK(WaveFastForward::steady_backlog(45056, 0, 4 << 20));
+  // The same bytes with little traffic between the boundaries: the next interval inherits the difference.
+  CHECK_FALSE(WaveFastForward::steady_backlog(0, 45056, 1 << 20));
+  CHECK(WaveFastForward::steady_backlog(0, 32768, 1 << 20));
+  // A saturated DRAM: backlogs of megabytes within a quarter of the larger, whatever moved.
+  CHECK(WaveFastForward::steady_backlog(3 << 20, 4 << 20, 0));
+  CHECK_FALSE(WaveFastForward::steady_backlog(2 << 20, 4 << 20, 0));
+  CHECK(WaveFastForward::steady_backlog(0, 0, 0));
+}
+
+TEST_CASE("a DRAM backlog that comes and goes by a few chunks keeps a steady window; one that builds up does not") {
+  WaveFastForward::Window w;
+  const auto with_backlog = [](std::vector<std::uint64_t> steps, std::uint64_t work, std::uint64_t backlog_bytes) {
+    auto b = lanes_at(std::move(steps), work);
+    b.dram_moved_bytes = 3 * work;
+    b.dram_backlog_bytes = backlog_bytes;
+    return b;
+  };
+  {
+    // 480 DRAM bytes an interval: a backlog 15 bytes apart is within 1/32 of them.
+    WaveFastForward ff;
+    (void)ff.steady_window(with_backlog({8, 8}, 160, 0), 2, w);
+    (void)ff.steady_window(with_backlog({16, 16}, 320, 15), 2, w);
+    CHECK(ff.steady_window(with_backlog({24, 24}, 480, 0), 2, w));
+  }
+  {
+    WaveFastForward ff;
+    (void)ff.steady_window(with_backlog({8, 8}, 160, 0), 2, w);
+    (void)ff.steady_window(with_backlog({16, 16}, 320, 15), 2, w);
+    CHECK_FALSE(ff.steady_window(with_backlog({24, 24}, 480, 40), 2, w));
+  }
+  {
+    // The wave detector alike: 4096 bytes a wave, a backlog that grew by a wave's bytes.
+    WaveFastForward ff;
+    auto b = steady(1);
+    b.dram_moved_bytes = 4096;
+    (void)ff.boundary(b, 10);
+    b = steady(2);
+    b.dram_moved_bytes = 2 * 4096;
+    (void)ff.boundary(b, 9);
+    b = steady(3);
+    b.dram_moved_bytes = 3 * 4096;
+    b.dram_backlog_bytes = 4096;
+    CHECK(ff.boundary(b, 8).waves == 0);
+  }
+}
+
+}  // namespace roofsim
+
+namespace roofsim {
+
+namespace {
+
+// lanes_at in epoch `epoch` (the tiles done, the clock's changes).
+WaveFastForward::Boundary lanes_in(std::vector<std::uint64_t> steps, std::uint64_t work, std::uint64_t epoch,
+                                   std::uint64_t state = 1) {
+  auto b = lanes_at(std::move(steps), work, state);
+  b.epoch = {epoch};
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("in a new epoch one interval that repeats the window seen steady in its state class is a steady window") {
+  WaveFastForward::Window w;
+  WaveFastForward ff;
+  (void)ff.steady_window(lanes_in({8, 8}, 160, 0), 2, w);
+  (void)ff.steady_window(lanes_in({16, 16}, 320, 0), 2, w);
+  REQUIRE(ff.steady_window(lanes_in({24, 24}, 480, 0), 2, w));
+  // The next tiles start (a new epoch): the interval across the change is not one, the first inside the epoch is.
+  CHECK_FALSE(ff.steady_window(lanes_in({4, 4}, 560, 1), 2, w));
+  REQUIRE(ff.steady_window(lanes_in({12, 12}, 720, 1), 2, w));
+  // Booked at that interval's rates.
+  CHECK(w.window_fs == 100 * 160);
+  CHECK(w.progress == 160);
+  CHECK(w.booked == std::vector<std::uint64_t>{5 * 160});
+  CHECK(w.lane_steps == std::vector<std::uint64_t>{8, 8});
+}
+
+TEST_CASE("in a new epoch an interval at another cost, pace or state class than the window seen waits for two") {
+  WaveFastForward::Window w;
+  const auto seen_steady = [&w](WaveFastForward& ff) {
+    (void)ff.steady_window(lanes_in({8, 8}, 160, 0), 2, w);
+    (void)ff.steady_window(lanes_in({16, 16}, 320, 0), 2, w);
+    REQUIRE(ff.steady_window(lanes_in({24, 24}, 480, 0), 2, w));
+    (void)ff.steady_window(lanes_in({4, 4}, 560, 1), 2, w);
+  };
+  {
+    // 2% slower per unit of work (the wave's first steps wait on their operands).
+    WaveFastForward ff;
+    seen_steady(ff);
+    auto b = lanes_in({12, 12}, 720, 1);
+    b.at_fs += 100 * 160 / 50;
+    b.compared[0] = b.at_fs;
+    CHECK_FALSE(ff.steady_window(b, 2, w));
+  }
+  {
+    // Twice the misses per unit of work.
+    WaveFastForward ff;
+    seen_steady(ff);
+    auto b = lanes_in({12, 12}, 720, 1);
+    b.bursty[0] += 3 * 160;
+    CHECK_FALSE(ff.steady_window(b, 2, w));
+  }
+  {
+    // Lanes at twice the steps for the same work: beyond the slack of 2.
+    WaveFastForward ff;
+    seen_steady(ff);
+    CHECK_FALSE(ff.steady_window(lanes_in({20, 20}, 720, 1), 2, w));
+  }
+  {
+    // Another state class (the clock moved to a state not seen steady): two intervals as before.
+    WaveFastForward ff;
+    seen_steady(ff);
+    (void)ff.steady_window(lanes_in({12, 12}, 720, 2, 2), 2, w);
+    CHECK_FALSE(ff.steady_window(lanes_in({20, 20}, 880, 2, 2), 2, w));
+    CHECK(ff.steady_window(lanes_in({28, 28}, 1040, 2, 2), 2, w));
+  }
+}
+
+TEST_CASE("whole waves in another epoch (a clock change between them) skip nothing") {
+  WaveFastForward ff;
+  (void)ff.boundary(steady(1), 10);
+  (void)ff.boundary(steady(2), 9);
+  auto b = steady(3);
+  b.epoch = {1};
+  CHECK(ff.boundary(b, 8).waves == 0);
+}
+
+}  // namespace roofsim

@@ -1,3 +1,7 @@
+#include <array>
+#include <utility>
+#include <vector>
+
 #include <doctest/doctest.h>
 
 #include "models/dram/simple_dram.h"
@@ -96,4 +100,51 @@ TEST_CASE("L2 banks serve in parallel: a bank's bandwidth is the level's share")
   const double seconds = fs_to_seconds(sink.done);
   CHECK(seconds < 0.35 * 65536 / 16e9);
   CHECK(seconds >= 0.25 * 65536 / 16e9);
+}
+
+namespace {
+// A DRAM that serves its requests when told to, in order, so that the bytes in flight can be looked at.
+struct HeldDram final : DramInterface {
+  void submit(const DramRequest& request, DramCompletionSink& sink) override {
+    held.push_back({request, &sink});
+    (request.write ? written : read) += request.bytes;
+  }
+  void serve_one(TimeFs at_fs) {
+    const auto [request, sink] = held.front();
+    held.erase(held.begin());
+    sink->dram_done(request.tag, at_fs);
+  }
+  [[nodiscard]] Bytes bytes_read() const override { return read; }
+  [[nodiscard]] Bytes bytes_written() const override { return written; }
+  [[nodiscard]] std::uint32_t channels() const override { return 1; }
+  [[nodiscard]] TimeFs unloaded_fs(Bytes /*address*/, Bytes /*bytes*/) const override { return 1000; }
+  std::vector<std::pair<DramRequest, DramCompletionSink*>> held;
+  Bytes read = 0, written = 0;
+};
+}  // namespace
+
+TEST_CASE("the bytes at DRAM are those of chunks whose DRAM parts are not all served") {
+  test::TestDevice spec;
+  const auto hw = spec.build();
+  HeldDram dram;
+  MemorySystem memory(memory_system_params(hw), &dram);
+  std::vector<Bytes> op_bytes(3, 0);
+  Recorder sink;
+  // A read that misses in two ranges far apart (two DRAM parts), then a write.
+  static const std::array<AddressRange, 2> ranges = {AddressRange{0, 4096}, AddressRange{1 << 24, 2048}};
+  memory.read(0, ChunkView{ranges.data(), ranges.size(), 6144, false}, 0, op_bytes.data(), sink, 1);
+  memory.write(0, chunk_at(1 << 26, 1024), 0, op_bytes.data(), sink, 2);
+  REQUIRE(dram.held.size() == 3);
+  CHECK(memory.chunks_at_dram() == 2);
+  CHECK(memory.bytes_at_dram() == 6144 + 1024);
+  // The read's first part is back: the chunk still waits for its second.
+  dram.serve_one(5000);
+  CHECK(memory.bytes_at_dram() == 6144 + 1024);
+  dram.serve_one(6000);
+  CHECK(sink.last_tag == 1);
+  CHECK(memory.bytes_at_dram() == 1024);
+  dram.serve_one(7000);
+  CHECK(sink.last_tag == 2);
+  CHECK(memory.bytes_at_dram() == 0);
+  CHECK(memory.chunks_at_dram() == 0);
 }
