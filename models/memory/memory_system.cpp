@@ -117,7 +117,17 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
   return {done + level.latency_fs, unloaded + level.latency_fs};
 }
 
-void MemorySystem::touch(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs ready_fs) {
+std::vector<std::vector<CacheTags>> MemorySystem::cache_contents() const {
+  std::vector<std::vector<CacheTags>> contents;
+  for (const auto& level : levels_) contents.push_back(level.tags);
+  return contents;
+}
+
+void MemorySystem::restore_cache_contents(std::vector<std::vector<CacheTags>> contents) {
+  for (std::size_t l = 0; l < levels_.size() && l < contents.size(); ++l) levels_[l].tags = std::move(contents[l]);
+}
+
+void MemorySystem::touch(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs ready_fs, Bytes* miss_bytes) {
   const AddressRange* ranges = chunk.ranges;
   std::size_t count = chunk.count;
   std::size_t lookup_buffer = 0;
@@ -133,6 +143,7 @@ void MemorySystem::touch(std::uint64_t unit, const ChunkView& chunk, bool write,
     lookup_buffer ^= 1;
     lookup.clear();
     tags.read_all(ranges, count, lookup);
+    if (miss_bytes != nullptr) miss_bytes[l] += lookup.miss_bytes;
     for (const auto& fetch : lookup.fetches) tags.mark_ready(fetch.address, fetch.bytes, ready_fs);
     ranges = lookup.fetches.data();
     count = lookup.fetches.size();

@@ -94,7 +94,12 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
   // Steady-state fast-forward inside tiles (sim/engine/wave_fast_forward.h): a skipped step's chunk changes the
   // caches' contents as its access would (a read allocates what misses, ready at `ready_fs`; a write allocates what it
   // writes) without counting traffic or taking time on ports or DRAM.
-  void touch(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs ready_fs);
+  // `miss_bytes` (one per SRAM level), when given, adds what each level's look-ups missed.
+  void touch(std::uint64_t unit, const ChunkView& chunk, bool write, TimeFs ready_fs, Bytes* miss_bytes = nullptr);
+  // The caches' contents, to put back when touches were a trial (a fast-forward whose skipped waves would not miss
+  // what the waves before them missed).
+  [[nodiscard]] std::vector<std::vector<CacheTags>> cache_contents() const;
+  void restore_cache_contents(std::vector<std::vector<CacheTags>> contents);
   // The capacity of level `level`'s tags, summed over its arrays (0: a scratchpad).
   [[nodiscard]] Bytes cache_capacity_bytes(std::size_t level) const {
     return levels_[level].cache ? levels_[level].params.capacity_bytes * levels_[level].tags.size() : 0;

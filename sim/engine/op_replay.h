@@ -166,6 +166,9 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
     };
     std::vector<Skipped> skips;
     bool holding = false;
+    // A whole-wave skip whose skipped tiles would not have missed what the waves before them missed: the op's
+    // waves are simulated (a trial costs a copy of the caches' tags and a touch of the waves it would skip).
+    bool wave_skips_refused = false;
   };
   [[nodiscard]] WaveFastForward::Boundary boundary_of(std::size_t op, TimeFs now) const;
   [[nodiscard]] Forward& forward_of(std::size_t op);

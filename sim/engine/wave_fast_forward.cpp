@@ -66,6 +66,19 @@ std::uint64_t WaveFastForward::scaled(std::uint64_t x, std::uint64_t num, std::u
   return static_cast<std::uint64_t>((Wide{x} * num + den / 2) / den);
 }
 
+bool WaveFastForward::misses_agree(const std::vector<std::uint64_t>& booked, const std::vector<std::uint64_t>& touched,
+                                   const std::vector<std::uint64_t>& capacities) {
+  for (std::size_t level = 0; level < capacities.size(); ++level) {
+    if (capacities[level] == 0) continue;
+    const std::uint64_t a = level < booked.size() ? booked[level] : 0;
+    const std::uint64_t b = level < touched.size() ? touched[level] : 0;
+    if (static_cast<double>(a > b ? a - b : b - a) > kBurstyTolerance * static_cast<double>(std::max(a, b))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::uint64_t WaveFastForward::scaled_down(std::uint64_t x, std::uint64_t num, std::uint64_t den) {
   __extension__ using Wide = unsigned __int128;
   return static_cast<std::uint64_t>(Wide{x} * num / den);

@@ -161,6 +161,11 @@ class WaveFastForward {
                                                              const std::vector<std::uint64_t>& capacities);
   // x * num / den, rounded to nearest, without overflow of the product.
   [[nodiscard]] static std::uint64_t scaled(std::uint64_t x, std::uint64_t num, std::uint64_t den);
+  // Whether the misses a skip books at each SRAM level (`booked`) agree within kBurstyTolerance with those its skipped
+  // tiles' touches saw (`touched`), at the levels with tags (`capacities` not 0).
+  [[nodiscard]] static bool misses_agree(const std::vector<std::uint64_t>& booked,
+                                         const std::vector<std::uint64_t>& touched,
+                                         const std::vector<std::uint64_t>& capacities);
   // x * num / den, rounded down, without overflow of the product.
   [[nodiscard]] static std::uint64_t scaled_down(std::uint64_t x, std::uint64_t num, std::uint64_t den);
   // A unit's share of a skip: `busy` and its waits on each engine (`waits`), scaled from a window, fit in the time

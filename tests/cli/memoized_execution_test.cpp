@@ -162,6 +162,19 @@ TEST_CASE("a decode step's GEMVs fast-forwarded over whole waves leave the cache
   compare_with_exact("wave-skip", args);
 }
 
+TEST_CASE("GEMMs whose operands fit in TPU-v4's CMEM are fast-forwarded only where the skipped waves miss alike") {
+  // A 4096^3 GEMM's first waves miss in CMEM while its operands fill it; the later waves hit. Skipping those at the
+  // first waves' misses read 11x the DRAM bytes --exact reads: the skip's touches find fewer misses and it is not
+  // taken, while the 8192x128x8192 GEMM and the GEMV, which stream, still skip.
+  const std::string args = "run --hw TPU-v4 --workload gemm --fast-forward";
+  const auto dir = test::scratch_dir("memo-cmem-fill");
+  const auto run = test::run_roofsim(args + " --out " + (dir / "memo").string());
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("fast-forwarded (0 waves skipped") == std::string::npos);
+  compare_with_exact("cmem-fill", args, false);
+}
+
 TEST_CASE("a 7-layer decode step with the detailed DRAM replays its short ops and stays within the bounds of --exact") {
   // H100's HBM3 refreshes per bank, so ops of 16 tREFIsb (3.9 us) are recorded: every op of this decode step lasts
   // 5 to 60 us, under the 16 tREFI (62 us) an all-bank standard would ask, and the last layers' are replayed once five

@@ -393,4 +393,14 @@ TEST_CASE("whole waves in another epoch (a clock change between them) skip nothi
   CHECK(ff.boundary(b, 8).waves == 0);
 }
 
+TEST_CASE("a whole-wave skip stands when its tiles' touches miss what it books at every level with tags") {
+  // Booked 1000 and 640 bytes of misses; the touches missed 1020 (2%) and 640: within 1/32.
+  CHECK(WaveFastForward::misses_agree({1000, 640}, {1020, 640}, {4096, 1 << 20}));
+  // A cache still filling: the skipped tiles hit what the waves before them missed (640 booked, 64 touched).
+  CHECK_FALSE(WaveFastForward::misses_agree({1000, 640}, {1000, 64}, {4096, 1 << 20}));
+  // A level without tags (a scratchpad) is not compared.
+  CHECK(WaveFastForward::misses_agree({1000, 640}, {0, 640}, {0, 1 << 20}));
+  CHECK(WaveFastForward::misses_agree({0, 0}, {0, 0}, {4096, 4096}));
+}
+
 }  // namespace roofsim
