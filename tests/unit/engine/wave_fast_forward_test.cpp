@@ -274,7 +274,7 @@ TEST_CASE("DRAM backlogs are alike within kBurstyTolerance of the bytes moved, o
   CHECK(WaveFastForward::steady_backlog(0, 0, 0));
 }
 
-TEST_CASE("a DRAM backlog that comes and goes by a few chunks keeps a steady window; one that builds up does not") {
+TEST_CASE("a DRAM backlog that comes and goes by a few chunks keeps a steady window, one that builds up does not") {
   WaveFastForward::Window w;
   const auto with_backlog = [](std::vector<std::uint64_t> steps, std::uint64_t work, std::uint64_t backlog_bytes) {
     auto b = lanes_at(std::move(steps), work);
