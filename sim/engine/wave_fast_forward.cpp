@@ -121,17 +121,22 @@ std::uint32_t WaveFastForward::first_step_through_tags(const Window& window, std
 WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs) {
   Skip skip;
   last_.push_back(std::move(b));
-  if (last_.size() > 3) last_.erase(last_.begin());
-  if (last_.size() < 3 || full_waves_left <= kKeptWaves) return skip;
-  const Boundary& first = last_[0];
-  const Boundary& middle = last_[1];
-  const Boundary& latest = last_[2];
-  if (first.state != middle.state || middle.state != latest.state) return skip;
-  if (first.epoch != middle.epoch || middle.epoch != latest.epoch) return skip;
-  if (!steady_backlogs(first, middle, latest)) return skip;
-  if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return skip;
-  if (!same_cost(increments(first.compared, middle.compared), increments(middle.compared, latest.compared)))
-    return skip;
+  const std::size_t kept = kSteadyWaves + 1;
+  if (last_.size() > kept) last_.erase(last_.begin());
+  if (last_.size() < kept || full_waves_left <= kKeptWaves) return skip;
+  for (std::size_t i = 0; i + 2 < last_.size(); ++i) {
+    const Boundary& first = last_[i];
+    const Boundary& middle = last_[i + 1];
+    const Boundary& latest = last_[i + 2];
+    if (first.state != middle.state || middle.state != latest.state) return skip;
+    if (first.epoch != middle.epoch || middle.epoch != latest.epoch) return skip;
+    if (!steady_backlogs(first, middle, latest)) return skip;
+    if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return skip;
+    if (!same_cost(increments(first.compared, middle.compared), increments(middle.compared, latest.compared)))
+      return skip;
+  }
+  const Boundary& middle = last_[last_.size() - 2];
+  const Boundary& latest = last_.back();
   skip.wave_fs = latest.at_fs - middle.at_fs;
   skip.waves = full_waves_left - kKeptWaves;
   if (max_skip_fs != kNever) skip.waves = std::min(skip.waves, skip.wave_fs > 0 ? max_skip_fs / skip.wave_fs : 0);

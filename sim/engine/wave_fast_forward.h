@@ -18,10 +18,11 @@
 // - the epoch: the clock's change count (a wave across a change is no wave of either state);
 // - the counters so far, split in two: `compared` (time and bytes per level and to DRAM: what the wave costs) and
 //   `booked` (every counter a report reads: work, latency sums, DRAM commands, per-unit time, ...).
-// The state repeats when the classes and epochs at three consecutive boundaries are equal and the two waves between
-// them cost the same: each compared counter's increments differ by at most kSteadyTolerance of the larger (the DRAM's
-// queue and bank state and the cache contents are not classed exactly; a wave that costs what the one before cost, in
-// time, hits and misses per level and DRAM bytes, shows they repeat at the granularity that matters). Then every wave
+// The state repeats when the classes and epochs at kSteadyWaves + 1 consecutive boundaries are equal and the
+// kSteadyWaves waves between them cost the same: each compared counter's increments differ by at most
+// kSteadyTolerance of the larger from one wave to the next (the DRAM's queue and bank state and the cache contents are
+// not classed exactly; a wave that costs what the one before cost, in time, hits and misses per level and DRAM bytes,
+// shows they repeat at the granularity that matters). Then every wave
 // left but the last kKeptWaves (which, with the partial wave, give the op its tail) is skipped: each skipped wave adds
 // the last wave's increments of the booked counters, exactly, and its time. The caller runs the kept waves after the
 // skip and ends the op that much later.
@@ -70,6 +71,10 @@ namespace roofsim {
 
 inline constexpr std::uint64_t kProgressClasses = 8;
 inline constexpr std::uint64_t kKeptWaves = 2;
+// Three waves, not two: a stream's waves fall out of lockstep over its first ones and then run faster (H100, detailed
+// DRAM: copy's tiles end in bursts of 254, 37, 226 per 10 us, then 62, 203, 154), and two waves in a row can cost the
+// same within kSteadyTolerance on the way; skipped at that cost, copy took 6.3% longer than --exact.
+inline constexpr std::size_t kSteadyWaves = 3;
 // Relative: 1/256 of a wave's cost, well inside the 1% that bytes per level may differ from --exact.
 inline constexpr double kSteadyTolerance = 1.0 / 256.0;
 // The slots' progress histogram may differ in this share of its slots (a slot a hair either side of a class edge
@@ -197,7 +202,7 @@ class WaveFastForward {
   [[nodiscard]] static bool repeats_seen(const Boundary& from, const Boundary& to, const Window& seen,
                                          std::uint64_t lane_slack, Window& window);
 
-  std::vector<Boundary> last_;  // the last three boundaries, oldest first
+  std::vector<Boundary> last_;  // the last kSteadyWaves + 1 boundaries (inside tiles: three), oldest first
   std::vector<Seen> seen_;      // inside tiles: the last steady window of each state class
   std::uint64_t skips_ = 0;
 };

@@ -22,11 +22,12 @@ WaveFastForward::Boundary steady(std::uint64_t waves, std::uint64_t state = 1) {
 
 }  // namespace
 
-TEST_CASE("three boundaries of a repeating state skip every wave left but the kept ones, booking the last wave") {
+TEST_CASE("four boundaries of a repeating state skip every wave left but the kept ones, booking the last wave") {
   WaveFastForward ff;
-  CHECK(ff.boundary(steady(1), 10).waves == 0);
-  CHECK(ff.boundary(steady(2), 9).waves == 0);
-  const auto skip = ff.boundary(steady(3), 8);
+  CHECK(ff.boundary(steady(1), 11).waves == 0);
+  CHECK(ff.boundary(steady(2), 10).waves == 0);
+  CHECK(ff.boundary(steady(3), 9).waves == 0);  // two waves that cost the same are not enough
+  const auto skip = ff.boundary(steady(4), 8);
   CHECK(skip.waves == 8 - kKeptWaves);
   CHECK(skip.wave_fs == 1000);
   CHECK(skip.hold_fs == 1000 * (8 - kKeptWaves));
@@ -34,54 +35,77 @@ TEST_CASE("three boundaries of a repeating state skip every wave left but the ke
   CHECK(skip.booked[0] == 7 * (8 - kKeptWaves));
   CHECK(skip.booked[1] == 1000 * (8 - kKeptWaves));
   CHECK(ff.skips() == 1);
-  // The counters after a skip include the booked waves: three new boundaries are needed.
-  CHECK(ff.boundary(steady(4), 7).waves == 0);
+  // The counters after a skip include the booked waves: four new boundaries are needed.
+  CHECK(ff.boundary(steady(5), 7).waves == 0);
+}
+
+TEST_CASE("waves that speed up wave by wave skip nothing while two in a row cost the same") {
+  // A stream's waves fall out of lockstep over its first waves and then run faster: the first wave here takes 1100 fs
+  // and the next two 1000 fs each; two equal waves would skip at the third boundary, the drift before them does not.
+  WaveFastForward ff;
+  auto shifted = [](std::uint64_t waves) {
+    auto b = steady(waves);
+    b.at_fs += 100;
+    b.compared[0] += 100;
+    return b;
+  };
+  (void)ff.boundary(steady(1), 11);
+  (void)ff.boundary(shifted(2), 10);
+  (void)ff.boundary(shifted(3), 9);
+  CHECK(ff.boundary(shifted(4), 8).waves == 0);               // 1100, 1000, 1000
+  CHECK(ff.boundary(shifted(5), 7).waves == 7 - kKeptWaves);  // 1000, 1000, 1000
 }
 
 TEST_CASE("a skip bounded by the governor skips the whole waves that end within the bound, then detects afresh") {
   WaveFastForward ff;
-  (void)ff.boundary(steady(1), 20);
-  (void)ff.boundary(steady(2), 19);
+  (void)ff.boundary(steady(1), 21);
+  (void)ff.boundary(steady(2), 20);
+  (void)ff.boundary(steady(3), 19);
   // 2500 fs before a governor window could decide: two waves of 1000 fs end within it, a third would not.
-  const auto first = ff.boundary(steady(3), 18, 2500);
+  const auto first = ff.boundary(steady(4), 18, 2500);
   CHECK(first.waves == 2);
   CHECK(first.hold_fs == 2000);
   REQUIRE(first.booked.size() == 2);
   CHECK(first.booked[0] == 7 * 2);
   // A bound shorter than a wave skips nothing and keeps the boundaries seen.
   WaveFastForward short_bound;
-  (void)short_bound.boundary(steady(1), 20);
-  (void)short_bound.boundary(steady(2), 19);
-  CHECK(short_bound.boundary(steady(3), 18, 999).waves == 0);
-  CHECK(short_bound.boundary(steady(4), 17).waves == 17 - kKeptWaves);
-  // After the bounded skip: boundaries 4 and 5 are the first two of a new run, 6 skips again (unbounded: all but
+  (void)short_bound.boundary(steady(1), 21);
+  (void)short_bound.boundary(steady(2), 20);
+  (void)short_bound.boundary(steady(3), 19);
+  CHECK(short_bound.boundary(steady(4), 18, 999).waves == 0);
+  CHECK(short_bound.boundary(steady(5), 17).waves == 17 - kKeptWaves);
+  // After the bounded skip: boundaries 5 to 7 are the first three of a new run, 8 skips again (unbounded: all but
   // the kept waves).
-  CHECK(ff.boundary(steady(4), 15).waves == 0);
-  CHECK(ff.boundary(steady(5), 14).waves == 0);
-  CHECK(ff.boundary(steady(6), 13).waves == 13 - kKeptWaves);
+  CHECK(ff.boundary(steady(5), 15).waves == 0);
+  CHECK(ff.boundary(steady(6), 14).waves == 0);
+  CHECK(ff.boundary(steady(7), 13).waves == 0);
+  CHECK(ff.boundary(steady(8), 12).waves == 12 - kKeptWaves);
   CHECK(ff.skips() == 2);
 }
 
 TEST_CASE("a state class that changed, a wave that cost more, or too few waves left skip nothing") {
   SUBCASE("the state class (a clock change) differs at the last boundary") {
     WaveFastForward ff;
-    (void)ff.boundary(steady(1), 10);
-    (void)ff.boundary(steady(2), 9);
-    CHECK(ff.boundary(steady(3, 2), 8).waves == 0);
+    (void)ff.boundary(steady(1), 11);
+    (void)ff.boundary(steady(2), 10);
+    (void)ff.boundary(steady(3), 9);
+    CHECK(ff.boundary(steady(4, 2), 8).waves == 0);
   }
   SUBCASE("the last wave read 1% more") {
     WaveFastForward ff;
-    (void)ff.boundary(steady(1), 10);
-    (void)ff.boundary(steady(2), 9);
-    auto b = steady(3);
+    (void)ff.boundary(steady(1), 11);
+    (void)ff.boundary(steady(2), 10);
+    (void)ff.boundary(steady(3), 9);
+    auto b = steady(4);
     b.compared[1] += 41;
     CHECK(ff.boundary(b, 8).waves == 0);
   }
   SUBCASE("only the kept waves are left") {
     WaveFastForward ff;
-    (void)ff.boundary(steady(1), 4);
-    (void)ff.boundary(steady(2), 3);
-    CHECK(ff.boundary(steady(3), kKeptWaves).waves == 0);
+    (void)ff.boundary(steady(1), 5);
+    (void)ff.boundary(steady(2), 4);
+    (void)ff.boundary(steady(3), 3);
+    CHECK(ff.boundary(steady(4), kKeptWaves).waves == 0);
   }
 }
 
