@@ -5,6 +5,31 @@
 
 namespace roofsim {
 
+namespace {
+
+std::uint64_t apart(std::uint64_t a, std::uint64_t b) {
+  return a > b ? a - b : b - a;
+}
+
+// The DRAM bytes moved between two boundaries (0 across a counter that went back).
+std::uint64_t dram_moved(const WaveFastForward::Boundary& from, const WaveFastForward::Boundary& to) {
+  return to.dram_moved_bytes >= from.dram_moved_bytes ? to.dram_moved_bytes - from.dram_moved_bytes : 0;
+}
+
+// The interval from `from` to `to` as a window.
+WaveFastForward::Window window_between(const WaveFastForward::Boundary& from, const WaveFastForward::Boundary& to) {
+  WaveFastForward::Window window;
+  window.window_fs = to.at_fs - from.at_fs;
+  window.progress = to.progress - from.progress;
+  window.booked = increments(from.booked, to.booked);
+  window.bursty = increments(from.bursty, to.bursty);
+  window.compared = increments(from.compared, to.compared);
+  window.lane_steps = increments(from.lanes, to.lanes);
+  return window;
+}
+
+}  // namespace
+
 std::vector<std::uint64_t> increments(const std::vector<std::uint64_t>& from, const std::vector<std::uint64_t>& to) {
   if (from.size() != to.size()) throw std::logic_error("wave counters of different lengths");
   std::vector<std::uint64_t> d(to.size());
@@ -26,7 +51,7 @@ bool WaveFastForward::same_slots(const std::vector<std::uint64_t>& a, const std:
   if (a.size() != b.size()) return false;
   std::uint64_t moved = 0, total_a = 0, total_b = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    moved += a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+    moved += apart(a[i], b[i]);
     total_a += a[i];
     total_b += b[i];
   }
@@ -39,14 +64,6 @@ bool WaveFastForward::steady_backlog(std::uint64_t from_bytes, std::uint64_t to_
   const auto hi = static_cast<double>(std::max(from_bytes, to_bytes));
   const double apart = hi - static_cast<double>(std::min(from_bytes, to_bytes));
   return apart <= kBurstyTolerance * static_cast<double>(moved_bytes) || apart <= hi / 4.0;
-}
-
-bool WaveFastForward::steady_backlogs(const Boundary& first, const Boundary& middle, const Boundary& latest) {
-  const auto moved = [](const Boundary& from, const Boundary& to) {
-    return to.dram_moved_bytes >= from.dram_moved_bytes ? to.dram_moved_bytes - from.dram_moved_bytes : 0;
-  };
-  return steady_backlog(first.dram_backlog_bytes, middle.dram_backlog_bytes, moved(first, middle)) &&
-         steady_backlog(middle.dram_backlog_bytes, latest.dram_backlog_bytes, moved(middle, latest));
 }
 
 bool WaveFastForward::same_rate(const std::vector<std::uint64_t>& a, std::uint64_t a_progress,
@@ -72,7 +89,7 @@ bool WaveFastForward::misses_agree(const std::vector<std::uint64_t>& booked, con
     if (capacities[level] == 0) continue;
     const std::uint64_t a = level < booked.size() ? booked[level] : 0;
     const std::uint64_t b = level < touched.size() ? touched[level] : 0;
-    if (static_cast<double>(a > b ? a - b : b - a) > kBurstyTolerance * static_cast<double>(std::max(a, b))) {
+    if (static_cast<double>(apart(a, b)) > kBurstyTolerance * static_cast<double>(std::max(a, b))) {
       return false;
     }
   }
@@ -124,15 +141,12 @@ WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_w
   const std::size_t kept = kSteadyWaves + 1;
   if (last_.size() > kept) last_.erase(last_.begin());
   if (last_.size() < kept || full_waves_left <= kKeptWaves) return skip;
-  for (std::size_t i = 0; i + 2 < last_.size(); ++i) {
-    const Boundary& first = last_[i];
-    const Boundary& middle = last_[i + 1];
-    const Boundary& latest = last_[i + 2];
-    if (first.state != middle.state || middle.state != latest.state) return skip;
-    if (first.epoch != middle.epoch || middle.epoch != latest.epoch) return skip;
-    if (!steady_backlogs(first, middle, latest)) return skip;
-    if (!same_slots(first.slots, middle.slots) || !same_slots(middle.slots, latest.slots)) return skip;
-    if (!same_cost(increments(first.compared, middle.compared), increments(middle.compared, latest.compared)))
+  for (std::size_t i = 0; i + 1 < last_.size(); ++i) {
+    const Boundary& from = last_[i];
+    const Boundary& to = last_[i + 1];
+    if (from.state != to.state || from.epoch != to.epoch || !same_slots(from.slots, to.slots)) return skip;
+    if (!steady_backlog(from.dram_backlog_bytes, to.dram_backlog_bytes, dram_moved(from, to))) return skip;
+    if (i > 0 && !same_cost(increments(last_[i - 1].compared, from.compared), increments(from.compared, to.compared)))
       return skip;
   }
   const Boundary& middle = last_[last_.size() - 2];
@@ -161,34 +175,25 @@ bool WaveFastForward::in_lockstep(const std::vector<std::uint64_t>& from, const 
 
 bool WaveFastForward::clean_interval(const Boundary& from, const Boundary& to, std::uint64_t lane_slack) {
   if (from.state != to.state || from.epoch != to.epoch) return false;
-  const std::uint64_t moved =
-      to.dram_moved_bytes >= from.dram_moved_bytes ? to.dram_moved_bytes - from.dram_moved_bytes : 0;
-  return steady_backlog(from.dram_backlog_bytes, to.dram_backlog_bytes, moved) && same_slots(from.slots, to.slots) &&
-         to.progress > from.progress && in_lockstep(from.lanes, to.lanes, lane_slack);
+  return steady_backlog(from.dram_backlog_bytes, to.dram_backlog_bytes, dram_moved(from, to)) &&
+         same_slots(from.slots, to.slots) && to.progress > from.progress &&
+         in_lockstep(from.lanes, to.lanes, lane_slack);
 }
 
 bool WaveFastForward::repeats_seen(const Boundary& from, const Boundary& to, const Window& seen,
                                    std::uint64_t lane_slack, Window& window) {
-  const std::uint64_t progress = to.progress - from.progress;
-  const auto steps = increments(from.lanes, to.lanes);
-  if (steps.size() != seen.lane_steps.size() || seen.progress == 0) return false;
+  Window interval = window_between(from, to);
+  if (interval.lane_steps.size() != seen.lane_steps.size() || seen.progress == 0) return false;
   // Each lane at the window's pace: the steps it made there, in proportion to the work.
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const std::uint64_t expected = scaled(seen.lane_steps[i], progress, seen.progress);
-    if ((steps[i] > expected ? steps[i] - expected : expected - steps[i]) > lane_slack) return false;
+  for (std::size_t i = 0; i < interval.lane_steps.size(); ++i) {
+    if (apart(interval.lane_steps[i], scaled(seen.lane_steps[i], interval.progress, seen.progress)) > lane_slack)
+      return false;
   }
-  const auto compared = increments(from.compared, to.compared);
-  const auto bursty = increments(from.bursty, to.bursty);
-  if (!same_rate(compared, progress, seen.compared, seen.progress) ||
-      !same_rate(bursty, progress, seen.bursty, seen.progress, kBurstyTolerance)) {
+  if (!same_rate(interval.compared, interval.progress, seen.compared, seen.progress) ||
+      !same_rate(interval.bursty, interval.progress, seen.bursty, seen.progress, kBurstyTolerance)) {
     return false;
   }
-  window.window_fs = to.at_fs - from.at_fs;
-  window.progress = progress;
-  window.booked = increments(from.booked, to.booked);
-  window.bursty = bursty;
-  window.compared = compared;
-  window.lane_steps = steps;
+  window = std::move(interval);
   return true;
 }
 
@@ -207,7 +212,7 @@ bool WaveFastForward::steady_window(Boundary b, std::uint64_t lane_slack, Window
     const auto one = increments(first.lanes, middle.lanes);
     const auto two = increments(middle.lanes, latest.lanes);
     for (std::size_t i = 0; steady && i < one.size(); ++i) {
-      steady = (one[i] > two[i] ? one[i] - two[i] : two[i] - one[i]) <= lane_slack;
+      steady = apart(one[i], two[i]) <= lane_slack;
     }
     steady = steady &&
              same_rate(increments(first.compared, middle.compared), middle.progress - first.progress,
@@ -215,12 +220,7 @@ bool WaveFastForward::steady_window(Boundary b, std::uint64_t lane_slack, Window
              same_rate(increments(first.bursty, middle.bursty), middle.progress - first.progress,
                        increments(middle.bursty, latest.bursty), latest.progress - middle.progress, kBurstyTolerance);
     if (steady) {
-      window.window_fs = latest.at_fs - first.at_fs;
-      window.progress = latest.progress - first.progress;
-      window.booked = increments(first.booked, latest.booked);
-      window.bursty = increments(first.bursty, latest.bursty);
-      window.compared = increments(first.compared, latest.compared);
-      window.lane_steps = increments(first.lanes, latest.lanes);
+      window = window_between(first, latest);
       if (seen != seen_.end()) {
         seen->window = window;
       } else {
@@ -245,10 +245,9 @@ void WaveFastForward::skipped_to(const Boundary& after) {
   const auto booked = increments(latest.booked, after.booked);
   const auto lanes = increments(latest.lanes, after.lanes);
   const std::uint64_t progress = after.progress >= latest.progress ? after.progress - latest.progress : 0;
-  const std::uint64_t dram_moved =
-      after.dram_moved_bytes >= latest.dram_moved_bytes ? after.dram_moved_bytes - latest.dram_moved_bytes : 0;
+  const std::uint64_t dram_moved_by_skip = dram_moved(latest, after);
   for (auto& b : last_) {
-    b.dram_moved_bytes += dram_moved;
+    b.dram_moved_bytes += dram_moved_by_skip;
     shift(b.compared, moved);
     shift(b.bursty, bursty);
     shift(b.booked, booked);

@@ -192,8 +192,6 @@ class WaveFastForward {
     std::vector<std::uint64_t> state;
     Window window;
   };
-  // steady_backlog over both intervals of three boundaries.
-  [[nodiscard]] static bool steady_backlogs(const Boundary& first, const Boundary& middle, const Boundary& latest);
   // Inside tiles: whether the interval from `from` to `to` keeps its state (class, epoch, backlog, slots) and its
   // lanes advanced, in lockstep.
   [[nodiscard]] static bool clean_interval(const Boundary& from, const Boundary& to, std::uint64_t lane_slack);
