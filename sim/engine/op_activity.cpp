@@ -172,9 +172,10 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
     commands.rd += part(c.read_bursts, skipped[2]);
     commands.wr += part(c.write_bursts, skipped[3]);
     // Activity counts all-bank refreshes; per-bank ones count as whole all-bank equivalents of the op's running total
-    // (the counts are cumulative, so a later snapshot minus an earlier one stays exact to within one per op).
-    commands.ref +=
-        part(c.refs_all_bank + c.refs_per_bank / banks_, skipped[4] + skipped[5] / static_cast<double>(banks_));
+    // (the counts are cumulative, so a later snapshot minus an earlier one stays exact to within one per op). The
+    // per-bank ones are paced before they are divided: a skip's share of them, divided and then rounded up, can
+    // exceed what the division left of the count by one, and a count that goes down wraps the governor's reading.
+    commands.ref += part(c.refs_all_bank, skipped[4]) + part(c.refs_per_bank, skipped[5]) / banks_;
   }
 }
 
