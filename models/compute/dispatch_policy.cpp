@@ -70,10 +70,11 @@ void DispatchPolicy::retime_replay(std::size_t op, TimeFs end_fs) {
   t.replay_end_fs = end_fs;
 }
 
-std::uint64_t DispatchPolicy::skip_tiles(std::size_t op, std::uint64_t tiles, TimeFs hold_fs) {
+std::uint64_t DispatchPolicy::skip_tiles(std::size_t op, std::uint64_t first, std::uint64_t tiles, TimeFs hold_fs) {
   auto& t = times_[op];
   if (t.issued == 0 || t.issued + tiles > ops_[op].tiles) throw std::logic_error("skip_tiles() past the op's tiles");
-  const std::uint64_t next = t.issued - 1 + tiles;
+  if (tiles > 0 && first != t.issued - 1) throw std::logic_error("skip_tiles() from a tile not just handed out");
+  const std::uint64_t next = first + tiles;
   t.issued += tiles;
   t.finished += tiles;
   t.hold_fs += hold_fs;

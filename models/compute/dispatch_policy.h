@@ -49,10 +49,10 @@ class DispatchPolicy {
   void replay(std::size_t op, TimeFs end_fs);
   // A replay not yet ended now ends at `end_fs` (its pace follows the compute clock, which changed).
   void retime_replay(std::size_t op, TimeFs end_fs);
-  // Steady-state fast-forward (sim/engine/wave_fast_forward.h): `tiles` of `op` after the one just handed out count as
-  // issued and done, and the op ends `hold_fs` after its last tile and write; returns the tile index to hand out in
-  // place of the one just handed out (the first after the skipped ones).
-  std::uint64_t skip_tiles(std::size_t op, std::uint64_t tiles, TimeFs hold_fs);
+  // Steady-state fast-forward (sim/engine/wave_fast_forward.h): the `tiles` tiles of `op` from `first` on, which must
+  // be the one just handed out, count as issued and done, and the op ends `hold_fs` after its last tile and write;
+  // returns the tile to hand out in place of `first` (the one after the skipped ones).
+  std::uint64_t skip_tiles(std::size_t op, std::uint64_t first, std::uint64_t tiles, TimeFs hold_fs);
   // Ops that ended a hold (skip_tiles) or a replay since the last call.
   [[nodiscard]] std::vector<std::size_t> take_held_ended();
   // Tiles in one wave: a slot on every unit.

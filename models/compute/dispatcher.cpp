@@ -29,7 +29,9 @@ void Dispatcher::run() {
   while (auto assignment = policy_.next_tile(now)) {
     if (replay_ != nullptr && assignment->tile != 0 && assignment->tile % wave == 0) {
       const auto skip = replay_->wave_boundary(assignment->op, assignment->tile, now);
-      if (skip.tiles > 0) assignment->tile = policy_.skip_tiles(assignment->op, skip.tiles, skip.hold_fs);
+      if (skip.tiles > 0) {
+        assignment->tile = policy_.skip_tiles(assignment->op, assignment->tile, skip.tiles, skip.hold_fs);
+      }
     }
     spans_.start(assignment->op, assignment->unit, now);
     units_[assignment->unit]->start_tile(assignment->op, assignment->tile);
@@ -63,7 +65,7 @@ void Dispatcher::write_acknowledged(std::size_t op) {
 void Dispatcher::step_boundary(std::size_t op) {
   if (replay_ == nullptr) return;
   const TimeFs hold_fs = replay_->step_boundary(op, sc_core::sc_time_stamp().value());
-  if (hold_fs > 0) (void)policy_.skip_tiles(op, 0, hold_fs);
+  if (hold_fs > 0) (void)policy_.skip_tiles(op, 0, 0, hold_fs);
 }
 
 void Dispatcher::retime_replay(std::size_t op, TimeFs end_fs) {

@@ -17,8 +17,9 @@ class OpReplayHook {
   // A simulated op ended at `now`.
   virtual void op_finished(std::size_t op, TimeFs now) = 0;
   // Steady-state fast-forward: tile `tile` of `op`, the first of a wave, is handed out at `now`. The tiles to skip
-  // after it (whole waves; their counters are booked by the hook) and the time they take, which the op's end waits
-  // out after its last simulated tile.
+  // from it on, it included (whole waves; their counters are booked by the hook; the dispatcher hands out the tile
+  // after them in its place, DispatchPolicy::skip_tiles), and the time they take, which the op's end waits out after
+  // its last simulated tile.
   struct WaveSkip {
     std::uint64_t tiles = 0;
     TimeFs hold_fs = 0;

@@ -104,9 +104,8 @@ class MemorySystem final : public ChunkMemory, private DramCompletionSink {
   [[nodiscard]] Bytes cache_capacity_bytes(std::size_t level) const {
     return levels_[level].cache ? levels_[level].params.capacity_bytes * levels_[level].tags.size() : 0;
   }
-  // Chunks waiting for DRAM, and the bytes they asked of it (the DRAM's backlog: steady-state fast-forward's state,
+  // The bytes asked of DRAM by chunks still waiting for it (the DRAM's backlog: steady-state fast-forward's state,
   // sim/engine/wave_fast_forward.h). A chunk's bytes count until its last part is served.
-  [[nodiscard]] std::size_t chunks_at_dram() const { return pending_.size() - free_pending_.size(); }
   [[nodiscard]] Bytes bytes_at_dram() const { return bytes_at_dram_; }
 
  private:

@@ -584,7 +584,6 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
   TileStep step;
   auto contents_before = memory_.cache_contents();
   std::vector<Bytes> touched_misses(memory_.sram_levels(), 0);
-  // The dispatcher hands out tile + tiles next (DispatchPolicy::skip_tiles): the boundary's tile is the first skipped.
   const std::uint64_t first_tile = tile, tiles = skip.waves * wave;
   for (std::uint64_t w = first_tile; w < first_tile + tiles; w += wave) {
     std::uint32_t most_steps = 0;

@@ -158,7 +158,6 @@ WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_w
   skip.hold_fs = skip.wave_fs * skip.waves;
   skip.booked = increments(middle.booked, latest.booked);
   for (auto& v : skip.booked) v *= skip.waves;
-  ++skips_;
   // The counters after the skip include the booked waves: waves are compared again from the next boundaries on.
   last_.clear();
   return skip;

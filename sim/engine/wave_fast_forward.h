@@ -185,7 +185,6 @@ class WaveFastForward {
     for (TimeFs& w : waits) w = scaled_down(w, booked, sum);
     busy = scaled_down(busy, booked, sum);
   }
-  [[nodiscard]] std::uint64_t skips() const { return skips_; }
 
  private:
   struct Seen {
@@ -202,7 +201,6 @@ class WaveFastForward {
 
   std::vector<Boundary> last_;  // the last kSteadyWaves + 1 boundaries (inside tiles: three), oldest first
   std::vector<Seen> seen_;      // inside tiles: the last steady window of each state class
-  std::uint64_t skips_ = 0;
 };
 
 // b - a, element by element (cumulative counters only grow).
