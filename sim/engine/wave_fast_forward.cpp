@@ -84,12 +84,12 @@ std::uint64_t WaveFastForward::scaled(std::uint64_t x, std::uint64_t num, std::u
 }
 
 bool WaveFastForward::misses_agree(const std::vector<std::uint64_t>& booked, const std::vector<std::uint64_t>& touched,
-                                   const std::vector<std::uint64_t>& capacities) {
+                                   const std::vector<std::uint64_t>& capacities, double tolerance) {
   for (std::size_t level = 0; level < capacities.size(); ++level) {
     if (capacities[level] == 0) continue;
     const std::uint64_t a = level < booked.size() ? booked[level] : 0;
     const std::uint64_t b = level < touched.size() ? touched[level] : 0;
-    if (static_cast<double>(apart(a, b)) > kBurstyTolerance * static_cast<double>(std::max(a, b))) {
+    if (static_cast<double>(apart(a, b)) > tolerance * static_cast<double>(std::max(a, b))) {
       return false;
     }
   }

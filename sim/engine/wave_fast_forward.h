@@ -47,8 +47,10 @@
 // the skipped steps' counters are the window's in proportion to the work they hold, computed exactly from the
 // lowering; their time is the window's in the same proportion. The skipped steps' reads and writes pass through the
 // cache tags in step order across the slots (MemorySystem::touch), so that the caches hold after the skip what they
-// would have held: the next wave's first steps miss as in --exact. The step detector's boundaries move by what the
-// skip added (skipped_to); a skip of whole waves resets both detectors.
+// would have held: the next wave's first steps miss as in --exact. The skip is a trial: the last of the touched steps
+// count their misses, and a skip whose steps miss at another rate than its window's (kSkipMissTolerance) is withdrawn
+// and the caches put back. The step detector's boundaries move by what the skip added (skipped_to); a skip of whole
+// waves resets both detectors.
 //
 // Each state class inside tiles keeps the last window seen steady in it. Under a power cap the governor may move the
 // clock between two adjacent states about once a wave (GPT-3's GEMMs on H100 step down as a wave's tiles start and
@@ -86,6 +88,10 @@ inline constexpr double kSlotSlack = 1.0 / 16.0;
 // intervals' DRAM bytes per unit of work differ by about 1% in GPT-3's GEMMs while their time and SRAM traffic differ
 // by 0.3%. A change of the access pattern (a wave's first steps, slots drifting apart) moves them by tens of percent.
 inline constexpr double kBurstyTolerance = 1.0 / 32.0;
+// A skip inside tiles books the window's misses per unit of work for all its steps; it is taken when the misses its
+// touched steps count (DeviceOpReplay::step_boundary) lie within this share of that rate, under the 1% by which bytes
+// per level may differ from --exact.
+inline constexpr double kSkipMissTolerance = 1.0 / 128.0;
 
 class WaveFastForward {
  public:
@@ -166,11 +172,12 @@ class WaveFastForward {
                                                              const std::vector<std::uint64_t>& capacities);
   // x * num / den, rounded to nearest, without overflow of the product.
   [[nodiscard]] static std::uint64_t scaled(std::uint64_t x, std::uint64_t num, std::uint64_t den);
-  // Whether the misses a skip books at each SRAM level (`booked`) agree within kBurstyTolerance with those its skipped
-  // tiles' touches saw (`touched`), at the levels with tags (`capacities` not 0).
+  // Whether the misses a skip books at each SRAM level (`booked`) agree within `tolerance` of the larger with those
+  // its skipped tiles' or steps' touches saw (`touched`), at the levels with tags (`capacities` not 0).
   [[nodiscard]] static bool misses_agree(const std::vector<std::uint64_t>& booked,
                                          const std::vector<std::uint64_t>& touched,
-                                         const std::vector<std::uint64_t>& capacities);
+                                         const std::vector<std::uint64_t>& capacities,
+                                         double tolerance = kBurstyTolerance);
   // x * num / den, rounded down, without overflow of the product.
   [[nodiscard]] static std::uint64_t scaled_down(std::uint64_t x, std::uint64_t num, std::uint64_t den);
   // A unit's share of a skip: `busy` and its waits on each engine (`waits`), scaled from a window, fit in the time

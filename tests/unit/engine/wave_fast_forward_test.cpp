@@ -423,6 +423,9 @@ TEST_CASE("a whole-wave skip stands when its tiles' touches miss what it books a
   // A level without tags (a scratchpad) is not compared.
   CHECK(WaveFastForward::misses_agree({1000, 640}, {0, 640}, {0, 1 << 20}));
   CHECK(WaveFastForward::misses_agree({0, 0}, {0, 0}, {4096, 4096}));
+  // A skip inside tiles holds its steps to kSkipMissTolerance: 2% apart is too far, 0.5% is not.
+  CHECK_FALSE(WaveFastForward::misses_agree({1000, 640}, {1020, 640}, {4096, 1 << 20}, kSkipMissTolerance));
+  CHECK(WaveFastForward::misses_agree({1000, 640}, {1005, 640}, {4096, 1 << 20}, kSkipMissTolerance));
 }
 
 }  // namespace roofsim
