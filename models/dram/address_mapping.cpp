@@ -104,6 +104,9 @@ AddressMapping::AddressMapping(const std::string& order, const MappingShape& sha
   for (std::size_t i = 0; i < low_to_high_.size() && low_to_high_[i] != kColumn; ++i)
     column_stride_bursts_ *= radix_[i];
   for (std::size_t i = 0; i < low_to_high_.size() && low_to_high_[i] != kChannel; ++i) channel_run_bursts_ *= radix_[i];
+  per_burst_ = Divider(shape_.burst_bytes);
+  for (std::size_t i = 0; i < low_to_high_.size(); ++i) per_radix_[i] = Divider(radix_[i]);
+  per_column_stride_ = Divider(column_stride_bursts_);
 }
 
 DramAddress AddressMapping::decode(std::uint64_t address) const {
@@ -116,10 +119,11 @@ DramAddress AddressMapping::decode(std::uint64_t address) const {
     }
     rest = address >> shift_[4];
   } else {
-    rest = address / shape_.burst_bytes;
+    rest = per_burst_.div(address);
     for (std::size_t i = 0; i < 4; ++i) {
-      digits[i] = static_cast<std::uint32_t>(rest % radix_[i]);
-      rest /= radix_[i];
+      const std::uint64_t above = per_radix_[i].div(rest);
+      digits[i] = static_cast<std::uint32_t>(rest - above * radix_[i]);
+      rest = above;
     }
   }
   for (std::size_t i = 0; i < 4; ++i) {

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/kernel/fast_index.h"
 #include "sim/core/units.h"
 
 namespace roofsim::dram {
@@ -54,6 +55,9 @@ class AddressMapping {
   // Bursts from one column of a row to the next: the product of the counts of the fields below the column. The
   // bursts b, b + stride, ... share their channel, bank and row while the column does not wrap.
   [[nodiscard]] std::uint64_t column_stride_bursts() const { return column_stride_bursts_; }
+  // By the burst and by column_stride_bursts(), for callers that split requests into bursts.
+  [[nodiscard]] const Divider& per_burst() const { return per_burst_; }
+  [[nodiscard]] const Divider& per_column_stride() const { return per_column_stride_; }
   // Consecutive bursts of the address space that fall in one channel: the product of the counts of the fields below
   // the channel (a sequential stream moves on to the next channel after this many).
   [[nodiscard]] std::uint64_t channel_run_bursts() const { return channel_run_bursts_; }
@@ -70,10 +74,14 @@ class AddressMapping {
   std::array<int, 5> shift_{};            // bit position of each field and of the row when every count is 2^n
   bool bit_fields_ = false;               // every count (and the burst) is a power of two: decode by shifts
   int burst_shift_ = 0;
+  // By the burst and by each field's radix (a decode divides by each once; most radixes are no power of two).
+  Divider per_burst_;
+  std::array<Divider, 4> per_radix_{};
   enum class Permutation : std::uint8_t { none, row_xor, fold };
   [[nodiscard]] std::uint32_t fold_above(std::size_t slot, const std::uint32_t* digits, std::uint64_t row) const;
   Permutation permutation_ = Permutation::none;
   std::uint64_t column_stride_bursts_ = 1;
+  Divider per_column_stride_;
   std::uint64_t channel_run_bursts_ = 1;
 };
 

@@ -80,15 +80,16 @@ bool DramDevice::enqueue(const DramRequest& request, DramCompletionSink* done_si
     // column wraps, so each part is decoded once, not once per burst. Distinct parts never share a channel, bank
     // and row: they differ in a field below the column, or in the row or a field above it.
     parts_.clear();
-    const std::uint64_t first_burst = address / shape.burst_bytes;
-    const std::uint64_t last_burst = (address + std::max<Bytes>(bytes, 1) - 1) / shape.burst_bytes;
+    const Divider& per_burst = mapping_.per_burst();
+    const std::uint64_t first_burst = per_burst.div(address);
+    const std::uint64_t last_burst = per_burst.div(address + std::max<Bytes>(bytes, 1) - 1);
     const std::uint64_t stride = mapping_.column_stride_bursts();
     const std::uint64_t progressions = std::min(stride, last_burst - first_burst + 1);
     for (std::uint64_t offset = 0; offset < progressions; ++offset) {
       for (std::uint64_t burst = first_burst + offset; burst <= last_burst;) {
         const auto decoded = mapping_.decode(burst * shape.burst_bytes);
-        const std::uint64_t bursts =
-            std::min<std::uint64_t>((last_burst - burst) / stride + 1, shape.columns - decoded.column);
+        const std::uint64_t bursts = std::min<std::uint64_t>(mapping_.per_column_stride().div(last_burst - burst) + 1,
+                                                             shape.columns - decoded.column);
         // Fields written in place: a temporary is stored field by field and reloaded whole, a reload that waits for
         // the stores.
         Part& part = parts_.emplace_back();

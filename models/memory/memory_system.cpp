@@ -96,7 +96,7 @@ std::pair<TimeFs, TimeFs> MemorySystem::occupy(Level& level, std::uint64_t unit,
       at += part;
       advance(1);
     }
-    std::uint64_t whole = (end - at) / line;
+    std::uint64_t whole = level.line.div(end - at);
     const std::uint64_t passes = whole <= banks ? (whole > 0 ? 1 : 0) : (whole + banks - 1) / banks;
     range_share = std::max(range_share, static_cast<TimeFs>(passes) * level.line_fs);
     while (whole > 0) {
