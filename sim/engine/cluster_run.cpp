@@ -643,10 +643,9 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
     const OpGroupStore& groups = shell->memo().groups;
     result.symmetry += fmt::format(
         "; overlap groups: {} replayed ({} ops), {} recorded ({} keys), {} diverged, {} not recorded; ops simulated "
-        "beside an op outside a group {}, in groups not yet agreed {}; groups simulated under a moving clock {}, with "
-        "the detailed DRAM {}",
+        "beside an op outside a group {}, in groups not yet agreed {}",
         groups.replayed, groups.members_replayed, groups.recorded, groups.size(), groups.diverged, groups.unrecorded,
-        groups.beside_started, groups.in_unagreed_group, groups.under_moving_clock, groups.detailed_dram);
+        groups.beside_started, groups.in_unagreed_group);
     if (options.fast_forward) {
       const OpMemoStore& memo = shell->memo();
       result.symmetry += fmt::format("; fast-forwarded {} ops ({} waves skipped, {} steps inside tiles)",
