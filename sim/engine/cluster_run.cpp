@@ -90,6 +90,8 @@ class ClusterShell : public sc_core::sc_module {
                                                   *graphs_[graph_of_class_[c]], true,
                                                   options.memoize ? &memo_ : nullptr));
       devices_.back()->dispatcher().on_reached([this, c](std::size_t op) { reached(c, op); });
+      // The cluster's trace.json shows ops and collectives, not tiles.
+      devices_.back()->dispatcher().tile_spans().keep(false);
     }
     busy_.resize(topology.link_count());
     represented_by_.assign(cluster.devices, classes_.count());
