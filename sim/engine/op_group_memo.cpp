@@ -89,9 +89,11 @@ std::vector<ProgressKnot> profile_between(const std::vector<ProgressKnot>& profi
   return out;
 }
 
-bool starts_on_time(TimeFs now_fs, TimeFs expected_fs, TimeFs group_fs) {
+bool starts_on_time(TimeFs now_fs, TimeFs expected_fs, TimeFs offset_fs, TimeFs group_fs) {
   const TimeFs off = now_fs > expected_fs ? now_fs - expected_fs : expected_fs - now_fs;
-  return off * kMemberStartParts <= group_fs;
+  // The rounding of the members' ends, once per clock change each: a few fs.
+  constexpr std::uint64_t kRoundingParts = 100000;
+  return off * kMemberStartParts <= offset_fs || off * kRoundingParts <= group_fs;
 }
 
 bool groups_agree(const OpGroupRecord& first, const OpGroupRecord& next) {

@@ -82,11 +82,13 @@ struct OpGroupRecord {
 // on and rising from 0 to 1 there; empty (an even pace) when `profile` is empty or spends nothing there.
 [[nodiscard]] std::vector<ProgressKnot> profile_between(const std::vector<ProgressKnot>& profile, TimeFs from_fs,
                                                         TimeFs to_fs);
-// Whether an op starting `now_fs` starts where a replayed group's member recorded at `expected_fs` (its offset mapped
-// to the live clock) does: the members' ends are each rounded once per clock change, so the two may differ by a few
-// fs; an op launched by something outside the group lands far off.
-inline constexpr std::uint64_t kMemberStartParts = 100000;
-[[nodiscard]] bool starts_on_time(TimeFs now_fs, TimeFs expected_fs, TimeFs group_fs);
+// Whether an op starting `now_fs` starts where a replayed group's member recorded `offset_fs` after the group's start
+// does, `expected_fs` being that offset mapped to the live clock: within 1/kMemberStartParts of the offset, or a few fs
+// for one starting with the group. The mapping stretches all of the offset with the clock, while the launch latency
+// in it (a few us before each op) does not follow the clock: at a clock 1.5% off the recorded one that moves a member
+// starting after another's end by 45 ns; an op launched by something outside the group lands far off.
+inline constexpr std::uint64_t kMemberStartParts = 1000;
+[[nodiscard]] bool starts_on_time(TimeFs now_fs, TimeFs expected_fs, TimeFs offset_fs, TimeFs group_fs);
 
 // Two recorded instances of a group agree when they have the same members (order, op index differences, what each
 // runs) and each member's duration differs by at most 1/kAgreementParts (op_memo.h's bound, half the 2% a replayed op

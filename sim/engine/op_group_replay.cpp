@@ -40,7 +40,7 @@ TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
         const TimeFs expected_fs =
             g.read_fs + round_fs(g.progress.wall_to(static_cast<double>(m.offset_fs), clock_.clock_hz()));
         if (op >= g.first_op && op - g.first_op == m.delta &&
-            starts_on_time(now, expected_fs, g.replaying->duration_fs) && kind_key(op) == m.kind_key) {
+            starts_on_time(now, expected_fs, m.offset_fs, g.replaying->duration_fs) && kind_key(op) == m.kind_key) {
           ++g.next;
           replay(op, *m.record, now);
           ++groups.members_replayed;

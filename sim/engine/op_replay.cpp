@@ -479,6 +479,10 @@ void DeviceOpReplay::rebook(Replaying& r) {
     to.resident_fs = scaled(from.resident_fs, span);
     to.busy_fs = scaled(from.busy_fs, busy);
     for (std::size_t w = 0; w < to.waited_fs.size(); ++w) to.waited_fs[w] = scaled(from.waited_fs[w], busy);
+    // A member of an overlap group stretches with the group's split of compute and stall, not its own: at a slower
+    // clock a compute-bound member's engine time grows more than its replay, and fits in its residency in its own
+    // proportions.
+    WaveFastForward::fit_unit_time(to.resident_fs, to.busy_fs, to.waited_fs);
   }
 }
 

@@ -127,10 +127,16 @@ TEST_CASE("a member's part of the group's clock course and power profile") {
   CHECK(profile_between({{0, 0.0}, {100, 1.0}, {200, 1.0}}, 120, 180).empty());  // spends nothing there
 }
 
-TEST_CASE("a replayed group's member starts on time within a few fs, an op launched from outside does not") {
-  CHECK(starts_on_time(1000000, 1000000, 1000000000));
-  CHECK(starts_on_time(1000010, 1000000, 1000000000));        // 10 fs of rounding over a 1 us group
-  CHECK_FALSE(starts_on_time(1020000, 1000000, 1000000000));  // 20 ps off
+TEST_CASE(
+    "a replayed group's member starts on time within its launch latency's stretch, one launched from outside not") {
+  // With the group's start: a few fs of rounding over a 1 us group, not 20 ps.
+  CHECK(starts_on_time(1000000, 1000000, 0, 1000000000));
+  CHECK(starts_on_time(1000010, 1000000, 0, 1000000000));
+  CHECK_FALSE(starts_on_time(1020000, 1000000, 0, 1000000000));
+  // 100 us into the group: within 0.1% of the offset (45 ns: a 3 us launch latency at a clock 1.5% off), not 1 us.
+  const TimeFs offset_fs = 100000000000;
+  CHECK(starts_on_time(offset_fs + 45000000, offset_fs, offset_fs, 1000000000000));
+  CHECK_FALSE(starts_on_time(offset_fs + 1000000000, offset_fs, offset_fs, 1000000000000));
 }
 
 }  // namespace roofsim
