@@ -90,6 +90,8 @@ class ClusterShell : public sc_core::sc_module {
                                                   *graphs_[graph_of_class_[c]], true,
                                                   options.memoize ? &memo_ : nullptr));
       devices_.back()->dispatcher().on_reached([this, c](std::size_t op) { reached(c, op); });
+      // The cluster's trace.json shows ops and collectives, not tiles.
+      devices_.back()->dispatcher().tile_spans().keep(false);
     }
     busy_.resize(topology.link_count());
     represented_by_.assign(cluster.devices, classes_.count());
@@ -643,10 +645,9 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
     const OpGroupStore& groups = shell->memo().groups;
     result.symmetry += fmt::format(
         "; overlap groups: {} replayed ({} ops), {} recorded ({} keys), {} diverged, {} not recorded; ops simulated "
-        "beside an op outside a group {}, in groups not yet agreed {}; groups simulated under a moving clock {}, with "
-        "the detailed DRAM {}",
+        "beside an op outside a group {}, in groups not yet agreed {}",
         groups.replayed, groups.members_replayed, groups.recorded, groups.size(), groups.diverged, groups.unrecorded,
-        groups.beside_started, groups.in_unagreed_group, groups.under_moving_clock, groups.detailed_dram);
+        groups.beside_started, groups.in_unagreed_group);
     if (options.fast_forward) {
       const OpMemoStore& memo = shell->memo();
       result.symmetry += fmt::format("; fast-forwarded {} ops ({} waves skipped, {} steps inside tiles)",

@@ -1,13 +1,100 @@
 #include "sim/engine/op_group_memo.h"
 
+#include <algorithm>
+
 #include "sim/engine/op_memo.h"
 
 namespace roofsim {
+
+static_assert(kGroupRepresentativeInstances == kRepresentativeInstances);
 
 OpGroupMember::OpGroupMember() = default;
 OpGroupMember::OpGroupMember(OpGroupMember&&) noexcept = default;
 OpGroupMember& OpGroupMember::operator=(OpGroupMember&&) noexcept = default;
 OpGroupMember::~OpGroupMember() = default;
+
+UnitTimeShares group_time_shares(const std::vector<const OpRecord*>& members, TimeFs duration_fs) {
+  std::vector<double> busy, resident;
+  double latency = 0, queueing = 0;
+  for (const auto* m : members) {
+    latency += static_cast<double>(m->latency_fs);
+    queueing += static_cast<double>(m->queueing_fs);
+    if (busy.size() < m->units.size()) {
+      busy.resize(m->units.size(), 0.0);
+      resident.resize(m->units.size(), 0.0);
+    }
+    for (std::size_t u = 0; u < m->units.size(); ++u) {
+      const UnitResidency& r = m->units[u];
+      busy[u] += static_cast<double>(r.busy_fs);
+      for (const auto w : r.waited_fs) busy[u] += static_cast<double>(w);
+      resident[u] += static_cast<double>(r.resident_fs);
+    }
+  }
+  const double duration = static_cast<double>(duration_fs);
+  double critical_busy = 0, critical_resident = -1;
+  for (std::size_t u = 0; u < busy.size(); ++u) {
+    const double r = std::min(resident[u], duration);
+    if (r <= critical_resident) continue;
+    critical_resident = r;
+    critical_busy = busy[u];
+  }
+  const double chunk = latency + queueing;
+  return unit_time_shares(critical_busy, std::max(critical_resident, 0.0), chunk > 0 ? latency / chunk : 1.0, 1,
+                          duration_fs);
+}
+
+std::vector<ClockSegment> course_between(const std::vector<ClockSegment>& course, TimeFs from_fs, TimeFs to_fs) {
+  std::vector<ClockSegment> out;
+  if (course.empty() || to_fs <= from_fs) return out;
+  TimeFs at = 0;
+  for (std::size_t i = 0; i < course.size() && at < to_fs; ++i) {
+    const bool last = i + 1 == course.size();
+    const TimeFs end = last ? std::max(to_fs, at + course[i].duration_fs) : at + course[i].duration_fs;
+    const TimeFs lo = std::max(at, from_fs), hi = std::min(end, to_fs);
+    if (hi > lo) out.push_back(ClockSegment{hi - lo, course[i].clock_hz});
+    at = end;
+  }
+  return out;
+}
+
+namespace {
+
+// The share `profile` has spent by `at_fs`, linear between its knots.
+double share_at(const std::vector<ProgressKnot>& profile, TimeFs at_fs) {
+  if (at_fs <= profile.front().at_fs) return profile.front().done;
+  for (std::size_t i = 1; i < profile.size(); ++i) {
+    const ProgressKnot& a = profile[i - 1];
+    const ProgressKnot& b = profile[i];
+    if (at_fs > b.at_fs) continue;
+    if (b.at_fs == a.at_fs) return b.done;
+    return a.done + (b.done - a.done) * static_cast<double>(at_fs - a.at_fs) / static_cast<double>(b.at_fs - a.at_fs);
+  }
+  return profile.back().done;
+}
+
+}  // namespace
+
+std::vector<ProgressKnot> profile_between(const std::vector<ProgressKnot>& profile, TimeFs from_fs, TimeFs to_fs) {
+  std::vector<ProgressKnot> out;
+  if (profile.empty() || to_fs <= from_fs) return out;
+  const double first = share_at(profile, from_fs);
+  const double spent = share_at(profile, to_fs) - first;
+  if (spent <= 0) return out;
+  out.push_back(ProgressKnot{0, 0.0});
+  for (const auto& k : profile) {
+    if (k.at_fs <= from_fs || k.at_fs >= to_fs) continue;
+    out.push_back(ProgressKnot{k.at_fs - from_fs, std::clamp((k.done - first) / spent, 0.0, 1.0)});
+  }
+  out.push_back(ProgressKnot{to_fs - from_fs, 1.0});
+  return out;
+}
+
+bool starts_on_time(TimeFs now_fs, TimeFs expected_fs, TimeFs offset_fs, TimeFs group_fs) {
+  const TimeFs off = now_fs > expected_fs ? now_fs - expected_fs : expected_fs - now_fs;
+  // The rounding of the members' ends, once per clock change each: a few fs.
+  constexpr std::uint64_t kRoundingParts = 100000;
+  return off * kMemberStartParts <= offset_fs || off * kRoundingParts <= group_fs;
+}
 
 bool groups_agree(const OpGroupRecord& first, const OpGroupRecord& next) {
   if (first.members.size() != next.members.size()) return false;
@@ -23,24 +110,43 @@ bool groups_agree(const OpGroupRecord& first, const OpGroupRecord& next) {
 
 const OpGroupRecord* OpGroupStore::find(const std::string& key) const {
   const auto it = records_.find(key);
-  return it == records_.end() || !it->second.agreed ? nullptr : it->second.record.get();
+  return it == records_.end() ? nullptr : it->second.record.get();
+}
+
+std::size_t OpGroupStore::representative(const std::vector<Candidate>& candidates, std::size_t first,
+                                         std::uint64_t parts, bool all) {
+  const auto& course = candidates.back().record->work.segments();
+  const auto time_of = [&](const OpGroupRecord& r) {
+    return !course.empty() && !r.work.segments().empty() ? r.work.duration_under(course) : r.duration_fs;
+  };
+  std::vector<std::pair<TimeFs, std::size_t>> times;
+  for (std::size_t i = first; i < candidates.size(); ++i) times.emplace_back(time_of(*candidates[i].record), i);
+  std::sort(times.begin(), times.end());
+  const std::size_t mid = times[times.size() / 2].second;
+  const OpGroupRecord& median = *candidates[mid].record;
+  std::size_t agreeing = 0;
+  for (const auto& [time, i] : times) {
+    if (i == mid || !groups_agree(median, *candidates[i].record)) continue;
+    if (all && !within_parts(time, times[times.size() / 2].first, parts)) continue;
+    ++agreeing;
+  }
+  return (all ? agreeing + 1 == times.size() : agreeing > 0) ? mid : candidates.size();
 }
 
 void OpGroupStore::insert(const std::string& key, std::unique_ptr<OpGroupRecord> record, OpInstance instance) {
-  auto [it, fresh] = records_.try_emplace(key);
-  Entry& entry = it->second;
-  if (fresh) {
-    entry.record = std::move(record);
-    entry.instance = instance;
-    return;
-  }
-  if (entry.agreed || entry.instance == instance) return;
-  if (groups_agree(*entry.record, *record)) {
-    entry.agreed = true;
-  } else {
-    entry.record = std::move(record);
-    entry.instance = instance;
-  }
+  Entry& entry = records_[key];
+  if (entry.record != nullptr) return;
+  auto& c = entry.candidates;
+  if (std::any_of(c.begin(), c.end(), [&](const Candidate& k) { return k.instance == instance; })) return;
+  c.push_back(Candidate{std::move(record), instance});
+  if (c.size() > instances_) c.erase(c.begin());
+  std::size_t chosen = c.size();
+  const std::size_t settled = std::min(kSettledInstances, instances_);
+  if (c.size() >= settled) chosen = representative(c, c.size() - settled, kSettledParts, true);
+  if (chosen == c.size() && c.size() == instances_) chosen = representative(c, 0, kAgreementParts, false);
+  if (chosen == c.size()) return;
+  entry.record = std::move(c[chosen].record);
+  c.clear();
 }
 
 }  // namespace roofsim

@@ -21,8 +21,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/kernel/paced_progress.h"
 #include "models/kernel/time_fs.h"
 #include "models/memory/memory_system.h"
+#include "models/power/clock_scaled_work.h"
 
 namespace roofsim {
 
@@ -43,10 +45,13 @@ struct OpGroupMember {
 };
 
 struct OpGroupRecord {
-  TimeFs duration_fs = 0;              // the group's start to its last member's end
+  TimeFs duration_fs = 0;  // the group's start to its last member's end
+  // Its time as a function of the compute clock, as one unit: the clock course it ran at and the split of its
+  // critical unit's time (group_time_shares). A replay maps the members' recorded starts to the live clock through it.
+  ClockScaledWork work;
   std::vector<OpGroupMember> members;  // in start order (ops starting together: in launch order)
   std::vector<LevelCounters> levels;   // what the memory levels counted over the group
-  Bytes dram_read_bytes = 0, dram_written_bytes = 0, dram_asked_burst_bytes = 0;
+  Bytes dram_read_bytes = 0, dram_written_bytes = 0;
   // A block of a member's tensor (`tensor`: index into the member's inputs, outputs, then scratch) resident at the
   // group's end, oldest use first.
   struct Resident {
@@ -57,6 +62,33 @@ struct OpGroupRecord {
   };
   std::vector<Resident> resident;
 };
+
+// Beside one another, members share the units and the power the governor reads, so a member's own unit time does not
+// say how it follows the clock, nor do the governor's samples over it hold its own power. The group is timed as one
+// unit instead: each member's record takes the part of the group's clock course over its own time with the group's
+// shares (course_between), and spends its counters along the group's power profile over that time
+// (profile_between). A replay then moves every member's end with the clock as the group's would move, and the
+// governor's windows see the group's profile.
+//
+// The split of the group's time for ClockScaledWork: per unit, the members' busy and engine-wait time summed, and
+// their resident time summed up to the group's duration (members resident on one unit at once overlap); the unit
+// resident longest sets it, and the stall splits between latency and bandwidth as the members' read chunks split
+// their time.
+[[nodiscard]] UnitTimeShares group_time_shares(const std::vector<const OpRecord*>& members, TimeFs duration_fs);
+// The segments of `course` between `from_fs` and `to_fs` from its start (the last segment's clock holds after it).
+[[nodiscard]] std::vector<ClockSegment> course_between(const std::vector<ClockSegment>& course, TimeFs from_fs,
+                                                       TimeFs to_fs);
+// The power profile `profile` (knots at fs from its start, shares rising to 1) over [from_fs, to_fs], from from_fs
+// on and rising from 0 to 1 there; empty (an even pace) when `profile` is empty or spends nothing there.
+[[nodiscard]] std::vector<ProgressKnot> profile_between(const std::vector<ProgressKnot>& profile, TimeFs from_fs,
+                                                        TimeFs to_fs);
+// Whether an op starting `now_fs` starts where a replayed group's member recorded `offset_fs` after the group's start
+// does, `expected_fs` being that offset mapped to the live clock: within 1/kMemberStartParts of the offset, or a few fs
+// for one starting with the group. The mapping stretches all of the offset with the clock, while the launch latency
+// in it (a few us before each op) does not follow the clock: at a clock 1.5% off the recorded one that moves a member
+// starting after another's end by 45 ns; an op launched by something outside the group lands far off.
+inline constexpr std::uint64_t kMemberStartParts = 1000;
+[[nodiscard]] bool starts_on_time(TimeFs now_fs, TimeFs expected_fs, TimeFs offset_fs, TimeFs group_fs);
 
 // Two recorded instances of a group agree when they have the same members (order, op index differences, what each
 // runs) and each member's duration differs by at most 1/kAgreementParts (op_memo.h's bound, half the 2% a replayed op
@@ -73,35 +105,50 @@ struct OpInstance {
   [[nodiscard]] bool operator==(const OpInstance& other) const { return graph == other.graph && op == other.op; }
 };
 
-// Group records by key, shared by the devices of a run. A key is replayed once two instances recorded in a row agree
-// (groups_agree), from the first of them. Unlike single ops (OpMemoStore), the two may be recorded by different
-// devices: what must differ is the instance (another layer, micro-batch or pipeline stage), so that the symmetric
-// ranks of one class, which run the same instance at the same time, never agree with one another, and a run whose
-// classes are simulated in full (--full) replays what a collapsed run replays.
+// OpMemoStore's kRepresentativeInstances (op_memo.h, which includes this header).
+inline constexpr std::size_t kGroupRepresentativeInstances = 5;
+
+// Group records by key, shared by the devices of a run. A key is replayed, as single ops are (OpMemoStore), from the
+// median of its last kRepresentativeInstances instances once another of them agrees with it (groups_agree), or of its
+// last kSettledInstances once all of those lie within 1/kSettledParts of it: the median rather than the first of two
+// that agree, because the first instances of a key (a pipeline's last stage's, right after its forward) ran beside a
+// governor still moving the clock, and one of them replayed over the other stages carried its own deviation into
+// theirs (GPT-3-like training stages at 700 W: the first agreeing record left the replayed weight-gradient GEMMs 1.9%
+// short on average). Unlike single ops the instances may be recorded by different devices: what must differ is the
+// instance (another layer, micro-batch or pipeline stage), so that the symmetric ranks of one class, which run the
+// same instance at the same time, never agree with one another, and a run whose classes are simulated in full (--full)
+// replays what a collapsed run replays.
 class OpGroupStore {
  public:
+  // `instances`: how many instances in a row a representative is chosen from (odd; tests use fewer).
+  explicit OpGroupStore(std::size_t instances = kGroupRepresentativeInstances) : instances_(instances | 1) {}
   [[nodiscard]] const OpGroupRecord* find(const std::string& key) const;
-  // Keeps the first record of a key until the next instance agrees with it; one that disagrees takes its place. A
-  // record of the same instance as the kept one is dropped.
+  // Keeps the last records of a key, one per instance (a record of an instance kept already is dropped), until a
+  // representative is chosen (above).
   void insert(const std::string& key, std::unique_ptr<OpGroupRecord> record, OpInstance instance);
   [[nodiscard]] std::size_t size() const { return records_.size(); }
 
   // Counts over the run: groups recorded and replayed, their members replayed, replays an op starting inside broke
-  // (divergences), groups not recorded (their clock changed, or they did not end in the run).
+  // (divergences), groups not recorded (they did not end in the run).
   std::uint64_t recorded = 0, replayed = 0, members_replayed = 0, diverged = 0, unrecorded = 0;
   // Ops simulated though memoization was on, by reason: started beside an op that started before it outside any
-  // group (a single op's replay, or a simulated one), a member of a group whose key is not yet agreed, and an op
-  // starting a group once the power governor has moved the clock (groups are memoized at a fixed clock only).
-  std::uint64_t beside_started = 0, in_unagreed_group = 0, under_moving_clock = 0;
-  // Ops starting a group on a device with the detailed DRAM (simulated: see op_group_replay.cpp).
-  std::uint64_t detailed_dram = 0;
+  // group (a single op's replay, or a simulated one), and a member of a group whose key is not yet agreed.
+  std::uint64_t beside_started = 0, in_unagreed_group = 0;
 
  private:
-  struct Entry {
+  struct Candidate {
     std::unique_ptr<OpGroupRecord> record;
     OpInstance instance;
-    bool agreed = false;
   };
+  struct Entry {
+    std::unique_ptr<OpGroupRecord> record;  // the representative, once agreed
+    std::vector<Candidate> candidates;      // until then, the last instances in order
+  };
+  // The index of the median of `candidates` from `first` on (by the group's time at the newest's clock course) if all
+  // the others (`all`, within 1/parts) or another of them (groups_agree) agree with it; candidates.size() if not.
+  [[nodiscard]] static std::size_t representative(const std::vector<Candidate>& candidates, std::size_t first,
+                                                  std::uint64_t parts, bool all);
+  std::size_t instances_;
   std::unordered_map<std::string, Entry> records_;
 };
 

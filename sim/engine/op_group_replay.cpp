@@ -35,8 +35,12 @@ TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
       const auto& members = g.replaying->members;
       if (!g.diverged && g.next < members.size()) {
         const OpGroupMember& m = members[g.next];
-        if (op >= g.first_op && op - g.first_op == m.delta && now - g.start_fs == m.offset_fs &&
-            kind_key(op) == m.kind_key) {
+        // Its recorded offset at the live clock: the group's progress moves as its members' replays do (their records
+        // hold the group's clock course and shares over their own time, close_group).
+        const TimeFs expected_fs =
+            g.read_fs + round_fs(g.progress.wall_to(static_cast<double>(m.offset_fs), clock_.clock_hz()));
+        if (op >= g.first_op && op - g.first_op == m.delta &&
+            starts_on_time(now, expected_fs, m.offset_fs, g.replaying->duration_fs) && kind_key(op) == m.kind_key) {
           ++g.next;
           replay(op, *m.record, now);
           ++groups.members_replayed;
@@ -59,21 +63,6 @@ TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
     ++groups.beside_started;
     return kNever;
   }
-  // Once the governor has moved the clock, a group's members would each follow it from their own compute share and
-  // spend their counters at an even pace, while beside one another they share the units and the power the governor
-  // reads: on GPT-3 training stages at 700 W that moved the backward's ops by up to 43% and the energy by 3.4%
-  // against --exact. Groups are memoized at a fixed clock only.
-  if (throttled()) {
-    ++groups.under_moving_clock;
-    return kNever;
-  }
-  // With the detailed DRAM a replayed group's served bursts fell short of its asked bytes on GPT-3 training stages
-  // (the controller's end-of-run check): until the members' share of the controller's counters is understood, groups
-  // are memoized with the channel model only.
-  if (dram_ != nullptr) {
-    ++groups.detailed_dram;
-    return kNever;
-  }
   // A group starts: this op and those launched with it, which start now, in the order the dispatcher starts them.
   GroupRun g;
   g.start_fs = now;
@@ -90,21 +79,15 @@ TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
     g.key += fmt::format("{}:{}\n", j - op, signature(j));
   }
   const OpGroupRecord* record = groups.find(g.key);
-  // A record made at another clock (on another device, whose governor moved it) would be re-timed member by member.
-  if (record != nullptr && std::any_of(record->members.begin(), record->members.end(), [&](const auto& m) {
-        return !ReplayProgress(m.record->work).as_recorded(clock_.clock_hz());
-      })) {
-    ++groups.under_moving_clock;
-    return kNever;
-  }
   if (record != nullptr && record->members.front().kind_key == kind_key(op)) {
     g.replaying = record;
     g.next = 1;
-    // The counters the members share, at once, as a single op's replay books them.
+    g.progress = ReplayProgress(record->work);
+    g.read_fs = now;
+    // The counters the members share, at once, as a single op's replay books them; the DRAM's idle channels issue
+    // the refreshes due by now (each member's replay books its own bursts).
     memory_.add_replayed(record->levels, record->dram_read_bytes, record->dram_written_bytes);
-    if (dram_ != nullptr) {
-      dram_->add_replayed(static_cast<std::uint32_t>(op), OpDramCounters{}, record->dram_asked_burst_bytes, now);
-    }
+    if (dram_ != nullptr) dram_->add_replayed(static_cast<std::uint32_t>(op), OpDramCounters{}, 0, now);
     group_ = std::move(g);
     replay(op, *record->members.front().record, now);
     ++groups.members_replayed;
@@ -115,7 +98,13 @@ TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
   g.levels = memory_.counters();
   g.dram_read = memory_.dram_bytes_read();
   g.dram_written = memory_.dram_bytes_written();
-  g.asked = dram_ != nullptr ? dram_->asked_burst_bytes() : 0;
+  g.clock_changes = clock_.changes();
+  g.clock_state = clock_.state();
+  // The power sampled so far closes at the group's start, so that its samples over the group are the group's.
+  if (throttled()) {
+    governor_->mark(now);
+    g.samples = governor_->trace().size();
+  }
   g.members.push_back(start_recording(op, {}, now));
   g.records.emplace_back();
   group_ = std::move(g);
@@ -131,12 +120,11 @@ void DeviceOpReplay::group_finished(std::size_t op, TimeFs now) {
     for (std::size_t i = 0; i < g.members.size(); ++i) {
       if (g.members[i].op != op) continue;
       auto rec = record(g.members[i], now);
-      // The shared counters and the cache contents are the group's.
+      // The shared counters and the cache contents are the group's; its clock course and power profile too
+      // (close_group).
       rec->levels.clear();
       rec->dram_read_bytes = rec->dram_written_bytes = rec->dram_asked_burst_bytes = 0;
       rec->resident.clear();
-      // Under a cap the governor's samples over a member hold what every member drew: the member's counters are
-      // spent at an even pace instead.
       rec->activity.clear();
       g.records[i] = std::move(rec);
       break;
@@ -179,17 +167,32 @@ void DeviceOpReplay::close_group(TimeFs now) {
   for (std::size_t l = 0; l < levels.size(); ++l) rec->levels.push_back(levels[l] - g.levels[l]);
   rec->dram_read_bytes = memory_.dram_bytes_read() - g.dram_read;
   rec->dram_written_bytes = memory_.dram_bytes_written() - g.dram_written;
-  rec->dram_asked_burst_bytes = dram_ != nullptr ? dram_->asked_burst_bytes() - g.asked : 0;
+  // The group as one unit of clock-scaled work, and its power profile (it ran alone on the device).
+  std::vector<const OpRecord*> member_records;
+  for (const auto& r : g.records) member_records.push_back(r.get());
+  rec->work = ClockScaledWork(clock_course(g.clock_changes, g.clock_state, g.start_fs, now),
+                              group_time_shares(member_records, rec->duration_fs));
+  const std::vector<ProgressKnot> profile =
+      throttled() && rec->duration_fs > 0 ? power_profile(g.samples, g.start_fs, now) : std::vector<ProgressKnot>{};
   for (std::size_t i = 0; i < g.members.size(); ++i) {
     OpGroupMember m;
     m.delta = g.members[i].op - g.first_op;
     m.offset_fs = g.members[i].start_fs - g.start_fs;
     m.kind_key = kind_key(g.members[i].op);
     m.record = std::move(g.records[i]);
+    OpRecord& member = *m.record;
+    const TimeFs member_end_fs = m.offset_fs + member.duration_fs;
+    member.work = ClockScaledWork(course_between(rec->work.segments(), m.offset_fs, member_end_fs), rec->work.shares());
+    member.activity = profile_between(profile, m.offset_fs, member_end_fs);
     // The DRAM serves a member's requests until the group's end (writes posted late, fills behind the other
-    // members'): its counters then, as the group's asked bytes run until then.
+    // members'): its counters then. The requests in flight at a member's start or end are not its own, so what the
+    // group asked of the DRAM does not split over its members; a replayed member books its bursts as asked when
+    // served, so that the run's asked and served bytes balance.
     const std::size_t op = g.members[i].op;
-    if (dram_ != nullptr && op < dram_->op_counters().size()) m.record->dram = dram_->op_counters()[op];
+    if (dram_ != nullptr && op < dram_->op_counters().size()) {
+      member.dram = dram_->op_counters()[op];
+      member.dram_asked_burst_bytes = member.dram.bursts * dram_->burst_bytes();
+    }
     rec->members.push_back(std::move(m));
     tensors.push_back(tensors_of(g.members[i].op));
   }

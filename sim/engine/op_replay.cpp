@@ -265,15 +265,7 @@ std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_
   std::stable_sort(rec->resident.begin(), rec->resident.end(),
                    [](const OpRecord::Resident& x, const OpRecord::Resident& y) { return x.last_use < y.last_use; });
   // The clock course it ran at, and its units' time split into compute, memory stall and idle.
-  std::vector<ClockSegment> segments;
-  std::size_t state = r.clock_state;
-  TimeFs at = r.start_fs;
-  for (const ClockChange& change : clock_.changes_from(r.clock_changes)) {
-    if (change.at_fs > at) segments.push_back(ClockSegment{change.at_fs - at, clock_.states()[state].clock_hz});
-    at = std::max(at, change.at_fs);
-    state = change.state;
-  }
-  if (end_fs > at || segments.empty()) segments.push_back(ClockSegment{end_fs - at, clock_.states()[state].clock_hz});
+  std::vector<ClockSegment> segments = clock_course(r.clock_changes, r.clock_state, r.start_fs, end_fs);
   // The op ends when its longest-resident unit does: that unit's time sets how the op's follows the clock (the units
   // with less work, or none, wait on it). The stall splits between latency and bandwidth as the run report splits it
   // (sim/engine/engine.cpp).
@@ -288,32 +280,48 @@ std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_
   const double latency_share = chunk_fs > 0 ? static_cast<double>(e.latency_fs) / chunk_fs : 1.0;
   const auto critical_fs = static_cast<TimeFs>(resident);
   rec->work = ClockScaledWork(std::move(segments), unit_time_shares(busy, resident, latency_share, 1, critical_fs));
-  if (throttled() && rec->duration_fs > 0) {
-    // The op ran alone: the samples over its time are its own. The compute domain's dynamic energy at the top state's
-    // voltage, and the rest as it is, weigh each sample.
-    governor_->mark(end_fs);
-    const auto& trace = governor_->trace();
-    const Volts top_v = clock_.states().back().voltage_v;
-    double total = 0;
-    std::vector<std::pair<TimeFs, double>> cumulative;
-    for (std::size_t i = r.samples; i < trace.size(); ++i) {
-      const PowerSample& sample = trace[i];
-      if (sample.end_fs <= r.start_fs || sample.start_fs >= end_fs) continue;
-      // A sample that began before the op (the clock first moved while it ran): its part over the op.
-      const double seconds = fs_to_seconds(std::min(sample.end_fs, end_fs) - std::max(sample.start_fs, r.start_fs));
-      total += (sample.power.domain_dynamic_w * dynamic_energy_scale(top_v, sample.voltage_v) +
-                sample.power.other_dynamic_w) *
-               seconds;
-      cumulative.emplace_back(std::min(sample.end_fs, end_fs) - r.start_fs, total);
-    }
-    if (total > 0) {
-      rec->activity.push_back(ProgressKnot{0, 0.0});
-      for (const auto& [when, sum] : cumulative)
-        rec->activity.push_back(ProgressKnot{when, std::min(1.0, sum / total)});
-      rec->activity.back().done = 1.0;
-    }
-  }
+  // The op ran alone: the samples over its time are its own.
+  if (throttled() && rec->duration_fs > 0) rec->activity = power_profile(r.samples, r.start_fs, end_fs);
   return rec;
+}
+
+std::vector<ClockSegment> DeviceOpReplay::clock_course(std::uint64_t changes_from, std::size_t state, TimeFs start_fs,
+                                                       TimeFs end_fs) const {
+  std::vector<ClockSegment> segments;
+  TimeFs at = start_fs;
+  for (const ClockChange& change : clock_.changes_from(changes_from)) {
+    if (change.at_fs > at) segments.push_back(ClockSegment{change.at_fs - at, clock_.states()[state].clock_hz});
+    at = std::max(at, change.at_fs);
+    state = change.state;
+  }
+  if (end_fs > at || segments.empty()) segments.push_back(ClockSegment{end_fs - at, clock_.states()[state].clock_hz});
+  return segments;
+}
+
+std::vector<ProgressKnot> DeviceOpReplay::power_profile(std::size_t samples_from, TimeFs start_fs, TimeFs end_fs) {
+  // The compute domain's dynamic energy at the top state's voltage, and the rest as it is, weigh each sample.
+  std::vector<ProgressKnot> profile;
+  governor_->mark(end_fs);
+  const auto& trace = governor_->trace();
+  const Volts top_v = clock_.states().back().voltage_v;
+  double total = 0;
+  std::vector<std::pair<TimeFs, double>> cumulative;
+  for (std::size_t i = samples_from; i < trace.size(); ++i) {
+    const PowerSample& sample = trace[i];
+    if (sample.end_fs <= start_fs || sample.start_fs >= end_fs) continue;
+    // A sample that began before the start (the clock first moved while it ran): its part after it.
+    const double seconds = fs_to_seconds(std::min(sample.end_fs, end_fs) - std::max(sample.start_fs, start_fs));
+    total +=
+        (sample.power.domain_dynamic_w * dynamic_energy_scale(top_v, sample.voltage_v) + sample.power.other_dynamic_w) *
+        seconds;
+    cumulative.emplace_back(std::min(sample.end_fs, end_fs) - start_fs, total);
+  }
+  if (total > 0) {
+    profile.push_back(ProgressKnot{0, 0.0});
+    for (const auto& [when, sum] : cumulative) profile.push_back(ProgressKnot{when, std::min(1.0, sum / total)});
+    profile.back().done = 1.0;
+  }
+  return profile;
 }
 
 void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs) {
@@ -471,10 +479,18 @@ void DeviceOpReplay::rebook(Replaying& r) {
     to.resident_fs = scaled(from.resident_fs, span);
     to.busy_fs = scaled(from.busy_fs, busy);
     for (std::size_t w = 0; w < to.waited_fs.size(); ++w) to.waited_fs[w] = scaled(from.waited_fs[w], busy);
+    // A member of an overlap group stretches with the group's split of compute and stall, not its own: at a slower
+    // clock a compute-bound member's engine time grows more than its replay, and fits in its residency in its own
+    // proportions.
+    WaveFastForward::fit_unit_time(to.resident_fs, to.busy_fs, to.waited_fs);
   }
 }
 
 void DeviceOpReplay::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz /*new_clock_hz*/) {
+  if (group_ && group_->replaying != nullptr && now_fs > group_->read_fs) {
+    group_->progress.advance(now_fs - group_->read_fs, old_clock_hz);
+    group_->read_fs = now_fs;
+  }
   for (auto& r : replaying_) {
     OpExecution& e = executions_[r.op];
     if (now_fs >= e.replay_end_fs) continue;

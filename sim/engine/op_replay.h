@@ -16,7 +16,9 @@
 // every tREFIsb, 4.1%: 0.3%). Per-bank refresh thus records ops from 3.9 us on H100, the norms, residual adds and
 // every op of a decode step among them. A replayed op still differs from its --exact twin by the DRAM state and
 // address placement the signature leaves out (op_memo.h): on Llama-2 70B TP8 decode, 80 layers, the worst op by 3.7%,
-// the total by 0.24%. Ops that overlap others are simulated: their overlap pattern is not part of the signature.
+// the total by 0.24%. Ops that overlap others are not replayed alone (their overlap pattern is not part of the
+// signature) but as overlap groups (op_group_memo.h, op_group_replay.cpp), under a cap as one unit of clock-scaled
+// work.
 //
 // Under a power cap the governor re-clocks ops while they run, in DVFS steps fine enough (15 MHz on H100) that its
 // state at an op's launch seldom repeats; the signature leaves the clock and the governor out, and a replay runs at
@@ -132,11 +134,17 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
     std::vector<Recording> members;
     std::vector<std::unique_ptr<OpRecord>> records;
     std::vector<LevelCounters> levels;
-    Bytes dram_read = 0, dram_written = 0, asked = 0;
-    // Replaying: the record, the next member expected and whether an op starting inside broke the pattern.
+    Bytes dram_read = 0, dram_written = 0;
+    std::uint64_t clock_changes = 0;
+    std::size_t clock_state = 0;  // at the start
+    std::size_t samples = 0;      // the governor's power samples before its start (under a cap)
+    // Replaying: the record, the next member expected, whether an op starting inside broke the pattern, and the
+    // group's progress through its record at the live clock (read at read_fs), which places the members' starts.
     const OpGroupRecord* replaying = nullptr;
     std::size_t next = 0;
     bool diverged = false;
+    ReplayProgress progress;
+    TimeFs read_fs = 0;
   };
   // An op starting while another op is in flight, or while a group is: returns its replay's end when it is a member
   // of a group being replayed, kNever when it is simulated (recorded as a member, or beside an op outside a group).
@@ -193,6 +201,13 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   [[nodiscard]] std::vector<ForeignSectors> foreign_sectors(const OpRecord& record,
                                                             const std::vector<const Tensor*>& tensors) const;
   [[nodiscard]] std::unique_ptr<OpRecord> record(const Recording& recording, TimeFs end_fs);
+  // The clock course from `start_fs` to `end_fs`, the clock having changed `changes_from` times and been in `state`
+  // at the start.
+  [[nodiscard]] std::vector<ClockSegment> clock_course(std::uint64_t changes_from, std::size_t state, TimeFs start_fs,
+                                                       TimeFs end_fs) const;
+  // The share of the dynamic energy spent by each time from `start_fs` to `end_fs` (what ran then ran alone), from
+  // the governor's samples after the first `samples_from` (closing one at `end_fs`); empty if nothing was spent.
+  [[nodiscard]] std::vector<ProgressKnot> power_profile(std::size_t samples_from, TimeFs start_fs, TimeFs end_fs);
 
   const Workload& workload_;
   std::vector<OpExecution>& executions_;
