@@ -140,10 +140,9 @@ void OpGroupStore::insert(const std::string& key, std::unique_ptr<OpGroupRecord>
   if (std::any_of(c.begin(), c.end(), [&](const Candidate& k) { return k.instance == instance; })) return;
   c.push_back(Candidate{std::move(record), instance});
   if (c.size() > instances_) c.erase(c.begin());
-  std::size_t chosen = c.size();
-  const std::size_t settled = std::min(kSettledInstances, instances_);
-  if (c.size() >= settled) chosen = representative(c, c.size() - settled, kSettledParts, true);
-  if (chosen == c.size() && c.size() == instances_) chosen = representative(c, 0, kAgreementParts, false);
+  const std::size_t chosen = settled_choice(
+      c.size(), instances_,
+      [&](std::size_t first, std::uint64_t parts, bool all) { return representative(c, first, parts, all); });
   if (chosen == c.size()) return;
   entry.record = std::move(c[chosen].record);
   c.clear();

@@ -148,6 +148,19 @@ static_assert(kRepresentativeInstances % 2 == 1);
 inline constexpr std::size_t kSettledInstances = 3;
 inline constexpr std::uint64_t kSettledParts = 1000;
 
+// Which of `count` recorded instances in a row (at most `instances`) to replay, by the rule single ops and overlap
+// groups share: the median of the last kSettledInstances if they all lie within 1/kSettledParts of it, else, once
+// `instances` are kept, the median of them all if another agrees within 1/kAgreementParts; `count` if neither.
+// `representative(first, parts, all)` gives the median's index among those from `first` on, or `count`.
+template <typename Representative>
+[[nodiscard]] std::size_t settled_choice(std::size_t count, std::size_t instances, Representative&& representative) {
+  std::size_t chosen = count;
+  const std::size_t settled = std::min(kSettledInstances, instances);
+  if (count >= settled) chosen = representative(count - settled, kSettledParts, true);
+  if (chosen == count && count == instances) chosen = representative(0, kAgreementParts, false);
+  return chosen;
+}
+
 // Recorded results by signature, shared by the devices of one run (the ranks of a cluster run the same hardware).
 // A signature's instances are simulated until kRepresentativeInstances of them recorded in a row hold another that
 // agrees with their median, or its last kSettledInstances lie within 0.1% of theirs; from then on its instances
@@ -179,10 +192,9 @@ class OpMemoStore {
     entry.candidates.push_back(std::move(record));
     auto& c = entry.candidates;
     if (c.size() > instances_) c.erase(c.begin());
-    std::size_t chosen = c.size();
-    const std::size_t settled = std::min(kSettledInstances, instances_);
-    if (c.size() >= settled) chosen = representative(c, c.size() - settled, kSettledParts, true);
-    if (chosen == c.size() && c.size() == instances_) chosen = representative(c, 0, kAgreementParts, false);
+    const std::size_t chosen = settled_choice(
+        c.size(), instances_,
+        [&](std::size_t first, std::uint64_t parts, bool all) { return representative(c, first, parts, all); });
     if (chosen == c.size()) return;
     entry.record = std::move(c[chosen]);
     c.clear();
