@@ -57,28 +57,12 @@ std::vector<ClockSegment> course_between(const std::vector<ClockSegment>& course
   return out;
 }
 
-namespace {
-
-// The share `profile` has spent by `at_fs`, linear between its knots.
-double share_at(const std::vector<ProgressKnot>& profile, TimeFs at_fs) {
-  if (at_fs <= profile.front().at_fs) return profile.front().done;
-  for (std::size_t i = 1; i < profile.size(); ++i) {
-    const ProgressKnot& a = profile[i - 1];
-    const ProgressKnot& b = profile[i];
-    if (at_fs > b.at_fs) continue;
-    if (b.at_fs == a.at_fs) return b.done;
-    return a.done + (b.done - a.done) * static_cast<double>(at_fs - a.at_fs) / static_cast<double>(b.at_fs - a.at_fs);
-  }
-  return profile.back().done;
-}
-
-}  // namespace
-
 std::vector<ProgressKnot> profile_between(const std::vector<ProgressKnot>& profile, TimeFs from_fs, TimeFs to_fs) {
   std::vector<ProgressKnot> out;
   if (profile.empty() || to_fs <= from_fs) return out;
-  const double first = share_at(profile, from_fs);
-  const double spent = share_at(profile, to_fs) - first;
+  // The shares spent by then: a profile ends at 1, so what is left of one whole is the rest.
+  const double first = 1.0 - progress_left(profile, 1.0, from_fs);
+  const double spent = 1.0 - progress_left(profile, 1.0, to_fs) - first;
   if (spent <= 0) return out;
   out.push_back(ProgressKnot{0, 0.0});
   for (const auto& k : profile) {
@@ -116,11 +100,11 @@ const OpGroupRecord* OpGroupStore::find(const std::string& key) const {
 std::size_t OpGroupStore::representative(const std::vector<Candidate>& candidates, std::size_t first,
                                          std::uint64_t parts, bool all) {
   const auto& course = candidates.back().record->work.segments();
-  const auto time_of = [&](const OpGroupRecord& r) {
-    return !course.empty() && !r.work.segments().empty() ? r.work.duration_under(course) : r.duration_fs;
-  };
   std::vector<std::pair<TimeFs, std::size_t>> times;
-  for (std::size_t i = first; i < candidates.size(); ++i) times.emplace_back(time_of(*candidates[i].record), i);
+  for (std::size_t i = first; i < candidates.size(); ++i) {
+    const OpGroupRecord& r = *candidates[i].record;
+    times.emplace_back(duration_at_course(r.work, r.duration_fs, course), i);
+  }
   std::sort(times.begin(), times.end());
   const std::size_t mid = times[times.size() / 2].second;
   const OpGroupRecord& median = *candidates[mid].record;

@@ -75,6 +75,12 @@ struct OpGroupRecord {
 // resident longest sets it, and the stall splits between latency and bandwidth as the members' read chunks split
 // their time.
 [[nodiscard]] UnitTimeShares group_time_shares(const std::vector<const OpRecord*>& members, TimeFs duration_fs);
+// How long work recorded as `work` over `recorded_fs` takes at the clock course `course` (another instance's; empty,
+// or a record without a course: `recorded_fs`).
+[[nodiscard]] inline TimeFs duration_at_course(const ClockScaledWork& work, TimeFs recorded_fs,
+                                               const std::vector<ClockSegment>& course) {
+  return !course.empty() && !work.segments().empty() ? work.duration_under(course) : recorded_fs;
+}
 // The segments of `course` between `from_fs` and `to_fs` from its start (the last segment's clock holds after it).
 [[nodiscard]] std::vector<ClockSegment> course_between(const std::vector<ClockSegment>& course, TimeFs from_fs,
                                                        TimeFs to_fs);

@@ -125,7 +125,7 @@ struct OpRecord {
 // its own duration), and whether two durations agree within 1/parts of `reference`: the one comparison single ops
 // and overlap groups are agreed by.
 [[nodiscard]] inline TimeFs duration_at_course(const OpRecord& record, const std::vector<ClockSegment>& course) {
-  return !course.empty() && !record.work.segments().empty() ? record.work.duration_under(course) : record.duration_fs;
+  return duration_at_course(record.work, record.duration_fs, course);
 }
 [[nodiscard]] inline bool within_parts(TimeFs value, TimeFs reference, std::uint64_t parts) {
   return (value > reference ? value - reference : reference - value) * parts <= reference;

@@ -616,15 +616,11 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
       }
     }
   }
-  std::vector<Bytes> booked_misses, capacities;
-  CounterCursor cursor{nullptr, &skip.booked};
+  std::vector<Bytes> capacities;
   for (std::size_t level = 0; level < memory_.sram_levels(); ++level) {
-    LevelCounters c;
-    LevelCounters::for_each_counter(c, [&](auto& v) { v = cursor.take(); });
-    booked_misses.push_back(c.miss_bytes);
     capacities.push_back(memory_.cache_capacity_bytes(level));
   }
-  if (!WaveFastForward::misses_agree(booked_misses, touched_misses, capacities)) {
+  if (!WaveFastForward::misses_agree(level_misses(skip.booked), touched_misses, capacities)) {
     memory_.restore_cache_contents(std::move(contents_before));
     f.wave_skips_refused = true;
     f.spans_before = spans.size();
@@ -759,13 +755,8 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   const std::uint64_t skipped_progress = by_flops ? flops : lane_steps;
   if (contents_before) {
     const std::uint64_t counted_progress = by_flops ? counted_flops : std::uint64_t{most - count_from} * slots.size();
-    std::vector<Bytes> expected_misses;
-    CounterCursor cursor{nullptr, &window.booked};
-    for (std::size_t level = 0; level < memory_.sram_levels(); ++level) {
-      LevelCounters c;
-      LevelCounters::for_each_counter(c, [&](auto& v) { v = cursor.take(); });
-      expected_misses.push_back(WaveFastForward::scaled(c.miss_bytes, counted_progress, window.progress));
-    }
+    std::vector<Bytes> expected_misses = level_misses(window.booked);
+    for (auto& m : expected_misses) m = WaveFastForward::scaled(m, counted_progress, window.progress);
     if (!WaveFastForward::misses_agree(expected_misses, counted_misses, capacities, kSkipMissTolerance)) {
       memory_.restore_cache_contents(std::move(*contents_before));
       f.steps.restart();
@@ -791,6 +782,17 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   for (const auto* unit : units_) unit->add_slot_steps(op, slots);
   f.steps.skipped_to(step_state(op, now, slots));
   return skip.hold_fs;
+}
+
+std::vector<Bytes> DeviceOpReplay::level_misses(const std::vector<std::uint64_t>& booked) const {
+  std::vector<Bytes> misses;
+  CounterCursor cursor{nullptr, &booked};
+  for (std::size_t level = 0; level < memory_.sram_levels(); ++level) {
+    LevelCounters c;
+    LevelCounters::for_each_counter(c, [&](auto& v) { v = cursor.take(); });
+    misses.push_back(c.miss_bytes);
+  }
+  return misses;
 }
 
 void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now) {
