@@ -166,7 +166,12 @@ void NetworkCore::finish_op(CollectiveId collective_id, OpId op, TimeFs now_fs) 
     if (--collective.waiting[*next] == 0) start_op(collective_id, *next, now_fs);
   }
   collective.finish_fs = std::max(collective.finish_fs, now_fs);
-  if (--collective.remaining_ops == 0 && on_completion_) on_completion_(collective_id, collective.finish_fs);
+  if (--collective.remaining_ops != 0) return;
+  // Nothing reads a finished collective's schedule again: a training step on a thousand ranks issues tens of
+  // thousands of collectives, whose schedules would otherwise stay in memory (gigabytes) until the run ends.
+  collective.schedule.reset();
+  std::vector<std::uint32_t>().swap(collective.waiting);
+  if (on_completion_) on_completion_(collective_id, collective.finish_fs);
 }
 
 CollectiveRun run_collective(const Topology& topology, const CollectiveRequest& request,

@@ -33,12 +33,16 @@ Watts EnergyTotals::average_power_w() const {
 }
 
 EnergyLedger::EnergyLedger(const EnergyModel& model, std::vector<DvfsState> states, std::size_t ops)
-    : model_(model),
-      states_(std::move(states)),
-      activity_(ops, std::vector<Activity>(states_.size(), model.activity())) {}
+    : model_(model), states_(std::move(states)), activity_(ops) {}
 
 void EnergyLedger::add(std::size_t op, std::size_t state, const Activity& activity) {
-  activity_.at(op).at(state) += activity;
+  if (state >= states_.size()) throw std::out_of_range("EnergyLedger::add: no such DVFS state");
+  auto& by_state = activity_.at(op);
+  auto it =
+      std::lower_bound(by_state.begin(), by_state.end(), state,
+                       [](const std::pair<std::size_t, Activity>& entry, std::size_t s) { return entry.first < s; });
+  if (it == by_state.end() || it->first != state) it = by_state.emplace(it, state, model_.activity());
+  it->second += activity;
 }
 
 EnergyTotals EnergyLedger::finish(const std::vector<OpInterval>& ops,
@@ -90,8 +94,7 @@ EnergyTotals EnergyLedger::finish(const std::vector<OpInterval>& ops,
     result.energy.level_j.assign(model_.level_names().size(), 0.0);
     result.duration_fs = ops[op].end_fs - ops[op].start_fs;
     result.time_at_state_fs.assign(state_count, 0);
-    for (std::size_t state = 0; state < state_count; ++state) {
-      const Activity& activity = activity_[op][state];
+    for (const auto& [state, activity] : activity_[op]) {
       result.energy += model_.dynamic_energy(activity, states_[state].voltage_v);
       result.flops += total_flops(activity) + activity.lane_flops;
     }

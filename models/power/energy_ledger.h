@@ -55,7 +55,10 @@ class EnergyLedger {
  private:
   const EnergyModel& model_;
   std::vector<DvfsState> states_;
-  std::vector<std::vector<Activity>> activity_;  // [op][state]
+  // [op]: (state, activity) for the states the op performed activity in, in state order. Most ops see a few of the
+  // DVFS states, and a thousand-rank training step's ranks hold thousands of ops each: a full [op][state] table of
+  // per-slot vectors would cost hundreds of megabytes of zeros.
+  std::vector<std::vector<std::pair<std::size_t, Activity>>> activity_;
 };
 
 }  // namespace roofsim

@@ -119,7 +119,8 @@ class ClusterShell : public sc_core::sc_module {
   [[nodiscard]] const std::vector<GroupCollectiveStats>& collectives() const { return stats_; }
   [[nodiscard]] const net::NetworkModule& network() const { return network_; }
   [[nodiscard]] bool idle() const { return sync_.idle() && p2p_.empty() && waiting_.empty(); }
-  [[nodiscard]] const std::vector<std::vector<std::pair<TimeFs, TimeFs>>>& busy() const { return busy_; }
+  // The links' busy periods, handed over once the run is over.
+  [[nodiscard]] std::vector<std::vector<std::pair<TimeFs, TimeFs>>> take_busy() { return std::move(busy_); }
 
  private:
   using MessageKey = std::tuple<std::uint64_t, int, std::uint64_t>;  // (receiver rank, direction, ordinal)
@@ -549,12 +550,16 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
     }
     return std::to_string(node);
   };
+  auto link_periods = shell->take_busy();
   for (net::LinkId l = 0; l < topology.link_count(); ++l) {
-    if (shell->busy()[l].empty()) continue;
+    if (link_periods[l].empty()) continue;
     LinkBusy busy;
     busy.name = vertex_name(topology.link(l).from) + "->" + vertex_name(topology.link(l).to);
-    for (const auto& [begin, end] : shell->busy()[l])
+    busy.periods.reserve(link_periods[l].size());
+    for (const auto& [begin, end] : link_periods[l])
       busy.periods.emplace_back(fs_to_seconds(begin), fs_to_seconds(end));
+    // Freed as it is converted: on a thousand ranks the links' periods are the largest thing a run keeps.
+    std::vector<std::pair<TimeFs, TimeFs>>().swap(link_periods[l]);
     result.links.push_back(std::move(busy));
   }
   const Seconds wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

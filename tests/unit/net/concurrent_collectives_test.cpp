@@ -1,6 +1,8 @@
 // Collectives issued at once on groups of ranks share the links they have in common, and only those.
 #include <doctest/doctest.h>
 
+#include <memory>
+
 #include "net_test_support.h"
 
 using namespace roofsim;
@@ -61,4 +63,21 @@ TEST_CASE("two-level topology: NICs shared by several devices of a node") {
   const auto nic_uplink = topology.route(0, 8)[1];
   for (const NodeId device : {NodeId{2}, NodeId{4}, NodeId{6}}) CHECK(topology.route(device, 8)[1] == nic_uplink);
   CHECK(topology.route(1, 8)[1] != nic_uplink);
+}
+
+TEST_CASE("a finished collective's schedule is released while the network goes on with the others") {
+  const Topology ring(make_cluster(TopologyKind::ring, 4, make_link(100e9, 1e-6)));
+  NetworkCore core(ring, NetworkOptions{});
+  auto small = std::make_shared<const Schedule>(build_schedule(group_allreduce({0, 1, 2, 3}, Bytes{1} << 20)));
+  auto large = std::make_shared<const Schedule>(build_schedule(group_allreduce({0, 1, 2, 3}, Bytes{64} << 20)));
+  const std::weak_ptr<const Schedule> small_held = small, large_held = large;
+  const auto first = core.issue(std::move(small), 0);
+  const auto second = core.issue(std::move(large), 0);
+  while (!core.finished(first)) core.run_until(*core.next_event_fs());
+  CHECK(small_held.expired());
+  CHECK_FALSE(core.finished(second));
+  CHECK_FALSE(large_held.expired());
+  (void)core.run();
+  CHECK(large_held.expired());
+  CHECK(core.finish_fs(second) > core.finish_fs(first));
 }
