@@ -42,6 +42,14 @@ std::vector<ScaleScenario> scale_scenarios() {
                        15.0,
                        1.0,
                        ""});
+  // The same with steady-state fast-forward, which is opt-in (its help says why): both figures, so that neither is
+  // taken for the other.
+  scenarios.push_back(
+      {"GPT-3 175B forward, 96 layers, 2048 tokens, H100, detailed DRAM, fast-forward",
+       {"--hw", "H100-SXM5", "--workload", "gpt3_175b_forward", "--set", "dram.model=detailed", "--fast-forward"},
+       15.0,
+       1.0,
+       ""});
   scenarios.push_back({"Llama-2 70B decode step, 80 layers, batch 64, 4k context, TP8 on 8xH100",
                        {"--hw", "8xH100-NVSwitch", "--workload", "llama2_70b_decode_tp8"},
                        10.0,
