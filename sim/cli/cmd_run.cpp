@@ -53,6 +53,7 @@ struct RunOptions {
   std::string out_dir = "results";
   bool write_files = true;
   std::uint64_t trace_tiles = TraceOptions{}.max_tile_events;
+  std::uint64_t trace_links = TraceOptions{}.max_link_events;
   bool full = false;
   std::string algorithm;
   bool allow_large = false;
@@ -107,10 +108,10 @@ int run_scenario(const RunOptions& given) {
   require_workload_or_model(options.workload, options.model);
   const auto hardware_file = resolve_hardware(options.hardware);
   if (is_cluster_file(hardware_file)) {
-    return run_cluster_scenario(ClusterRunArgs{hardware_file, options.workload, options.sets, options.out_dir,
-                                               options.write_files, options.full, options.algorithm,
-                                               options.allow_large, options.model, options.exact, options.table,
-                                               options.summary, options.quiet, options.fast_forward});
+    return run_cluster_scenario(ClusterRunArgs{
+        hardware_file, options.workload, options.sets, options.out_dir, options.write_files, options.full,
+        options.algorithm, options.allow_large, options.model, options.exact, options.table, options.summary,
+        options.quiet, options.fast_forward, TraceOptions{options.trace_tiles, options.trace_links}});
   }
   Scenario scenario = load_scenario(options);
   check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));
@@ -170,7 +171,7 @@ int run_scenario(const RunOptions& given) {
     if (complete) {
       write_output_file(out / "trace.json", [&](std::ostream& trace) {
         write_trace_json(make_trace_data(scenario.workload, scenario.hardware, scenario.result),
-                         TraceOptions{options.trace_tiles}, trace);
+                         TraceOptions{options.trace_tiles, options.trace_links}, trace);
       });
       files.push_back("trace.json");
     } else {
@@ -205,6 +206,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command
       ->add_option("--trace-tiles", options->trace_tiles,
                    "Tile events in trace.json; above it, consecutive tiles of an op on a unit are aggregated")
+      ->capture_default_str();
+  command
+      ->add_option("--trace-links", options->trace_links,
+                   "Cluster runs: link busy slices in trace.json; above it, the shortest idle gaps between a link's "
+                   "busy periods are closed (the merged slice carries its real busy time)")
       ->capture_default_str();
   command->add_option("--dram-trace", options->dram_trace,
                       "Also write the DRAM requests of the run (with the times they were sent) to FILE, in "

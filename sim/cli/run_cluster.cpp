@@ -183,7 +183,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
     write_output_file(out / "cluster.json",
                       [&](std::ostream& json) { json << cluster_json(result, reports).dump(2) << "\n"; });
     write_output_file(out / "trace.json",
-                      [&](std::ostream& trace) { write_cluster_trace_json(result, reports, trace); });
+                      [&](std::ostream& trace) { write_cluster_trace_json(result, reports, args.trace, trace); });
     write_report_html_file(reports.front(), out);
     files.insert(files.end(), {"cluster.json", "trace.json", "report.html"});
     std::cout << "\n";

@@ -7,6 +7,7 @@
 
 #include "sim/cli/model_option.h"
 #include "sim/report/report_writers.h"
+#include "sim/report/trace_writer.h"
 
 namespace roofsim::cli {
 
@@ -25,6 +26,7 @@ struct ClusterRunArgs {
   bool summary = false;       // one line per op instead of the tables
   bool quiet = false;         // no progress lines on stderr
   bool fast_forward = false;  // with memoized replay: skip identical waves inside ops running alone
+  TraceOptions trace;         // trace.json's budgets of events
 };
 
 [[nodiscard]] bool is_cluster_file(const std::filesystem::path& file);

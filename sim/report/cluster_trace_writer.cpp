@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/link_trace_periods.h"
 #include "sim/report/trace_writer.h"
 #include "sim/results/cluster_report.h"
 
@@ -22,7 +23,7 @@ nlohmann::ordered_json metadata(const char* what, std::uint64_t pid, std::uint64
 }  // namespace
 
 void write_cluster_trace_json(const ClusterRunResult& result, const std::vector<Report>& rank_reports,
-                              std::ostream& out) {
+                              const TraceOptions& options, std::ostream& out) {
   TraceEventStream events(out);
   // pid 0 is the network; rank r is pid r + 1.
   for (std::size_t r = 0; r < result.simulated.size(); ++r) {
@@ -57,10 +58,20 @@ void write_cluster_trace_json(const ClusterRunResult& result, const std::vector<
     events.push_back(std::move(step));
   }
   events.push_back(metadata("process_name", 0, 0, "network"));
+  std::vector<const std::vector<std::pair<Seconds, Seconds>>*> periods;
+  for (const auto& link : result.links) periods.push_back(&link.periods);
+  const auto slices = link_trace_slices(periods, options.max_link_events);
   for (std::size_t l = 0; l < result.links.size(); ++l) {
-    const auto& link = result.links[l];
-    events.push_back(metadata("thread_name", 0, l, link.name));
-    for (const auto& [begin, end] : link.periods) events.push_back(slice("busy", 0, l, begin, end));
+    events.push_back(metadata("thread_name", 0, l, result.links[l].name));
+    for (const auto& s : slices[l]) {
+      if (s.periods == 1) {
+        events.push_back(slice("busy", 0, l, s.begin_s, s.end_s));
+        continue;
+      }
+      auto merged = slice("busy (merged)", 0, l, s.begin_s, s.end_s);
+      merged["args"] = {{"busy_us", s.busy_s * 1e6}, {"periods", s.periods}};
+      events.push_back(std::move(merged));
+    }
   }
   events.finish(nlohmann::ordered_json{{"displayTimeUnit", "ns"}});
 }

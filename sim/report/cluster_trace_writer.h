@@ -8,13 +8,15 @@
 #include <vector>
 
 #include "sim/engine/cluster_run.h"
+#include "sim/report/trace_writer.h"
 #include "sim/results/report_model.h"
 
 namespace roofsim {
 
 // rank_reports: make_rank_report() of each simulated rank, in order. Written event by event (TraceEventStream): a
 // 256-rank torus's link busy periods are some 5 x 10^5 events.
+// The links' busy periods are written within options.max_link_events (link_trace_periods.h).
 void write_cluster_trace_json(const ClusterRunResult& result, const std::vector<Report>& rank_reports,
-                              std::ostream& out);
+                              const TraceOptions& options, std::ostream& out);
 
 }  // namespace roofsim

@@ -22,6 +22,8 @@ namespace roofsim {
 
 struct TraceOptions {
   std::uint64_t max_tile_events = 20000;
+  // Link busy slices in a cluster run's trace.json (link_trace_periods.h): some 10 MB of JSON.
+  std::uint64_t max_link_events = 100000;
 };
 
 void write_trace_json(const TraceData& data, const TraceOptions& options, std::ostream& out);
