@@ -14,7 +14,9 @@
 // when the members it waits for end, so a replay that ends every member at its recorded time starts the next at its
 // recorded time too. A replay checks that each op starting inside it is the member the record expects, at the
 // recorded offset; one that is not (an op launched by something outside the group, such as a collective finishing)
-// is simulated and counted as a divergence.
+// is simulated and counted as a divergence. A member's start is the end of its launch latency, not the moment the
+// dispatcher first hands it to the memo: beside a simulated GEMM with tiles still to issue, the dispatcher wakes only
+// at the GEMM's tile ends, which a replay of the GEMM does not reproduce.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,7 +39,7 @@ struct OpGroupMember {
   ~OpGroupMember();
 
   std::size_t delta = 0;  // its op index minus the group's first op's
-  TimeFs offset_fs = 0;   // its start minus the group's start
+  TimeFs offset_fs = 0;   // its start (its launch latency over) minus the group's start
   std::string kind_key;   // what it runs: kind, lowering, tiles (the memory state is the group key's)
   // Its own counters, time, unit residency and tile spans, relative to its start. The counters the members share
   // (the memory levels', the DRAM's bytes and requests) and the cache contents after the group are the group's.
