@@ -224,8 +224,10 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
                        matrix_step ? matrix_end : end, ops);
   if (ahead) {
     slot.ahead = kRunning;
+    slot.ahead_phase_count = static_cast<std::uint8_t>(step.phase_count);
   } else {
     slot.computing = true;
+    slot.phase_count = static_cast<std::uint8_t>(step.phase_count);
     slot.phase = static_cast<std::uint8_t>(phase);
     slot.binding = binding;
     slot.phase_start_fs = now;
@@ -236,8 +238,7 @@ void ComputeUnit::start_phase(std::uint32_t index, std::uint32_t buffer, std::ui
 void ComputeUnit::phase_done(std::uint32_t index, TimeFs now) {
   Slot& slot = slots_[index];
   slot.computing = false;
-  const TileStep& step = slot.buffers[slot.computed % slot.stages];
-  if (static_cast<std::uint32_t>(slot.phase) + 1 < step.phase_count) {
+  if (slot.phase + 1 < slot.phase_count) {
     ++slot.phase;
     try_compute(index, now);
   } else {
@@ -262,6 +263,7 @@ void ComputeUnit::finish_step(std::uint32_t index, TimeFs now) {
     slot.phase = 1;
   } else if (slot.ahead == kRunning) {
     slot.computing = true;
+    slot.phase_count = slot.ahead_phase_count;
     slot.binding = static_cast<std::uint8_t>(execution.engine);
     slot.primary_start_fs[0] = slot.primary_start_fs[1];
     slot.primary_end_fs[0] = slot.primary_end_fs[1];

@@ -144,6 +144,8 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
     std::uint8_t phase = 0;                   // the phase of step `computed` running, or next to start
     std::uint8_t ahead = 0;                   // phase 0 of step computed + 1 (pingpong): kNone, kRunning or kDone
     std::uint8_t binding = 0;                 // the engine that ended the running phase of step `computed` last
+    std::uint8_t phase_count = 1;             // of step `computed`: a phase's end need not read its cold buffer
+    std::uint8_t ahead_phase_count = 1;       // of the step whose phase 0 runs ahead
     TimeFs phase_start_fs = 0;                // when that phase started
     std::vector<TileStep> buffers;            // step s lives in buffer s % stages
     std::vector<std::uint32_t> more_pending;  // of buffers kInlineStages and later

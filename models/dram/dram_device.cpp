@@ -282,13 +282,19 @@ bool DramDevice::wake_step(TimeFs& next_fs) {
   if (release_blocked(now_cycle)) space_freed_ = true;
   pull_source();
   // Passes over the channels with work, in index order, while a pass queued new work (a completion's callback may
-  // submit a request); the due cycles sit in one array, so a pass touches only the channels it serves.
+  // submit a request); the due cycles sit in one array, so a pass touches only the channels it serves. The last pass
+  // queued nothing, so it saw every channel with work as it leaves it: the earliest due cycle is taken on the way.
+  Cycle next_cycle = kNever;
   for (bool again = true; again;) {
     enqueued_ = false;
+    next_cycle = kNever;
     for (std::size_t word = 0; word < busy_channels_.size(); ++word) {
       for (std::uint64_t bits = busy_channels_[word]; bits != 0; bits &= bits - 1) {
         const auto index = word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
-        if (due_[index] > now_cycle) continue;
+        if (due_[index] > now_cycle) {
+          next_cycle = std::min(next_cycle, due_[index]);
+          continue;
+        }
         auto& channel = *channels_[index];
         while (channel.has_work() && channel.decision_cycle() <= now_cycle) {
           for (const auto& part : channel.decide(now_cycle)) complete_part(part);
@@ -296,6 +302,7 @@ bool DramDevice::wake_step(TimeFs& next_fs) {
           if (source_blocked_ || front_end_count_ > 0) pull_source();
         }
         due_[index] = channel.has_work() ? channel.decision_cycle() : kNever;
+        next_cycle = std::min(next_cycle, due_[index]);
         if (!channel.has_work()) busy_channels_[word] &= ~(std::uint64_t{1} << (index % 64));
       }
     }
@@ -308,12 +315,6 @@ bool DramDevice::wake_step(TimeFs& next_fs) {
   }
   space_freed_ = false;
 
-  Cycle next_cycle = kNever;
-  for (std::size_t word = 0; word < busy_channels_.size(); ++word) {
-    for (std::uint64_t bits = busy_channels_[word]; bits != 0; bits &= bits - 1) {
-      next_cycle = std::min(next_cycle, due_[word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))]);
-    }
-  }
   // A refused request waits for the next entry its full channels release.
   for (std::size_t word = 0; word < blocked_channels_.size(); ++word) {
     for (std::uint64_t bits = blocked_channels_[word]; bits != 0; bits &= bits - 1) {

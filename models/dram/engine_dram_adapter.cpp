@@ -21,6 +21,7 @@ EngineDramAdapter::EngineDramAdapter(const sc_core::sc_module_name& name, const 
       device_("controller", dram),
       unloaded_(SimpleDramParams::from(dram)),
       burst_bytes_(std::max<Bytes>(1, dram.standard.burst_bytes())),
+      per_burst_(burst_bytes_),
       path_latency_fs_(path_latency_fs(dram)) {
   device_.set_observer(this);
   device_.keep_read_latencies(false);
@@ -47,8 +48,8 @@ void EngineDramAdapter::submit(const DramRequest& request, DramCompletionSink& s
   ops_[request.op].bytes += request.bytes;
   (request.write ? bytes_written_ : bytes_read_) += request.bytes;
   if (request.bytes > 0) {
-    const Bytes first = request.address / burst_bytes_;
-    const Bytes last = (request.address + request.bytes - 1) / burst_bytes_;
+    const Bytes first = per_burst_.div(request.address);
+    const Bytes last = per_burst_.div(request.address + request.bytes - 1);
     asked_burst_bytes_ += (last - first + 1) * burst_bytes_;
   }
   if (request_log_ != nullptr) {

@@ -22,6 +22,7 @@
 #include "models/dram/dram_params.h"
 #include "models/dram/simple_dram.h"
 #include "models/kernel/dram_interface.h"
+#include "models/kernel/fast_index.h"
 
 namespace roofsim {
 
@@ -115,6 +116,7 @@ class EngineDramAdapter final : public sc_core::sc_module,
   dram::DramDevice device_;
   SimpleDram unloaded_;
   Bytes burst_bytes_;
+  Divider per_burst_;  // by burst_bytes_
   TimeFs path_latency_fs_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;

@@ -77,7 +77,7 @@ class DeviceScheduler : public sc_core::sc_module {
   // A client: its index fixes its place among the wake-ups of one instant (the higher first).
   [[nodiscard]] std::uint32_t add(Wakeable& client) {
     clients_.push_back(&client);
-    asked_flag_.push_back(false);
+    asked_flag_.push_back(0);
     return pending_.add();
   }
 
@@ -98,7 +98,7 @@ class DeviceScheduler : public sc_core::sc_module {
     }
     if (asked_flag_[client]) return;                                       // asked for the next round already
     if (pending_.pending(client) != kNever) pending_.set(client, kNever);  // a delta notification replaces a timed one
-    asked_flag_[client] = true;
+    asked_flag_[client] = 1;
     asked_.push_back(client);
     if (!in_run_ && !delta_armed_) {
       // A timed notification for a later instant is replaced; one that fired at this instant (armed_fs_ == now) has
@@ -140,7 +140,7 @@ class DeviceScheduler : public sc_core::sc_module {
   // process ran too).
   void cancel(std::uint32_t client) {
     if (pending_.pending(client) != kNever) pending_.set(client, kNever);
-    asked_flag_[client] = false;
+    asked_flag_[client] = 0;
   }
 
  private:
@@ -172,7 +172,7 @@ class DeviceScheduler : public sc_core::sc_module {
     round_.clear();
     for (auto it = asked_.rbegin(); it != asked_.rend(); ++it) {
       if (!asked_flag_[*it]) continue;  // cancelled
-      asked_flag_[*it] = false;
+      asked_flag_[*it] = 0;
       round_.push_back(*it);
     }
     asked_.clear();
@@ -192,10 +192,10 @@ class DeviceScheduler : public sc_core::sc_module {
   }
 
   std::vector<Wakeable*> clients_;
-  std::vector<bool> asked_flag_;      // per client: in asked_
-  WakeTree pending_;                  // per client: its timed wake-up
-  std::vector<std::uint32_t> round_;  // the round being run
-  std::vector<std::uint32_t> asked_;  // asked for now: the next round, in the order asked
+  std::vector<std::uint8_t> asked_flag_;  // per client: in asked_ (bytes: a bit vector costs a shift and a mask)
+  WakeTree pending_;                      // per client: its timed wake-up
+  std::vector<std::uint32_t> round_;      // the round being run
+  std::vector<std::uint32_t> asked_;      // asked for now: the next round, in the order asked
   sc_core::sc_event tick_;
   TimeFs armed_fs_ = kNever;  // the instant of tick_'s timed notification (pending, or fired and not yet run)
   bool delta_armed_ = false;  // tick_ has a delta notification pending
