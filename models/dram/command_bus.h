@@ -27,6 +27,10 @@ class CommandBus {
   void forget_before(Cycle cycle);
   // Taken cycles kept (for tests: forget_before bounds it).
   [[nodiscard]] std::size_t size() const;
+  // Memory it holds for them, in bytes (for tests: forget_before gives back what a burst of takes grew).
+  [[nodiscard]] std::size_t held_bytes() const {
+    return words_.capacity() * sizeof(std::uint64_t) + far_.capacity() * sizeof(Cycle);
+  }
 
  private:
   static constexpr std::size_t kWindowWords = 128;

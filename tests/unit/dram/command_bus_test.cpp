@@ -83,3 +83,17 @@ TEST_CASE(
 
 }  // namespace
 }  // namespace roofsim::dram
+
+TEST_CASE("forgetting a long burst of far-apart takes gives its memory back") {
+  // A channel idle through a long stretch issues its refreshes one by one when it next decides: each lies beyond the
+  // words' window of the one before, so each goes to the list of far cycles, until the decision forgets them.
+  using roofsim::dram::CommandBus;
+  CommandBus bus;
+  const CommandBus::Cycle apart = 1 << 20;
+  for (CommandBus::Cycle i = 0; i < 100000; ++i) bus.take(i * apart, 1);
+  CHECK(bus.held_bytes() >= 100000 * sizeof(CommandBus::Cycle));
+  bus.forget_before(99999 * apart);
+  CHECK(bus.size() == 1);
+  CHECK(bus.held_bytes() < 4096);
+  CHECK(bus.first_free(99999 * apart, 1) == 99999 * apart + 1);
+}
