@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/report/link_trace_periods.h"
+#include "sim/report/link_trace_slices.h"
 #include "sim/report/trace_writer.h"
 #include "sim/results/cluster_report.h"
 
@@ -58,9 +58,7 @@ void write_cluster_trace_json(const ClusterRunResult& result, const std::vector<
     events.push_back(std::move(step));
   }
   events.push_back(metadata("process_name", 0, 0, "network"));
-  std::vector<const std::vector<std::pair<Seconds, Seconds>>*> periods;
-  for (const auto& link : result.links) periods.push_back(&link.periods);
-  const auto slices = link_trace_slices(periods, options.max_link_events);
+  const auto slices = link_trace_slices(result.links, options.max_link_events);
   for (std::size_t l = 0; l < result.links.size(); ++l) {
     events.push_back(metadata("thread_name", 0, l, result.links[l].name));
     for (const auto& s : slices[l]) {

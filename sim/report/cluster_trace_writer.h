@@ -15,7 +15,7 @@ namespace roofsim {
 
 // rank_reports: make_rank_report() of each simulated rank, in order. Written event by event (TraceEventStream): a
 // 256-rank torus's link busy periods are some 5 x 10^5 events.
-// The links' busy periods are written within options.max_link_events (link_trace_periods.h).
+// The links' busy periods are written within options.max_link_events (link_trace_slices.h).
 void write_cluster_trace_json(const ClusterRunResult& result, const std::vector<Report>& rank_reports,
                               const TraceOptions& options, std::ostream& out);
 

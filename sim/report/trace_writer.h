@@ -22,7 +22,7 @@ namespace roofsim {
 
 struct TraceOptions {
   std::uint64_t max_tile_events = 20000;
-  // Link busy slices in a cluster run's trace.json (link_trace_periods.h): some 10 MB of JSON.
+  // Link busy slices in a cluster run's trace.json (link_trace_slices.h): some 10 MB of JSON.
   std::uint64_t max_link_events = 100000;
 };
 

@@ -4,10 +4,9 @@
 // shortest idle gaps are closed, on every link at once, until the periods fit, and each merged slice says how much of
 // it the link was really busy. Which gaps close depends on the periods alone: the same run gives the same trace.
 #include <cstdint>
-#include <utility>
 #include <vector>
 
-#include "sim/core/units.h"
+#include "sim/engine/cluster_run.h"
 
 namespace roofsim {
 
@@ -18,10 +17,10 @@ struct LinkTraceSlice {
   std::uint64_t periods = 1;  // busy periods it stands for
 };
 
-// `links[l]`: link l's busy periods, disjoint and in time order. Returns one slice list per link holding at most
+// Each link's busy periods are disjoint and in time order (LinkBusy). Returns one slice list per link holding at most
 // `max_events` slices in all (and never fewer than one per link that was busy): every gap no longer than the
 // smallest length that brings the count within the budget is closed.
-[[nodiscard]] std::vector<std::vector<LinkTraceSlice>> link_trace_slices(
-    const std::vector<const std::vector<std::pair<Seconds, Seconds>>*>& links, std::uint64_t max_events);
+[[nodiscard]] std::vector<std::vector<LinkTraceSlice>> link_trace_slices(const std::vector<LinkBusy>& links,
+                                                                         std::uint64_t max_events);
 
 }  // namespace roofsim

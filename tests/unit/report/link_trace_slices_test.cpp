@@ -2,13 +2,16 @@
 // keep the busy time they stand for.
 #include <doctest/doctest.h>
 
-#include "sim/report/link_trace_periods.h"
+#include "sim/report/link_trace_slices.h"
 
 using namespace roofsim;
 
 namespace {
 
-using Periods = std::vector<std::pair<Seconds, Seconds>>;
+// A link (unnamed: the slices do not read names) with these busy periods.
+LinkBusy link(std::vector<std::pair<Seconds, Seconds>> periods) {
+  return LinkBusy{"", std::move(periods)};
+}
 
 std::uint64_t count(const std::vector<std::vector<LinkTraceSlice>>& slices) {
   std::uint64_t n = 0;
@@ -26,8 +29,7 @@ Seconds busy(const std::vector<std::vector<LinkTraceSlice>>& slices) {
 }  // namespace
 
 TEST_CASE("link slices within the budget are the periods themselves") {
-  const Periods a{{0, 1}, {2, 3}}, b{{0.5, 4}};
-  const auto slices = link_trace_slices({&a, &b}, 3);
+  const auto slices = link_trace_slices({link({{0, 1}, {2, 3}}), link({{0.5, 4}})}, 3);
   REQUIRE(slices.size() == 2);
   CHECK(count(slices) == 3);
   CHECK(slices[0][1].begin_s == 2);
@@ -37,8 +39,7 @@ TEST_CASE("link slices within the budget are the periods themselves") {
 
 TEST_CASE("above the budget the shortest gaps close first, across links, keeping the busy time") {
   // Gaps: link a 1.0 and 0.25, link b 0.5 and 2.0. A budget of 4 of the 6 periods closes the two shortest.
-  const Periods a{{0, 1}, {2, 3}, {3.25, 4}}, b{{0, 1}, {1.5, 2}, {4, 5}};
-  const auto slices = link_trace_slices({&a, &b}, 4);
+  const auto slices = link_trace_slices({link({{0, 1}, {2, 3}, {3.25, 4}}), link({{0, 1}, {1.5, 2}, {4, 5}})}, 4);
   CHECK(count(slices) == 4);
   REQUIRE(slices[0].size() == 2);
   CHECK(slices[0][1].begin_s == 2);
@@ -52,8 +53,7 @@ TEST_CASE("above the budget the shortest gaps close first, across links, keeping
 }
 
 TEST_CASE("a budget below one slice per busy link keeps one slice per link") {
-  const Periods a{{0, 1}, {2, 3}}, b{{0, 1}, {5, 6}}, idle{};
-  const auto slices = link_trace_slices({&a, &b, &idle}, 1);
+  const auto slices = link_trace_slices({link({{0, 1}, {2, 3}}), link({{0, 1}, {5, 6}}), link({})}, 1);
   CHECK(slices[0].size() == 1);
   CHECK(slices[1].size() == 1);
   CHECK(slices[2].empty());
