@@ -616,10 +616,7 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
       }
     }
   }
-  std::vector<Bytes> capacities;
-  for (std::size_t level = 0; level < memory_.sram_levels(); ++level) {
-    capacities.push_back(memory_.cache_capacity_bytes(level));
-  }
+  const std::vector<Bytes> capacities = cache_capacities();
   if (!WaveFastForward::misses_agree(level_misses(skip.booked), touched_misses, capacities)) {
     memory_.restore_cache_contents(std::move(contents_before));
     f.wave_skips_refused = true;
@@ -715,10 +712,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   const std::uint32_t most = WaveFastForward::steps_to_skip(
       window, left, kKeptWaves * ComputeUnit::step_quantum(e.stages), buffers, governor_bound_fs);
   if (most == 0) return 0;
-  std::vector<Bytes> capacities;
-  for (std::size_t level = 0; level < memory_.sram_levels(); ++level) {
-    capacities.push_back(memory_.cache_capacity_bytes(level));
-  }
+  const std::vector<Bytes> capacities = cache_capacities();
   const std::uint32_t touch_from = WaveFastForward::first_step_through_tags(window, slots.size(), most, capacities);
   // Their work, exactly. The skip is a trial until the touched steps are done, as a whole-wave skip is: the window
   // may not show the rate at which the skipped steps miss (an op's first skips, while its first wave's operands still
@@ -782,6 +776,14 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   for (const auto* unit : units_) unit->add_slot_steps(op, slots);
   f.steps.skipped_to(step_state(op, now, slots));
   return skip.hold_fs;
+}
+
+std::vector<Bytes> DeviceOpReplay::cache_capacities() const {
+  std::vector<Bytes> capacities;
+  for (std::size_t level = 0; level < memory_.sram_levels(); ++level) {
+    capacities.push_back(memory_.cache_capacity_bytes(level));
+  }
+  return capacities;
 }
 
 std::vector<Bytes> DeviceOpReplay::level_misses(const std::vector<std::uint64_t>& booked) const {

@@ -190,6 +190,8 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   void note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now);
   // Each SRAM level's misses in a vector of booked counters (a skip's or a window's, in boundary_of's order).
   [[nodiscard]] std::vector<Bytes> level_misses(const std::vector<std::uint64_t>& booked) const;
+  // Each SRAM level's tag capacity in bytes (0: a scratchpad), as the skips' miss checks compare against.
+  [[nodiscard]] std::vector<Bytes> cache_capacities() const;
   void end_fast_forward(Forward& f);
   [[nodiscard]] std::vector<const Tensor*> tensors_of(std::size_t op) const;
   void replay(std::size_t op, const OpRecord& record, TimeFs start_fs);
