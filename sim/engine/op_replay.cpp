@@ -578,10 +578,11 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
   const std::uint64_t wave = policy_.wave_tiles();
   const std::uint64_t full_waves_left = (policy_.tiles(op) - tile) / wave;
   const TimeFs bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
-  const auto skip = f.detector.boundary(boundary_of(op, now), full_waves_left, bound_fs);
   const auto& spans = dispatcher_.tile_spans().spans();
+  auto boundary = boundary_of(op, now);
+  boundary.mark = spans.size();
+  const auto skip = f.detector.boundary(std::move(boundary), full_waves_left, bound_fs);
   if (skip.waves == 0) {
-    f.spans_before = spans.size();
     f.last_boundary_fs = now;
     return {};
   }
@@ -620,16 +621,14 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
   if (!WaveFastForward::misses_agree(level_misses(skip.booked), touched_misses, capacities)) {
     memory_.restore_cache_contents(std::move(contents_before));
     f.wave_skips_refused = true;
-    f.spans_before = spans.size();
     f.last_boundary_fs = now;
     return {};
   }
   note_skip(f, skip, false, now);
   Forward::Skipped& skipped = f.skips.back();
-  for (std::size_t i = f.spans_before; i < spans.size(); ++i) {
+  for (std::size_t i = skip.window_mark; i < spans.size(); ++i) {
     if (spans[i].op == op) skipped.wave_spans.push_back(spans[i]);
   }
-  f.spans_before = spans.size();
   f.last_boundary_fs = now;
   e.executed_flops += flops;
   e.executed_work += work;
@@ -804,6 +803,7 @@ void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bo
   skipped.hold_fs = skip.hold_fs;
   skipped.wave_fs = skip.wave_fs;
   skipped.waves = skip.waves;
+  skipped.stride = skip.stride;
   skipped.clock_state = clock_.state();
   skipped.inside_tiles = inside_tiles;
   f.skips.push_back(std::move(skipped));
@@ -933,7 +933,7 @@ void DeviceOpReplay::end_fast_forward(Forward& f) {
       continue;
     }
     recorder.shift(static_cast<std::uint32_t>(f.op), skipped.skip_fs + earlier, skipped.hold_fs);
-    for (std::uint64_t w = 1; w <= skipped.waves; ++w) {
+    for (std::uint64_t w = 1; w <= skipped.waves / skipped.stride; ++w) {
       for (TileSpan span : skipped.wave_spans) {
         span.start_fs += earlier + w * skipped.wave_fs;
         span.end_fs += earlier + w * skipped.wave_fs;

@@ -160,16 +160,15 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   // An op being fast-forwarded: its detector and, for each skip, what the op's hold and end adjust.
   struct Forward {
     std::size_t op = 0;
-    WaveFastForward detector;      // at wave boundaries
-    WaveFastForward steps;         // at step boundaries
-    std::size_t spans_before = 0;  // tile spans recorded before the op's last wave boundary
+    WaveFastForward detector;  // at wave boundaries
+    WaveFastForward steps;     // at step boundaries
     TimeFs last_boundary_fs = 0;
     struct Skipped {
-      TimeFs skip_fs = 0;  // when it skipped
-      TimeFs hold_fs = 0, wave_fs = 0;
-      std::uint64_t waves = 0;
+      TimeFs skip_fs = 0;               // when it skipped
+      TimeFs hold_fs = 0, wave_fs = 0;  // wave_fs: of the window that repeated, `stride` waves
+      std::uint64_t waves = 0, stride = 1;
       std::size_t clock_state = 0;       // the compute clock's state the waves ran at
-      std::vector<TileSpan> wave_spans;  // the spans of the last wave before the skip
+      std::vector<TileSpan> wave_spans;  // the spans of the last window before the skip
       bool inside_tiles = false;         // steps skipped: the tiles running at the skip last the hold longer
     };
     std::vector<Skipped> skips;

@@ -135,32 +135,47 @@ std::uint32_t WaveFastForward::first_step_through_tags(const Window& window, std
   return first;
 }
 
-WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs) {
-  Skip skip;
-  last_.push_back(std::move(b));
-  const std::size_t kept = kSteadyWaves + 1;
-  if (last_.size() > kept) last_.erase(last_.begin());
-  if (last_.size() < kept || full_waves_left <= kKeptWaves) return skip;
-  for (std::size_t i = 0; i + 1 < last_.size(); ++i) {
-    const Boundary& from = last_[i];
-    const Boundary& to = last_[i + 1];
-    if (from.state != to.state || from.epoch != to.epoch || !same_slots(from.slots, to.slots)) return skip;
-    if (!steady_backlog(from.dram_backlog_bytes, to.dram_backlog_bytes, dram_moved(from, to))) return skip;
-    if (i > 0 && !same_cost(increments(last_[i - 1].compared, from.compared), increments(from.compared, to.compared)))
-      return skip;
+bool WaveFastForward::steady_at_stride(std::size_t stride) const {
+  const std::size_t n = last_.size();
+  if (n < kSteadyWaves * stride + 1) return false;
+  const auto at = [&](std::size_t windows_back) -> const Boundary& { return last_[n - 1 - windows_back * stride]; };
+  for (std::size_t w = kSteadyWaves; w > 0; --w) {
+    const Boundary& from = at(w);
+    const Boundary& to = at(w - 1);
+    if (from.state != to.state || from.epoch != to.epoch || !same_slots(from.slots, to.slots)) return false;
+    if (!steady_backlog(from.dram_backlog_bytes, to.dram_backlog_bytes, dram_moved(from, to))) return false;
+    if (w < kSteadyWaves &&
+        !same_cost(increments(at(w + 1).compared, from.compared), increments(from.compared, to.compared))) {
+      return false;
+    }
   }
-  const Boundary& middle = last_[last_.size() - 2];
-  const Boundary& latest = last_.back();
-  skip.wave_fs = latest.at_fs - middle.at_fs;
-  skip.waves = full_waves_left - kKeptWaves;
-  if (max_skip_fs != kNever) skip.waves = std::min(skip.waves, skip.wave_fs > 0 ? max_skip_fs / skip.wave_fs : 0);
-  if (skip.waves == 0) return Skip{};
-  skip.hold_fs = skip.wave_fs * skip.waves;
-  skip.booked = increments(middle.booked, latest.booked);
-  for (auto& v : skip.booked) v *= skip.waves;
-  // The counters after the skip include the booked waves: waves are compared again from the next boundaries on.
-  last_.clear();
-  return skip;
+  return true;
+}
+
+WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs) {
+  last_.push_back(std::move(b));
+  if (last_.size() > kSteadyWaves * kMaxWaveStride + 1) last_.erase(last_.begin());
+  if (full_waves_left <= kKeptWaves) return Skip{};
+  for (std::size_t stride = 1; stride <= kMaxWaveStride && stride <= full_waves_left - kKeptWaves; stride *= 2) {
+    if (!steady_at_stride(stride)) continue;
+    const Boundary& window_start = last_[last_.size() - 1 - stride];
+    const Boundary& latest = last_.back();
+    Skip skip;
+    skip.stride = stride;
+    skip.wave_fs = latest.at_fs - window_start.at_fs;
+    skip.window_mark = window_start.mark;
+    std::uint64_t windows = (full_waves_left - kKeptWaves) / stride;
+    if (max_skip_fs != kNever) windows = std::min(windows, skip.wave_fs > 0 ? max_skip_fs / skip.wave_fs : 0);
+    if (windows == 0) return Skip{};
+    skip.waves = windows * stride;
+    skip.hold_fs = skip.wave_fs * windows;
+    skip.booked = increments(window_start.booked, latest.booked);
+    for (auto& v : skip.booked) v *= windows;
+    // The counters after the skip include the booked waves: waves are compared again from the next boundaries on.
+    last_.clear();
+    return skip;
+  }
+  return Skip{};
 }
 
 bool WaveFastForward::in_lockstep(const std::vector<std::uint64_t>& from, const std::vector<std::uint64_t>& to,

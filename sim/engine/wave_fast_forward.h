@@ -19,13 +19,14 @@
 // - the counters so far, split in two: `compared` (time and bytes per level and to DRAM: what the wave costs) and
 //   `booked` (every counter a report reads: work, latency sums, DRAM commands, per-unit time, ...).
 // The state repeats when the classes and epochs at kSteadyWaves + 1 consecutive boundaries are equal and the
-// kSteadyWaves waves between them cost the same: each compared counter's increments differ by at most
-// kSteadyTolerance of the larger from one wave to the next (the DRAM's queue and bank state and the cache contents are
-// not classed exactly; a wave that costs what the one before cost, in time, hits and misses per level and DRAM bytes,
-// shows they repeat at the granularity that matters). Then every wave
-// left but the last kKeptWaves (which, with the partial wave, give the op its tail) is skipped: each skipped wave adds
-// the last wave's increments of the booked counters, exactly, and its time. The caller runs the kept waves after the
-// skip and ends the op that much later.
+// kSteadyWaves waves between them cost the same (or, where single waves jitter, at boundaries 2, 4, ...
+// kMaxWaveStride waves apart, the windows between them: kMaxWaveStride): each compared counter's increments differ by
+// at most kSteadyTolerance of the larger from one wave to the next (the DRAM's queue and bank state and the cache
+// contents are not classed exactly; a wave that costs what the one before cost, in time, hits and misses per level and
+// DRAM bytes, shows they repeat at the granularity that matters). Then every wave left but the last kKeptWaves (which,
+// with the partial wave, give the op its tail) is skipped, in whole windows: each skipped window adds the last window's
+// increments of the booked counters, exactly, and its time. The caller runs the kept waves after the skip and ends the
+// op that much later.
 //
 // Inside tiles. A GEMM of GPT-3's size runs its tiles for hundreds of k-steps in a handful of waves (192 steps of
 // 128x256x64 in each of the 9 waves of a 2048x36864x12288 GEMM on H100), so whole waves leave little to skip. Its
@@ -77,6 +78,13 @@ inline constexpr std::uint64_t kKeptWaves = 2;
 // DRAM: copy's tiles end in bursts of 254, 37, 226 per 10 us, then 62, 203, 154), and two waves in a row can cost the
 // same within kSteadyTolerance on the way; skipped at that cost, copy took 6.3% longer than --exact.
 inline constexpr std::size_t kSteadyWaves = 3;
+// A wave's time is read between two wave boundaries, each the moment a wave's first slot frees, so each boundary's
+// jitter shows in the two waves either side of it: a stream's waves on H100 with the detailed DRAM take 8.8 to 9.4 us
+// in turn (the refreshes and bank conflicts each meets), far outside kSteadyTolerance, while the mean over a few
+// waves repeats to within it. The waves are therefore also compared in windows of 2, 4, ... up to kMaxWaveStride
+// waves (boundaries that many apart), the shortest window that repeats being taken: a window's jitter is its two
+// ends', a wave's share of which falls with the window's length.
+inline constexpr std::size_t kMaxWaveStride = 32;
 // Relative: 1/256 of a wave's cost, well inside the 1% that bytes per level may differ from --exact.
 inline constexpr double kSteadyTolerance = 1.0 / 256.0;
 // The slots' progress histogram may differ in this share of its slots (a slot a hair either side of a class edge
@@ -110,17 +118,20 @@ class WaveFastForward {
     std::uint64_t progress = 0;
     std::vector<std::uint64_t> bursty;  // cumulative counters compared within kBurstyTolerance
     std::vector<std::uint64_t> lanes;
+    std::size_t mark = 0;  // the caller's own position at the boundary (the tile spans it had recorded)
   };
   struct Skip {
-    std::uint64_t waves = 0;
-    TimeFs hold_fs = 0;                 // waves x the last wave's time
-    std::vector<std::uint64_t> booked;  // waves x the last wave's increments of `booked`
-    TimeFs wave_fs = 0;                 // the last wave's time
+    std::uint64_t waves = 0;            // a multiple of `stride`
+    std::uint64_t stride = 1;           // the waves of the window that repeated
+    TimeFs hold_fs = 0;                 // waves / stride x the last window's time
+    std::vector<std::uint64_t> booked;  // waves / stride x the last window's increments of `booked`
+    TimeFs wave_fs = 0;                 // the last window's time (of `stride` waves)
+    std::size_t window_mark = 0;        // the `mark` of the boundary that began the last window
   };
 
   // A boundary with `full_waves_left` whole waves of tiles not yet handed out (the one starting now included), of
   // of which only as many as end within `max_skip_fs` may be skipped. Returns the waves to skip now (none: waves ==
-  // 0); after a skip the detector needs three new boundaries.
+  // 0); after a skip the detector needs kSteadyWaves windows of new boundaries.
   [[nodiscard]] Skip boundary(Boundary b, std::uint64_t full_waves_left, TimeFs max_skip_fs = kNever);
 
   // The window of the last two intervals inside tiles, when the state repeats there (see the file's comment).
@@ -206,7 +217,10 @@ class WaveFastForward {
   [[nodiscard]] static bool repeats_seen(const Boundary& from, const Boundary& to, const Window& seen,
                                          std::uint64_t lane_slack, Window& window);
 
-  std::vector<Boundary> last_;  // the last kSteadyWaves + 1 boundaries (inside tiles: three), oldest first
+  // The waves from `last_`'s boundaries `stride` apart, ending at the latest, when they repeat (see `boundary`).
+  [[nodiscard]] bool steady_at_stride(std::size_t stride) const;
+
+  std::vector<Boundary> last_;  // the last kSteadyWaves x kMaxWaveStride + 1 boundaries (inside tiles: three)
   std::vector<Seen> seen_;      // inside tiles: the last steady window of each state class
 };
 

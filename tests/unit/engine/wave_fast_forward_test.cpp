@@ -55,6 +55,35 @@ TEST_CASE("waves that speed up wave by wave skip nothing while two in a row cost
   CHECK(ff.boundary(shifted(5), 7).waves == 7 - kKeptWaves);  // 1000, 1000, 1000
 }
 
+TEST_CASE("waves whose boundaries jitter skip in windows of waves once the windows cost the same") {
+  // A wave boundary is read when a wave's first slot frees, so its jitter lengthens one wave and shortens the next:
+  // here 1100, 900, 1100, ... fs. No two waves in a row cost the same, while every two waves take 2000 fs.
+  const auto jittered = [](std::uint64_t waves) {
+    auto b = steady(waves);
+    const std::uint64_t late = waves % 2 == 1 ? 100 : 0;
+    b.at_fs += late;
+    b.compared[0] += late;
+    b.mark = waves;
+    return b;
+  };
+  WaveFastForward ff;
+  for (std::uint64_t w = 1; w <= 6; ++w) CHECK(ff.boundary(jittered(w), 20 - w).waves == 0);
+  // Boundaries 1, 3, 5 and 7: three windows of two waves that cost the same.
+  const auto skip = ff.boundary(jittered(7), 14);
+  CHECK(skip.stride == 2);
+  CHECK(skip.waves == 14 - kKeptWaves);  // six windows
+  CHECK(skip.wave_fs == 2000);
+  CHECK(skip.hold_fs == 6 * 2000);
+  CHECK(skip.window_mark == 5);  // the last window's tiles are those after boundary 5
+  REQUIRE(skip.booked.size() == 2);
+  CHECK(skip.booked[0] == 6 * 2 * 7);
+  CHECK(skip.booked[1] == 6 * 2 * 1000);
+  // With an odd number of waves left, the windows that fit: one wave more is simulated.
+  WaveFastForward odd;
+  for (std::uint64_t w = 1; w <= 6; ++w) (void)odd.boundary(jittered(w), 20 - w);
+  CHECK(odd.boundary(jittered(7), 15).waves == 12);
+}
+
 TEST_CASE("a skip bounded by the governor skips the whole waves that end within the bound, then detects afresh") {
   WaveFastForward ff;
   (void)ff.boundary(steady(1), 21);
