@@ -88,35 +88,17 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
       }
       for (const auto* unit : units_) unit->add_unfinished_work(now, unfinished_);
       links_.spent_by(now, link_spent_);
-      // A memoized replay books its counters at its start, and a fast-forward those of the waves it skipped at the
-      // skip: they are spent at an even pace over the replay or the hold, as a simulated op's steps are over theirs.
-      for (std::size_t o = 0; o < executions_.size(); ++o) {
-        const auto& e = executions_[o];
-        if (e.skipped.hold_fs != 0) {
-          unfinished_[o].flops += skipped_left(o, e.skipped.flops, now);
-          for (std::size_t kind = 0; kind < e.skipped.ops.size(); ++kind) {
-            unfinished_[o].ops[kind] += skipped_left(o, e.skipped.ops[kind], now);
-          }
-        }
-        if (e.replay_end_fs == kNever || now >= e.replay_end_fs) continue;
-        const auto& w = e.executed_work;
-        const std::array<std::uint64_t, kWorkKinds - 1> counts = {w.vector_fma, w.vector_alu, w.exp2, w.reciprocal,
-                                                                  w.rsqrt};
-        unfinished_[o].flops += replay_left(e, e.executed_flops, now);
-        for (std::size_t kind = 0; kind < counts.size(); ++kind) {
-          unfinished_[o].ops[kind] += replay_left(e, counts[kind], now);
-        }
-      }
     }
+    const UnfinishedWork left_work = unfinished_of(op, now);
     // Counts are integers and never go down between readings (the even-pace shares are doubles).
     const auto done = [](std::uint64_t issued, double unfinished_share, std::uint64_t& reported) {
       const auto unfinished = static_cast<std::uint64_t>(std::ceil(unfinished_share));
       reported = std::max(reported, unfinished < issued ? issued - unfinished : 0);
       return reported;
     };
-    flops = done(flops, unfinished_[op].flops, reported_flops_[op]);
+    flops = done(flops, left_work.flops, reported_flops_[op]);
     for (std::size_t kind = 0; kind < ops.size(); ++kind) {
-      ops[kind] = done(ops[kind], unfinished_[op].ops[kind], reported_ops_[op][kind]);
+      ops[kind] = done(ops[kind], left_work.ops[kind], reported_ops_[op][kind]);
     }
   }
   // A replay's bytes and DRAM commands, too, at an even pace over its interval, and the skipped waves' over the hold
@@ -179,6 +161,28 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
   }
 }
 
+UnfinishedWork OpActivity::unfinished_of(std::size_t op, TimeFs now) const {
+  // A memoized replay books its counters at its start, and a fast-forward those of the waves it skipped at the skip:
+  // they are spent at an even pace over the replay or the hold, as a simulated op's steps are over theirs. Added for
+  // the op read only, so that a reading costs no pass over all the graph's ops.
+  const auto& e = executions_[op];
+  UnfinishedWork left = unfinished_[op];
+  if (e.skipped.hold_fs != 0) {
+    left.flops += skipped_left(op, e.skipped.flops, now);
+    for (std::size_t kind = 0; kind < e.skipped.ops.size(); ++kind) {
+      left.ops[kind] += skipped_left(op, e.skipped.ops[kind], now);
+    }
+  }
+  if (e.replay_end_fs != kNever && now < e.replay_end_fs) {
+    const auto& w = e.executed_work;
+    const std::array<std::uint64_t, kWorkKinds - 1> counts = {w.vector_fma, w.vector_alu, w.exp2, w.reciprocal,
+                                                              w.rsqrt};
+    left.flops += replay_left(e, e.executed_flops, now);
+    for (std::size_t kind = 0; kind < counts.size(); ++kind) left.ops[kind] += replay_left(e, counts[kind], now);
+  }
+  return left;
+}
+
 double OpActivity::active_unit_fs(std::size_t op, TimeFs now) const {
   const auto& execution = executions_[op];
   double fs = 0;
@@ -221,7 +225,7 @@ bool OpActivity::settled(std::size_t op) const {
   const auto& times = policy_.times(op);
   if (times.end_fs == kNever || times.end_fs > read_at_fs_ || read_at_fs_ == kNever) return false;
   if (e.replay_end_fs != kNever && e.replay_end_fs > read_at_fs_) return false;
-  const UnfinishedWork& left = unfinished_[op];
+  const UnfinishedWork left = unfinished_of(op, read_at_fs_);
   if (left.flops != 0 || std::any_of(left.ops.begin(), left.ops.end(), [](double v) { return v != 0; })) return false;
   if (in_flight_ != nullptr && dram_unfinished_[op] != 0) return false;
   if (clock_ != nullptr && !finished_active_[op]) return false;

@@ -82,6 +82,8 @@ class OpActivity final : public DeviceActivity {
   mutable std::vector<double> link_spent_;     // per op, at the last reading: wire bytes sent
   mutable std::vector<Bytes> reported_link_;
   [[nodiscard]] double active_unit_fs(std::size_t op, TimeFs now) const;
+  // `op`'s work not yet spent at `now`, the last reading's time: its steps' on the units, a replay's and a skip's.
+  [[nodiscard]] UnfinishedWork unfinished_of(std::size_t op, TimeFs now) const;
   // The part of `amount`, of the waves a fast-forward skipped in `op`, still to come at `now` (SkippedWaves).
   [[nodiscard]] double skipped_left(std::size_t op, double amount, TimeFs now) const;
 };
