@@ -155,11 +155,10 @@ class ClusterShell : public sc_core::sc_module {
     const auto& link = topology_.link(r.link);
     if (topology_.node_kind(link.from) != net::NodeKind::device || link.from >= represented_by_.size()) return;
     const std::size_t cls = represented_by_[link.from];
-    const auto id = by_id_.find(r.collective);
-    if (cls == classes_.count() || id == by_id_.end()) return;
+    if (cls == classes_.count() || r.collective >= by_id_.size() || by_id_[r.collective] == kNoStats) return;
     const double wire_bytes =
         static_cast<double>(r.bytes) * link.params.bandwidth_bytes_per_s / link.params.payload_bandwidth_bytes_per_s();
-    devices_[cls]->add_link_transfer(stats_[id->second].op, r.begin_fs, r.end_fs, wire_bytes);
+    devices_[cls]->add_link_transfer(stats_[by_id_[r.collective]].op, r.begin_fs, r.end_fs, wire_bytes);
   }
 
   [[nodiscard]] const Op& op_of(std::size_t cls, std::size_t op) const {
@@ -230,7 +229,7 @@ class ClusterShell : public sc_core::sc_module {
     ready_fs_.erase({collective.graph, collective.op, collective.group});
     stats.issue_s = fs_to_seconds(now_fs());
     const auto id = network_.issue(std::shared_ptr<const net::Schedule>(std::move(schedule)));
-    by_id_[id] = stats_.size();
+    note_stats(id);
     stats_.push_back(std::move(stats));
   }
 
@@ -279,7 +278,7 @@ class ClusterShell : public sc_core::sc_module {
         stats.ready_s = stats.issue_s = fs_to_seconds(now_fs());
         const auto id = network_.issue(std::shared_ptr<const net::Schedule>(std::move(schedule)));
         p2p_[id] = P2p{cls, op, MessageKey{to, direction, ordinal}};
-        by_id_[id] = stats_.size();
+        note_stats(id);
         stats_.push_back(std::move(stats));
       }
       return;
@@ -322,7 +321,8 @@ class ClusterShell : public sc_core::sc_module {
     const auto done = std::move(completions_);
     completions_.clear();
     for (const auto id : done) {
-      auto& stats = stats_[by_id_.at(id)];
+      if (id >= by_id_.size() || by_id_[id] == kNoStats) throw std::logic_error("cluster run: a collective not issued");
+      auto& stats = stats_[by_id_[id]];
       stats.finish_s = fs_to_seconds(network_.core().finish_fs(id));
       if (const auto p2p = p2p_.find(id); p2p != p2p_.end()) {
         const P2p message = p2p->second;
@@ -351,7 +351,14 @@ class ClusterShell : public sc_core::sc_module {
   OpMemoStore memo_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<net::CollectiveId> completions_;
-  std::map<net::CollectiveId, std::size_t> by_id_;
+  // Per collective (the network numbers them from 0 as they are issued): its entry in stats_, kNoStats for none. A
+  // vector, not a map: every link reservation of the run looks its collective up.
+  static constexpr std::size_t kNoStats = ~std::size_t{0};
+  std::vector<std::size_t> by_id_;
+  void note_stats(net::CollectiveId id) {
+    if (by_id_.size() <= id) by_id_.resize(std::size_t{id} + 1, kNoStats);
+    by_id_[id] = stats_.size();
+  }
   std::vector<std::size_t> represented_by_;  // per rank: the class it is the simulated device of (count(): none)
   std::map<std::tuple<std::size_t, std::size_t, std::uint64_t>, TimeFs> ready_fs_;  // (graph, op, group)
   std::vector<GroupCollectiveStats> stats_;
