@@ -132,6 +132,12 @@ class DramChannel {
   [[nodiscard]] const std::vector<SegmentDone>& decide(Cycle now);
   // Issues the refreshes due up to `end` (an idle channel still refreshes), for the statistics.
   void finish(Cycle end);
+  // Refreshes postponed while busy and not yet repaid: the next idle stretch repays them from its start.
+  [[nodiscard]] std::uint64_t refresh_owed() const { return refresh_.owed(); }
+  [[nodiscard]] const std::vector<DramChannel*>& bus_sharers() const { return bus_sharers_; }
+  // No command of this channel (nor, for its row bus, of the channels sharing it) will be asked for before `cycle`
+  // any more: DramTimingChecker::forget_before.
+  void forget_before(Cycle cycle) { checker_.forget_before(cycle); }
 
   [[nodiscard]] const ChannelCounters& counters() const { return counters_; }
   [[nodiscard]] const DramTimingChecker& checker() const { return checker_; }

@@ -66,6 +66,8 @@ class DramTimingChecker {
   void set_log(std::vector<IssuedCommand>* log) { log_ = log; }
   [[nodiscard]] bool logging() const { return log_ != nullptr; }
   [[nodiscard]] std::uint32_t banks() const { return static_cast<std::uint32_t>(banks_.size()); }
+  // Cycles its row command bus holds taken (for tests: forget_before bounds them).
+  [[nodiscard]] std::size_t row_bus_cycles_held() const { return row_bus().size(); }
   // A bank may be refreshed (REF) or activated no earlier than this (tRP, tRC, tRFC).
   [[nodiscard]] Cycle bank_act_ready(std::uint32_t bank) const { return banks_[bank].act_ok; }
   // The bank's own constraint on `command` (tRCD, tRP, tRAS, ...). When it is already met, earliest() depends only

@@ -286,4 +286,26 @@ TEST_CASE("refreshes up to each channel's own lag: the first unissued one falls 
   CHECK(lag[1] == 0);
 }
 
+// A run of replayed ops leaves the DRAM idle: each replay's end issues the refreshes due by then on every channel.
+// The row command bus two pseudo-channels share keeps only what a later command could still meet; a bus that kept
+// every refresh it was given grew by a round of them per replay, and each new refresh searched that list.
+TEST_CASE("refreshes of idle channels through a thousand replays leave their shared row buses bounded") {
+  const DramParams dram = params_of("HBM3-6400", "RoBaBgCoCh", PagePolicy::open, RefreshMode::per_bank);
+  REQUIRE(dram.standard.shared_command_bus);
+  DramDevice device("idle", dram, 4);
+  const double interval_s = static_cast<double>(dram.standard.timing.tREFIsb) * dram.standard.tck_s;
+  const std::uint32_t banks = dram.standard.banks();
+  const std::uint64_t replays = 1000;
+  for (std::uint64_t r = 1; r <= replays; ++r) {
+    device.refresh_idle_until(seconds_to_fs(static_cast<double>(r * 5 * banks) * interval_s + 1e-9), {});
+  }
+  for (std::uint32_t c = 0; c < device.channels(); ++c) {
+    INFO("channel " << c);
+    // Every refresh interval got its REF...
+    CHECK(device.channel(c).counters().refs_per_bank == replays * 5 * banks);
+    // ...and the bus holds about a round of them, not a round per replay.
+    CHECK(device.channel(c).checker().row_bus_cycles_held() <= 4 * banks);
+  }
+}
+
 }  // namespace roofsim::dram
