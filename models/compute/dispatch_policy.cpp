@@ -14,16 +14,19 @@ DispatchPolicy::DispatchPolicy(std::vector<DispatchOp> ops, std::uint64_t units,
       launch_fs_(launch_fs),
       occupancy_(occupancy) {
   if (units == 0 || occupancy == 0) throw std::invalid_argument("a dispatcher needs units and occupancy above 0");
+  inputs_left_.resize(ops_.size());
+  dependants_.resize(ops_.size());
   for (std::size_t i = 0; i < ops_.size(); ++i) {
     for (const auto dep : ops_[i].after) {
       if (dep >= i) throw std::invalid_argument("ops must be in topological order");
+      dependants_[dep].push_back(i);
     }
+    inputs_left_[i] = ops_[i].after.size();
   }
 }
 
 bool DispatchPolicy::inputs_done(std::size_t op) const {
-  return std::all_of(ops_[op].after.begin(), ops_[op].after.end(),
-                     [this](std::size_t dep) { return times_[dep].end_fs != kNever; });
+  return inputs_left_[op] == 0;
 }
 
 void DispatchPolicy::finish(std::size_t op, TimeFs now) {
@@ -38,6 +41,7 @@ void DispatchPolicy::finish(std::size_t op, TimeFs now) {
   }
   if (t.held || t.replayed) held_ended_.push_back(op);
   t.end_fs = now;
+  for (const std::size_t dependant : dependants_[op]) --inputs_left_[dependant];
   ++done_ops_;
   if (ops_[op].simulated) --active_streams_;
   while (first_open_ < ops_.size() && times_[first_open_].end_fs != kNever) ++first_open_;

@@ -83,6 +83,10 @@ class DispatchPolicy {
     bool replayed = false;          // replay() stood in for its tiles
   };
   [[nodiscard]] const OpTimes& times(std::size_t op) const { return times_[op]; }
+  // The ops that may be launched and not ended: every op before the first has ended, and no simulated op from the
+  // second on has launched.
+  [[nodiscard]] std::size_t first_open() const { return first_open_; }
+  [[nodiscard]] std::size_t launched_end() const { return launched_end_; }
   [[nodiscard]] std::uint64_t free_slots(std::uint64_t unit) const { return free_[unit]; }
 
  private:
@@ -91,6 +95,10 @@ class DispatchPolicy {
 
   std::vector<DispatchOp> ops_;
   std::vector<OpTimes> times_;
+  // Per op, its inputs (`after`) not yet ended and the ops it is an input of: each launch pass asks every waiting
+  // op whether its inputs are done, which a walk over its inputs' times made a pass over the whole graph's edges.
+  std::vector<std::size_t> inputs_left_;
+  std::vector<std::vector<std::size_t>> dependants_;
   std::vector<std::uint64_t> free_;  // free slots per unit
   std::uint64_t streams_;
   std::uint64_t active_streams_ = 0;

@@ -236,7 +236,8 @@ bool OpActivity::settled(std::size_t op) const {
 
 bool OpActivity::replaying(TimeFs now_fs) const {
   if (links_.busy_after(now_fs)) return true;
-  for (std::size_t op = 0; op < executions_.size(); ++op) {
+  // Only launched ops replay or hold, and an ended one has done both.
+  for (std::size_t op = policy_.first_open(); op < policy_.launched_end(); ++op) {
     const auto& e = executions_[op];
     if (e.replay_end_fs != kNever && e.replay_start_fs <= now_fs && now_fs < e.replay_end_fs) return true;
     // A fast-forwarded op from its skip to its end: its hold begins when its last tile ends, which no event tells
