@@ -27,11 +27,11 @@
 #include "models/compute/engine_share.h"
 #include "models/compute/op_execution.h"
 #include "models/compute/paced_work.h"
-#include "models/compute/quad_heap.h"
 #include "models/compute/ring_queue.h"
 #include "models/kernel/chunk_memory.h"
 #include "models/kernel/compute_clock.h"
 #include "models/kernel/device_scheduler.h"
+#include "models/kernel/quad_heap.h"
 
 namespace roofsim {
 

@@ -43,18 +43,35 @@ CollectiveId NetworkCore::issue(const CollectiveRequest& request, TimeFs start_f
 
 void NetworkCore::schedule_event(TimeFs time_fs, EventKind kind, CollectiveId collective, OpId op, std::uint32_t train,
                                  std::uint32_t hop) {
-  queue_.push(Event{time_fs, sequence_++, collective, op, train, hop, kind});
+  if (sequence_ == kSequenceLimit) throw std::logic_error("network: more than 2^40 events scheduled");
+  std::uint32_t index = 0;
+  if (free_events_.empty()) {
+    if (pending_events_.size() >= (1ULL << kEventIndexBits)) throw std::logic_error("network: 2^24 events pending");
+    index = static_cast<std::uint32_t>(pending_events_.size());
+    pending_events_.emplace_back();
+  } else {
+    index = free_events_.back();
+    free_events_.pop_back();
+  }
+  pending_events_[index] = Event{time_fs, collective, op, train, hop, kind};
+  queue_.push(Pending{time_fs, sequence_++ << kEventIndexBits | index});
+}
+
+NetworkCore::Event NetworkCore::pop_event() {
+  const auto index = static_cast<std::uint32_t>(queue_.top().key & ((1ULL << kEventIndexBits) - 1));
+  queue_.pop();
+  free_events_.push_back(index);
+  return pending_events_[index];
 }
 
 std::optional<TimeFs> NetworkCore::next_event_fs() const {
   if (queue_.empty()) return std::nullopt;
-  return queue_.top().time_fs;
+  return queue_.top().at;
 }
 
 void NetworkCore::run_until(TimeFs limit_fs) {
-  while (!queue_.empty() && queue_.top().time_fs <= limit_fs) {
-    const Event event = queue_.top();
-    queue_.pop();
+  while (!queue_.empty() && queue_.top().at <= limit_fs) {
+    const Event event = pop_event();
     now_fs_ = event.time_fs;
     ++events_;
     process(event);
@@ -64,8 +81,7 @@ void NetworkCore::run_until(TimeFs limit_fs) {
 
 TimeFs NetworkCore::run() {
   while (!queue_.empty()) {
-    const Event event = queue_.top();
-    queue_.pop();
+    const Event event = pop_event();
     now_fs_ = event.time_fs;
     ++events_;
     process(event);

@@ -8,8 +8,8 @@
 #include <queue>
 #include <vector>
 
-#include "models/compute/quad_heap.h"
 #include "models/compute/ring_queue.h"
+#include "models/kernel/quad_heap.h"
 
 using namespace roofsim;
 

@@ -1,10 +1,10 @@
 #pragma once
 // A min-heap with four children per node whose sibling groups each fill one 64-byte cache line (for 16-byte items),
-// for a compute unit's few tens of pending events. A pop walks about half as many levels as a binary heap's, and each
-// level's four candidates come in one line: a unit's timeline is cold whenever the unit wakes (the other units and
-// the DRAM ran in between), so the lines a pop touches are what it costs. Items must be totally ordered by `>` (no
-// two equal), so that the pop order is the one any other priority queue gives; a `>` without branches keeps a pop
-// free of mispredictions.
+// for a compute unit's few tens of pending events and the network's many. A pop walks about half as many levels as a
+// binary heap's, and each level's four candidates come in one line: a unit's timeline is cold whenever the unit wakes
+// (the other units and the DRAM ran in between), so the lines a pop touches are what it costs. Items must be totally
+// ordered by `>` (no two equal), so that the pop order is the one any other priority queue gives; a `>` without
+// branches keeps a pop free of mispredictions.
 #include <cstddef>
 #include <vector>
 
