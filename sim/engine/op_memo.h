@@ -85,6 +85,9 @@ void for_each_valid_run(std::int64_t block_start, std::uint64_t valid, Bytes sec
 // the cache contents it left that belong to its own tensors.
 struct OpRecord {
   TimeFs duration_fs = 0;  // start (launch latency over) to end
+  // Waves or steps of it were skipped (sim/engine/wave_fast_forward.h): its time is the simulated part's and an
+  // estimate of the rest that may lie kSteadyTolerance of the skipped part from what simulating it would give.
+  bool fast_forwarded = false;
   PhaseWork executed_work;
   Flops executed_flops = 0;
   std::uint64_t tiles_done = 0;
@@ -147,6 +150,13 @@ static_assert(kRepresentativeInstances % 2 == 1);
 // the decode ops whose instances drift (Llama-3-70B TP8 on H100: qkv 13.16, 13.16, 13.13 us, then 12.64) are not.
 inline constexpr std::size_t kSettledInstances = 3;
 inline constexpr std::uint64_t kSettledParts = 1000;
+// Instances that were all fast-forwarded settle within the fast-forward's own tolerance instead (1/256,
+// kSteadyTolerance, still under half the agreement bound): each carries an estimate of its skipped part that may lie
+// that far from simulating it, so three instances of an unchanging op need not agree more closely than that, and
+// with --fast-forward the large GEMMs of a prefill, 0.1 % apart without it, came 0.09 to 0.12 % apart (GPT-3 175B on
+// H100, detailed DRAM: qkv 2223.7, 2221.0, 2223.0 us) and were simulated for four or five layers rather than three.
+inline constexpr std::uint64_t kFastForwardSettledParts = 256;
+static_assert(kFastForwardSettledParts * 2 >= kAgreementParts, "a settled median lies within half the agreement");
 
 // Which of `count` recorded instances in a row (at most `instances`) to replay, by the rule single ops and overlap
 // groups share: the median of the last kSettledInstances if they all lie within 1/kSettledParts of it, else, once
@@ -192,9 +202,10 @@ class OpMemoStore {
     entry.candidates.push_back(std::move(record));
     auto& c = entry.candidates;
     if (c.size() > instances_) c.erase(c.begin());
-    const std::size_t chosen = settled_choice(
-        c.size(), instances_,
-        [&](std::size_t first, std::uint64_t parts, bool all) { return representative(c, first, parts, all); });
+    const std::size_t chosen =
+        settled_choice(c.size(), instances_, [&](std::size_t first, std::uint64_t parts, bool all) {
+          return representative(c, first, all ? std::min(parts, settled_parts(c, first)) : parts, all);
+        });
     if (chosen == c.size()) return;
     entry.record = std::move(c[chosen]);
     c.clear();
@@ -227,6 +238,13 @@ class OpMemoStore {
       if (j != mid && within_parts(times[j].first, median, parts)) ++within;
     }
     return (all ? within + 1 == times.size() : within > 0) ? times[mid].second : records.size();
+  }
+  // The parts settled_choice's first test counts in: kFastForwardSettledParts when the instances from `first` on were
+  // all fast-forwarded.
+  static std::uint64_t settled_parts(const std::vector<std::unique_ptr<OpRecord>>& records, std::size_t first) {
+    const bool all_forwarded = std::all_of(records.begin() + static_cast<std::ptrdiff_t>(first), records.end(),
+                                           [](const auto& r) { return r->fast_forwarded; });
+    return all_forwarded ? kFastForwardSettledParts : kSettledParts;
   }
 
   std::size_t instances_;

@@ -190,9 +190,11 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
     replaying_.erase(replaying_.begin() + static_cast<std::ptrdiff_t>(i));
     return;
   }
+  bool fast_forwarded = false;
   for (std::size_t i = 0; i < forwards_.size(); ++i) {
     if (forwards_[i].op != op) continue;
-    if (!forwards_[i].skips.empty()) end_fast_forward(forwards_[i]);
+    fast_forwarded = !forwards_[i].skips.empty();
+    if (fast_forwarded) end_fast_forward(forwards_[i]);
     forwards_.erase(forwards_.begin() + static_cast<std::ptrdiff_t>(i));
     break;
   }
@@ -201,7 +203,9 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
     const Recording r = std::move(recordings_[i]);
     recordings_.erase(recordings_.begin() + static_cast<std::ptrdiff_t>(i));
     if (r.valid && now - r.start_fs >= shortest_record_fs_) {
-      store_.insert(r.signature, record(r, now), this);
+      auto rec = record(r, now);
+      rec->fast_forwarded = fast_forwarded;
+      store_.insert(r.signature, std::move(rec), this);
       ++store_.recorded;
     } else {
       ++store_.simulated;

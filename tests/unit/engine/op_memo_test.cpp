@@ -104,6 +104,30 @@ TEST_CASE("by default the memo store replays the median of five instances in a r
   CHECK(store.find("proj|a")->duration_fs == 100040);
 }
 
+TEST_CASE("fast-forwarded instances settle within the fast-forward's tolerance, others within 0.1%") {
+  OpMemoStore store;
+  const auto record_of = [](TimeFs duration_fs, bool fast_forwarded) {
+    auto record = std::make_unique<OpRecord>();
+    record->duration_fs = duration_fs;
+    record->fast_forwarded = fast_forwarded;
+    return record;
+  };
+  // 100000 100300 100150: median 100150, the others 0.15% from it, within 1/256 (0.39%) but not 0.1%.
+  for (const TimeFs t : {100000, 100300, 100150}) store.insert("forwarded|a", record_of(t, true));
+  REQUIRE(store.find("forwarded|a") != nullptr);
+  CHECK(store.find("forwarded|a")->duration_fs == 100150);
+  for (const TimeFs t : {100000, 100300, 100150}) store.insert("simulated|a", record_of(t, false));
+  CHECK(store.find("simulated|a") == nullptr);
+  // One of the three simulated whole: the tighter bound holds for them all.
+  store.insert("mixed|a", record_of(100000, true));
+  store.insert("mixed|a", record_of(100300, false));
+  store.insert("mixed|a", record_of(100150, true));
+  CHECK(store.find("mixed|a") == nullptr);
+  // Further apart than the fast-forward's tolerance (0.5%): five are waited for.
+  for (const TimeFs t : {100000, 101000, 100500}) store.insert("spread|a", record_of(t, true));
+  CHECK(store.find("spread|a") == nullptr);
+}
+
 TEST_CASE("the memo store counts agreement only between records of one recorder") {
   OpMemoStore store(3);
   const auto record_of = [](TimeFs duration_fs) {
