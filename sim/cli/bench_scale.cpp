@@ -67,6 +67,10 @@ std::vector<ScaleScenario> scale_scenarios() {
     training.args.emplace_back(key);
   }
   scenarios.push_back(training);
+  ScaleScenario training_forwarded = training;
+  training_forwarded.name += ", fast-forward";
+  training_forwarded.args.emplace_back("--fast-forward");
+  scenarios.push_back(training_forwarded);
   // Its target is with steady-state fast-forward inside ops.
   scenarios.push_back(
       {"bench (b), one GPT-3 block, detailed DRAM, fast-forward",
