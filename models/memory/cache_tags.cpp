@@ -172,6 +172,10 @@ void CacheTags::read_all(const AddressRange* ranges, std::size_t count, CacheLoo
 }
 
 void CacheTags::write(Bytes address, Bytes bytes) {
+  write(address, bytes, 0);
+}
+
+void CacheTags::write(Bytes address, Bytes bytes, TimeFs ready_fs) {
   if (bytes == 0) return;
   const std::uint64_t first_block = per_block_.div(address);
   const std::uint64_t last_block = per_block_.div(address + bytes - 1);
@@ -181,6 +185,9 @@ void CacheTags::write(Bytes address, Bytes bytes) {
     if (index == kEmpty) index = allocate(block);
     last_use(index) = clock_;
     entries_[index].valid |= sector_mask(block, address, bytes);
+    // A later block of the same write that evicts this one allocates its entry afresh (ready at 0), as a separate
+    // mark_ready would have found this block gone.
+    entries_[index].ready_fs = std::max(entries_[index].ready_fs, ready_fs);
   }
 }
 

@@ -53,6 +53,8 @@ class CacheTags {
   }
   // A write allocates and validates the written sectors; returns the bytes written.
   void write(Bytes address, Bytes bytes);
+  // A write whose blocks are ready no earlier than `ready_fs` (write, then mark_ready, in one lookup per block).
+  void write(Bytes address, Bytes bytes, TimeFs ready_fs);
   // Fill data for [address, address + bytes) arrives at `ready_fs`; later hits on those blocks wait for it.
   void mark_ready(Bytes address, Bytes bytes, TimeFs ready_fs);
 

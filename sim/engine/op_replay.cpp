@@ -391,8 +391,7 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
     const auto tensor_end = tensor_start + static_cast<std::int64_t>(tensor.bytes);
     for_each_valid_run(tensor_start + r.offset, r.valid, tags.sector_bytes(), tensor_start, tensor_end,
                        [&](Bytes lo, Bytes hi) {
-                         tags.write(lo, hi - lo);
-                         tags.mark_ready(lo, hi - lo, end_fs);
+                         tags.write(lo, hi - lo, end_fs);
                          if (foreign.empty()) return;
                          const Bytes block_bytes = tags.tracking_bytes();
                          for (Bytes block = lo / block_bytes * block_bytes; block < hi; block += block_bytes) {
