@@ -96,6 +96,12 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   [[nodiscard]] const AddressMapping& mapping() const { return mapping_; }
   [[nodiscard]] const DramParams& params() const { return dram_; }
   [[nodiscard]] const DramChannel& channel(std::uint32_t index) const { return *channels_[index]; }
+  // Refreshes postponed while busy and not yet repaid, over all channels: the debt the next stretch inherits.
+  [[nodiscard]] std::uint64_t refresh_owed() const {
+    std::uint64_t owed = 0;
+    for (const auto& channel : channels_) owed += channel->refresh_owed();
+    return owed;
+  }
   [[nodiscard]] std::uint64_t activations() const { return activations_; }  // wake-ups, for benchmarks
 
  private:

@@ -84,6 +84,25 @@ TEST_CASE("waves whose boundaries jitter skip in windows of waves once the windo
   CHECK(odd.boundary(jittered(7), 15).waves == 12);
 }
 
+TEST_CASE("windows that cost the same while the DRAM's backlog fills skip nothing") {
+  // Every wave moves 4096 DRAM bytes and takes 1000 fs; the backlog grows by 600 bytes a wave, within a quarter of
+  // itself from one boundary to the next but 15 % of the bytes moved over the windows: a queue filling, whose waves
+  // will slow down once it is full.
+  const auto filling = [](std::uint64_t waves, std::uint64_t growth) {
+    auto b = steady(waves);
+    b.dram_moved_bytes = 4096 * waves;
+    b.dram_backlog_bytes = 8192 + growth * waves;
+    return b;
+  };
+  WaveFastForward ff;
+  for (std::uint64_t w = 1; w <= 8; ++w) CHECK(ff.boundary(filling(w, 600), 30 - w).waves == 0);
+  // The same waves with a backlog that hovers (a few bytes either way) skip at the fourth boundary.
+  WaveFastForward steady_queue;
+  for (std::uint64_t w = 1; w <= 3; ++w)
+    CHECK(steady_queue.boundary(filling(w, w % 2 == 0 ? 8 : 0), 30 - w).waves == 0);
+  CHECK(steady_queue.boundary(filling(4, 8), 26).waves == 26 - kKeptWaves);
+}
+
 TEST_CASE("a skip bounded by the governor skips the whole waves that end within the bound, then detects afresh") {
   WaveFastForward ff;
   (void)ff.boundary(steady(1), 21);
