@@ -37,7 +37,8 @@ ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, const ComputeUnitP
 
 void ComputeUnit::push(TimeFs at, Kind kind, std::uint32_t payload) {
   if (seq_ == kSeqLimit) renumber();
-  timeline_.push(Timed{at, seq_++ << (kPayloadBits + 2) | static_cast<std::uint64_t>(kind) << kPayloadBits | payload});
+  timeline_.push(
+      Timed{{at, seq_++ << (kPayloadBits + 2) | static_cast<std::uint64_t>(kind) << kPayloadBits | payload}});
 }
 
 void ComputeUnit::renumber() {

@@ -108,16 +108,10 @@ class ComputeUnit : public sc_core::sc_module, private ChunkCompletionSink, priv
 
  private:
   enum class Kind : std::uint8_t { read_done, write_done, compute_done };
-  __extension__ using Order = unsigned __int128;
   // A pending event in 16 bytes: what wake() needs rides in the key, so that handling a chunk's arrival reads no
   // record written when the chunk was issued (a cache miss per event, since a unit's state is cold between wakes).
   // key = push sequence << 24 | kind << 22 | payload: events of one time pop in push order.
-  struct Timed {
-    TimeFs at;
-    std::uint64_t key;
-    // One 128-bit comparison, which compiles without branches (QuadHeap picks among random times).
-    bool operator>(const Timed& other) const { return order() > other.order(); }
-    [[nodiscard]] Order order() const { return Order{at} << 64 | key; }
+  struct Timed : TimedKey {
     [[nodiscard]] Kind kind() const { return static_cast<Kind>((key >> kPayloadBits) & 3U); }
     [[nodiscard]] std::uint32_t payload() const { return static_cast<std::uint32_t>(key & kPayloadMask); }
   };

@@ -6,9 +6,22 @@
 // ordered by `>` (no two equal), so that the pop order is the one any other priority queue gives; a `>` without
 // branches keeps a pop free of mispredictions.
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
+#include "models/kernel/time_fs.h"
+
 namespace roofsim {
+
+// An item ordered by its time, then by a key unique among the items (its push sequence in the high bits, so that
+// items of one time pop in push order): one 128-bit comparison, which compiles without branches.
+struct TimedKey {
+  TimeFs at;
+  std::uint64_t key;
+  __extension__ using Order = unsigned __int128;
+  bool operator>(const TimedKey& other) const { return order() > other.order(); }
+  [[nodiscard]] Order order() const { return Order{at} << 64 | key; }
+};
 
 template <typename T>
 class QuadHeap {

@@ -98,13 +98,7 @@ class NetworkCore {
   // A pending event in 16 bytes for the four-way heap: its time, then the order it was scheduled in (ties go to the
   // earlier-scheduled event: deterministic) above the index of its Event in pending_events_. A thousand-GPU step
   // schedules hundreds of millions of hops; a binary heap of the whole events cost a cache miss per level.
-  __extension__ using Order = unsigned __int128;
-  struct Pending {
-    TimeFs at;
-    std::uint64_t key;
-    bool operator>(const Pending& other) const { return order() > other.order(); }
-    [[nodiscard]] Order order() const { return Order{at} << 64 | key; }
-  };
+  using Pending = TimedKey;
   static constexpr unsigned kEventIndexBits = 24;
   static constexpr std::uint64_t kSequenceLimit = 1ULL << (64 - kEventIndexBits);
   struct Collective {
