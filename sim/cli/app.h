@@ -34,9 +34,10 @@ void add_allow_large_flag(CLI::App& command, bool& allow_large);
 
 // Before a simulation: refuses one of more tiles than `limits.tiles` (exit 2 naming the limit and --allow-large), and
 // says on stderr how long a long one will take and how much memory it needs (run_work_check.cpp). `ranks`: the devices
-// whose compute the run simulates.
+// whose compute the run simulates; `memoized`: repeated ops will be replayed (not --exact), which the estimate, op by
+// op, does not foresee.
 void check_run_work(const Workload& workload, const HardwareParams& hardware, std::uint64_t ranks,
-                    const WorkLimits& limits);
+                    const WorkLimits& limits, bool memoized);
 
 // Before a workload file's run: the simulator gives every tensor of the graph an address range of its own for the
 // whole run (no tensor is freed), so a graph whose tensors (those not kept on chip) take more than the device's

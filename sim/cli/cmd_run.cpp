@@ -114,7 +114,7 @@ int run_scenario(const RunOptions& given) {
         options.quiet, options.fast_forward, TraceOptions{options.trace_tiles, options.trace_links}});
   }
   Scenario scenario = load_scenario(options);
-  check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large));
+  check_run_work(scenario.workload, scenario.hardware, 1, work_limits(options.allow_large), !options.exact);
   if (options.model.model.empty()) {
     check_workload_fits(scenario.workload, scenario.hardware, options.model.allow_oversubscribe);
   }

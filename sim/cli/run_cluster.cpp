@@ -127,7 +127,7 @@ int run_cluster_scenario(const ClusterRunArgs& args) {
   const std::uint64_t stages = p2p == workload.ops.end() ? 1
                                : p2p->shape.group == 0   ? cluster.devices
                                                          : p2p->shape.group;
-  check_run_work(workload, cluster.device, args.full ? cluster.devices : stages, limits);
+  check_run_work(workload, cluster.device, args.full ? cluster.devices : stages, limits, !args.exact);
   if (!model) check_workload_fits(workload, cluster.device, args.model.allow_oversubscribe);
   // A model's pipeline stages each run their schedule's order of the ops.
   std::vector<const Workload*> graphs = {&workload};
