@@ -96,7 +96,7 @@ class DispatchPolicy {
   std::vector<DispatchOp> ops_;
   std::vector<OpTimes> times_;
   // Per op, its inputs (`after`) not yet ended and the ops it is an input of: each launch pass asks every waiting
-  // op whether its inputs are done, which a walk over its inputs' times made a pass over the whole graph's edges.
+  // op whether its inputs are done, which a walk over its inputs' times would make a pass over the whole graph's edges.
   std::vector<std::size_t> inputs_left_;
   std::vector<std::vector<std::size_t>> dependants_;
   std::vector<std::uint64_t> free_;  // free slots per unit

@@ -153,8 +153,9 @@ inline constexpr std::uint64_t kSettledParts = 1000;
 // Instances that were all fast-forwarded settle within the fast-forward's own tolerance instead (1/256,
 // kSteadyTolerance, still under half the agreement bound): each carries an estimate of its skipped part that may lie
 // that far from simulating it, so three instances of an unchanging op need not agree more closely than that, and
-// with --fast-forward the large GEMMs of a prefill, 0.1 % apart without it, came 0.09 to 0.12 % apart (GPT-3 175B on
-// H100, detailed DRAM: qkv 2223.7, 2221.0, 2223.0 us) and were simulated for four or five layers rather than three.
+// with --fast-forward the large GEMMs of a prefill, 0.1 % apart without it, come 0.09 to 0.12 % apart (GPT-3 175B on
+// H100, detailed DRAM: qkv 2223.7, 2221.0, 2223.0 us): held to 0.1 %, they would be simulated for four or five layers
+// rather than three.
 inline constexpr std::uint64_t kFastForwardSettledParts = 256;
 static_assert(kFastForwardSettledParts * 2 >= kAgreementParts, "a settled median lies within half the agreement");
 

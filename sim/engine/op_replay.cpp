@@ -525,7 +525,7 @@ WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now
   // The refreshes the DRAM's channels have postponed while busy: a channel may owe up to its limit (8 rounds on HBM3,
   // 31 us) and pays them back once it reaches it, so the waves of a saturating stream run faster until the debt is
   // full, then settle. Waves that repeat while it grows are no steady state (MI300X's STREAM copy, 27 waves: windows
-  // of its first waves skipped at their cost made it 4.5 % short of --exact).
+  // of its first waves skipped at their cost would make it 4.5 % short of --exact).
   if (dram_ != nullptr) b.state.push_back(half_octave_class(dram_->device().refresh_owed()));
   b.dram_backlog_bytes = memory_.bytes_at_dram();
   b.dram_moved_bytes = memory_.dram_bytes_read() + memory_.dram_bytes_written();

@@ -153,7 +153,7 @@ bool WaveFastForward::steady_at_stride(std::size_t stride) const {
   // they moved. Each window's may differ from the next by a quarter (steady_backlog), and a queue that fills or
   // drains a little each window does so within that while the waves it serves speed up or slow down: MI300X's STREAM
   // copy on the simple DRAM drains its backlog by 0.5 MB a window for its first twenty waves, and three windows of
-  // two waves that cost the same, skipped at that cost, left the op 4.5 % short of --exact.
+  // two waves that cost the same, skipped at that cost, would leave the op 4.5 % short of --exact.
   const Boundary& first = at(kSteadyWaves);
   const Boundary& latest = at(0);
   return static_cast<double>(apart(first.dram_backlog_bytes, latest.dram_backlog_bytes)) <=
