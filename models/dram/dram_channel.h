@@ -134,7 +134,6 @@ class DramChannel {
   void finish(Cycle end);
   // Refreshes postponed while busy and not yet repaid: the next idle stretch repays them from its start.
   [[nodiscard]] std::uint64_t refresh_owed() const { return refresh_.owed(); }
-  [[nodiscard]] const std::vector<DramChannel*>& bus_sharers() const { return bus_sharers_; }
   // No command of this channel (nor, for its row bus, of the channels sharing it) will be asked for before `cycle`
   // any more: DramTimingChecker::forget_before.
   void forget_before(Cycle cycle) { checker_.forget_before(cycle); }

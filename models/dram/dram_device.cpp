@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-#include <unordered_map>
 #include <utility>
 
 #include "sim/core/input_error.h"
@@ -39,9 +38,9 @@ DramDevice::DramDevice(const sc_core::sc_module_name& name, const DramParams& dr
   for (std::uint32_t i = 0; i < mapping_.shape().channels; ++i) {
     channels_.push_back(std::make_unique<DramChannel>(dram_.standard, policy, &decision_scratch_));
   }
-  const std::uint32_t sharing = dram_.standard.shared_command_bus ? std::max(1u, dram_.standard.pseudo_channels) : 1;
+  bus_group_ = dram_.standard.shared_command_bus ? std::max(1u, dram_.standard.pseudo_channels) : 1;
   for (std::uint32_t i = 0; i < channels_.size(); ++i) {
-    if (i % sharing != 0) channels_[i]->share_command_buses(*channels_[i - i % sharing]);
+    if (i % bus_group_ != 0) channels_[i]->share_command_buses(*channels_[i - i % bus_group_]);
   }
   stats_.channels.resize(channels_.size());
   blocked_channels_.assign((channels_.size() + 63) / 64, 0);
@@ -355,23 +354,14 @@ void DramDevice::refresh_idle_until(TimeFs end_fs, const std::vector<TimeFs>& la
   // a channel, what the bus and the checkers hold before the earliest of those cycles can go: otherwise a channel
   // idle through a run of replayed ops keeps every refresh it caught up on, the row bus's list of them grows without
   // bound (1280 channels held 2.4 GB of them in a 1024-GPU training step), and each new refresh searches it.
-  if (bus_sharers_.empty()) {
-    std::unordered_map<const DramChannel*, std::size_t> index;
-    for (std::size_t c = 0; c < channels_.size(); ++c) index[channels_[c].get()] = c;
-    bus_sharers_.resize(channels_.size());
-    for (std::size_t c = 0; c < channels_.size(); ++c) {
-      for (const DramChannel* sharer : channels_[c]->bus_sharers()) bus_sharers_[c].push_back(index.at(sharer));
+  for (std::size_t first = 0; first < channels_.size(); first += bus_group_) {
+    const std::size_t end = std::min<std::size_t>(first + bus_group_, channels_.size());
+    Cycle forget = kNever;
+    for (std::size_t c = first; c < end && forget != 0; ++c) {
+      forget = finished[c] == kNever || channels_[c]->refresh_owed() > 0 ? 0 : std::min(forget, finished[c]);
     }
-  }
-  for (std::size_t c = 0; c < channels_.size(); ++c) {
-    if (finished[c] == kNever || channels_[c]->refresh_owed() > 0) continue;
-    Cycle forget = finished[c];
-    bool quiet = true;
-    for (const std::size_t s : bus_sharers_[c]) {
-      quiet = quiet && finished[s] != kNever && channels_[s]->refresh_owed() == 0;
-      if (quiet) forget = std::min(forget, finished[s]);
-    }
-    if (quiet) channels_[c]->forget_before(forget);
+    if (forget == 0) continue;
+    for (std::size_t c = first; c < end; ++c) channels_[c]->forget_before(forget);
   }
 }
 

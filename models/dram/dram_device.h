@@ -136,9 +136,9 @@ class DramDevice : public sc_core::sc_module, private Wakeable {
   AddressMapping mapping_;
   DecisionScratch decision_scratch_;  // shared by the channels (declared first: they keep a pointer to it)
   std::vector<std::unique_ptr<DramChannel>> channels_;
-  // Per channel, the indices of the others on its row command bus, and refresh_idle_until's cycles per channel.
-  std::vector<std::vector<std::size_t>> bus_sharers_;
-  std::vector<Cycle> finished_scratch_;
+  // Channels [k x bus_group_, (k + 1) x bus_group_) share one row command bus (an HBM channel's pseudo-channels).
+  std::uint32_t bus_group_ = 1;
+  std::vector<Cycle> finished_scratch_;  // refresh_idle_until's cycle per channel
   struct Part {
     std::uint32_t channel = 0;
     Segment segment;

@@ -47,6 +47,7 @@
 #include "models/memory/memory_system.h"
 #include "models/power/clock_scaled_work.h"
 #include "sim/engine/op_group_memo.h"
+#include "sim/engine/wave_fast_forward.h"
 
 namespace roofsim {
 
@@ -156,7 +157,7 @@ inline constexpr std::uint64_t kSettledParts = 1000;
 // with --fast-forward the large GEMMs of a prefill, 0.1 % apart without it, come 0.09 to 0.12 % apart (GPT-3 175B on
 // H100, detailed DRAM: qkv 2223.7, 2221.0, 2223.0 us): held to 0.1 %, they would be simulated for four or five layers
 // rather than three.
-inline constexpr std::uint64_t kFastForwardSettledParts = 256;
+inline constexpr auto kFastForwardSettledParts = static_cast<std::uint64_t>(1.0 / kSteadyTolerance);
 static_assert(kFastForwardSettledParts * 2 >= kAgreementParts, "a settled median lies within half the agreement");
 
 // Which of `count` recorded instances in a row (at most `instances`) to replay, by the rule single ops and overlap
