@@ -60,7 +60,7 @@ struct RunOptions {
   std::string dram_trace;
   ModelOptions model;
   bool exact = false;
-  bool fast_forward = false;
+  bool fast_forward = true;
   bool quiet = false;
   TableOptions table;
   bool summary = false;  // one line per op instead of the tables
@@ -223,11 +223,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
                     "Simulate every op; by default an op that starts alone and matches the signature of one "
                     "simulated before (kind, shapes, tiling, the fraction of each input resident in each cache level) "
                     "replays its result, at the compute clock the power governor applies");
-  command->add_flag("--fast-forward", options->fast_forward,
+  command->add_flag("--fast-forward,!--no-fast-forward", options->fast_forward,
                     "Also skip the identical waves, or steps inside tiles, of an op running alone on its device once "
                     "its state and a wave's cost repeat (under a power cap only as many waves as end before the "
-                    "governor could change the clock); off by default until it holds --exact's bounds on every "
-                    "bundled device (scripts/memo-compare --matrix); --exact turns it off");
+                    "governor could change the clock); on by default, --no-fast-forward keeps memoization alone, "
+                    "--exact turns both off");
   command->add_flag("--quiet", options->quiet, "No progress lines on stderr (printed once a run takes over 2 s)");
   add_table_flags(*command, options->table.wide, options->summary);
   add_allow_large_flag(*command, options->allow_large);

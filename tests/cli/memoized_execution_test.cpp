@@ -134,7 +134,7 @@ TEST_CASE("a 4-stage pipeline under a power cap shares memoized ops across ranks
                      "--set workload.params.micro_batches=4 --set power.cap=300W");
 }
 
-// Runs `args` (with --fast-forward), whose stderr line of counts must show whole waves skipped or not
+// Runs `args` (fast-forward is on by default), whose stderr line of counts must show whole waves skipped or not
 // (`whole_waves`) and steps inside tiles skipped or not (`inside_tiles`), then compares it with --exact.
 void check_fast_forward(const std::string& name, const std::string& args, bool whole_waves, bool inside_tiles,
                         bool replays) {
@@ -152,15 +152,26 @@ TEST_CASE("a GEMM of 8 waves fast-forwarded over its steady waves stays within t
   // 128x256 on 132 units x 2 slots, run in lockstep: each full wave skips steps inside its tiles once three step
   // boundaries agree (which resets the wave detector, so no whole wave is skipped).
   check_fast_forward("fast-forward",
-                     "run --hw H100-SXM5 --workload gemm --set dram.model=simple --set power.tdp=5000W --fast-forward",
+                     "run --hw H100-SXM5 --workload gemm --set dram.model=simple --set power.tdp=5000W",
                      false, true, false);
+}
+
+TEST_CASE("--no-fast-forward keeps memoization alone: the GEMM above skips no wave and no step") {
+  const auto dir = test::scratch_dir("memo-no-fast-forward");
+  const auto run = test::run_roofsim(
+      "run --hw H100-SXM5 --workload gemm --set dram.model=simple --set power.tdp=5000W --no-fast-forward --verbose --out " +
+      (dir / "memo").string());
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("fast-forwarded (0 waves skipped") != std::string::npos);
+  CHECK(run.err.find(" 0 steps inside tiles") != std::string::npos);
 }
 
 TEST_CASE("a GPT-3 block on V100 fast-forwarded inside its GEMMs' tiles reads from DRAM what --exact reads") {
   // V100's 6 MB L2: an op's first windows inside tiles miss at another rate than the steps after them while the
   // first wave's operands fill it. Skipped at the window's rate, mlp.down read 3.9% less from DRAM than --exact (bytes
   // per level 1.4% over the block); the touched steps now show it and those skips are withdrawn.
-  check_fast_forward("v100-block", "run --hw V100-SXM2 --workload gpt3_175b_block_prefill --fast-forward", false, true,
+  check_fast_forward("v100-block", "run --hw V100-SXM2 --workload gpt3_175b_block_prefill", false, true,
                      false);
 }
 
@@ -172,7 +183,7 @@ TEST_CASE("a GPT-3 block fast-forwarded under a power cap with per-bank refresh 
   const auto dir = test::scratch_dir("memo-ff-power");
   const auto run = test::run_roofsim(
       "run --hw H100-SXM5 --workload gpt3_175b_block_prefill --set dram.model=detailed "
-      "--fast-forward --out " +
+      "--out " +
       dir.string());
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
   const auto trace = nlohmann::json::parse(test::read_file(dir / "trace.json"));
@@ -194,7 +205,7 @@ TEST_CASE("a decode step's GEMVs fast-forwarded over whole waves leave the cache
   // pass through the cache tags. The tiles skipped are the boundary's and those after it: the next op (mlp.act)
   // finds the GEMV's output in CMEM, and the GEMV's last simulated tiles read their weights from DRAM.
   check_fast_forward("wave-skip",
-                     "run --hw TPU-v4 --workload llama2_7b_decode --set workload.params.layers=6 --fast-forward", true,
+                     "run --hw TPU-v4 --workload llama2_7b_decode --set workload.params.layers=6", true,
                      false, true);
 }
 
@@ -202,7 +213,7 @@ TEST_CASE("GEMMs whose operands fit in TPU-v4's CMEM are fast-forwarded only whe
   // A 4096^3 GEMM's first waves miss in CMEM while its operands fill it; the later waves hit. Skipping those at the
   // first waves' misses read 11x the DRAM bytes --exact reads: the skip's touches find fewer misses and it is not
   // taken, while the 8192x128x8192 GEMM and the GEMV, which stream, still skip.
-  check_fast_forward("cmem-fill", "run --hw TPU-v4 --workload gemm --fast-forward", true, false, false);
+  check_fast_forward("cmem-fill", "run --hw TPU-v4 --workload gemm", true, false, false);
 }
 
 TEST_CASE("a 7-layer decode step with the detailed DRAM replays its short ops and stays within the bounds of --exact") {
