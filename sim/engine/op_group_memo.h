@@ -68,9 +68,11 @@ struct OpGroupRecord {
 // Beside one another, members share the units and the power the governor reads, so a member's own unit time does not
 // say how it follows the clock, nor do the governor's samples over it hold its own power. The group is timed as one
 // unit instead: each member's record takes the part of the group's clock course over its own time with the group's
-// shares (course_between), and spends its counters along the group's power profile over that time
-// (profile_between). A replay then moves every member's end with the clock as the group's would move, and the
-// governor's windows see the group's profile.
+// shares (course_between). A replay then moves every member's end with the clock as the group's would move. Its
+// counters are spent at its own pace, from its tile spans (a tile's work spread over its residency), so that the
+// governor's windows see the group's power: spent along the group's power profile over the member's time
+// (profile_between), a member that does little while it overlaps the others would crowd its work into the overlap.
+// A run that keeps no tile spans (a cluster run's ranks) falls back to the group's profile.
 //
 // The split of the group's time for ClockScaledWork: per unit, the members' busy and engine-wait time summed, and
 // their resident time summed up to the group's duration (members resident on one unit at once overlap); the unit

@@ -216,6 +216,16 @@ TEST_CASE("GEMMs whose operands fit in TPU-v4's CMEM are fast-forwarded only whe
   check_fast_forward("cmem-fill", "run --hw TPU-v4 --workload gemm", true, false, false);
 }
 
+TEST_CASE("a pipeline stage's training micro-batches under a power cap replay their backward groups within the bounds") {
+  // GPipe on one B200 at its 1000 W cap: each layer's backward runs the weight-gradient GEMM beside the data-gradient
+  // GEMM, an overlap group replayed from the fourth micro-batch on. The weight-gradient GEMM does little while the two
+  // overlap; spent along the group's power profile, its FLOPs would crowd into the overlap, and the governor would read
+  // 30 % over what --exact draws and step the clock down for the rest of the step (4.3 % of the energy, 79 % on an
+  // op).
+  compare_with_exact("pipeline-training-capped",
+                     "run --hw B200 --workload pp_training --set dram.model=simple --set workload.params.seq=1024");
+}
+
 TEST_CASE("a 7-layer decode step with the detailed DRAM replays its short ops and stays within the bounds of --exact") {
   // H100's HBM3 refreshes per bank, so ops of 16 tREFIsb (3.9 us) are recorded: every op of this decode step lasts
   // 5 to 60 us, under the 16 tREFI (62 us) an all-bank standard would ask, and the last layers' are replayed once five
