@@ -35,21 +35,23 @@ struct ScaleScenario {
   std::string needs_file;     // a bundled file the scenario runs on; missing: "not available"
 };
 
+ScaleScenario without_fast_forward(ScaleScenario scenario) {
+  scenario.name += ", --no-fast-forward";
+  scenario.args.emplace_back("--no-fast-forward");
+  return scenario;
+}
+
 std::vector<ScaleScenario> scale_scenarios() {
   std::vector<ScaleScenario> scenarios;
-  scenarios.push_back({"GPT-3 175B forward, 96 layers, 2048 tokens, H100, detailed DRAM",
-                       {"--hw", "H100-SXM5", "--workload", "gpt3_175b_forward", "--set", "dram.model=detailed"},
-                       15.0,
-                       1.0,
-                       ""});
+  ScaleScenario forward{"GPT-3 175B forward, 96 layers, 2048 tokens, H100, detailed DRAM",
+                        {"--hw", "H100-SXM5", "--workload", "gpt3_175b_forward", "--set", "dram.model=detailed"},
+                        15.0,
+                        1.0,
+                        ""};
+  scenarios.push_back(forward);
   // Memoization alone as well: what steady-state fast-forward (on by default) adds, so that neither figure is taken
   // for the other.
-  scenarios.push_back({"GPT-3 175B forward, 96 layers, 2048 tokens, H100, detailed DRAM, --no-fast-forward",
-                       {"--hw", "H100-SXM5", "--workload", "gpt3_175b_forward", "--set", "dram.model=detailed",
-                        "--no-fast-forward"},
-                       15.0,
-                       1.0,
-                       ""});
+  scenarios.push_back(without_fast_forward(forward));
   scenarios.push_back({"Llama-2 70B decode step, 80 layers, batch 64, 4k context, TP8 on 8xH100",
                        {"--hw", "8xH100-NVSwitch", "--workload", "llama2_70b_decode_tp8"},
                        10.0,
@@ -67,10 +69,7 @@ std::vector<ScaleScenario> scale_scenarios() {
     training.args.emplace_back(key);
   }
   scenarios.push_back(training);
-  ScaleScenario training_memoized = training;
-  training_memoized.name += ", --no-fast-forward";
-  training_memoized.args.emplace_back("--no-fast-forward");
-  scenarios.push_back(training_memoized);
+  scenarios.push_back(without_fast_forward(training));
   scenarios.push_back({"bench (b), one GPT-3 block, detailed DRAM",
                        {"--hw", "H100-SXM5", "--workload", "gpt3_175b_block_prefill", "--set", "dram.model=detailed"},
                        3.0,

@@ -73,6 +73,29 @@ std::vector<ProgressKnot> profile_between(const std::vector<ProgressKnot>& profi
   return out;
 }
 
+std::vector<ProgressKnot> span_progress(const std::vector<TileSpan>& spans, TimeFs duration_fs) {
+  std::vector<ProgressKnot> knots;
+  if (spans.empty() || duration_fs == 0) return knots;
+  const auto done_at = [&](TimeFs t) {
+    double done = 0;
+    for (const auto& span : spans) {
+      if (t >= span.end_fs) {
+        done += 1.0;
+      } else if (t > span.start_fs) {
+        done += static_cast<double>(t - span.start_fs) / static_cast<double>(span.end_fs - span.start_fs);
+      }
+    }
+    return done / static_cast<double>(spans.size());
+  };
+  knots.push_back(ProgressKnot{0, 0.0});
+  for (std::size_t k = 1; k < kSpanProgressKnots; ++k) {
+    const TimeFs t = duration_fs / kSpanProgressKnots * k;
+    knots.push_back(ProgressKnot{t, std::max(knots.back().done, std::min(1.0, done_at(t)))});
+  }
+  knots.push_back(ProgressKnot{duration_fs, 1.0});
+  return knots;
+}
+
 bool starts_on_time(TimeFs now_fs, TimeFs expected_fs, TimeFs offset_fs, TimeFs group_fs) {
   const TimeFs off = now_fs > expected_fs ? now_fs - expected_fs : expected_fs - now_fs;
   // The rounding of the members' ends, once per clock change each: a few fs.

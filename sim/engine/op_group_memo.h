@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/compute/tile_spans.h"
 #include "models/kernel/paced_progress.h"
 #include "models/kernel/time_fs.h"
 #include "models/memory/memory_system.h"
@@ -92,6 +93,12 @@ struct OpGroupRecord {
 // on and rising from 0 to 1 there; empty (an even pace) when `profile` is empty or spends nothing there.
 [[nodiscard]] std::vector<ProgressKnot> profile_between(const std::vector<ProgressKnot>& profile, TimeFs from_fs,
                                                         TimeFs to_fs);
+// A member's own progress over [0, duration_fs] from its tile spans (times from its start): each tile's work spread
+// evenly over its residency, read at kSpanProgressKnots even times, in knots rising to 1 at duration_fs. Beside
+// another member a tile shares its unit and stays resident longer for the same work, so the progress slows there;
+// empty without spans (a run that keeps none).
+inline constexpr std::size_t kSpanProgressKnots = 64;
+[[nodiscard]] std::vector<ProgressKnot> span_progress(const std::vector<TileSpan>& spans, TimeFs duration_fs);
 // Whether an op starting `now_fs` starts where a replayed group's member recorded `offset_fs` after the group's start
 // does, `expected_fs` being that offset mapped to the live clock: within 1/kMemberStartParts of the offset, or a few fs
 // for one starting with the group. The mapping stretches all of the offset with the clock, while the launch latency

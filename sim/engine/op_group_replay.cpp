@@ -13,34 +13,6 @@ namespace {
 // indices of the first (a layer's backward launches its two GEMMs of one op next to each other).
 constexpr std::size_t kCoStartScan = 64;
 
-// A member's own progress over its time, from its tile spans (relative to its start): each tile's work spread evenly
-// over its residency, read at kSpanProgressKnots even times. Beside another member a tile shares its unit and stays
-// resident longer for the same work, so the member's progress slows there and the work falls where its tiles ran
-// alone; empty without spans (a run that keeps none).
-constexpr std::size_t kSpanProgressKnots = 64;
-std::vector<ProgressKnot> span_progress(const std::vector<TileSpan>& spans, TimeFs duration_fs) {
-  std::vector<ProgressKnot> knots;
-  if (spans.empty() || duration_fs == 0) return knots;
-  const auto done_at = [&](TimeFs t) {
-    double done = 0;
-    for (const auto& span : spans) {
-      if (t >= span.end_fs) {
-        done += 1.0;
-      } else if (t > span.start_fs) {
-        done += static_cast<double>(t - span.start_fs) / static_cast<double>(span.end_fs - span.start_fs);
-      }
-    }
-    return done / static_cast<double>(spans.size());
-  };
-  knots.push_back(ProgressKnot{0, 0.0});
-  for (std::size_t k = 1; k < kSpanProgressKnots; ++k) {
-    const TimeFs t = duration_fs / kSpanProgressKnots * k;
-    knots.push_back(ProgressKnot{t, std::max(knots.back().done, std::min(1.0, done_at(t)))});
-  }
-  knots.push_back(ProgressKnot{duration_fs, 1.0});
-  return knots;
-}
-
 }  // namespace
 
 std::string DeviceOpReplay::kind_key(std::size_t op) const {
@@ -221,10 +193,12 @@ void DeviceOpReplay::close_group(TimeFs now) {
     // A member's counters are spent at its own pace, not along the group's power profile, where they would crowd
     // into its overlap with the others: a weight-gradient GEMM beside the data-gradient GEMM does little while they
     // overlap, and with its FLOPs there the governor would read 30 % over the power --exact draws (B200's training
-    // stage) and step the clock down from 1.85 to 1.63 GHz for the rest of the step.
-    member.activity = g.members.size() > 1 && !profile.empty() ? span_progress(member.spans, member.duration_fs)
-                                                                : std::vector<ProgressKnot>{};
-    if (member.activity.empty()) member.activity = profile_between(profile, m.offset_fs, member_end_fs);
+    // stage) and step the clock down from 1.85 to 1.63 GHz for the rest of the step. A run without tile spans keeps
+    // the group's profile (op_group_memo.h).
+    if (!profile.empty()) {
+      if (g.members.size() > 1) member.activity = span_progress(member.spans, member.duration_fs);
+      if (member.activity.empty()) member.activity = profile_between(profile, m.offset_fs, member_end_fs);
+    }
     // The DRAM serves a member's requests until the group's end (writes posted late, fills behind the other
     // members'): its counters then. The requests in flight at a member's start or end are not its own, so what the
     // group asked of the DRAM does not split over its members; a replayed member books its bursts as asked when

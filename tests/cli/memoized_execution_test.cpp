@@ -151,15 +151,15 @@ TEST_CASE("a GEMM of 8 waves fast-forwarded over its steady waves stays within t
   // Without a power cap: the governor then keeps the top clock both ways (wave_fast_forward.h). 2048 tiles of
   // 128x256 on 132 units x 2 slots, run in lockstep: each full wave skips steps inside its tiles once three step
   // boundaries agree (which resets the wave detector, so no whole wave is skipped).
-  check_fast_forward("fast-forward",
-                     "run --hw H100-SXM5 --workload gemm --set dram.model=simple --set power.tdp=5000W",
+  check_fast_forward("fast-forward", "run --hw H100-SXM5 --workload gemm --set dram.model=simple --set power.tdp=5000W",
                      false, true, false);
 }
 
 TEST_CASE("--no-fast-forward keeps memoization alone: the GEMM above skips no wave and no step") {
   const auto dir = test::scratch_dir("memo-no-fast-forward");
   const auto run = test::run_roofsim(
-      "run --hw H100-SXM5 --workload gemm --set dram.model=simple --set power.tdp=5000W --no-fast-forward --verbose --out " +
+      "run --hw H100-SXM5 --workload gemm --set dram.model=simple --set power.tdp=5000W --no-fast-forward --verbose "
+      "--out " +
       (dir / "memo").string());
   INFO("stderr: " << run.err);
   REQUIRE(run.exit_code == 0);
@@ -171,8 +171,7 @@ TEST_CASE("a GPT-3 block on V100 fast-forwarded inside its GEMMs' tiles reads fr
   // V100's 6 MB L2: an op's first windows inside tiles miss at another rate than the steps after them while the
   // first wave's operands fill it. Skipped at the window's rate, mlp.down read 3.9% less from DRAM than --exact (bytes
   // per level 1.4% over the block); the touched steps now show it and those skips are withdrawn.
-  check_fast_forward("v100-block", "run --hw V100-SXM2 --workload gpt3_175b_block_prefill", false, true,
-                     false);
+  check_fast_forward("v100-block", "run --hw V100-SXM2 --workload gpt3_175b_block_prefill", false, true, false);
 }
 
 TEST_CASE("a GPT-3 block fast-forwarded under a power cap with per-bank refresh draws at most what the device can") {
@@ -204,8 +203,7 @@ TEST_CASE("a decode step's GEMVs fast-forwarded over whole waves leave the cache
   // TPU-v4's GEMVs run hundreds of one-step waves; whole waves are skipped, and the skipped tiles' reads and writes
   // pass through the cache tags. The tiles skipped are the boundary's and those after it: the next op (mlp.act)
   // finds the GEMV's output in CMEM, and the GEMV's last simulated tiles read their weights from DRAM.
-  check_fast_forward("wave-skip",
-                     "run --hw TPU-v4 --workload llama2_7b_decode --set workload.params.layers=6", true,
+  check_fast_forward("wave-skip", "run --hw TPU-v4 --workload llama2_7b_decode --set workload.params.layers=6", true,
                      false, true);
 }
 
@@ -216,7 +214,8 @@ TEST_CASE("GEMMs whose operands fit in TPU-v4's CMEM are fast-forwarded only whe
   check_fast_forward("cmem-fill", "run --hw TPU-v4 --workload gemm", true, false, false);
 }
 
-TEST_CASE("a pipeline stage's training micro-batches under a power cap replay their backward groups within the bounds") {
+TEST_CASE(
+    "a pipeline stage's training micro-batches under a power cap replay their backward groups within the bounds") {
   // GPipe on one B200 at its 1000 W cap: each layer's backward runs the weight-gradient GEMM beside the data-gradient
   // GEMM, an overlap group replayed from the fourth micro-batch on. The weight-gradient GEMM does little while the two
   // overlap; spent along the group's power profile, its FLOPs would crowd into the overlap, and the governor would read

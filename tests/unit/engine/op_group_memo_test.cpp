@@ -127,6 +127,24 @@ TEST_CASE("a member's part of the group's clock course and power profile") {
   CHECK(profile_between({{0, 0.0}, {100, 1.0}, {200, 1.0}}, 120, 180).empty());  // spends nothing there
 }
 
+TEST_CASE("a group member's progress follows its tiles' residency, slow where its tiles share their units") {
+  // Two tiles over 640 fs: one resident over [0, 640) beside another member (its work spread thin), one over
+  // [320, 640) alone. By 320 fs only half of the first tile is done: a quarter of the member's work, not the half
+  // an even pace over its time would give.
+  const std::vector<TileSpan> spans = {TileSpan{0, 0, 0, 0, 640}, TileSpan{0, 1, 0, 320, 640}};
+  const auto knots = span_progress(spans, 640);
+  REQUIRE(knots.size() == kSpanProgressKnots + 1);
+  CHECK(knots.front().at_fs == 0);
+  CHECK(knots.front().done == 0.0);
+  CHECK(knots[kSpanProgressKnots / 2].at_fs == 320);
+  CHECK(knots[kSpanProgressKnots / 2].done == doctest::Approx(0.25));
+  CHECK(knots[kSpanProgressKnots * 3 / 4].done == doctest::Approx(0.375 + 0.25));
+  CHECK(knots.back().at_fs == 640);
+  CHECK(knots.back().done == 1.0);
+  for (std::size_t k = 1; k < knots.size(); ++k) CHECK(knots[k].done >= knots[k - 1].done);
+  CHECK(span_progress({}, 640).empty());
+}
+
 TEST_CASE(
     "a replayed group's member starts on time within its launch latency's stretch, one launched from outside not") {
   // With the group's start: a few fs of rounding over a 1 us group, not 20 ps.
