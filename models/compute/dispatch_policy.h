@@ -87,6 +87,8 @@ class DispatchPolicy {
   // second on has launched.
   [[nodiscard]] std::size_t first_open() const { return first_open_; }
   [[nodiscard]] std::size_t launched_end() const { return launched_end_; }
+  // No op from this one on, simulated or not, has launched.
+  [[nodiscard]] std::size_t any_launched_end() const { return any_launched_end_; }
   [[nodiscard]] std::uint64_t free_slots(std::uint64_t unit) const { return free_[unit]; }
 
  private:
@@ -106,7 +108,8 @@ class DispatchPolicy {
   std::size_t first_waiting_ = 0;  // ops before this one have all launched
   std::size_t first_open_ = 0;     // ops before this one have all ended
   std::size_t launched_end_ = 0;   // no simulated op from this one on has launched
-  std::size_t replays_open_ = 0;   // replays not yet ended
+  std::size_t any_launched_end_ = 0;
+  std::size_t replays_open_ = 0;  // replays not yet ended
   std::size_t done_ops_ = 0;
   std::vector<std::size_t> reached_;
   std::vector<std::size_t> held_ended_;

@@ -52,7 +52,8 @@ PowerSplit GovernorModule::idle_split() const {
 void GovernorModule::close_interval(TimeFs end_fs) {
   if (end_fs <= interval_start_fs_) return;
   auto total = model_.activity();
-  for (std::size_t op = first_open_; op < seen_.size(); ++op) {
+  const std::size_t launched_end = std::min(seen_.size(), device_.launched_end());
+  for (std::size_t op = first_open_; op < launched_end; ++op) {
     if (settled_[op] || !device_.launched(op)) continue;
     scratch_ = model_.activity();
     device_.add_op_activity(op, scratch_);

@@ -42,6 +42,8 @@ class DeviceActivity {
   [[nodiscard]] virtual bool finished(TimeFs& end_fs) const = 0;
   // False while `op` has not launched: its activity is none yet (the governor's readings pass it by).
   [[nodiscard]] virtual bool launched(std::size_t /*op*/) const { return true; }
+  // No op from this index on has launched (the governor's readings stop there).
+  [[nodiscard]] virtual std::size_t launched_end() const { return op_count(); }
   // True once `op`'s activity as last read (add_op_activity) is final: it ended, and nothing of it is still spent
   // over time (work on the engines, bytes in flight, a replay, a link transfer).
   [[nodiscard]] virtual bool settled(std::size_t /*op*/) const { return false; }

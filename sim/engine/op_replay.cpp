@@ -383,7 +383,18 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
   // tensors' sectors it held at the replay's start are written with it.
   const auto tensors = tensors_of(op);
   const auto foreign = foreign_sectors(rec, tensors);
-  for (const auto& r : rec.resident) {
+  // The blocks go to sets all over the tag arrays (a level's are tens of MB): each install's set is fetched from
+  // host memory kInstallPrefetch blocks ahead, so that the fetches overlap instead of following one another.
+  const auto& resident = rec.resident;
+  for (std::size_t i = 0; i < resident.size(); ++i) {
+    if (i + kInstallPrefetch < resident.size()) {
+      const auto& ahead = resident[i + kInstallPrefetch];
+      if (ahead.tensor < tensors.size()) {
+        memory_.tags(ahead.level, ahead.array)
+            .prefetch(static_cast<Bytes>(static_cast<std::int64_t>(tensors[ahead.tensor]->address) + ahead.offset));
+      }
+    }
+    const auto& r = resident[i];
     if (r.tensor >= tensors.size()) continue;
     const Tensor& tensor = *tensors[r.tensor];
     CacheTags& tags = memory_.tags(r.level, r.array);

@@ -62,6 +62,8 @@
 namespace roofsim {
 
 inline constexpr std::uint64_t kRecordRefreshIntervals = 16;
+// How many resident blocks ahead a replay's cache install fetches the tag sets it will write.
+inline constexpr std::size_t kInstallPrefetch = 8;
 
 // The shortest op recorded with the detailed DRAM `dram` (0: every op; no refresh).
 [[nodiscard]] TimeFs shortest_record_fs_of(const DramParams& dram);
