@@ -117,7 +117,7 @@ void DispatchPolicy::advance(TimeFs now) {
       const bool ready = inputs_done(i);
       if (!ops_[i].simulated) {
         if (!ready) continue;
-        any_launched_end_ = std::max(any_launched_end_, i + 1);
+        launched_end_ = std::max(launched_end_, i + 1);
         if (ops_[i].external) {
           t.queued_fs = t.launch_fs = t.start_fs = now;
           reached_.push_back(i);
@@ -138,7 +138,6 @@ void DispatchPolicy::advance(TimeFs now) {
       t.launch_fs = now;
       t.start_fs = now + launch_fs_;
       launched_end_ = std::max(launched_end_, i + 1);
-      any_launched_end_ = std::max(any_launched_end_, i + 1);
       ++active_streams_;
       if (ops_[i].tiles == 0 && launch_fs_ == 0) {
         finish(i, now);

@@ -83,12 +83,10 @@ class DispatchPolicy {
     bool replayed = false;          // replay() stood in for its tiles
   };
   [[nodiscard]] const OpTimes& times(std::size_t op) const { return times_[op]; }
-  // The ops that may be launched and not ended: every op before the first has ended, and no simulated op from the
-  // second on has launched.
+  // The ops that may be launched and not ended: every op before the first has ended, and no op (simulated or not)
+  // from the second on has launched.
   [[nodiscard]] std::size_t first_open() const { return first_open_; }
   [[nodiscard]] std::size_t launched_end() const { return launched_end_; }
-  // No op from this one on, simulated or not, has launched.
-  [[nodiscard]] std::size_t any_launched_end() const { return any_launched_end_; }
   [[nodiscard]] std::uint64_t free_slots(std::uint64_t unit) const { return free_[unit]; }
 
  private:
@@ -107,9 +105,8 @@ class DispatchPolicy {
   TimeFs launch_fs_;
   std::size_t first_waiting_ = 0;  // ops before this one have all launched
   std::size_t first_open_ = 0;     // ops before this one have all ended
-  std::size_t launched_end_ = 0;   // no simulated op from this one on has launched
-  std::size_t any_launched_end_ = 0;
-  std::size_t replays_open_ = 0;  // replays not yet ended
+  std::size_t launched_end_ = 0;   // no op from this one on (simulated or not) has launched
+  std::size_t replays_open_ = 0;   // replays not yet ended
   std::size_t done_ops_ = 0;
   std::vector<std::size_t> reached_;
   std::vector<std::size_t> held_ended_;

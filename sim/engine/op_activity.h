@@ -48,7 +48,7 @@ class OpActivity final : public DeviceActivity {
   void add_op_activity(std::size_t op, Activity& into) const override;
   [[nodiscard]] bool finished(TimeFs& end_fs) const override;
   [[nodiscard]] bool launched(std::size_t op) const override { return policy_.times(op).launch_fs != kNever; }
-  [[nodiscard]] std::size_t launched_end() const override { return policy_.any_launched_end(); }
+  [[nodiscard]] std::size_t launched_end() const override { return policy_.launched_end(); }
   [[nodiscard]] bool settled(std::size_t op) const override;
   // A memoized replay, or a transfer on the device's links, still spending its activity after `now_fs`.
   [[nodiscard]] bool replaying(TimeFs now_fs) const override;

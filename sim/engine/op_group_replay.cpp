@@ -151,27 +151,13 @@ void DeviceOpReplay::close_group(TimeFs now) {
     for (const auto& m : g.replaying->members) tensors.push_back(tensors_of(g.first_op + m.delta));
     // The cache contents the recorded group left of its members' tensors, at this group's, oldest use first so that
     // LRU order follows; ready from the group's end.
-    // (Its sets fetched ahead, as a single op's install's.)
-    const auto& resident = g.replaying->resident;
-    const auto known = [&](const OpGroupRecord::Resident& r) {
-      return r.member < tensors.size() && r.tensor < tensors[r.member].size();
-    };
-    for (std::size_t i = 0; i < resident.size(); ++i) {
-      if (i + kInstallPrefetch < resident.size() && known(resident[i + kInstallPrefetch])) {
-        const auto& ahead = resident[i + kInstallPrefetch];
-        memory_.tags(ahead.level, ahead.array)
-            .prefetch(static_cast<Bytes>(static_cast<std::int64_t>(tensors[ahead.member][ahead.tensor]->address) +
-                                         ahead.offset));
-      }
-      const auto& r = resident[i];
-      if (!known(r)) continue;
-      const Tensor& tensor = *tensors[r.member][r.tensor];
-      CacheTags& tags = memory_.tags(r.level, r.array);
-      const auto tensor_start = static_cast<std::int64_t>(tensor.address);
-      for_each_valid_run(tensor_start + r.offset, r.valid, tags.sector_bytes(), tensor_start,
-                         tensor_start + static_cast<std::int64_t>(tensor.bytes),
-                         [&](Bytes lo, Bytes hi) { tags.write(lo, hi - lo, now); });
-    }
+    install_resident(
+        g.replaying->resident,
+        [&](const OpGroupRecord::Resident& r) -> const Tensor* {
+          return r.member < tensors.size() && r.tensor < tensors[r.member].size() ? tensors[r.member][r.tensor]
+                                                                                  : nullptr;
+        },
+        [&](const OpGroupRecord::Resident&, CacheTags& tags, Bytes lo, Bytes hi) { tags.write(lo, hi - lo, now); });
     return;
   }
   if (std::any_of(g.records.begin(), g.records.end(), [](const auto& r) { return r == nullptr; })) {

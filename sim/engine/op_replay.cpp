@@ -383,38 +383,22 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
   // tensors' sectors it held at the replay's start are written with it.
   const auto tensors = tensors_of(op);
   const auto foreign = foreign_sectors(rec, tensors);
-  // The blocks go to sets all over the tag arrays (a level's are tens of MB): each install's set is fetched from
-  // host memory kInstallPrefetch blocks ahead, so that the fetches overlap instead of following one another.
-  const auto& resident = rec.resident;
-  for (std::size_t i = 0; i < resident.size(); ++i) {
-    if (i + kInstallPrefetch < resident.size()) {
-      const auto& ahead = resident[i + kInstallPrefetch];
-      if (ahead.tensor < tensors.size()) {
-        memory_.tags(ahead.level, ahead.array)
-            .prefetch(static_cast<Bytes>(static_cast<std::int64_t>(tensors[ahead.tensor]->address) + ahead.offset));
-      }
-    }
-    const auto& r = resident[i];
-    if (r.tensor >= tensors.size()) continue;
-    const Tensor& tensor = *tensors[r.tensor];
-    CacheTags& tags = memory_.tags(r.level, r.array);
-    const auto tensor_start = static_cast<std::int64_t>(tensor.address);
-    const auto tensor_end = tensor_start + static_cast<std::int64_t>(tensor.bytes);
-    for_each_valid_run(tensor_start + r.offset, r.valid, tags.sector_bytes(), tensor_start, tensor_end,
-                       [&](Bytes lo, Bytes hi) {
-                         tags.write(lo, hi - lo, end_fs);
-                         if (foreign.empty()) return;
-                         const Bytes block_bytes = tags.tracking_bytes();
-                         for (Bytes block = lo / block_bytes * block_bytes; block < hi; block += block_bytes) {
-                           for (const auto& f : foreign) {
-                             if (f.level != r.level || f.array != r.array || f.block != block) continue;
-                             for_each_valid_run(static_cast<std::int64_t>(block), f.valid, tags.sector_bytes(), 0,
-                                                std::numeric_limits<std::int64_t>::max(),
-                                                [&](Bytes flo, Bytes fhi) { tags.write(flo, fhi - flo); });
-                           }
-                         }
-                       });
-  }
+  install_resident(
+      rec.resident,
+      [&](const OpRecord::Resident& r) { return r.tensor < tensors.size() ? tensors[r.tensor] : nullptr; },
+      [&](const OpRecord::Resident& r, CacheTags& tags, Bytes lo, Bytes hi) {
+        tags.write(lo, hi - lo, end_fs);
+        if (foreign.empty()) return;
+        const Bytes block_bytes = tags.tracking_bytes();
+        for (Bytes block = lo / block_bytes * block_bytes; block < hi; block += block_bytes) {
+          for (const auto& f : foreign) {
+            if (f.level != r.level || f.array != r.array || f.block != block) continue;
+            for_each_valid_run(static_cast<std::int64_t>(block), f.valid, tags.sector_bytes(), 0,
+                               std::numeric_limits<std::int64_t>::max(),
+                               [&](Bytes flo, Bytes fhi) { tags.write(flo, fhi - flo); });
+          }
+        }
+      });
 }
 
 std::vector<DeviceOpReplay::ForeignSectors> DeviceOpReplay::foreign_sectors(

@@ -205,6 +205,31 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   };
   [[nodiscard]] std::vector<ForeignSectors> foreign_sectors(const OpRecord& record,
                                                             const std::vector<const Tensor*>& tensors) const;
+  // Installs a record's resident blocks (oldest use first, so that LRU order follows) into the cache tags:
+  // `tensor_of(r)` is the live tensor block `r` belongs to (null: none), `write(r, tags, lo, hi)` writes one run of
+  // its valid sectors, clipped to the tensor. The blocks go to sets all over the tag arrays (a level's are tens of
+  // MB), so each block's set is fetched from host memory kInstallPrefetch blocks ahead: the fetches overlap instead
+  // of following one another.
+  template <typename Resident, typename TensorOf, typename Write>
+  void install_resident(const std::vector<Resident>& resident, TensorOf&& tensor_of, Write&& write) {
+    for (std::size_t i = 0; i < resident.size(); ++i) {
+      if (i + kInstallPrefetch < resident.size()) {
+        const auto& ahead = resident[i + kInstallPrefetch];
+        if (const Tensor* t = tensor_of(ahead)) {
+          memory_.tags(ahead.level, ahead.array)
+              .prefetch(static_cast<Bytes>(static_cast<std::int64_t>(t->address) + ahead.offset));
+        }
+      }
+      const auto& r = resident[i];
+      const Tensor* tensor = tensor_of(r);
+      if (tensor == nullptr) continue;
+      CacheTags& tags = memory_.tags(r.level, r.array);
+      const auto tensor_start = static_cast<std::int64_t>(tensor->address);
+      for_each_valid_run(tensor_start + r.offset, r.valid, tags.sector_bytes(), tensor_start,
+                         tensor_start + static_cast<std::int64_t>(tensor->bytes),
+                         [&](Bytes lo, Bytes hi) { write(r, tags, lo, hi); });
+    }
+  }
   [[nodiscard]] std::unique_ptr<OpRecord> record(const Recording& recording, TimeFs end_fs);
   // The clock course from `start_fs` to `end_fs`, the clock having changed `changes_from` times and been in `state`
   // at the start.
