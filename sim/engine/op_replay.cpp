@@ -166,6 +166,16 @@ DeviceOpReplay::Recording DeviceOpReplay::start_recording(std::size_t op, std::s
 
 void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
   started_.erase(std::remove(started_.begin(), started_.end(), op), started_.end());
+  // A fast-forwarded op's units and tile spans take its holds before anything records it (an overlap group's member
+  // is recorded when it finishes, below).
+  bool fast_forwarded = false;
+  for (std::size_t i = 0; i < forwards_.size(); ++i) {
+    if (forwards_[i].op != op) continue;
+    fast_forwarded = !forwards_[i].skips.empty();
+    if (fast_forwarded) end_fast_forward(forwards_[i]);
+    forwards_.erase(forwards_.begin() + static_cast<std::ptrdiff_t>(i));
+    break;
+  }
   if (group_) group_finished(op, now);
   for (std::size_t i = 0; i < replaying_.size(); ++i) {
     Replaying& r = replaying_[i];
@@ -189,14 +199,6 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
     if (dram_ != nullptr && r.record->detailed_dram) dram_->replay_ended(now, r.record->refresh_lag_fs);
     replaying_.erase(replaying_.begin() + static_cast<std::ptrdiff_t>(i));
     return;
-  }
-  bool fast_forwarded = false;
-  for (std::size_t i = 0; i < forwards_.size(); ++i) {
-    if (forwards_[i].op != op) continue;
-    fast_forwarded = !forwards_[i].skips.empty();
-    if (fast_forwarded) end_fast_forward(forwards_[i]);
-    forwards_.erase(forwards_.begin() + static_cast<std::ptrdiff_t>(i));
-    break;
   }
   for (std::size_t i = 0; i < recordings_.size(); ++i) {
     if (recordings_[i].op != op) continue;
