@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <limits>
 
 #include <fmt/format.h>
@@ -651,8 +652,13 @@ WaveFastForward::Boundary DeviceOpReplay::step_state(std::size_t op, TimeFs now,
   const bool by_flops = e.executed_flops > 0;
   unfinished_.assign(executions_.size(), UnfinishedWork{});
   for (const auto* unit : units_) unit->add_unfinished_work(now, unfinished_);
-  std::uint32_t lead = 0;
-  for (const auto& s : slots) lead = std::max(lead, s.computed);
+  b.lane_groups = pace_groups(slots);
+  std::vector<std::uint32_t> lead;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const std::uint32_t g = b.lane_groups[i];
+    if (g >= lead.size()) lead.resize(g + 1, 0);
+    lead[g] = std::max(lead[g], slots[i].computed);
+  }
   for (const auto& s : slots) {
     b.lanes.push_back(s.computed);
     if (!by_flops) b.progress += s.computed;
@@ -672,13 +678,29 @@ WaveFastForward::Boundary DeviceOpReplay::step_state(std::size_t op, TimeFs now,
     }
     b.bursty.push_back(memory_.dram_bytes_read() + memory_.dram_bytes_written());
   }
-  // The slots' progress normalised: each slot by how many steps it lags the slot furthest ahead.
+  // The slots' progress normalised: each slot by how many steps it lags the slot furthest ahead at its pace.
   b.slots.assign(kProgressClasses, 0);
-  for (const auto& s : slots) ++b.slots[std::min<std::uint64_t>(lead - s.computed, kProgressClasses - 1)];
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    ++b.slots[std::min<std::uint64_t>(lead[b.lane_groups[i]] - slots[i].computed, kProgressClasses - 1)];
+  }
   // No tile may start or end between the boundaries compared: the slots running the op, and the tiles done.
   b.state.push_back(slots.size());
+  b.state.push_back(lead.size());
   b.epoch.push_back(e.tiles_done);
   return b;
+}
+
+std::vector<std::uint32_t> DeviceOpReplay::pace_groups(const std::vector<ComputeUnit::SlotSteps>& slots) {
+  // add_slot_steps lists a unit's slots together; a unit's tiles of the op share its engines, so the lanes of units
+  // running as many of them go at one pace.
+  std::vector<std::uint32_t> groups(slots.size(), 0);
+  std::size_t first = 0;
+  for (std::size_t i = 1; i <= slots.size(); ++i) {
+    if (i < slots.size() && slots[i].unit == slots[first].unit) continue;
+    for (std::size_t k = first; k < i; ++k) groups[k] = static_cast<std::uint32_t>(i - first - 1);
+    first = i;
+  }
+  return groups;
 }
 
 TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
@@ -687,37 +709,30 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   std::vector<ComputeUnit::SlotSteps> slots;
   for (const auto* unit : units_) unit->add_slot_steps(op, slots);
   if (slots.empty()) return 0;
-  // Lanes run alike only when every unit running the op runs as many of its tiles: resident tiles share their unit's
-  // engines, so in a partial wave (two tiles on some units, one on others) the lanes run at two paces and drift apart,
-  // sharing the operand blocks they read less and less, and the op's misses grow.
-  // (add_slot_steps lists a unit's slots together.)
-  std::size_t run = 0, tiles_per_unit = 0;
-  for (std::size_t i = 0; i <= slots.size(); ++i) {
-    if (i > 0 && (i == slots.size() || slots[i].unit != slots[i - 1].unit)) {
-      if (tiles_per_unit != 0 && run != tiles_per_unit) {
-        f.steps.restart();
-        return 0;
-      }
-      tiles_per_unit = run;
-      run = 0;
-    }
-    ++run;
-  }
   OpExecution& e = executions_[op];
   const std::uint64_t buffers = std::max<std::uint32_t>(e.stages, 2);
   const bool by_flops = e.executed_flops > 0;
   WaveFastForward::Window window;
-  if (!f.steps.steady_window(step_state(op, now, slots), buffers, window) || window.window_fs == 0) return 0;
+  WaveFastForward::Boundary state = step_state(op, now, slots);
+  const std::vector<std::uint32_t> groups = state.lane_groups;
+  if (!f.steps.steady_window(std::move(state), buffers, window) || window.window_fs == 0) return 0;
 
-  // Every lane keeps kKeptWaves step quanta of its tile (its last steps, whose writes end the tile).
+  // Every lane keeps kKeptStepQuanta of its tile (its last steps, whose writes end the tile). In a partial
+  // wave (two tiles on some units, one on others) the lanes run at two paces and each skips its own steps of the
+  // same time; their positions drift apart as they would, and what that does to their sharing of operand blocks shows
+  // in the window's misses, and in the trial's below.
   std::vector<std::uint64_t> left;
   for (const auto& s : slots) left.push_back(s.steps - s.next_load);
   const TimeFs governor_bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
-  const std::uint32_t most = WaveFastForward::steps_to_skip(
-      window, left, kKeptWaves * ComputeUnit::step_quantum(e.stages), buffers, governor_bound_fs);
-  if (most == 0) return 0;
+  const std::vector<std::uint32_t> skip_steps = WaveFastForward::steps_to_skip(
+      window, left, groups, kKeptStepQuanta * ComputeUnit::step_quantum(e.stages), buffers, governor_bound_fs);
+  const std::uint32_t rounds = *std::max_element(skip_steps.begin(), skip_steps.end());
+  if (rounds == 0) return 0;
+  std::uint64_t lane_steps = 0;
+  for (const std::uint32_t steps : skip_steps) lane_steps += steps;
   const std::vector<Bytes> capacities = cache_capacities();
-  const std::uint32_t touch_from = WaveFastForward::first_step_through_tags(window, slots.size(), most, capacities);
+  const std::uint32_t touch_from = WaveFastForward::first_step_through_tags(
+      window, std::max<std::uint64_t>(1, lane_steps / rounds), rounds, capacities);
   // Their work, exactly. The skip is a trial until the touched steps are done, as a whole-wave skip is: the window
   // may not show the rate at which the skipped steps miss (an op's first skips, while its first wave's operands still
   // fill the caches: V100's GPT-3 GEMMs missed in L2 0.71 to 1.56 times the window's rate there, and mlp.down read
@@ -727,32 +742,43 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   // 10% more than its window, and every skip was refused), and by the second half a level has allocated its capacity
   // anew. In a steady state they miss exactly at the window's rate. If they differ by more than kSkipMissTolerance,
   // the caches are put back and the detector starts over from the next boundaries, which simulate on.
-  const std::uint32_t count_from = touch_from + (most - touch_from) / 2;
+  // The steps pass in rounds of equal time: in each, every lane its share of its skipped steps, in step order.
+  const std::uint32_t count_from = touch_from + (rounds - touch_from) / 2;
   Flops flops = 0, useful_flops = 0, counted_flops = 0;
+  std::uint64_t counted_lane_steps = 0;
   PhaseWork work;
   TileStep step;
   std::optional<std::vector<std::vector<CacheTags>>> contents_before;
-  if (count_from < most) contents_before = memory_.cache_contents();
+  if (count_from < rounds) contents_before = memory_.cache_contents();
   std::vector<Bytes> counted_misses(memory_.sram_levels(), 0);
-  for (std::uint32_t k = 0; k < most; ++k) {
-    const bool counted = k >= count_from;
-    for (const auto& s : slots) {
-      e.lowering->step(s.tile, s.next_load + k, step);
-      flops += step.executed_flops;
-      useful_flops += step.useful_flops;
-      work += step.work();
-      if (k < touch_from) continue;
-      if (counted) counted_flops += step.executed_flops;
-      for (const Chunk& chunk : step.reads) {
-        memory_.touch(s.unit, step.view(chunk), false, now, counted ? counted_misses.data() : nullptr);
+  for (std::uint32_t round = 0; round < rounds; ++round) {
+    const bool touched = round >= touch_from;
+    const bool counted = round >= count_from;
+    for (std::size_t lane = 0; lane < slots.size(); ++lane) {
+      const auto& s = slots[lane];
+      const std::uint64_t steps = skip_steps[lane];
+      const auto from = static_cast<std::uint32_t>(steps * round / rounds);
+      const auto to = static_cast<std::uint32_t>(steps * (round + 1) / rounds);
+      for (std::uint32_t k = from; k < to; ++k) {
+        e.lowering->step(s.tile, s.next_load + k, step);
+        flops += step.executed_flops;
+        useful_flops += step.useful_flops;
+        work += step.work();
+        if (!touched) continue;
+        if (counted) {
+          counted_flops += step.executed_flops;
+          ++counted_lane_steps;
+        }
+        for (const Chunk& chunk : step.reads) {
+          memory_.touch(s.unit, step.view(chunk), false, now, counted ? counted_misses.data() : nullptr);
+        }
+        for (const Chunk& chunk : step.writes) memory_.touch(s.unit, step.view(chunk), true, now);
       }
-      for (const Chunk& chunk : step.writes) memory_.touch(s.unit, step.view(chunk), true, now);
     }
   }
-  const std::uint64_t lane_steps = std::uint64_t{most} * slots.size();
   const std::uint64_t skipped_progress = by_flops ? flops : lane_steps;
   if (contents_before) {
-    const std::uint64_t counted_progress = by_flops ? counted_flops : std::uint64_t{most - count_from} * slots.size();
+    const std::uint64_t counted_progress = by_flops ? counted_flops : counted_lane_steps;
     std::vector<Bytes> expected_misses = level_misses(window.booked);
     for (auto& m : expected_misses) m = WaveFastForward::scaled(m, counted_progress, window.progress);
     if (!WaveFastForward::misses_agree(expected_misses, counted_misses, capacities, kSkipMissTolerance)) {
@@ -762,10 +788,12 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
     }
   }
   e.useful_flops += useful_flops;
-  for (const auto& s : slots) units_[s.unit]->skip_steps(op, s.tile, most);
+  for (std::size_t lane = 0; lane < slots.size(); ++lane) {
+    units_[slots[lane].unit]->skip_steps(op, slots[lane].tile, skip_steps[lane]);
+  }
   // The window's costs in proportion to the work skipped.
   WaveFastForward::Skip skip;
-  skip.waves = most;
+  skip.waves = rounds;
   skip.hold_fs = WaveFastForward::scaled(window.window_fs, skipped_progress, window.progress);
   skip.wave_fs = skip.hold_fs;
   skip.booked = window.booked;

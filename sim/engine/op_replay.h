@@ -181,6 +181,8 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   };
   [[nodiscard]] WaveFastForward::Boundary boundary_of(std::size_t op, TimeFs now) const;
   [[nodiscard]] Forward& forward_of(std::size_t op);
+  // Each slot's pace group (WaveFastForward::Boundary::lane_groups): its unit's tiles of the op, less one.
+  [[nodiscard]] static std::vector<std::uint32_t> pace_groups(const std::vector<ComputeUnit::SlotSteps>& slots);
   // The state and counters at a step boundary of `op`, whose slots are `slots`.
   [[nodiscard]] WaveFastForward::Boundary step_state(std::size_t op, TimeFs now,
                                                      const std::vector<ComputeUnit::SlotSteps>& slots);

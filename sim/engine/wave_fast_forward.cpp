@@ -101,36 +101,55 @@ std::uint64_t WaveFastForward::scaled_down(std::uint64_t x, std::uint64_t num, s
   return static_cast<std::uint64_t>(Wide{x} * num / den);
 }
 
-std::uint32_t WaveFastForward::steps_to_skip(const Window& window, const std::vector<std::uint64_t>& left,
-                                             std::uint64_t keep, std::uint64_t buffers, TimeFs bound_fs) {
+std::vector<std::uint32_t> WaveFastForward::steps_to_skip(const Window& window, const std::vector<std::uint64_t>& left,
+                                                          const std::vector<std::uint32_t>& groups, std::uint64_t keep,
+                                                          std::uint64_t buffers, TimeFs bound_fs) {
   __extension__ using Wide = unsigned __int128;
-  if (left.empty() || window.window_fs == 0) return 0;
-  // The lanes' common pace: their mean steps over the window.
-  std::uint64_t pace = 0;
-  for (const auto steps : window.lane_steps) pace += steps;
-  pace /= left.size();
-  TimeFs hold_bound = bound_fs;
-  for (const auto lane_left : left) {
-    if (lane_left <= keep || pace == 0) return 0;
-    hold_bound = std::min<TimeFs>(hold_bound, static_cast<TimeFs>(Wide{lane_left - keep} * window.window_fs / pace));
+  std::vector<std::uint32_t> none(left.size(), 0);
+  if (left.empty() || window.window_fs == 0 || window.lane_steps.size() != left.size()) return none;
+  const auto group_of = [&](std::size_t lane) -> std::uint32_t { return groups.empty() ? 0 : groups[lane]; };
+  // Each group's pace: its lanes' mean steps over the window.
+  std::vector<std::uint64_t> steps_sum, lanes_in;
+  for (std::size_t lane = 0; lane < left.size(); ++lane) {
+    const std::uint32_t g = group_of(lane);
+    if (g >= steps_sum.size()) {
+      steps_sum.resize(g + 1, 0);
+      lanes_in.resize(g + 1, 0);
+    }
+    steps_sum[g] += window.lane_steps[lane];
+    ++lanes_in[g];
   }
-  return static_cast<std::uint32_t>(static_cast<std::uint64_t>(Wide{pace} * hold_bound / window.window_fs) / buffers *
-                                    buffers);
+  std::vector<std::uint64_t> pace(steps_sum.size(), 0);
+  for (std::size_t g = 0; g < pace.size(); ++g) pace[g] = lanes_in[g] == 0 ? 0 : steps_sum[g] / lanes_in[g];
+  TimeFs hold_bound = bound_fs;
+  for (std::size_t lane = 0; lane < left.size(); ++lane) {
+    const std::uint64_t p = pace[group_of(lane)];
+    if (left[lane] <= keep || p == 0) return none;
+    hold_bound = std::min<TimeFs>(hold_bound, static_cast<TimeFs>(Wide{left[lane] - keep} * window.window_fs / p));
+  }
+  std::vector<std::uint32_t> steps(left.size(), 0);
+  for (std::size_t lane = 0; lane < left.size(); ++lane) {
+    steps[lane] = static_cast<std::uint32_t>(
+        static_cast<std::uint64_t>(Wide{pace[group_of(lane)]} * hold_bound / window.window_fs) / buffers * buffers);
+    if (steps[lane] == 0) return none;
+  }
+  return steps;
 }
 
-std::uint32_t WaveFastForward::first_step_through_tags(const Window& window, std::size_t lanes, std::uint32_t steps,
+std::uint32_t WaveFastForward::first_step_through_tags(const Window& window, std::size_t lane_steps_per_round,
+                                                       std::uint32_t rounds,
                                                        const std::vector<std::uint64_t>& capacities) {
   std::uint64_t window_lane_steps = 0;
   for (const auto lane_steps : window.lane_steps) window_lane_steps += lane_steps;
-  std::uint32_t first = steps;
+  std::uint32_t first = rounds;
   for (std::size_t level = 0; level < capacities.size(); ++level) {
     const std::uint64_t capacity = capacities[level];
     if (capacity == 0) continue;
     const std::uint64_t allocated = level < window.bursty.size() ? window.bursty[level] : 0;
     if (allocated == 0 || window_lane_steps == 0) return 0;
-    const auto per_step = std::max<std::uint64_t>(1, allocated * lanes / window_lane_steps);
+    const auto per_step = std::max<std::uint64_t>(1, allocated * lane_steps_per_round / window_lane_steps);
     const std::uint64_t needed = (2 * capacity + per_step - 1) / per_step;
-    first = std::min(first, needed >= steps ? 0 : static_cast<std::uint32_t>(steps - needed));
+    first = std::min(first, needed >= rounds ? 0 : static_cast<std::uint32_t>(rounds - needed));
   }
   return first;
 }
@@ -187,19 +206,30 @@ WaveFastForward::Skip WaveFastForward::boundary(Boundary b, std::uint64_t full_w
 }
 
 bool WaveFastForward::in_lockstep(const std::vector<std::uint64_t>& from, const std::vector<std::uint64_t>& to,
-                                  std::uint64_t slack) {
-  if (from.size() != to.size()) return false;
+                                  std::uint64_t slack, const std::vector<std::uint32_t>& groups) {
+  if (from.size() != to.size() || (!groups.empty() && groups.size() != to.size())) return false;
   const auto advanced = increments(from, to);
-  if (advanced.empty()) return true;
-  const auto [least, most] = std::minmax_element(advanced.begin(), advanced.end());
-  return *most - *least <= slack;
+  std::vector<std::uint64_t> least, most;
+  for (std::size_t lane = 0; lane < advanced.size(); ++lane) {
+    const std::uint32_t g = groups.empty() ? 0 : groups[lane];
+    if (g >= least.size()) {
+      least.resize(g + 1, ~std::uint64_t{0});
+      most.resize(g + 1, 0);
+    }
+    least[g] = std::min(least[g], advanced[lane]);
+    most[g] = std::max(most[g], advanced[lane]);
+  }
+  for (std::size_t g = 0; g < least.size(); ++g) {
+    if (most[g] >= least[g] && most[g] - least[g] > slack) return false;
+  }
+  return true;
 }
 
 bool WaveFastForward::clean_interval(const Boundary& from, const Boundary& to, std::uint64_t lane_slack) {
-  if (from.state != to.state || from.epoch != to.epoch) return false;
+  if (from.state != to.state || from.epoch != to.epoch || from.lane_groups != to.lane_groups) return false;
   return steady_backlog(from.dram_backlog_bytes, to.dram_backlog_bytes, dram_moved(from, to)) &&
          same_slots(from.slots, to.slots) && to.progress > from.progress &&
-         in_lockstep(from.lanes, to.lanes, lane_slack);
+         in_lockstep(from.lanes, to.lanes, lane_slack, to.lane_groups);
 }
 
 bool WaveFastForward::repeats_seen(const Boundary& from, const Boundary& to, const Window& seen,
@@ -230,7 +260,7 @@ bool WaveFastForward::steady_window(Boundary b, std::uint64_t lane_slack, Window
   if (last_.size() == 3 && clean_interval(last_[0], middle, lane_slack)) {
     const Boundary& first = last_[0];
     // In lockstep over the window, and at a steady pace: each lane's steps in the two intervals.
-    bool steady = in_lockstep(first.lanes, latest.lanes, lane_slack);
+    bool steady = in_lockstep(first.lanes, latest.lanes, lane_slack, latest.lane_groups);
     const auto one = increments(first.lanes, middle.lanes);
     const auto two = increments(middle.lanes, latest.lanes);
     for (std::size_t i = 0; steady && i < one.size(); ++i) {

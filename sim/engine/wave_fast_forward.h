@@ -39,19 +39,21 @@
 // - an interval holds no whole number of anything: each boundary cuts the steps in flight differently. The costs are
 //   therefore compared per unit of work, the work counted continuously (a step's FLOPs spent over its phases, as the
 //   power sensor reads them), not per interval; the lanes (slots) must have advanced in lockstep over the window, each
-//   within its buffers' steps of every other, at the same pace in both intervals. Lanes that drift apart (a partial
-//   wave, with two tiles on some units and one on others) share the operand blocks they read less and less, so their
-//   misses grow: that is no steady state;
+//   within its buffers' steps of every other lane of its pace group, at the same pace in both intervals. A pace group
+//   is the lanes whose units run as many of the op's tiles: a partial wave, with two tiles on some units and one on
+//   others, runs at two paces, and its groups drift apart. They then share the operand blocks they read less and
+//   less, so that their misses grow until they no longer share any; the window's misses show where that stands;
 // - time and each SRAM level's reads and writes follow the work and are compared within kSteadyTolerance; misses and
 //   DRAM bytes come in bursts (kBurstyTolerance).
-// Then every slot skips the same steps (a multiple of its buffers), up to all but kKeptWaves quanta of its tile, and
-// the skipped steps' counters are the window's in proportion to the work they hold, computed exactly from the
-// lowering; their time is the window's in the same proportion. The skipped steps' reads and writes pass through the
-// cache tags in step order across the slots (MemorySystem::touch), so that the caches hold after the skip what they
-// would have held: the next wave's first steps miss as in --exact. The skip is a trial: the last of the touched steps
-// count their misses, and a skip whose steps miss at another rate than its window's (kSkipMissTolerance) is withdrawn
-// and the caches put back. The step detector's boundaries move by what the skip added (skipped_to); a skip of whole
-// waves resets both detectors.
+// Then every slot skips the same time: the steps its group made in it at the window's pace (a multiple of its
+// buffers), up to all but kKeptStepQuanta of its tile, and the skipped steps' counters are the window's in proportion
+// to the work they hold, computed exactly from the lowering; their time is the window's in the same proportion. The
+// skipped steps' reads and writes pass through the cache tags in step order across the slots, in rounds of equal
+// time (MemorySystem::touch), so that the caches hold after the skip what they would have held: the next wave's first
+// steps miss as in --exact. The skip is a trial: the last of the touched steps count their misses, and a skip whose
+// steps miss at another rate than its window's (kSkipMissTolerance) is withdrawn and the caches put back (a partial
+// wave's groups drifting apart while they still share blocks). The step detector's boundaries move by what the skip
+// added (skipped_to); a skip of whole waves resets both detectors.
 //
 // Each state class inside tiles keeps the last window seen steady in it. Under a power cap the governor may move the
 // clock between two adjacent states about once a wave (GPT-3's GEMMs on H100 step down as a wave's tiles start and
@@ -74,6 +76,11 @@ namespace roofsim {
 
 inline constexpr std::uint64_t kProgressClasses = 8;
 inline constexpr std::uint64_t kKeptWaves = 2;
+// Inside tiles, the step quanta every lane keeps at the end of its tile: a skip leaves each lane's steps in flight in
+// their buffers, so the tile's end and the next tile's start run from the lanes' own positions, and one quantum (at
+// least a tile's buffers of steps) holds its last steps, whose writes end the tile. Two moved GPT-3's block on H100
+// (detailed DRAM) by less than --exact's own spread when an op starts 1 ns later (attention 1.9%).
+inline constexpr std::uint64_t kKeptStepQuanta = 1;
 // Three waves, not two: a stream's waves fall out of lockstep over its first ones and then run faster (H100, detailed
 // DRAM: copy's tiles end in bursts of 254, 37, 226 per 10 us, then 62, 203, 154), and two waves in a row can cost the
 // same within kSteadyTolerance on the way; skipped at that cost, copy took 6.3% longer than --exact.
@@ -118,6 +125,9 @@ class WaveFastForward {
     std::uint64_t progress = 0;
     std::vector<std::uint64_t> bursty;  // cumulative counters compared within kBurstyTolerance
     std::vector<std::uint64_t> lanes;
+    // Each lane's pace group: the lanes whose units run as many of the op's tiles share their engines alike and keep
+    // one pace; a partial wave has two (units with two tiles and units with one). Empty: one group.
+    std::vector<std::uint32_t> lane_groups;
     std::size_t mark = 0;  // the caller's own position at the boundary (the tile spans it had recorded)
   };
   struct Skip {
@@ -165,21 +175,27 @@ class WaveFastForward {
   [[nodiscard]] static bool same_rate(const std::vector<std::uint64_t>& a, std::uint64_t a_progress,
                                       const std::vector<std::uint64_t>& b, std::uint64_t b_progress,
                                       double tolerance = kSteadyTolerance);
-  // Whether each lane advanced from `from` to `to` within `slack` steps of every other (public for tests).
+  // Whether each lane advanced from `from` to `to` within `slack` steps of every other lane of its pace group
+  // (`groups`, empty: one group) (public for tests).
   [[nodiscard]] static bool in_lockstep(const std::vector<std::uint64_t>& from, const std::vector<std::uint64_t>& to,
-                                        std::uint64_t slack);
-  // Inside tiles: the steps every lane skips after `window`, a multiple of `buffers`; 0: none. Each lane (`left`: its
-  // tile's steps not yet loaded) keeps `keep` of them, and the skip at the lanes' mean pace over the window fits in
-  // those and in `bound_fs` (the governor's).
-  [[nodiscard]] static std::uint32_t steps_to_skip(const Window& window, const std::vector<std::uint64_t>& left,
-                                                   std::uint64_t keep, std::uint64_t buffers, TimeFs bound_fs);
-  // The first of `steps` skipped steps whose reads and writes pass through the cache tags (`capacities`: each SRAM
-  // level's bytes, 0 for one without tags). A cache's contents after the steps are the blocks they used last: with
+                                        std::uint64_t slack, const std::vector<std::uint32_t>& groups = {});
+  // Inside tiles: the steps each lane skips after `window` (all 0: none), a multiple of `buffers`. Each pace group
+  // (`groups`, as in Boundary::lane_groups) skips at its lanes' mean pace over the window, so that every group skips
+  // the same time; each lane (`left`: its tile's steps not yet loaded) keeps `keep` of them, and that time fits in
+  // those and in `bound_fs` (the governor's). No group may skip none while another skips some.
+  [[nodiscard]] static std::vector<std::uint32_t> steps_to_skip(const Window& window,
+                                                                const std::vector<std::uint64_t>& left,
+                                                                const std::vector<std::uint32_t>& groups,
+                                                                std::uint64_t keep, std::uint64_t buffers,
+                                                                TimeFs bound_fs);
+  // The first of `rounds` rounds of skipped steps whose reads and writes pass through the cache tags (`capacities`:
+  // each SRAM level's bytes, 0 for one without tags); a round holds `lane_steps_per_round` lanes' steps (the lanes of
+  // one pace, `lanes` steps of one each). A cache's contents after the steps are the blocks they used last: with
   // LRU sets indexed by a hash, the steps that allocate twice a level's capacity (at the window's misses per lane
   // step, `window.bursty`) leave few sets holding a block from before them (a set of w ways keeps one when fewer than
   // w of some 2w allocations, on average, fall in it), so the steps before those need not pass through the tags.
-  [[nodiscard]] static std::uint32_t first_step_through_tags(const Window& window, std::size_t lanes,
-                                                             std::uint32_t steps,
+  [[nodiscard]] static std::uint32_t first_step_through_tags(const Window& window, std::size_t lane_steps_per_round,
+                                                             std::uint32_t rounds,
                                                              const std::vector<std::uint64_t>& capacities);
   // x * num / den, rounded to nearest, without overflow of the product.
   [[nodiscard]] static std::uint64_t scaled(std::uint64_t x, std::uint64_t num, std::uint64_t den);

@@ -280,16 +280,37 @@ TEST_CASE("inside tiles a skip takes whole buffers of steps that fit each lane's
   WaveFastForward::Window window;
   window.window_fs = 1600;
   window.lane_steps = {16, 16};
+  using Steps = std::vector<std::uint32_t>;
   // The lane with 100 steps left keeps 4: 96 steps, 9600 fs; in whole buffers of 8: 96.
-  CHECK(WaveFastForward::steps_to_skip(window, {100, 200}, 4, 8, kNever) == 96);
+  CHECK(WaveFastForward::steps_to_skip(window, {100, 200}, {}, 4, 8, kNever) == Steps{96, 96});
   // 99 left: 95 steps, rounded down to 88.
-  CHECK(WaveFastForward::steps_to_skip(window, {99, 200}, 4, 8, kNever) == 88);
+  CHECK(WaveFastForward::steps_to_skip(window, {99, 200}, {}, 4, 8, kNever) == Steps{88, 88});
   // The governor may decide in 2000 fs: 20 steps, 16 of them in whole buffers.
-  CHECK(WaveFastForward::steps_to_skip(window, {100, 200}, 4, 8, 2000) == 16);
+  CHECK(WaveFastForward::steps_to_skip(window, {100, 200}, {}, 4, 8, 2000) == Steps{16, 16});
   // A lane with no more than its kept steps left, a window without progress: nothing.
-  CHECK(WaveFastForward::steps_to_skip(window, {4, 200}, 4, 8, kNever) == 0);
+  CHECK(WaveFastForward::steps_to_skip(window, {4, 200}, {}, 4, 8, kNever) == Steps{0, 0});
   window.lane_steps = {0, 0};
-  CHECK(WaveFastForward::steps_to_skip(window, {100, 200}, 4, 8, kNever) == 0);
+  CHECK(WaveFastForward::steps_to_skip(window, {100, 200}, {}, 4, 8, kNever) == Steps{0, 0});
+}
+
+TEST_CASE("inside tiles lanes of two paces skip the same time, each group at its own pace") {
+  // A partial wave: lanes 0 and 1 share a unit and made 16 steps over the 1600 fs window, lane 2 has a unit to itself
+  // and made 28 (100 fs a step against 57).
+  WaveFastForward::Window window;
+  window.window_fs = 1600;
+  window.lane_steps = {16, 16, 28};
+  using Steps = std::vector<std::uint32_t>;
+  const std::vector<std::uint32_t> groups = {1, 1, 0};
+  // Lane 2 bounds the time: 200 - 4 steps at 28 per 1600 fs, 11200 fs; lanes 0 and 1 make 112 steps in it.
+  CHECK(WaveFastForward::steps_to_skip(window, {300, 300, 200}, groups, 4, 8, kNever) == Steps{112, 112, 192});
+  // The slow lanes bound it: 100 - 4 steps, 9600 fs, in which lane 2 makes 168.
+  CHECK(WaveFastForward::steps_to_skip(window, {100, 100, 300}, groups, 4, 8, kNever) == Steps{96, 96, 168});
+  // A time in which the slow group would skip less than a buffer: no group skips.
+  CHECK(WaveFastForward::steps_to_skip(window, {300, 300, 300}, groups, 4, 8, 700) == Steps{0, 0, 0});
+  // Lockstep is judged within a group: the fast lane may pull ahead of the slow ones by any number of steps.
+  CHECK(WaveFastForward::in_lockstep({8, 8, 8}, {24, 25, 36}, 2, groups));
+  CHECK_FALSE(WaveFastForward::in_lockstep({8, 8, 8}, {24, 25, 36}, 2));
+  CHECK_FALSE(WaveFastForward::in_lockstep({8, 8, 8}, {24, 27, 36}, 2, groups));
 }
 
 TEST_CASE("inside tiles only the skipped steps that allocate twice a cache's capacity pass through its tags") {
