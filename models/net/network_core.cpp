@@ -10,10 +10,15 @@ namespace roofsim::net {
 NetworkCore::NetworkCore(const Topology& topology, NetworkOptions options)
     : topology_(&topology),
       options_(std::move(options)),
-      link_busy_until_fs_(topology.link_count(), 0),
-      link_stats_(topology.link_count()),
+      links_(topology.link_count()),
       reducer_busy_until_fs_(topology.node_count(), 0) {
   if (options_.packet_bytes == 0) throw std::invalid_argument("network: packet size must be greater than 0");
+  for (std::size_t l = 0; l < links_.size(); ++l) {
+    const auto& params = topology.link(static_cast<LinkId>(l)).params;
+    links_[l].payload_bytes_per_s = params.payload_bandwidth_bytes_per_s();
+    links_[l].overhead_fs = to_fs(params.overhead_s);
+    links_[l].latency_fs = to_fs(params.latency_s);
+  }
 }
 
 CollectiveId NetworkCore::issue(std::shared_ptr<const Schedule> schedule, TimeFs start_fs) {
@@ -156,12 +161,11 @@ Seconds protocol_step_s(const Topology& topology, const ProtocolCost& protocol, 
 void NetworkCore::cross_hop(CollectiveId collective, OpId op, std::uint32_t slot, std::uint32_t hop) {
   auto& flight = in_flight_[slot];
   const LinkId link_id = (*flight.route)[hop];
-  const auto& params = topology_->link(link_id).params;
-  auto& busy_until = link_busy_until_fs_[link_id];
+  LinkState& link = links_[link_id];
+  auto& busy_until = link.busy_until_fs;
   const TimeFs begin = std::max(busy_until, flight.train.first_arrival_fs());
-  flight.train.cross(busy_until, params.payload_bandwidth_bytes_per_s(), to_fs(params.overhead_s),
-                     to_fs(params.latency_s));
-  auto& stats = link_stats_[link_id];
+  flight.train.cross(busy_until, link.payload_bytes_per_s, link.overhead_fs, link.latency_fs);
+  auto& stats = link.stats;
   stats.bytes += flight.train.bytes();
   stats.messages += 1;
   stats.busy_fs += busy_until - begin;

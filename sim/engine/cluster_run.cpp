@@ -94,16 +94,26 @@ class ClusterShell : public sc_core::sc_module {
       devices_.back()->dispatcher().tile_spans().keep(false);
     }
     busy_.resize(topology.link_count());
+    open_busy_.assign(topology.link_count(), kNoPeriod);
     represented_by_.assign(cluster.devices, classes_.count());
     for (std::size_t c = 0; c < classes_.count(); ++c) represented_by_[classes_.members[c][0]] = c;
+    sender_class_.assign(topology.link_count(), kNoClass);
+    for (std::size_t l = 0; l < topology.link_count(); ++l) {
+      const auto& link = topology.link(static_cast<net::LinkId>(l));
+      if (topology.node_kind(link.from) != net::NodeKind::device || link.from >= represented_by_.size()) continue;
+      if (represented_by_[link.from] != classes_.count()) sender_class_[l] = represented_by_[link.from];
+    }
     network_.on_reservation([this](const net::LinkReservation& r) {
-      auto& periods = busy_[r.link];
-      if (!periods.empty() && r.begin_fs <= periods.back().second) {
-        periods.back().second = std::max(periods.back().second, r.end_fs);
+      // Every packet train crossing a link reports here, mostly back to back with the one before: the open period
+      // of each link sits in one flat array, and a link's list is touched only when a period closes.
+      auto& open = open_busy_[r.link];
+      if (open != kNoPeriod && r.begin_fs <= open.second) {
+        open.second = std::max(open.second, r.end_fs);
       } else {
-        periods.emplace_back(r.begin_fs, r.end_fs);
+        if (open != kNoPeriod) busy_[r.link].push_back(open);
+        open = {r.begin_fs, r.end_fs};
       }
-      book_link_energy(r);
+      if (sender_class_[r.link] != kNoClass) book_link_energy(r, sender_class_[r.link]);
     });
     network_.on_completion([this](net::CollectiveId id, TimeFs) {
       completions_.push_back(id);
@@ -120,7 +130,13 @@ class ClusterShell : public sc_core::sc_module {
   [[nodiscard]] const net::NetworkModule& network() const { return network_; }
   [[nodiscard]] bool idle() const { return sync_.idle() && p2p_.empty() && waiting_.empty(); }
   // The links' busy periods, handed over once the run is over.
-  [[nodiscard]] std::vector<std::vector<std::pair<TimeFs, TimeFs>>> take_busy() { return std::move(busy_); }
+  [[nodiscard]] std::vector<std::vector<std::pair<TimeFs, TimeFs>>> take_busy() {
+    for (std::size_t l = 0; l < busy_.size(); ++l) {
+      if (open_busy_[l] != kNoPeriod) busy_[l].push_back(open_busy_[l]);
+      open_busy_[l] = kNoPeriod;
+    }
+    return std::move(busy_);
+  }
 
  private:
   using MessageKey = std::tuple<std::uint64_t, int, std::uint64_t>;  // (receiver rank, direction, ordinal)
@@ -151,11 +167,10 @@ class ClusterShell : public sc_core::sc_module {
   // A message leaving a simulated rank's device (a link from it: NVLink to a switch or a neighbour, PCIe to its NIC)
   // spends the device's link energy per byte on the wire, link headers included, over its reservation. The network
   // times in femtoseconds, as the kernel does (1 fs resolution).
-  void book_link_energy(const net::LinkReservation& r) {
+  // `cls`: the class whose simulated device the link leaves.
+  void book_link_energy(const net::LinkReservation& r, std::size_t cls) {
     const auto& link = topology_.link(r.link);
-    if (topology_.node_kind(link.from) != net::NodeKind::device || link.from >= represented_by_.size()) return;
-    const std::size_t cls = represented_by_[link.from];
-    if (cls == classes_.count() || r.collective >= by_id_.size() || by_id_[r.collective] == kNoStats) return;
+    if (r.collective >= by_id_.size() || by_id_[r.collective] == kNoStats) return;
     const double wire_bytes =
         static_cast<double>(r.bytes) * link.params.bandwidth_bytes_per_s / link.params.payload_bandwidth_bytes_per_s();
     devices_[cls]->add_link_transfer(stats_[by_id_[r.collective]].op, r.begin_fs, r.end_fs, wire_bytes);
@@ -362,7 +377,11 @@ class ClusterShell : public sc_core::sc_module {
   std::vector<std::size_t> represented_by_;  // per rank: the class it is the simulated device of (count(): none)
   std::map<std::tuple<std::size_t, std::size_t, std::uint64_t>, TimeFs> ready_fs_;  // (graph, op, group)
   std::vector<GroupCollectiveStats> stats_;
-  std::vector<std::vector<std::pair<TimeFs, TimeFs>>> busy_;  // per link direction
+  std::vector<std::vector<std::pair<TimeFs, TimeFs>>> busy_;  // per link direction, the periods closed
+  static constexpr std::pair<TimeFs, TimeFs> kNoPeriod{kNever, kNever};
+  std::vector<std::pair<TimeFs, TimeFs>> open_busy_;  // per link direction, the last period (kNoPeriod: none yet)
+  static constexpr std::size_t kNoClass = ~std::size_t{0};
+  std::vector<std::size_t> sender_class_;            // per link direction: the class of the simulated device it leaves
   std::vector<std::vector<std::uint64_t>> ordinal_;  // per graph and op: its index among the sends (or receives)
                                                      // of its direction
   std::map<net::CollectiveId, P2p> p2p_;
