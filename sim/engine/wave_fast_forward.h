@@ -76,11 +76,12 @@ namespace roofsim {
 
 inline constexpr std::uint64_t kProgressClasses = 8;
 inline constexpr std::uint64_t kKeptWaves = 2;
-// Inside tiles, the step quanta every lane keeps at the end of its tile: a skip leaves each lane's steps in flight in
-// their buffers, so the tile's end and the next tile's start run from the lanes' own positions, and one quantum (at
-// least a tile's buffers of steps) holds its last steps, whose writes end the tile. Two moved GPT-3's block on H100
-// (detailed DRAM) by less than --exact's own spread when an op starts 1 ns later (attention 1.9%).
-inline constexpr std::uint64_t kKeptStepQuanta = 1;
+// Inside tiles, the step quanta every lane keeps at the end of its tile. The tile's end is not the lanes' steady state:
+// as the first lanes finish, their units start the next wave's tiles beside the lanes still running, and what those
+// contend for moves the last lanes' steps. Two quanta keep that simulated; one (a skip that leaves each lane only its
+// last buffers' worth) moved H100's dp_training_step's data-gradient GEMM by 0.63% against --exact and, through
+// where the SGD updates beside the gradient AllReduce then started, one of those by 4.7%, against 1.7% with two.
+inline constexpr std::uint64_t kKeptStepQuanta = 2;
 // Three waves, not two: a stream's waves fall out of lockstep over its first ones and then run faster (H100, detailed
 // DRAM: copy's tiles end in bursts of 254, 37, 226 per 10 us, then 62, 203, 154), and two waves in a row can cost the
 // same within kSteadyTolerance on the way; skipped at that cost, copy took 6.3% longer than --exact.
