@@ -434,6 +434,33 @@ TEST_CASE("in a new epoch one interval that repeats the window seen steady in it
   CHECK(w.lane_steps == std::vector<std::uint64_t>{8, 8});
 }
 
+TEST_CASE("in a new epoch two intervals whose cuts jitter about the window seen repeat it together") {
+  WaveFastForward::Window w;
+  WaveFastForward ff;
+  (void)ff.steady_window(lanes_in({8, 8}, 160, 0), 2, w);
+  (void)ff.steady_window(lanes_in({16, 16}, 320, 0), 2, w);
+  REQUIRE(ff.steady_window(lanes_in({24, 24}, 480, 0), 2, w));
+  (void)ff.steady_window(lanes_in({4, 4}, 560, 1), 2, w);
+  // 160 units of work each, the first 0.5% slower and the second 0.5% faster than the window seen: neither repeats
+  // it alone (1/256), nor do they repeat each other, but the two together take the window's time.
+  auto b = lanes_in({12, 12}, 720, 1);
+  b.at_fs += 80;
+  b.compared[0] += 80;
+  CHECK_FALSE(ff.steady_window(b, 2, w));
+  REQUIRE(ff.steady_window(lanes_in({20, 20}, 880, 1), 2, w));
+  CHECK(w.window_fs == 100 * 320);
+  CHECK(w.progress == 320);
+  CHECK(w.lane_steps == std::vector<std::uint64_t>{16, 16});
+  // Without the window seen, the same two intervals are no steady window.
+  WaveFastForward fresh;
+  (void)fresh.steady_window(lanes_in({4, 4}, 560, 1), 2, w);
+  auto c = lanes_in({12, 12}, 720, 1);
+  c.at_fs += 80;
+  c.compared[0] += 80;
+  (void)fresh.steady_window(c, 2, w);
+  CHECK_FALSE(fresh.steady_window(lanes_in({20, 20}, 880, 1), 2, w));
+}
+
 TEST_CASE("in a new epoch an interval at another cost, pace or state class than the window seen waits for two") {
   WaveFastForward::Window w;
   const auto seen_steady = [&w](WaveFastForward& ff) {
