@@ -125,8 +125,16 @@ const std::vector<std::uint32_t>& Topology::hops_to(NodeId destination) const {
 
 const std::vector<LinkId>& Topology::route(NodeId from, NodeId to) const {
   const auto key = (static_cast<std::uint64_t>(from) << 32) | to;
-  const auto found = routes_.find(key);
-  if (found != routes_.end()) return found->second;
+  const auto slot_of = [this](std::uint64_t k) {
+    const std::uint64_t mask = route_slots_.size() - 1;
+    std::uint64_t slot = ((k ^ (k >> 29)) * 0x9E3779B97F4A7C15ULL) >> 32 & mask;
+    while (route_slots_[slot].key != k && route_slots_[slot].key != kNoRoute) slot = (slot + 1) & mask;
+    return slot;
+  };
+  if (!route_slots_.empty()) {
+    const RouteSlot& found = route_slots_[slot_of(key)];
+    if (found.key == key) return routes_[found.index];
+  }
   const auto& hops = hops_to(to);
   std::vector<LinkId> path;
   if (hops[from] == kUnreached) throw std::logic_error("topology: no route between two vertices");
@@ -140,7 +148,18 @@ const std::vector<LinkId>& Topology::route(NodeId from, NodeId to) const {
     path.push_back(chosen.second);
     at = chosen.first;
   }
-  return routes_.emplace(key, std::move(path)).first->second;
+  routes_.push_back(std::move(path));
+  route_keys_.push_back(key);
+  // At most half full: the table grows fourfold and every route found so far goes in again.
+  if (2 * routes_.size() > route_slots_.size()) {
+    std::size_t size = 64;
+    while (size < 4 * routes_.size()) size *= 2;
+    route_slots_.assign(size, RouteSlot{});
+    for (std::uint32_t i = 0; i < route_keys_.size(); ++i) route_slots_[slot_of(route_keys_[i])] = {route_keys_[i], i};
+  } else {
+    route_slots_[slot_of(key)] = RouteSlot{key, static_cast<std::uint32_t>(routes_.size() - 1)};
+  }
+  return routes_.back();
 }
 
 std::vector<NodeId> Topology::ring_order() const {
