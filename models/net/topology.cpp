@@ -1,5 +1,7 @@
 #include "models/net/topology.h"
 
+#include "models/kernel/fast_index.h"
+
 #include <boost/graph/breadth_first_search.hpp>
 
 #include <limits>
@@ -127,7 +129,7 @@ const std::vector<LinkId>& Topology::route(NodeId from, NodeId to) const {
   const auto key = (static_cast<std::uint64_t>(from) << 32) | to;
   const auto slot_of = [this](std::uint64_t k) {
     const std::uint64_t mask = route_slots_.size() - 1;
-    std::uint64_t slot = ((k ^ (k >> 29)) * 0x9E3779B97F4A7C15ULL) >> 32 & mask;
+    std::uint64_t slot = hash_bucket(k, route_slots_.size());
     while (route_slots_[slot].key != k && route_slots_[slot].key != kNoRoute) slot = (slot + 1) & mask;
     return slot;
   };

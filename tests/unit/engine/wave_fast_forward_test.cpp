@@ -416,6 +416,14 @@ WaveFastForward::Boundary lanes_in(std::vector<std::uint64_t> steps, std::uint64
   return b;
 }
 
+// A window seen steady in epoch 0, then the boundary that starts epoch 1.
+void seen_steady_then_new_epoch(WaveFastForward& ff, WaveFastForward::Window& w) {
+  (void)ff.steady_window(lanes_in({8, 8}, 160, 0), 2, w);
+  (void)ff.steady_window(lanes_in({16, 16}, 320, 0), 2, w);
+  REQUIRE(ff.steady_window(lanes_in({24, 24}, 480, 0), 2, w));
+  (void)ff.steady_window(lanes_in({4, 4}, 560, 1), 2, w);
+}
+
 }  // namespace
 
 TEST_CASE("in a new epoch one interval that repeats the window seen steady in its state class is a steady window") {
@@ -437,10 +445,7 @@ TEST_CASE("in a new epoch one interval that repeats the window seen steady in it
 TEST_CASE("in a new epoch two intervals whose cuts jitter about the window seen repeat it together") {
   WaveFastForward::Window w;
   WaveFastForward ff;
-  (void)ff.steady_window(lanes_in({8, 8}, 160, 0), 2, w);
-  (void)ff.steady_window(lanes_in({16, 16}, 320, 0), 2, w);
-  REQUIRE(ff.steady_window(lanes_in({24, 24}, 480, 0), 2, w));
-  (void)ff.steady_window(lanes_in({4, 4}, 560, 1), 2, w);
+  seen_steady_then_new_epoch(ff, w);
   // 160 units of work each, the first 0.5% slower and the second 0.5% faster than the window seen: neither repeats
   // it alone (1/256), nor do they repeat each other, but the two together take the window's time.
   auto b = lanes_in({12, 12}, 720, 1);
@@ -463,12 +468,7 @@ TEST_CASE("in a new epoch two intervals whose cuts jitter about the window seen 
 
 TEST_CASE("in a new epoch an interval at another cost, pace or state class than the window seen waits for two") {
   WaveFastForward::Window w;
-  const auto seen_steady = [&w](WaveFastForward& ff) {
-    (void)ff.steady_window(lanes_in({8, 8}, 160, 0), 2, w);
-    (void)ff.steady_window(lanes_in({16, 16}, 320, 0), 2, w);
-    REQUIRE(ff.steady_window(lanes_in({24, 24}, 480, 0), 2, w));
-    (void)ff.steady_window(lanes_in({4, 4}, 560, 1), 2, w);
-  };
+  const auto seen_steady = [&w](WaveFastForward& ff) { seen_steady_then_new_epoch(ff, w); };
   {
     // 2% slower per unit of work (the wave's first steps wait on their operands).
     WaveFastForward ff;
