@@ -159,6 +159,13 @@ inline constexpr std::uint64_t kSettledParts = 1000;
 // rather than three.
 inline constexpr auto kFastForwardSettledParts = static_cast<std::uint64_t>(1.0 / kSteadyTolerance);
 static_assert(kFastForwardSettledParts * 2 >= kAgreementParts, "a settled median lies within half the agreement");
+// Two such instances in a row suffice. A third one's median guards against an instance that moved with state the
+// signature leaves out (the detailed DRAM's refresh phase, the decode ops' drift); a fast-forwarded op is one whose
+// steady state lasted long enough to be skipped, hundreds of refresh intervals, and what its instances' estimates
+// leave unknown is the skipped part's 1/256, the same for any one of them and for their median. A prefill's large
+// GEMMs (GPT-3 175B, 96 layers, on H100 with the detailed DRAM) then cost two simulated layers rather than three, a
+// third of the forward's CPU time.
+inline constexpr std::size_t kForwardedSettledInstances = 2;
 
 // Which of `count` recorded instances in a row (at most `instances`) to replay, by the rule single ops and overlap
 // groups share: the median of the last kSettledInstances if they all lie within 1/kSettledParts of it, else, once
@@ -175,8 +182,9 @@ template <typename Representative>
 
 // Recorded results by signature, shared by the devices of one run (the ranks of a cluster run the same hardware).
 // A signature's instances are simulated until kRepresentativeInstances of them recorded in a row hold another that
-// agrees with their median, or its last kSettledInstances lie within 0.1% of theirs; from then on its instances
-// replay that median. The median, not the first of two
+// agrees with their median, or its last kSettledInstances lie within 0.1% of theirs (its last two within 1/256 of
+// each other, the later one replayed, when both were fast-forwarded); from then on its instances replay that median.
+// The median, not the first of two
 // instances that agree: with the detailed DRAM the same op's time moves from instance to instance by up to 3.5% with
 // state the signature leaves out (above), and one instance replayed for 77 layers carries its own deviation into the
 // total. Llama-3-70B TP8 decode on H100 (80 layers): mlp.up's first agreeing instance, 44.21 us against a median of
@@ -204,10 +212,15 @@ class OpMemoStore {
     entry.candidates.push_back(std::move(record));
     auto& c = entry.candidates;
     if (c.size() > instances_) c.erase(c.begin());
-    const std::size_t chosen =
-        settled_choice(c.size(), instances_, [&](std::size_t first, std::uint64_t parts, bool all) {
-          return representative(c, first, all ? std::min(parts, settled_parts(c, first)) : parts, all);
-        });
+    std::size_t chosen = c.size();
+    if (c.size() >= kForwardedSettledInstances && all_forwarded(c, c.size() - kForwardedSettledInstances)) {
+      chosen = representative(c, c.size() - kForwardedSettledInstances, kFastForwardSettledParts, true);
+    }
+    if (chosen == c.size()) {
+      chosen = settled_choice(c.size(), instances_, [&](std::size_t first, std::uint64_t parts, bool all) {
+        return representative(c, first, all ? std::min(parts, settled_parts(c, first)) : parts, all);
+      });
+    }
     if (chosen == c.size()) return;
     entry.record = std::move(c[chosen]);
     c.clear();
@@ -244,9 +257,11 @@ class OpMemoStore {
   // The parts settled_choice's first test counts in: kFastForwardSettledParts when the instances from `first` on were
   // all fast-forwarded.
   static std::uint64_t settled_parts(const std::vector<std::unique_ptr<OpRecord>>& records, std::size_t first) {
-    const bool all_forwarded = std::all_of(records.begin() + static_cast<std::ptrdiff_t>(first), records.end(),
-                                           [](const auto& r) { return r->fast_forwarded; });
-    return all_forwarded ? kFastForwardSettledParts : kSettledParts;
+    return all_forwarded(records, first) ? kFastForwardSettledParts : kSettledParts;
+  }
+  static bool all_forwarded(const std::vector<std::unique_ptr<OpRecord>>& records, std::size_t first) {
+    return std::all_of(records.begin() + static_cast<std::ptrdiff_t>(first), records.end(),
+                       [](const auto& r) { return r->fast_forwarded; });
   }
 
   std::size_t instances_;
