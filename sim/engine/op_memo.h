@@ -89,6 +89,8 @@ struct OpRecord {
   // Waves or steps of it were skipped (sim/engine/wave_fast_forward.h): its time is the simulated part's and an
   // estimate of the rest that may lie kSteadyTolerance of the skipped part from what simulating it would give.
   bool fast_forwarded = false;
+  // Steps inside its tiles were skipped: tiles of hundreds of k-steps, an op of hundreds of microseconds.
+  bool forwarded_inside_tiles = false;
   PhaseWork executed_work;
   Flops executed_flops = 0;
   std::uint64_t tiles_done = 0;
@@ -159,12 +161,15 @@ inline constexpr std::uint64_t kSettledParts = 1000;
 // rather than three.
 inline constexpr auto kFastForwardSettledParts = static_cast<std::uint64_t>(1.0 / kSteadyTolerance);
 static_assert(kFastForwardSettledParts * 2 >= kAgreementParts, "a settled median lies within half the agreement");
-// Two such instances in a row suffice. A third one's median guards against an instance that moved with state the
-// signature leaves out (the detailed DRAM's refresh phase, the decode ops' drift); a fast-forwarded op is one whose
-// steady state lasted long enough to be skipped, hundreds of refresh intervals, and what its instances' estimates
-// leave unknown is the skipped part's 1/256, the same for any one of them and for their median. A prefill's large
-// GEMMs (GPT-3 175B, 96 layers, on H100 with the detailed DRAM) then cost two simulated layers rather than three, a
-// third of the forward's CPU time.
+// Two instances in a row suffice where both skipped steps inside their tiles. A third one's median guards against an
+// instance that moved with state the signature leaves out (the detailed DRAM's refresh phase, the decode ops' drift,
+// a cache block conflict at one layer's addresses); an op fast-forwarded inside its tiles runs tiles of hundreds of
+// k-steps for hundreds of microseconds, on which one access more or less moves nothing at 1/256, and what its
+// instances' estimates leave unknown is the skipped part's 1/256, the same for any one of them and for their median.
+// Not so an op that skipped whole waves only: TPU-v4's 3 us mlp.act of a Llama-2 7B decode skips waves, and at
+// layers 2 and 10 --exact's own instance reads one more 8 KiB block from DRAM and takes 19% longer, which a replay
+// from two instances misses. A prefill's large GEMMs (GPT-3 175B, 96 layers, on H100 with the detailed DRAM) cost
+// two simulated layers rather than three, a third of the forward's CPU time.
 inline constexpr std::size_t kForwardedSettledInstances = 2;
 
 // Which of `count` recorded instances in a row (at most `instances`) to replay, by the rule single ops and overlap
@@ -183,7 +188,7 @@ template <typename Representative>
 // Recorded results by signature, shared by the devices of one run (the ranks of a cluster run the same hardware).
 // A signature's instances are simulated until kRepresentativeInstances of them recorded in a row hold another that
 // agrees with their median, or its last kSettledInstances lie within 0.1% of theirs (its last two within 1/256 of
-// each other, the later one replayed, when both were fast-forwarded); from then on its instances replay that median.
+// each other, the newer one replayed, when both were fast-forwarded inside their tiles); from then on its instances replay that median.
 // The median, not the first of two
 // instances that agree: with the detailed DRAM the same op's time moves from instance to instance by up to 3.5% with
 // state the signature leaves out (above), and one instance replayed for 77 layers carries its own deviation into the
@@ -213,8 +218,10 @@ class OpMemoStore {
     auto& c = entry.candidates;
     if (c.size() > instances_) c.erase(c.begin());
     std::size_t chosen = c.size();
-    if (c.size() >= kForwardedSettledInstances && all_forwarded(c, c.size() - kForwardedSettledInstances)) {
-      chosen = representative(c, c.size() - kForwardedSettledInstances, kFastForwardSettledParts, true);
+    if (c.size() >= kForwardedSettledInstances &&
+        std::all_of(c.end() - static_cast<std::ptrdiff_t>(kForwardedSettledInstances), c.end(),
+                    [](const auto& r) { return r->forwarded_inside_tiles; })) {
+      chosen = newest_if_settled(c, kForwardedSettledInstances, kFastForwardSettledParts);
     }
     if (chosen == c.size()) {
       chosen = settled_choice(c.size(), instances_, [&](std::size_t first, std::uint64_t parts, bool all) {
@@ -254,14 +261,25 @@ class OpMemoStore {
     }
     return (all ? within + 1 == times.size() : within > 0) ? times[mid].second : records.size();
   }
+  // The newest of `records` if the `last` before it all lie within 1/parts of it (at its clock course); records.size()
+  // if not. The newest rather than their median: of two, the median is the longer, which is the first layer's where
+  // that one ran on a cold cache, and the cache contents a replay installs are its record's (TPU-v4's decode GEMVs
+  // replayed from the first layer's record left CMEM so that the next layer's mlp.act ran 16% off --exact).
+  static std::size_t newest_if_settled(const std::vector<std::unique_ptr<OpRecord>>& records, std::size_t last,
+                                       std::uint64_t parts) {
+    const auto& course = records.back()->work.segments();
+    const TimeFs newest = duration_at_course(*records.back(), course);
+    for (std::size_t i = records.size() - last; i + 1 < records.size(); ++i) {
+      if (!within_parts(duration_at_course(*records[i], course), newest, parts)) return records.size();
+    }
+    return records.size() - 1;
+  }
   // The parts settled_choice's first test counts in: kFastForwardSettledParts when the instances from `first` on were
   // all fast-forwarded.
   static std::uint64_t settled_parts(const std::vector<std::unique_ptr<OpRecord>>& records, std::size_t first) {
-    return all_forwarded(records, first) ? kFastForwardSettledParts : kSettledParts;
-  }
-  static bool all_forwarded(const std::vector<std::unique_ptr<OpRecord>>& records, std::size_t first) {
-    return std::all_of(records.begin() + static_cast<std::ptrdiff_t>(first), records.end(),
-                       [](const auto& r) { return r->fast_forwarded; });
+    const bool all_forwarded = std::all_of(records.begin() + static_cast<std::ptrdiff_t>(first), records.end(),
+                                           [](const auto& r) { return r->fast_forwarded; });
+    return all_forwarded ? kFastForwardSettledParts : kSettledParts;
   }
 
   std::size_t instances_;

@@ -169,10 +169,11 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
   started_.erase(std::remove(started_.begin(), started_.end(), op), started_.end());
   // A fast-forwarded op's units and tile spans take its holds before anything records it (an overlap group's member
   // is recorded when it finishes, below).
-  bool fast_forwarded = false;
+  bool fast_forwarded = false, inside_tiles = false;
   for (std::size_t i = 0; i < forwards_.size(); ++i) {
     if (forwards_[i].op != op) continue;
     fast_forwarded = !forwards_[i].skips.empty();
+    for (const auto& skipped : forwards_[i].skips) inside_tiles = inside_tiles || skipped.inside_tiles;
     if (fast_forwarded) end_fast_forward(forwards_[i]);
     forwards_.erase(forwards_.begin() + static_cast<std::ptrdiff_t>(i));
     break;
@@ -208,6 +209,7 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
     if (r.valid && now - r.start_fs >= shortest_record_fs_) {
       auto rec = record(r, now);
       rec->fast_forwarded = fast_forwarded;
+      rec->forwarded_inside_tiles = inside_tiles;
       store_.insert(r.signature, std::move(rec), this);
       ++store_.recorded;
     } else {
