@@ -341,7 +341,10 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
   e.bytes = rec.bytes;
   e.latency_fs = rec.latency_fs;
   e.queueing_fs = rec.queueing_fs;
+  // The record holds engine time up to the fastest state it ran at; the replay may run faster, and its engine time
+  // at a state the record never reached would find no entry and be dropped (the op reporting no busy clock).
   e.busy_at_state_fs = rec.busy_at_state_fs;
+  e.busy_at_state_fs.resize(std::max(e.busy_at_state_fs.size(), clock_.states().size()), 0);
   e.units = rec.units;
   for (auto& u : e.units) {
     if (u.first_fs == kNever) continue;
@@ -360,7 +363,7 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
   live.start_fs = live.read_fs = start_fs;
   live.read_state = clock_.state();
   live.spans_at_end = throttled();
-  live.busy_passed_fs.assign(rec.busy_at_state_fs.size(), 0.0);
+  live.busy_passed_fs.assign(e.busy_at_state_fs.size(), 0.0);
   for (std::size_t s = 0; s < rec.busy_at_state_fs.size() && s < clock_.states().size(); ++s) {
     live.busy_cycles += static_cast<double>(rec.busy_at_state_fs[s]) * clock_.states()[s].clock_hz;
   }
