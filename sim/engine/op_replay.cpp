@@ -469,7 +469,7 @@ void DeviceOpReplay::rebook(Replaying& r) {
     if (s == clock_.state()) fs += r.busy_cycles * left / clock_hz;
     e.busy_at_state_fs[s] = round_fs(fs);
     busy_live += fs;
-    busy_recorded += static_cast<double>(rec.busy_at_state_fs[s]);
+    if (s < rec.busy_at_state_fs.size()) busy_recorded += static_cast<double>(rec.busy_at_state_fs[s]);
   }
   // The units hold the op's tiles for the replay's length and compute for its engine time.
   const double span = duration > 0 ? static_cast<double>(e.replay_end_fs - r.start_fs) / duration : 1.0;
