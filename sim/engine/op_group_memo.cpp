@@ -148,7 +148,7 @@ void OpGroupStore::insert(const std::string& key, std::unique_ptr<OpGroupRecord>
   c.push_back(Candidate{std::move(record), instance});
   if (c.size() > instances_) c.erase(c.begin());
   const std::size_t chosen = settled_choice(
-      c.size(), instances_,
+      c.size(), instances_, kSettledInstances,
       [&](std::size_t first, std::uint64_t parts, bool all) { return representative(c, first, parts, all); });
   if (chosen == c.size()) return;
   entry.record = std::move(c[chosen].record);

@@ -176,14 +176,18 @@ static_assert(kFastForwardSettledParts * 2 >= kAgreementParts, "a settled median
 inline constexpr std::size_t kForwardedSettledInstances = 2;
 
 // Which of `count` recorded instances in a row (at most `instances`) to replay, by the rule single ops and overlap
-// groups share: the median of the last kSettledInstances if they all lie within 1/kSettledParts of it, else, once
-// `instances` are kept, the median of them all if another agrees within 1/kAgreementParts; `count` if neither.
-// `representative(first, parts, all)` gives the median's index among those from `first` on, or `count`.
+// groups share: the median of the last `fewest`, ... up to kSettledInstances if they all lie within 1/kSettledParts of
+// it (fewest: kSettledInstances, or kForwardedSettledInstances where the last of them were fast-forwarded inside their
+// tiles), else, once `instances` are kept, the median of them all if another agrees within 1/kAgreementParts; `count`
+// if neither. `representative(first, parts, all)` gives the median's index among those from `first` on, or `count`.
 template <typename Representative>
-[[nodiscard]] std::size_t settled_choice(std::size_t count, std::size_t instances, Representative&& representative) {
+[[nodiscard]] std::size_t settled_choice(std::size_t count, std::size_t instances, std::size_t fewest,
+                                         Representative&& representative) {
   std::size_t chosen = count;
-  const std::size_t settled = std::min(kSettledInstances, instances);
-  if (count >= settled) chosen = representative(count - settled, kSettledParts, true);
+  const std::size_t most = std::min(kSettledInstances, instances);
+  for (std::size_t settled = std::min(fewest, most); chosen == count && settled <= most; ++settled) {
+    if (count >= settled) chosen = representative(count - settled, kSettledParts, true);
+  }
   if (chosen == count && count == instances) chosen = representative(0, kAgreementParts, false);
   return chosen;
 }
@@ -191,15 +195,15 @@ template <typename Representative>
 // Recorded results by signature, shared by the devices of one run (the ranks of a cluster run the same hardware).
 // A signature's instances are simulated until kRepresentativeInstances of them recorded in a row hold another that
 // agrees with their median, or its last kSettledInstances lie within 0.1% of theirs (its last two within 1/256 of
-// each other, the longer one replayed, when both were fast-forwarded inside their tiles); from then on its instances replay that median.
-// The median, not the first of two
-// instances that agree: with the detailed DRAM the same op's time moves from instance to instance by up to 3.5% with
-// state the signature leaves out (above), and one instance replayed for 77 layers carries its own deviation into the
-// total. Llama-3-70B TP8 decode on H100 (80 layers): mlp.up's first agreeing instance, 44.21 us against a median of
-// 43.15 us over the layers, made +88 us of the total's +104 us (0.92%); the median of 3 leaves the total 0.31% off,
-// of 5 0.13% (Llama-2-70B TP8 decode on B200: 0.65%, 0.47%, 0.08%), for 1-3% fewer ops replayed. A signature whose
-// instances disagree by more than half the bound around their median would be replayed outside it and is simulated,
-// and so is a run of fewer layers than kRepresentativeInstances. It does not bound the outliers of later instances.
+// each other, the longer one replayed, when both were fast-forwarded inside their tiles); from then on its instances
+// replay that median. The median, not the first of two instances that agree: with the detailed DRAM the same op's time
+// moves from instance to instance by up to 3.5% with state the signature leaves out (above), and one instance replayed
+// for 77 layers carries its own deviation into the total. Llama-3-70B TP8 decode on H100 (80 layers): mlp.up's first
+// agreeing instance, 44.21 us against a median of 43.15 us over the layers, made +88 us of the total's +104 us (0.92%);
+// the median of 3 leaves the total 0.31% off, of 5 0.13% (Llama-2-70B TP8 decode on B200: 0.65%, 0.47%, 0.08%), for
+// 1-3% fewer ops replayed. A signature whose instances disagree by more than half the bound around their median would
+// be replayed outside it and is simulated, and so is a run of fewer layers than kRepresentativeInstances. It does not
+// bound the outliers of later instances.
 class OpMemoStore {
  public:
   // `instances`: how many instances in a row a representative is chosen from (odd; tests use fewer).
@@ -220,17 +224,14 @@ class OpMemoStore {
     entry.candidates.push_back(std::move(record));
     auto& c = entry.candidates;
     if (c.size() > instances_) c.erase(c.begin());
-    std::size_t chosen = c.size();
-    if (c.size() >= kForwardedSettledInstances &&
-        std::all_of(c.end() - static_cast<std::ptrdiff_t>(kForwardedSettledInstances), c.end(),
-                    [](const auto& r) { return r->forwarded_inside_tiles; })) {
-      chosen = representative(c, c.size() - kForwardedSettledInstances, kFastForwardSettledParts, true);
-    }
-    if (chosen == c.size()) {
-      chosen = settled_choice(c.size(), instances_, [&](std::size_t first, std::uint64_t parts, bool all) {
-        return representative(c, first, all ? std::min(parts, settled_parts(c, first)) : parts, all);
-      });
-    }
+    const bool forwarded_pair = c.size() >= kForwardedSettledInstances &&
+                                std::all_of(c.end() - static_cast<std::ptrdiff_t>(kForwardedSettledInstances), c.end(),
+                                            [](const auto& r) { return r->forwarded_inside_tiles; });
+    const std::size_t chosen =
+        settled_choice(c.size(), instances_, forwarded_pair ? kForwardedSettledInstances : kSettledInstances,
+                       [&](std::size_t first, std::uint64_t parts, bool all) {
+                         return representative(c, first, all ? std::min(parts, settled_parts(c, first)) : parts, all);
+                       });
     if (chosen == c.size()) return;
     entry.record = std::move(c[chosen]);
     c.clear();
