@@ -220,8 +220,8 @@ TimeFs GovernorPolicy::quiet_after_change_fs(std::size_t state, const PowerSplit
   }
 }
 
-void GovernorPolicy::skip_through_change(TimeFs now_fs, TimeFs before_fs, TimeFs after_fs,
-                                         const PowerSplit& measured, const PowerSplit& measured_after) {
+void GovernorPolicy::skip_through_change(TimeFs now_fs, TimeFs before_fs, TimeFs after_fs, const PowerSplit& measured,
+                                         const PowerSplit& measured_after) {
   const auto decision = next_decision(now_fs, measured);
   if (!decision || now_fs + before_fs < decision->decided_fs) {
     throw std::logic_error("GovernorPolicy: a skip across a change that does not reach its decision");
@@ -231,7 +231,8 @@ void GovernorPolicy::skip_through_change(TimeFs now_fs, TimeFs before_fs, TimeFs
     const std::uint64_t windows = (decision->decided_fs - window_start_fs_) / params_.window_fs;
     for (std::uint64_t w = 1; w <= windows; ++w) {
       const auto target = judge(at_state_, measured);
-      if (target.has_value() != (w == windows)) throw std::logic_error("GovernorPolicy: a skip across a change out of turn");
+      if (target.has_value() != (w == windows))
+        throw std::logic_error("GovernorPolicy: a skip across a change out of turn");
     }
   }
   pending_.reset();

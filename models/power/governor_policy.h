@@ -180,7 +180,7 @@ class GovernorPolicy {
   std::size_t state_ = 0;
   TimeFs window_start_fs_ = 0;
   std::optional<Pending> pending_;
-  std::vector<PowerSplit> at_state_;  // the last up_windows windows measured since the last change
+  std::vector<PowerSplit> at_state_;                  // the last up_windows windows measured since the last change
   std::vector<std::optional<PowerSplit>> last_mean_;  // per state: the mean kept when a window there was last judged
 };
 

@@ -732,6 +732,42 @@ std::vector<std::uint32_t> DeviceOpReplay::pace_groups(const std::vector<Compute
   return groups;
 }
 
+// Under a power cap a window that decides a clock change would end the skip, and the op would be simulated through
+// the rest of that window, the reaction delay and the first intervals at the new state (GPT-3's GEMMs on H100 step
+// up once a wave, a quarter of their simulated steps). Where the op was seen steady at the state the governor moves
+// to, the skip goes on through the change instead: up to it at this state's window, on from it at that state's,
+// as far as the windows there stay quiet measuring what they last measured there. The change then takes effect at
+// the end of the lanes' steps that reach it (whole buffers: at most a few steps after its time).
+DeviceOpReplay::Crossing DeviceOpReplay::plan_crossing(const Forward& f, const WaveFastForward::Window& window,
+                                                       std::vector<std::uint64_t> state_class,
+                                                       const std::vector<std::uint32_t>& groups,
+                                                       const std::vector<std::uint64_t>& left, std::uint64_t keep,
+                                                       std::uint64_t buffers, TimeFs now,
+                                                       std::vector<std::uint32_t>& skip_steps) const {
+  Crossing crossing;
+  if (governor_ == nullptr || governor_->skip_bound_fs(now) == kNever) return crossing;
+  const auto change = governor_->change_ahead(now);
+  if (!change) return crossing;
+  // boundary_of() puts the clock's state first in the state class.
+  state_class.front() = change->decision.state;
+  const WaveFastForward::Window* after = f.steps.seen_window(state_class);
+  if (after == nullptr) return crossing;
+  const TimeFs effective_fs = std::max(change->decision.effective_fs, now);
+  std::vector<std::uint32_t> before = WaveFastForward::steps_to_reach(window, groups, effective_fs - now, buffers);
+  std::vector<std::uint64_t> left_after;
+  for (std::size_t lane = 0; lane < left.size(); ++lane) {
+    if (before[lane] == 0 || before[lane] + keep >= left[lane]) return crossing;
+    left_after.push_back(left[lane] - before[lane]);
+  }
+  const auto after_steps =
+      WaveFastForward::steps_to_skip(*after, left_after, groups, keep, buffers, change->quiet_after_fs);
+  for (std::size_t lane = 0; lane < skip_steps.size(); ++lane) skip_steps[lane] = before[lane] + after_steps[lane];
+  crossing.before_steps = std::move(before);
+  crossing.after = after;
+  crossing.decision = change->decision;
+  return crossing;
+}
+
 TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   if (!store_.fast_forward || units_.empty() || policy_.others_in_flight(op)) return 0;
   Forward& f = forward_of(op);
@@ -757,36 +793,10 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   const TimeFs governor_bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
   std::vector<std::uint32_t> skip_steps =
       WaveFastForward::steps_to_skip(window, left, groups, keep, buffers, governor_bound_fs);
-  // Under a power cap a window that decides a clock change would end the skip, and the op would be simulated through
-  // the rest of that window, the reaction delay and the first intervals at the new state (GPT-3's GEMMs on H100 step
-  // up once a wave, a quarter of their simulated steps). Where the op was seen steady at the state the governor moves
-  // to, the skip goes on through the change instead: up to it at this state's window, on from it at that state's,
-  // as far as the windows there stay quiet measuring what they last measured there. The change then takes effect at
-  // the end of the lanes' steps that reach it (whole buffers: at most a few steps after its time).
-  std::vector<std::uint32_t> before_steps;  // each lane's skipped steps before the change (empty: no change crossed)
-  const WaveFastForward::Window* after = nullptr;
-  std::optional<GovernorModule::ChangeAhead> change;
-  if (governor_ != nullptr && governor_bound_fs != kNever) change = governor_->change_ahead(now);
-  if (change) {
-    // boundary_of() puts the clock's state first in the state class.
-    std::vector<std::uint64_t> after_class = state_class;
-    after_class.front() = change->decision.state;
-    after = f.steps.seen_window(after_class);
-  }
-  if (after != nullptr) {
-    const TimeFs effective_fs = std::max(change->decision.effective_fs, now);
-    before_steps = WaveFastForward::steps_to_reach(window, groups, effective_fs - now, buffers);
-    std::vector<std::uint64_t> left_after;
-    for (std::size_t lane = 0; lane < left.size() && !before_steps.empty(); ++lane) {
-      if (before_steps[lane] == 0 || before_steps[lane] + keep >= left[lane]) before_steps.clear();
-      if (!before_steps.empty()) left_after.push_back(left[lane] - before_steps[lane]);
-    }
-    if (!before_steps.empty()) {
-      const auto after_steps =
-          WaveFastForward::steps_to_skip(*after, left_after, groups, keep, buffers, change->quiet_after_fs);
-      for (std::size_t lane = 0; lane < skip_steps.size(); ++lane) skip_steps[lane] = before_steps[lane] + after_steps[lane];
-    }
-  }
+  const Crossing crossing_plan = plan_crossing(f, window, state_class, groups, left, keep, buffers, now, skip_steps);
+  const std::vector<std::uint32_t>& before_steps = crossing_plan.before_steps;
+  const WaveFastForward::Window* after = crossing_plan.after;
+  const auto& change = crossing_plan.decision;
   const bool crossing = !before_steps.empty();
   const std::uint32_t rounds = *std::max_element(skip_steps.begin(), skip_steps.end());
   if (rounds == 0) return 0;
@@ -871,7 +881,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
     WaveFastForward::Skip& skip = skips[part];
     skip.waves = rounds;
     skip.hold_fs = WaveFastForward::scaled(w.window_fs, progress_of(part, false), w.progress);
-    if (part == 0 && crossing) skip.hold_fs = std::max(skip.hold_fs, std::max(change->decision.decided_fs, now) - now);
+    if (part == 0 && crossing) skip.hold_fs = std::max(skip.hold_fs, std::max(change.decided_fs, now) - now);
     skip.wave_fs = skip.hold_fs;
     skip.booked = window.booked;
     for (auto& v : skip.booked) v = WaveFastForward::scaled(v, progress_of(part, false), window.progress);
@@ -890,7 +900,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   }
   note_skip(f, skips[0], true, now, clock_.state(), !crossing);
   if (crossing) {
-    if (skips[1].hold_fs > 0) note_skip(f, skips[1], true, now, change->decision.state, false);
+    if (skips[1].hold_fs > 0) note_skip(f, skips[1], true, now, change.state, false);
     governor_->skip_through_change(now, skips[0].hold_fs, skips[1].hold_fs);
     ++store_.crossed_changes;
   }

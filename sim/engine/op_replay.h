@@ -182,6 +182,18 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
     bool wave_skips_refused = false;
   };
   [[nodiscard]] WaveFastForward::Boundary boundary_of(std::size_t op, TimeFs now) const;
+  // A skip inside tiles that goes on through the governor's next clock change (plan_crossing).
+  struct Crossing {
+    std::vector<std::uint32_t> before_steps;         // each lane's skipped steps before it (empty: none crossed)
+    const WaveFastForward::Window* after = nullptr;  // the window seen steady at the state it moves to
+    GovernorDecision decision;
+  };
+  // The crossing of the governor's next change by a skip inside tiles of `window` (state class `state_class`,
+  // `left` steps not yet loaded per lane, `keep` kept); when there is one, `skip_steps` becomes its steps.
+  [[nodiscard]] Crossing plan_crossing(const Forward& f, const WaveFastForward::Window& window,
+                                       std::vector<std::uint64_t> state_class, const std::vector<std::uint32_t>& groups,
+                                       const std::vector<std::uint64_t>& left, std::uint64_t keep,
+                                       std::uint64_t buffers, TimeFs now, std::vector<std::uint32_t>& skip_steps) const;
   // For each of boundary_of's `booked` counters of `op`, whether it follows the time rather than the work.
   [[nodiscard]] std::vector<bool> booked_by_time(std::size_t op) const;
   [[nodiscard]] Forward& forward_of(std::size_t op);
