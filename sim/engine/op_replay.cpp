@@ -751,7 +751,9 @@ DeviceOpReplay::Crossing DeviceOpReplay::plan_crossing(const Forward& f, const W
   // boundary_of() puts the clock's state first in the state class.
   state_class.front() = change->decision.state;
   const WaveFastForward::Window* after = f.steps.seen_window(state_class);
-  if (after == nullptr) return crossing;
+  // A window seen before the op first ran at a faster state books fewer states' engine times: its counters do not
+  // line up with this one's.
+  if (after == nullptr || after->booked.size() != window.booked.size()) return crossing;
   const TimeFs effective_fs = std::max(change->decision.effective_fs, now);
   std::vector<std::uint32_t> before = WaveFastForward::steps_to_reach(window, groups, effective_fs - now, buffers);
   std::vector<std::uint64_t> left_after;
@@ -892,7 +894,8 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
     // another rate than the steps skipped after the change touched).
     const std::vector<bool> by_time = booked_by_time(op);
     if (by_time.size() != skip.booked.size() || w.booked.size() != skip.booked.size()) {
-      throw std::logic_error("DeviceOpReplay: booked counters out of step with booked_by_time");
+      throw std::logic_error(fmt::format("DeviceOpReplay: {} booked counters, {} in booked_by_time, {} in the window",
+                                         skip.booked.size(), by_time.size(), w.booked.size()));
     }
     for (std::size_t i = 0; i < skip.booked.size(); ++i) {
       if (by_time[i]) skip.booked[i] = WaveFastForward::scaled(w.booked[i], progress_of(part, false), w.progress);

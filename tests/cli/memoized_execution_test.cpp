@@ -270,3 +270,22 @@ TEST_CASE("GEMMs fast-forwarded across the governor's clock changes keep the tim
     CHECK(relative(m["ops"][i]["power"]["energy_j"].get<double>(), eo["power"]["energy_j"].get<double>()) < 0.01);
   }
 }
+
+TEST_CASE("a skip crosses a clock change only with a window whose counters line up with the op's present ones") {
+  // An op's engine time is kept per clock state up to the fastest it has run at. B200's mlp.up saw a state steady
+  // before it first ran one state faster; that window's counters were one shorter than the present window's, and
+  // booking the skip across the change into that state stopped the run. It is no longer crossed; the run ends,
+  // and within the bounds of --exact on its total and energy.
+  const std::string args = "run --hw B200 --workload gpt3_175b_block_prefill";
+  const auto dir = test::scratch_dir("memo-crossed-window-length");
+  const auto run = test::run_roofsim(args + " --verbose --out " + (dir / "memo").string());
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("across 0 clock changes") == std::string::npos);
+  const auto exact = test::run_roofsim(args + " --exact --quiet --out " + (dir / "exact").string());
+  REQUIRE(exact.exit_code == 0);
+  const auto m = report((dir / "memo").string());
+  const auto e = report((dir / "exact").string());
+  CHECK(relative(m["total"]["sim_time_s"].get<double>(), e["total"]["sim_time_s"].get<double>()) < 0.005);
+  CHECK(relative(m["power"]["energy_j"].get<double>(), e["power"]["energy_j"].get<double>()) < 0.01);
+}
