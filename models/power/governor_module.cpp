@@ -181,25 +181,6 @@ void GovernorModule::skip_windows(TimeFs now_fs, TimeFs skipped_fs) {
   rearm(now_fs);
 }
 
-std::optional<GovernorModule::ChangeAhead> GovernorModule::change_ahead(TimeFs now_fs) const {
-  if (imposed_.active()) return std::nullopt;
-  const auto decision = policy_.next_decision(now_fs, policy_.kept_mean());
-  if (!decision) return std::nullopt;
-  const auto after = policy_.last_mean_at(decision->state);
-  if (!after) return std::nullopt;
-  return ChangeAhead{*decision, policy_.quiet_after_change_fs(decision->state, *after)};
-}
-
-void GovernorModule::skip_through_change(TimeFs now_fs, TimeFs before_fs, TimeFs after_fs) {
-  close_interval(now_fs);
-  const auto decision = policy_.next_decision(now_fs, policy_.kept_mean());
-  const auto after = decision ? policy_.last_mean_at(decision->state) : std::nullopt;
-  if (!after) throw std::logic_error("GovernorModule: a skip across a change none is ahead of");
-  policy_.skip_through_change(now_fs, before_fs, after_fs, policy_.kept_mean(), *after);
-  clock_.set_state(policy_.state(), now_fs);
-  rearm(now_fs);
-}
-
 void GovernorModule::wake() {
   if (done_) return;
   ++wakes_;

@@ -20,7 +20,6 @@
 #include <systemc>
 
 #include <cstddef>
-#include <optional>
 #include <vector>
 
 #include "models/kernel/device_scheduler.h"
@@ -93,17 +92,6 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   [[nodiscard]] TimeFs skip_bound_fs(TimeFs now_fs) const;
   // `skipped_fs` (at most skip_bound_fs) skipped at `now_fs` (GovernorPolicy::skip_windows).
   void skip_windows(TimeFs now_fs, TimeFs skipped_fs);
-  // Steady-state fast-forward across a decision (GovernorPolicy::skip_through_change), each window before the change
-  // measuring the mean of those kept, each after it what was last kept at the new state. None while a stretch is
-  // imposed, when no window would decide, or when the new state was never measured.
-  struct ChangeAhead {
-    GovernorDecision decision;
-    TimeFs quiet_after_fs = 0;  // the longest stretch at the new state from the change that no window decides in
-  };
-  [[nodiscard]] std::optional<ChangeAhead> change_ahead(TimeFs now_fs) const;
-  // `before_fs` then `after_fs` skipped at `now_fs` across change_ahead(now_fs); the clock takes the new state now,
-  // for the work simulated after the skip.
-  void skip_through_change(TimeFs now_fs, TimeFs before_fs, TimeFs after_fs);
 
  private:
   void wake();

@@ -49,34 +49,22 @@ TimeFs GovernorPolicy::next_wake_fs() const {
   return pending_ ? pending_->at_fs : window_start_fs_ + params_.window_fs;
 }
 
-std::optional<std::size_t> GovernorPolicy::judge_at(std::size_t state, std::vector<PowerSplit>& at_state,
-                                                    const PowerSplit& measured) const {
+std::optional<std::size_t> GovernorPolicy::judge(std::vector<PowerSplit>& at_state, const PowerSplit& measured) const {
   at_state.push_back(measured);
   if (at_state.size() > kept_windows()) at_state.erase(at_state.begin());
   const std::size_t up_windows = kept_windows();
   if (measured.total_w() > params_.cap_w) {
-    if (state > 0) return state - 1;
-  } else if (state + 1 < params_.states.size() && at_state.size() >= up_windows) {
+    if (state_ > 0) return state_ - 1;
+  } else if (state_ + 1 < params_.states.size() && at_state.size() >= up_windows) {
     PowerSplit mean;
     for (auto it = at_state.end() - static_cast<std::ptrdiff_t>(up_windows); it != at_state.end(); ++it) {
       mean.add(*it, 1.0, static_cast<double>(up_windows));
     }
-    if (predict_power_w(mean, params_.states[state], params_.states[state + 1]) <= params_.cap_w) {
-      return state + 1;
+    if (predict_power_w(mean, params_.states[state_], params_.states[state_ + 1]) <= params_.cap_w) {
+      return state_ + 1;
     }
   }
   return std::nullopt;
-}
-
-// Only windows that decided nothing are remembered: a window that moved the governor away (one over the cap as a
-// wave's tiles start) is no measure of the state's steady load.
-void GovernorPolicy::remember_mean() {
-  if (last_mean_.size() != params_.states.size()) last_mean_.resize(params_.states.size());
-  if (!at_state_.empty()) last_mean_[state_] = kept_mean();
-}
-
-std::optional<PowerSplit> GovernorPolicy::last_mean_at(std::size_t state) const {
-  return state < last_mean_.size() ? last_mean_[state] : std::nullopt;
 }
 
 std::optional<std::size_t> GovernorPolicy::window_ended(TimeFs now_fs, const PowerSplit& measured) {
@@ -84,7 +72,6 @@ std::optional<std::size_t> GovernorPolicy::window_ended(TimeFs now_fs, const Pow
   window_start_fs_ = now_fs;
   if (params_.cap_w <= 0) return std::nullopt;
   const auto target = judge(at_state_, measured);
-  if (!target) remember_mean();
   if (target) pending_ = Pending{now_fs + params_.reaction_delay_fs, *target};
   return target;
 }
@@ -117,7 +104,6 @@ std::optional<std::size_t> GovernorPolicy::windows_ended(TimeFs now_fs, std::uin
     // As in quiet_windows(): the windows left would each leave the state as it is.
     if (!target && window >= kept_windows()) break;
   }
-  if (!target) remember_mean();
   if (target) pending_ = Pending{now_fs + params_.reaction_delay_fs, *target};
   return target;
 }
@@ -186,70 +172,12 @@ void GovernorPolicy::skip_windows(TimeFs now_fs, TimeFs skipped_fs, const PowerS
     for (std::uint64_t w = 0; w < ended && w < kept_windows(); ++w) {
       if (judge(at_state_, measured)) throw std::logic_error("GovernorPolicy: a change decided inside a skip");
     }
-    remember_mean();
   }
   // After the stretch the window started at window_start + ended x window, which lies in (now + skipped - window,
   // now + skipped]; on the simulated clock, which did not move, that is `skipped` earlier.
   const TimeFs start_after = window_start_fs_ + ended * window;
   if (start_after < skipped_fs) throw std::logic_error("GovernorPolicy: a skip before the first window");
   window_start_fs_ = start_after - skipped_fs;
-}
-
-std::optional<GovernorDecision> GovernorPolicy::next_decision(TimeFs now_fs, const PowerSplit& measured) const {
-  if (params_.cap_w <= 0) return std::nullopt;
-  if (pending_) return GovernorDecision{now_fs, std::max(now_fs, pending_->at_fs), pending_->state};
-  // As skip_bound_fs: a stretch shifts the window start back by its length, and needs a window before it to shift into.
-  if (now_fs < window_start_fs_ || now_fs < params_.window_fs) return std::nullopt;
-  auto at_state = at_state_;
-  for (std::uint64_t window = 1;; ++window) {
-    if (const auto target = judge(at_state, measured)) {
-      const TimeFs decided = window_start_fs_ + window * params_.window_fs;
-      return GovernorDecision{decided, decided + params_.reaction_delay_fs, *target};
-    }
-    // As in quiet_windows(): once the kept windows all measured `measured`, each further one decides alike.
-    if (window >= kept_windows()) return std::nullopt;
-  }
-}
-
-TimeFs GovernorPolicy::quiet_after_change_fs(std::size_t state, const PowerSplit& measured) const {
-  if (params_.cap_w <= 0) return kNever;
-  std::vector<PowerSplit> at_state;
-  for (std::uint64_t window = 1;; ++window) {
-    if (judge_at(state, at_state, measured)) return window * params_.window_fs - 1;
-    if (window >= kept_windows()) return kNever;
-  }
-}
-
-void GovernorPolicy::skip_through_change(TimeFs now_fs, TimeFs before_fs, TimeFs after_fs, const PowerSplit& measured,
-                                         const PowerSplit& measured_after) {
-  const auto decision = next_decision(now_fs, measured);
-  if (!decision || now_fs + before_fs < decision->decided_fs) {
-    throw std::logic_error("GovernorPolicy: a skip across a change that does not reach its decision");
-  }
-  if (!pending_) {
-    // The windows up to the deciding one, which decides as next_decision() found.
-    const std::uint64_t windows = (decision->decided_fs - window_start_fs_) / params_.window_fs;
-    for (std::uint64_t w = 1; w <= windows; ++w) {
-      const auto target = judge(at_state_, measured);
-      if (target.has_value() != (w == windows))
-        throw std::logic_error("GovernorPolicy: a skip across a change out of turn");
-    }
-  }
-  pending_.reset();
-  state_ = decision->state;
-  at_state_.clear();
-  const TimeFs change_fs = now_fs + before_fs;
-  if (after_fs > quiet_after_change_fs(state_, measured_after)) {
-    throw std::logic_error("GovernorPolicy: a skip past a window that decides after a change");
-  }
-  const std::uint64_t ended = after_fs / params_.window_fs;
-  for (std::uint64_t w = 0; w < ended && w < kept_windows(); ++w) {
-    if (judge(at_state_, measured_after)) throw std::logic_error("GovernorPolicy: a change decided inside a skip");
-  }
-  remember_mean();
-  // As skip_windows: the window in force after the stretch, moved back by the stretch's length (at least the first
-  // window's length lies before `now_fs`, so the start stays at or after 0).
-  window_start_fs_ = change_fs + ended * params_.window_fs - before_fs - after_fs;
 }
 
 }  // namespace roofsim

@@ -87,14 +87,6 @@ struct ClockTrajectory {
   GovernorSnapshot end;  // the policy after the stretch
 };
 
-// The change the window that ends a quiet stretch decides, or the change already decided and pending
-// (GovernorPolicy::next_decision).
-struct GovernorDecision {
-  TimeFs decided_fs = 0;    // when the deciding window ends (now, for a change already pending)
-  TimeFs effective_fs = 0;  // when the change takes effect: a reaction delay later
-  std::size_t state = 0;    // the state decided on
-};
-
 class GovernorPolicy {
  public:
   // Starts at the fastest state, its first window beginning at time 0.
@@ -140,24 +132,6 @@ class GovernorPolicy {
   // windows after the skip keep their phase and the up decision has counted the skipped windows.
   void skip_windows(TimeFs now_fs, TimeFs skipped_fs, const PowerSplit& measured);
 
-  // Skipping across a decision. A fast-forward that knows how the op runs at the state the governor will move to
-  // (a window seen steady there) skips on through the change instead of stopping at the window that decides it.
-  // next_decision: the change the windows from `now_fs` on, each measuring `measured`, would decide first (none: they
-  // never decide; a pending change is that change).
-  [[nodiscard]] std::optional<GovernorDecision> next_decision(TimeFs now_fs, const PowerSplit& measured) const;
-  // How long after a change into `state` (no window kept yet) windows each measuring `measured` stay quiet: the
-  // longest stretch from the change that ends before a window decides (kNever: any).
-  [[nodiscard]] TimeFs quiet_after_change_fs(std::size_t state, const PowerSplit& measured) const;
-  // A stretch skipped at `now_fs` across next_decision(now_fs, measured): `before_fs` (reaching at least the deciding
-  // window's end) at the current state, measuring `measured`, after which the decided change takes effect, then
-  // `after_fs` (at most quiet_after_change_fs) at the new state, measuring `measured_after`. As skip_windows, the
-  // windows after the stretch keep their phase, shifted back by its length.
-  void skip_through_change(TimeFs now_fs, TimeFs before_fs, TimeFs after_fs, const PowerSplit& measured,
-                           const PowerSplit& measured_after);
-  // The mean of the windows last kept at `state` (none: no window was judged there yet), what a window there is
-  // expected to measure when the governor returns to it.
-  [[nodiscard]] std::optional<PowerSplit> last_mean_at(std::size_t state) const;
-
  private:
   struct Pending {
     TimeFs at_fs = 0;
@@ -165,14 +139,7 @@ class GovernorPolicy {
   };
   // Judges one more window measuring `measured` at the current state: adds it to `at_state` (the last up_windows
   // windows) and returns the state to move to, if any. Changes nothing else.
-  [[nodiscard]] std::optional<std::size_t> judge(std::vector<PowerSplit>& at_state, const PowerSplit& measured) const {
-    return judge_at(state_, at_state, measured);
-  }
-  // As judge(), at `state` instead of the current one.
-  [[nodiscard]] std::optional<std::size_t> judge_at(std::size_t state, std::vector<PowerSplit>& at_state,
-                                                    const PowerSplit& measured) const;
-  // Keeps the mean of the windows at the current state for last_mean_at().
-  void remember_mean();
+  [[nodiscard]] std::optional<std::size_t> judge(std::vector<PowerSplit>& at_state, const PowerSplit& measured) const;
   // Windows at a state after which the last up_windows all measured the same: from then on each decides alike.
   [[nodiscard]] std::size_t kept_windows() const { return std::max<std::size_t>(params_.up_windows, 1); }
 
@@ -180,8 +147,7 @@ class GovernorPolicy {
   std::size_t state_ = 0;
   TimeFs window_start_fs_ = 0;
   std::optional<Pending> pending_;
-  std::vector<PowerSplit> at_state_;                  // the last up_windows windows measured since the last change
-  std::vector<std::optional<PowerSplit>> last_mean_;  // per state: the mean kept when a window there was last judged
+  std::vector<PowerSplit> at_state_;  // the last up_windows windows measured since the last change
 };
 
 }  // namespace roofsim

@@ -137,7 +137,6 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload, std::
     result.ops_fast_forwarded = memo->fast_forwarded;
     result.waves_skipped = memo->skipped_waves;
     result.steps_skipped = memo->skipped_steps;
-    result.changes_crossed = memo->crossed_changes;
   }
   return result;
 }

@@ -563,30 +563,6 @@ WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now
   return b;
 }
 
-std::vector<bool> DeviceOpReplay::booked_by_time(std::size_t op) const {
-  // In boundary_of's order of `booked`: what follows the time rather than the work is a level's port time, the
-  // DRAM's refreshes, the requests' latency and queueing, the time at each clock state and the units' times.
-  std::vector<bool> by_time;
-  const auto push = [&](bool t, std::size_t n) { by_time.insert(by_time.end(), n, t); };
-  for (std::size_t level = 0; level < memory_.sram_levels(); ++level) {
-    LevelCounters c;
-    LevelCounters::for_each_counter(c, [&](auto& v) { push(&v == &c.port_busy_fs, 1); });
-  }
-  push(false, 2);
-  if (dram_ != nullptr) {
-    OpDramCounters d;
-    OpDramCounters::for_each_counter(
-        d, [&](auto& v) { push(&v == &d.refresh_cycles || &v == &d.refs_all_bank || &v == &d.refs_per_bank, 1); });
-    push(false, 1);
-  }
-  const OpExecution& e = executions_[op];
-  push(true, 2);
-  push(false, e.bytes.size());
-  push(true, e.busy_at_state_fs.size());
-  for (const auto& u : e.units) push(true, 2 + u.waited_fs.size());
-  return by_time;
-}
-
 void DeviceOpReplay::set_units(std::vector<ComputeUnit*> units) {
   units_ = std::move(units);
   // One slot of the first unit is the metronome of the step boundaries (ComputeUnit::watch_steps).
@@ -659,7 +635,7 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
     f.last_boundary_fs = now;
     return {};
   }
-  note_skip(f, skip, false, now, clock_.state(), true);
+  note_skip(f, skip, false, now);
   Forward::Skipped& skipped = f.skips.back();
   for (std::size_t i = skip.window_mark; i < spans.size(); ++i) {
     if (spans[i].op == op) skipped.wave_spans.push_back(spans[i]);
@@ -732,44 +708,6 @@ std::vector<std::uint32_t> DeviceOpReplay::pace_groups(const std::vector<Compute
   return groups;
 }
 
-// Under a power cap a window that decides a clock change would end the skip, and the op would be simulated through
-// the rest of that window, the reaction delay and the first intervals at the new state (GPT-3's GEMMs on H100 step
-// up once a wave, a quarter of their simulated steps). Where the op was seen steady at the state the governor moves
-// to, the skip goes on through the change instead: up to it at this state's window, on from it at that state's,
-// as far as the windows there stay quiet measuring what they last measured there. The change then takes effect at
-// the end of the lanes' steps that reach it (whole buffers: at most a few steps after its time).
-DeviceOpReplay::Crossing DeviceOpReplay::plan_crossing(const Forward& f, const WaveFastForward::Window& window,
-                                                       std::vector<std::uint64_t> state_class,
-                                                       const std::vector<std::uint32_t>& groups,
-                                                       const std::vector<std::uint64_t>& left, std::uint64_t keep,
-                                                       std::uint64_t buffers, TimeFs now,
-                                                       std::vector<std::uint32_t>& skip_steps) const {
-  Crossing crossing;
-  if (governor_ == nullptr || governor_->skip_bound_fs(now) == kNever) return crossing;
-  const auto change = governor_->change_ahead(now);
-  if (!change) return crossing;
-  // boundary_of() puts the clock's state first in the state class.
-  state_class.front() = change->decision.state;
-  const WaveFastForward::Window* after = f.steps.seen_window(state_class);
-  // A window seen before the op first ran at a faster state books fewer states' engine times: its counters do not
-  // line up with this one's.
-  if (after == nullptr || after->booked.size() != window.booked.size()) return crossing;
-  const TimeFs effective_fs = std::max(change->decision.effective_fs, now);
-  std::vector<std::uint32_t> before = WaveFastForward::steps_to_reach(window, groups, effective_fs - now, buffers);
-  std::vector<std::uint64_t> left_after;
-  for (std::size_t lane = 0; lane < left.size(); ++lane) {
-    if (before[lane] == 0 || before[lane] + keep >= left[lane]) return crossing;
-    left_after.push_back(left[lane] - before[lane]);
-  }
-  const auto after_steps =
-      WaveFastForward::steps_to_skip(*after, left_after, groups, keep, buffers, change->quiet_after_fs);
-  for (std::size_t lane = 0; lane < skip_steps.size(); ++lane) skip_steps[lane] = before[lane] + after_steps[lane];
-  crossing.before_steps = std::move(before);
-  crossing.after = after;
-  crossing.decision = change->decision;
-  return crossing;
-}
-
 TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   if (!store_.fast_forward || units_.empty() || policy_.others_in_flight(op)) return 0;
   Forward& f = forward_of(op);
@@ -782,7 +720,6 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   WaveFastForward::Window window;
   WaveFastForward::Boundary state = step_state(op, now, slots);
   const std::vector<std::uint32_t> groups = state.lane_groups;
-  const std::vector<std::uint64_t> state_class = state.state;
   if (!f.steps.steady_window(std::move(state), buffers, window) || window.window_fs == 0) return 0;
 
   // Every lane keeps kKeptStepQuanta of its tile (its last steps, whose writes end the tile). In a partial
@@ -791,15 +728,9 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   // in the window's misses, and in the trial's below.
   std::vector<std::uint64_t> left;
   for (const auto& s : slots) left.push_back(s.steps - s.next_load);
-  const std::uint64_t keep = kKeptStepQuanta * ComputeUnit::step_quantum(e.stages);
   const TimeFs governor_bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
-  std::vector<std::uint32_t> skip_steps =
-      WaveFastForward::steps_to_skip(window, left, groups, keep, buffers, governor_bound_fs);
-  const Crossing crossing_plan = plan_crossing(f, window, state_class, groups, left, keep, buffers, now, skip_steps);
-  const std::vector<std::uint32_t>& before_steps = crossing_plan.before_steps;
-  const WaveFastForward::Window* after = crossing_plan.after;
-  const auto& change = crossing_plan.decision;
-  const bool crossing = !before_steps.empty();
+  const std::vector<std::uint32_t> skip_steps = WaveFastForward::steps_to_skip(
+      window, left, groups, kKeptStepQuanta * ComputeUnit::step_quantum(e.stages), buffers, governor_bound_fs);
   const std::uint32_t rounds = *std::max_element(skip_steps.begin(), skip_steps.end());
   if (rounds == 0) return 0;
   std::uint64_t lane_steps = 0;
@@ -817,12 +748,10 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   // anew. In a steady state they miss exactly at the window's rate. If they differ by more than kSkipMissTolerance,
   // the caches are put back and the detector starts over from the next boundaries, which simulate on.
   // The steps pass in rounds of equal time: in each, every lane its share of its skipped steps, in step order.
-  // Part 0 is the steps before a crossed change (all of them when none is crossed), part 1 those after it.
   const std::uint32_t count_from = touch_from + (rounds - touch_from) / 2;
-  std::array<Flops, 2> flops{}, counted_flops{};
-  std::array<std::uint64_t, 2> part_lane_steps{}, counted_lane_steps{};
-  std::array<PhaseWork, 2> work;
-  Flops useful_flops = 0;
+  Flops flops = 0, useful_flops = 0, counted_flops = 0;
+  std::uint64_t counted_lane_steps = 0;
+  PhaseWork work;
   TileStep step;
   std::optional<std::vector<std::vector<CacheTags>>> contents_before;
   if (count_from < rounds) contents_before = memory_.cache_contents();
@@ -836,16 +765,14 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
       const auto from = static_cast<std::uint32_t>(steps * round / rounds);
       const auto to = static_cast<std::uint32_t>(steps * (round + 1) / rounds);
       for (std::uint32_t k = from; k < to; ++k) {
-        const std::size_t part = crossing && k >= before_steps[lane] ? 1 : 0;
         e.lowering->step(s.tile, s.next_load + k, step);
-        flops[part] += step.executed_flops;
+        flops += step.executed_flops;
         useful_flops += step.useful_flops;
-        work[part] += step.work();
-        ++part_lane_steps[part];
+        work += step.work();
         if (!touched) continue;
         if (counted) {
-          counted_flops[part] += step.executed_flops;
-          ++counted_lane_steps[part];
+          counted_flops += step.executed_flops;
+          ++counted_lane_steps;
         }
         for (const Chunk& chunk : step.reads) {
           memory_.touch(s.unit, step.view(chunk), false, now, counted ? counted_misses.data() : nullptr);
@@ -854,17 +781,11 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
       }
     }
   }
-  const std::array<const WaveFastForward::Window*, 2> windows = {&window, after};
-  const auto progress_of = [&](std::size_t part, bool counted_only) -> std::uint64_t {
-    if (counted_only) return by_flops ? counted_flops[part] : counted_lane_steps[part];
-    return by_flops ? flops[part] : part_lane_steps[part];
-  };
+  const std::uint64_t skipped_progress = by_flops ? flops : lane_steps;
   if (contents_before) {
-    // Misses follow the work at the lanes' place in their tiles: this window's rate before and after a change.
+    const std::uint64_t counted_progress = by_flops ? counted_flops : counted_lane_steps;
     std::vector<Bytes> expected_misses = level_misses(window.booked);
-    for (auto& m : expected_misses) {
-      m = WaveFastForward::scaled(m, progress_of(0, true) + progress_of(1, true), window.progress);
-    }
+    for (auto& m : expected_misses) m = WaveFastForward::scaled(m, counted_progress, window.progress);
     if (!WaveFastForward::misses_agree(expected_misses, counted_misses, capacities, kSkipMissTolerance)) {
       memory_.restore_cache_contents(std::move(*contents_before));
       f.steps.restart();
@@ -875,49 +796,23 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   for (std::size_t lane = 0; lane < slots.size(); ++lane) {
     units_[slots[lane].unit]->skip_steps(op, slots[lane].tile, skip_steps[lane]);
   }
-  // Each part's window's costs in proportion to the work it skipped. The steps before a crossed change last at least
-  // until the window that decides it has ended.
-  std::array<WaveFastForward::Skip, 2> skips;
-  for (std::size_t part = 0; part < (crossing ? 2U : 1U); ++part) {
-    const WaveFastForward::Window& w = *windows[part];
-    WaveFastForward::Skip& skip = skips[part];
-    skip.waves = rounds;
-    skip.hold_fs = WaveFastForward::scaled(w.window_fs, progress_of(part, false), w.progress);
-    if (part == 0 && crossing) skip.hold_fs = std::max(skip.hold_fs, std::max(change.decided_fs, now) - now);
-    skip.wave_fs = skip.hold_fs;
-    skip.booked = window.booked;
-    for (auto& v : skip.booked) v = WaveFastForward::scaled(v, progress_of(part, false), window.progress);
-    if (part == 0) continue;
-    // After the change the op runs at the new state's pace, which that state's window shows; what it reads,
-    // writes and misses follows the work where the lanes are now, which this window shows (a window seen in an
-    // earlier wave's tiles shares operand blocks with other tiles than these: mlp.up's on H100 missed in L2 at
-    // another rate than the steps skipped after the change touched).
-    const std::vector<bool> by_time = booked_by_time(op);
-    if (by_time.size() != skip.booked.size() || w.booked.size() != skip.booked.size()) {
-      throw std::logic_error(fmt::format("DeviceOpReplay: {} booked counters, {} in booked_by_time, {} in the window",
-                                         skip.booked.size(), by_time.size(), w.booked.size()));
-    }
-    for (std::size_t i = 0; i < skip.booked.size(); ++i) {
-      if (by_time[i]) skip.booked[i] = WaveFastForward::scaled(w.booked[i], progress_of(part, false), w.progress);
-    }
-  }
-  note_skip(f, skips[0], true, now, clock_.state(), !crossing);
-  if (crossing) {
-    if (skips[1].hold_fs > 0) note_skip(f, skips[1], true, now, change.state, false);
-    governor_->skip_through_change(now, skips[0].hold_fs, skips[1].hold_fs);
-    ++store_.crossed_changes;
-  }
+  // The window's costs in proportion to the work skipped.
+  WaveFastForward::Skip skip;
+  skip.waves = rounds;
+  skip.hold_fs = WaveFastForward::scaled(window.window_fs, skipped_progress, window.progress);
+  skip.wave_fs = skip.hold_fs;
+  skip.booked = window.booked;
+  for (auto& v : skip.booked) v = WaveFastForward::scaled(v, skipped_progress, window.progress);
+  note_skip(f, skip, true, now);
   store_.skipped_steps += lane_steps;
-  for (std::size_t part = 0; part < (crossing ? 2U : 1U); ++part) {
-    e.executed_flops += flops[part];
-    e.executed_work += work[part];
-    book_skip(f, skips[part], flops[part], work[part], true, now);
-  }
+  e.executed_flops += flops;
+  e.executed_work += work;
+  book_skip(f, skip, flops, work, true, now);
   // The detector goes on from its boundaries, moved by what the skip added.
   slots.clear();
   for (const auto* unit : units_) unit->add_slot_steps(op, slots);
   f.steps.skipped_to(step_state(op, now, slots));
-  return skips[0].hold_fs + skips[1].hold_fs;
+  return skip.hold_fs;
 }
 
 std::vector<Bytes> DeviceOpReplay::cache_capacities() const {
@@ -939,8 +834,7 @@ std::vector<Bytes> DeviceOpReplay::level_misses(const std::vector<std::uint64_t>
   return misses;
 }
 
-void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now,
-                               std::size_t clock_state, bool count_windows) {
+void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now) {
   if (f.skips.empty()) ++store_.fast_forwarded;
   Forward::Skipped skipped;
   skipped.skip_fs = now;
@@ -948,14 +842,14 @@ void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bo
   skipped.wave_fs = skip.wave_fs;
   skipped.waves = skip.waves;
   skipped.stride = skip.stride;
-  skipped.clock_state = clock_state;
+  skipped.clock_state = clock_.state();
   skipped.inside_tiles = inside_tiles;
   f.skips.push_back(std::move(skipped));
   // The counters after a skip include the skipped ones: the wave detector may not compare across it; the step
   // detector's boundaries move by them (step_boundary).
   f.detector = WaveFastForward{};
   if (!inside_tiles) f.steps = WaveFastForward{};
-  if (governor_ != nullptr && count_windows) governor_->skip_windows(now, skip.hold_fs);
+  if (governor_ != nullptr) governor_->skip_windows(now, skip.hold_fs);
 }
 
 void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, Flops flops, const PhaseWork& work,

@@ -38,9 +38,7 @@
 // replays as without one.
 //
 // A fast-forward (sim/engine/wave_fast_forward.h) under a cap skips only the waves that end before the governor
-// could decide (GovernorModule::skip_bound_fs), and the governor counts the windows skipped (skip_windows), or, inside
-// tiles of an op seen steady at the state the governor moves to, skips on through the change
-// (GovernorModule::skip_through_change), which then applies to the steps simulated after the skip; the
+// could decide (GovernorModule::skip_bound_fs), and the governor counts the windows skipped (skip_windows); the
 // skipped waves' time passes after the op's last tile as a hold over which the clock is imposed at the states they
 // were skipped at and their counters are spent at an even pace (SkippedWaves), and after which the policy is left as
 // it was at the hold's start, moved by the hold: the order in which the simulated tail and the skipped waves pass
@@ -182,20 +180,6 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
     bool wave_skips_refused = false;
   };
   [[nodiscard]] WaveFastForward::Boundary boundary_of(std::size_t op, TimeFs now) const;
-  // A skip inside tiles that goes on through the governor's next clock change (plan_crossing).
-  struct Crossing {
-    std::vector<std::uint32_t> before_steps;         // each lane's skipped steps before it (empty: none crossed)
-    const WaveFastForward::Window* after = nullptr;  // the window seen steady at the state it moves to
-    GovernorDecision decision;
-  };
-  // The crossing of the governor's next change by a skip inside tiles of `window` (state class `state_class`,
-  // `left` steps not yet loaded per lane, `keep` kept); when there is one, `skip_steps` becomes its steps.
-  [[nodiscard]] Crossing plan_crossing(const Forward& f, const WaveFastForward::Window& window,
-                                       std::vector<std::uint64_t> state_class, const std::vector<std::uint32_t>& groups,
-                                       const std::vector<std::uint64_t>& left, std::uint64_t keep,
-                                       std::uint64_t buffers, TimeFs now, std::vector<std::uint32_t>& skip_steps) const;
-  // For each of boundary_of's `booked` counters of `op`, whether it follows the time rather than the work.
-  [[nodiscard]] std::vector<bool> booked_by_time(std::size_t op) const;
   [[nodiscard]] Forward& forward_of(std::size_t op);
   // Each slot's pace group (WaveFastForward::Boundary::lane_groups): its unit's tiles of the op, less one.
   [[nodiscard]] static std::vector<std::uint32_t> pace_groups(const std::vector<ComputeUnit::SlotSteps>& slots);
@@ -206,10 +190,7 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   // passed here for the power domain's pacing. `rated`: the counters were scaled by progress (inside tiles).
   void book_skip(Forward& f, const WaveFastForward::Skip& skip, Flops flops, const PhaseWork& work, bool rated,
                  TimeFs now);
-  // Notes a skip whose waves ran at `clock_state`; `count_windows`: the governor counts the windows it skips (a skip
-  // across a clock change tells the governor itself).
-  void note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now, std::size_t clock_state,
-                 bool count_windows);
+  void note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now);
   // Each SRAM level's misses in a vector of booked counters (a skip's or a window's, in boundary_of's order).
   [[nodiscard]] std::vector<Bytes> level_misses(const std::vector<std::uint64_t>& booked) const;
   // Each SRAM level's tag capacity in bytes (0: a scratchpad), as the skips' miss checks compare against.

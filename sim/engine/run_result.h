@@ -104,9 +104,8 @@ struct RunResult {
   // Memoized execution (sim/engine/op_replay.h): ops replayed from a recorded twin, ops simulated and recorded, and
   // distinct signatures kept; all 0 with --exact.
   std::uint64_t ops_replayed = 0, ops_recorded = 0, memo_signatures = 0;
-  // Steady-state fast-forward (wave_fast_forward.h): ops, whole waves and steps inside tiles skipped, and the
-  // governor's clock changes those steps were skipped across.
-  std::uint64_t ops_fast_forwarded = 0, waves_skipped = 0, steps_skipped = 0, changes_crossed = 0;
+  // Steady-state fast-forward (wave_fast_forward.h): ops, whole waves and steps inside tiles skipped.
+  std::uint64_t ops_fast_forwarded = 0, waves_skipped = 0, steps_skipped = 0;
   Seconds wall_s = 0;
 };
 

@@ -28,24 +28,6 @@ WaveFastForward::Window window_between(const WaveFastForward::Boundary& from, co
   return window;
 }
 
-// Each pace group's steps over a window, summed over its lanes, and its lanes (`groups` empty: one group).
-struct GroupSteps {
-  std::vector<std::uint64_t> steps, lanes;
-};
-GroupSteps steps_by_group(const WaveFastForward::Window& window, const std::vector<std::uint32_t>& groups) {
-  GroupSteps by_group;
-  for (std::size_t lane = 0; lane < window.lane_steps.size(); ++lane) {
-    const std::uint32_t g = groups.empty() ? 0 : groups[lane];
-    if (g >= by_group.steps.size()) {
-      by_group.steps.resize(g + 1, 0);
-      by_group.lanes.resize(g + 1, 0);
-    }
-    by_group.steps[g] += window.lane_steps[lane];
-    ++by_group.lanes[g];
-  }
-  return by_group;
-}
-
 }  // namespace
 
 std::vector<std::uint64_t> increments(const std::vector<std::uint64_t>& from, const std::vector<std::uint64_t>& to) {
@@ -126,11 +108,19 @@ std::vector<std::uint32_t> WaveFastForward::steps_to_skip(const Window& window, 
   std::vector<std::uint32_t> none(left.size(), 0);
   if (left.empty() || window.window_fs == 0 || window.lane_steps.size() != left.size()) return none;
   const auto group_of = [&](std::size_t lane) -> std::uint32_t { return groups.empty() ? 0 : groups[lane]; };
-  const GroupSteps group_steps = steps_by_group(window, groups);
-  std::vector<std::uint64_t> pace(group_steps.steps.size(), 0);
-  for (std::size_t g = 0; g < pace.size(); ++g) {
-    pace[g] = group_steps.lanes[g] == 0 ? 0 : group_steps.steps[g] / group_steps.lanes[g];
+  // Each group's pace: its lanes' mean steps over the window.
+  std::vector<std::uint64_t> steps_sum, lanes_in;
+  for (std::size_t lane = 0; lane < left.size(); ++lane) {
+    const std::uint32_t g = group_of(lane);
+    if (g >= steps_sum.size()) {
+      steps_sum.resize(g + 1, 0);
+      lanes_in.resize(g + 1, 0);
+    }
+    steps_sum[g] += window.lane_steps[lane];
+    ++lanes_in[g];
   }
+  std::vector<std::uint64_t> pace(steps_sum.size(), 0);
+  for (std::size_t g = 0; g < pace.size(); ++g) pace[g] = lanes_in[g] == 0 ? 0 : steps_sum[g] / lanes_in[g];
   TimeFs hold_bound = bound_fs;
   for (std::size_t lane = 0; lane < left.size(); ++lane) {
     const std::uint64_t p = pace[group_of(lane)];
@@ -142,24 +132,6 @@ std::vector<std::uint32_t> WaveFastForward::steps_to_skip(const Window& window, 
     steps[lane] = static_cast<std::uint32_t>(
         static_cast<std::uint64_t>(Wide{pace[group_of(lane)]} * hold_bound / window.window_fs) / buffers * buffers);
     if (steps[lane] == 0) return none;
-  }
-  return steps;
-}
-
-std::vector<std::uint32_t> WaveFastForward::steps_to_reach(const Window& window,
-                                                           const std::vector<std::uint32_t>& groups, TimeFs time_fs,
-                                                           std::uint64_t buffers) {
-  __extension__ using Wide = unsigned __int128;
-  const std::size_t lanes = window.lane_steps.size();
-  std::vector<std::uint32_t> steps(lanes, 0);
-  if (window.window_fs == 0 || buffers == 0 || (!groups.empty() && groups.size() != lanes)) return steps;
-  const GroupSteps group_steps = steps_by_group(window, groups);
-  for (std::size_t lane = 0; lane < lanes; ++lane) {
-    const std::uint32_t g = groups.empty() ? 0 : groups[lane];
-    // The group's mean steps over the window, scaled to `time_fs`, rounded up to whole buffers.
-    const Wide numerator = Wide{group_steps.steps[g]} * time_fs;
-    const Wide denominator = Wide{group_steps.lanes[g]} * window.window_fs * buffers;
-    steps[lane] = static_cast<std::uint32_t>((numerator + denominator - 1) / denominator * buffers);
   }
   return steps;
 }
@@ -318,11 +290,6 @@ bool WaveFastForward::steady_window(Boundary b, std::uint64_t lane_slack, Window
     return true;
   }
   return repeats_seen(middle, latest, seen->window, lane_slack, window);
-}
-
-const WaveFastForward::Window* WaveFastForward::seen_window(const std::vector<std::uint64_t>& state) const {
-  const auto seen = std::find_if(seen_.begin(), seen_.end(), [&](const Seen& s) { return s.state == state; });
-  return seen == seen_.end() ? nullptr : &seen->window;
 }
 
 void WaveFastForward::skipped_to(const Boundary& after) {

@@ -68,9 +68,7 @@
 // Under a power cap the governor may change the clock while waves are skipped, which the skipped waves' cost would
 // not show; the caller bounds a skip to the waves that end before the governor could decide anything
 // (GovernorModule::skip_bound_fs) and the detector starts afresh after each skip, so an op is simulated on through the
-// window that decides and skipped again once its new state repeats. Inside tiles, where the state the governor moves
-// to has a window seen steady (seen_window), the caller skips on through the change instead: the steps that reach it
-// (steps_to_reach) at this window's pace, the rest at that window's.
+// window that decides and skipped again once its new state repeats.
 #include <cstdint>
 #include <vector>
 
@@ -164,8 +162,6 @@ class WaveFastForward {
   [[nodiscard]] bool steady_window(Boundary b, std::uint64_t lane_slack, Window& window);
   // Forgets the boundaries, not the windows seen steady.
   void restart() { last_.clear(); }
-  // The window last seen steady in the state class `state` (null: none).
-  [[nodiscard]] const Window* seen_window(const std::vector<std::uint64_t>& state) const;
   // After a skip at the latest boundary: `after` is the state there with the skip's counters and steps added. The
   // boundaries kept move by the same amounts (their time stays), so that the next windows compare the steps simulated
   // on either side of the skip and need no three fresh boundaries.
@@ -196,11 +192,6 @@ class WaveFastForward {
                                                                 const std::vector<std::uint32_t>& groups,
                                                                 std::uint64_t keep, std::uint64_t buffers,
                                                                 TimeFs bound_fs);
-  // Inside tiles: the steps each lane makes in `time_fs` at its pace group's pace over `window`, rounded up to a
-  // multiple of `buffers` (a skip that must reach a moment, such as a clock change, reaches at least it).
-  [[nodiscard]] static std::vector<std::uint32_t> steps_to_reach(const Window& window,
-                                                                 const std::vector<std::uint32_t>& groups,
-                                                                 TimeFs time_fs, std::uint64_t buffers);
   // The first of `rounds` rounds of skipped steps whose reads and writes pass through the cache tags (`capacities`:
   // each SRAM level's bytes, 0 for one without tags); a round holds `lane_steps_per_round` lanes' steps (the lanes of
   // one pace, `lanes` steps of one each). A cache's contents after the steps are the blocks they used last: with

@@ -311,13 +311,6 @@ TEST_CASE("inside tiles lanes of two paces skip the same time, each group at its
   CHECK(WaveFastForward::in_lockstep({8, 8, 8}, {24, 25, 36}, 2, groups));
   CHECK_FALSE(WaveFastForward::in_lockstep({8, 8, 8}, {24, 25, 36}, 2));
   CHECK_FALSE(WaveFastForward::in_lockstep({8, 8, 8}, {24, 27, 36}, 2, groups));
-  // A skip that must reach a moment (a clock change) takes each group's steps to it, rounded up to whole buffers:
-  // 2000 fs is 20 steps at the slow pace (16 in whole buffers of 8 fall short, so 24) and 35 at the fast (so 40).
-  CHECK(WaveFastForward::steps_to_reach(window, groups, 2000, 8) == Steps{24, 24, 40});
-  // A moment a whole number of buffers away needs no more: 1600 fs, 16 and 28 steps, 16 and 32 in buffers of 8.
-  CHECK(WaveFastForward::steps_to_reach(window, groups, 1600, 8) == Steps{16, 16, 32});
-  // One group: the lanes' mean pace, 20 steps per 1600 fs.
-  CHECK(WaveFastForward::steps_to_reach(window, {}, 1600, 4) == Steps{20, 20, 20});
 }
 
 TEST_CASE("inside tiles only the skipped steps that allocate twice a cache's capacity pass through its tags") {

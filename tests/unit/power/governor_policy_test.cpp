@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <vector>
 
 #include "models/power/governor_policy.h"
@@ -375,50 +374,4 @@ TEST_CASE("the skip bound ends before the window that decides: a step up after u
   GovernorPolicy pending({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
   (void)pending.window_ended(10 * kUs, over);
   CHECK(pending.skip_bound_fs(10 * kUs + 1, fits) == 0);
-}
-
-TEST_CASE("a skip across a change leaves the governor where the windows it skipped would have left it") {
-  // A quiet window at the top state (remembered as what the top state measures), one over the cap there: a step
-  // down at 21 us. At 25 us a load that fits one state up: the 8th window at the lower state, ending at 101 us,
-  // decides the step back up, which takes effect at 102 us.
-  const PowerSplit at_top{100, 0, 100, 0};
-  const PowerSplit fits{200, 0, 100, 0};
-  const auto stepped_down = [&] {
-    GovernorPolicy policy({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
-    (void)policy.window_ended(10 * kUs, at_top);
-    (void)policy.window_ended(20 * kUs, PowerSplit{600, 0, 100, 0});
-    (void)policy.apply(21 * kUs);
-    return policy;
-  };
-  const TimeFs now = 25 * kUs;
-  GovernorPolicy skipped = stepped_down();
-  REQUIRE(skipped.last_mean_at(4).has_value());
-  CHECK(skipped.last_mean_at(4)->total_w() == doctest::Approx(at_top.total_w()));
-  CHECK_FALSE(skipped.last_mean_at(2).has_value());
-  const auto decision = skipped.next_decision(now, fits);
-  REQUIRE(decision.has_value());
-  CHECK(decision->decided_fs == 101 * kUs);
-  CHECK(decision->effective_fs == 102 * kUs);
-  CHECK(decision->state == 4);
-  // At the top state a load of 200 W never decides; one over the cap decides in its first window.
-  CHECK(skipped.quiet_after_change_fs(4, at_top) == kNever);
-  CHECK(skipped.quiet_after_change_fs(4, PowerSplit{600, 0, 100, 0}) == 10 * kUs - 1);
-  // No decision ahead: a load that stays under the cap at this state and would not fit one up.
-  CHECK_FALSE(skipped.next_decision(now, PowerSplit{560, 0, 60, 0}).has_value());
-
-  // The same stretch simulated: the windows to 101 us measure `fits`, the change takes effect at 102 us, three
-  // windows at the top state measure what it measured before.
-  GovernorPolicy simulated = stepped_down();
-  for (TimeFs end = 31 * kUs; end < 101 * kUs; end += 10 * kUs) CHECK_FALSE(simulated.window_ended(end, fits));
-  REQUIRE(simulated.window_ended(101 * kUs, fits) == std::optional<std::size_t>{4});
-  CHECK(simulated.apply(102 * kUs) == 4);
-  for (TimeFs end = 112 * kUs; end <= 132 * kUs; end += 10 * kUs) CHECK_FALSE(simulated.window_ended(end, at_top));
-
-  // Skipped: 77 us to the change, 33 after it, at 25 us on the simulated clock, which does not move.
-  CHECK_THROWS(stepped_down().skip_through_change(now, 75 * kUs, 33 * kUs, fits, at_top));  // before the decision
-  CHECK_THROWS(stepped_down().skip_through_change(now, 77 * kUs, 33 * kUs, fits, PowerSplit{600, 0, 100, 0}));
-  skipped.skip_through_change(now, 77 * kUs, 33 * kUs, fits, at_top);
-  CHECK(skipped.state() == 4);
-  CHECK_FALSE(skipped.change_pending());
-  CHECK(skipped.snapshot().moved(now, now + 110 * kUs) == simulated.snapshot());
 }
