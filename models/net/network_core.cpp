@@ -11,8 +11,12 @@ NetworkCore::NetworkCore(const Topology& topology, NetworkOptions options)
     : topology_(&topology),
       options_(std::move(options)),
       links_(topology.link_count()),
-      reducer_busy_until_fs_(topology.node_count(), 0) {
+      reducer_busy_until_fs_(topology.node_count(), 0),
+      watched_(topology.link_count(), false),
+      reducer_users_(topology.node_count(), 0),
+      reducer_owner_(topology.node_count(), 0) {
   if (options_.packet_bytes == 0) throw std::invalid_argument("network: packet size must be greater than 0");
+  if (options_.memoize) memo_ = std::make_unique<CollectiveMemo>(topology);
   for (std::size_t l = 0; l < links_.size(); ++l) {
     const auto& params = topology.link(static_cast<LinkId>(l)).params;
     links_[l].payload_bytes_per_s = params.payload_bandwidth_bytes_per_s();
@@ -36,10 +40,149 @@ CollectiveId NetworkCore::issue(std::shared_ptr<const Schedule> schedule, TimeFs
   collectives_.push_back(std::move(collective));
   if (empty) {
     if (on_completion_) on_completion_(id, start_fs);
-  } else {
+  } else if (!memo_ || !claim(id, start_fs)) {
     schedule_event(start_fs, EventKind::start, id, 0);
   }
   return id;
+}
+
+bool NetworkCore::claim(CollectiveId id, TimeFs start_fs) {
+  auto footprint = std::make_unique<CollectiveFootprint>();
+  memo_->footprint_of(*collectives_[id].schedule, *footprint);
+  // A replay holding what this collective needs goes on simulated from where it stands (or finishes, if its time is
+  // up), so that the two meet on the links as they would have had both been simulated.
+  for (const LinkId link : footprint->links) {
+    if (links_[link].users != 0 && collectives_[links_[link].owner].replay != nullptr)
+      resume(links_[link].owner, start_fs);
+  }
+  for (const NodeId vertex : footprint->reducers) {
+    if (reducer_users_[vertex] != 0 && collectives_[reducer_owner_[vertex]].replay != nullptr) {
+      resume(reducer_owner_[vertex], start_fs);
+    }
+  }
+  bool alone = true;
+  bool watched = false;
+  for (const LinkId link : footprint->links) {
+    auto& state = links_[link];
+    if (state.users != 0) collectives_[state.owner].shared = true;
+    alone = alone && state.users == 0 && state.busy_until_fs <= start_fs;
+    watched = watched || watched_[link];
+    if (state.users++ == 0) state.owner = id;
+  }
+  for (const NodeId vertex : footprint->reducers) {
+    if (reducer_users_[vertex] != 0) collectives_[reducer_owner_[vertex]].shared = true;
+    alone = alone && reducer_users_[vertex] == 0 && reducer_busy_until_fs_[vertex] <= start_fs;
+    if (reducer_users_[vertex]++ == 0) reducer_owner_[vertex] = id;
+  }
+  auto& collective = collectives_[id];
+  const CollectiveRecord* record = alone ? memo_->find(footprint->key) : nullptr;
+  collective.footprint = std::move(footprint);
+  if (!alone) return false;
+  if (record == nullptr) {
+    collective.recording = true;
+    return false;
+  }
+  if (watched) return false;
+  collective.replay = record;
+  ++replayed_;
+  schedule_event(start_fs + record->duration_fs, EventKind::replay_done, id, 0);
+  return true;
+}
+
+void NetworkCore::release(Collective& collective) {
+  for (const LinkId link : collective.footprint->links) --links_[link].users;
+  for (const NodeId vertex : collective.footprint->reducers) --reducer_users_[vertex];
+  collective.footprint.reset();
+  std::vector<CollectiveMemo::Reservation>().swap(collective.reservations);
+  std::vector<CollectiveMemo::Reduction>().swap(collective.reductions);
+}
+
+void NetworkCore::finish_replay(CollectiveId id) {
+  auto& collective = collectives_[id];
+  const CollectiveRecord& record = *collective.replay;
+  const CollectiveFootprint& footprint = *collective.footprint;
+  const TimeFs start = collective.start_fs;
+  for (std::size_t i = 0; i < footprint.links.size(); ++i) {
+    if (record.link_busy_until_fs[i] == CollectiveRecord::kUnused) continue;
+    auto& link = links_[footprint.links[i]];
+    link.busy_until_fs = std::max(link.busy_until_fs, start + record.link_busy_until_fs[i]);
+    link.stats.bytes += record.link_bytes[i];
+    link.stats.messages += record.link_messages[i];
+    link.stats.busy_fs += record.link_busy_fs[i];
+  }
+  for (std::size_t i = 0; i < footprint.reducers.size(); ++i) {
+    if (record.reducer_busy_until_fs[i] == CollectiveRecord::kUnused) continue;
+    auto& busy = reducer_busy_until_fs_[footprint.reducers[i]];
+    busy = std::max(busy, start + record.reducer_busy_until_fs[i]);
+  }
+  // No one else reserved these links while the replay held them: its reservations, reported now, come in each
+  // link's order.
+  if (on_reservation_) {
+    for (const auto& r : record.reservations) {
+      on_reservation_(
+          LinkReservation{footprint.links[r.link], id, r.op, start + r.begin_fs, start + r.end_fs, r.bytes});
+    }
+  }
+  collective.replay = nullptr;
+  collective.remaining_ops = 0;
+  collective.finish_fs = start + record.duration_fs;
+  release(collective);
+  collective.schedule.reset();
+  std::vector<std::uint32_t>().swap(collective.waiting);
+  if (on_completion_) on_completion_(id, collective.finish_fs);
+}
+
+void NetworkCore::resume(CollectiveId id, TimeFs now_fs) {
+  auto& collective = collectives_[id];
+  if (collective.start_fs + collective.replay->duration_fs <= now_fs) {
+    finish_replay(id);
+    return;
+  }
+  // The collective had its resources to itself until now: alone on an idle network it reaches the same state. This
+  // core has processed the events at `now_fs` if it has advanced to it, none of them if not; so does the copy.
+  NetworkOptions alone_options = options_;
+  alone_options.memoize = false;
+  NetworkCore alone(*topology_, alone_options);
+  std::vector<LinkReservation> reserved;
+  alone.on_reservation([&reserved](const LinkReservation& r) { reserved.push_back(r); });
+  const CollectiveId copy = alone.issue(collective.schedule, collective.start_fs);
+  alone.run_until(advanced_ && advanced_fs_ >= now_fs ? now_fs : now_fs - 1);
+  for (auto r : reserved) {
+    r.collective = id;
+    if (on_reservation_) on_reservation_(r);
+  }
+  const CollectiveFootprint& footprint = *collective.footprint;
+  for (const LinkId link : footprint.links) {
+    const auto& from = alone.links_[link];
+    auto& to = links_[link];
+    to.busy_until_fs = std::max(to.busy_until_fs, from.busy_until_fs);
+    to.stats.bytes += from.stats.bytes;
+    to.stats.messages += from.stats.messages;
+    to.stats.busy_fs += from.stats.busy_fs;
+  }
+  for (const NodeId vertex : footprint.reducers) {
+    reducer_busy_until_fs_[vertex] = std::max(reducer_busy_until_fs_[vertex], alone.reducer_busy_until_fs_[vertex]);
+  }
+  auto& state = alone.collectives_[copy];
+  collective.waiting = std::move(state.waiting);
+  collective.remaining_ops = state.remaining_ops;
+  collective.finish_fs = state.finish_fs;
+  collective.replay = nullptr;
+  collective.shared = true;
+  constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
+  std::vector<std::uint32_t> slot_of(alone.in_flight_.size(), kNoSlot);
+  // Popped in the copy's order, the pending events keep their order among themselves here.
+  while (!alone.queue_.empty()) {
+    const Event event = alone.pop_event();
+    std::uint32_t slot = 0;
+    if (event.kind == EventKind::hop) {
+      if (slot_of[event.train] == kNoSlot) slot_of[event.train] = take_slot(alone.in_flight_[event.train]);
+      slot = slot_of[event.train];
+    }
+    schedule_event(event.time_fs, event.kind, id, event.op, slot, event.hop);
+  }
+  events_ += alone.events_;
+  ++resumed_;
 }
 
 CollectiveId NetworkCore::issue(const CollectiveRequest& request, TimeFs start_fs) {
@@ -75,6 +218,8 @@ std::optional<TimeFs> NetworkCore::next_event_fs() const {
 }
 
 void NetworkCore::run_until(TimeFs limit_fs) {
+  advanced_ = true;
+  advanced_fs_ = std::max(advanced_fs_, limit_fs);
   while (!queue_.empty() && queue_.top().at <= limit_fs) {
     const Event event = pop_event();
     now_fs_ = event.time_fs;
@@ -105,6 +250,10 @@ void NetworkCore::process(const Event& event) {
     }
     case EventKind::hop: cross_hop(event.collective, event.op, event.train, event.hop); break;
     case EventKind::done: finish_op(event.collective, event.op, event.time_fs); break;
+    case EventKind::replay_done:
+      // A replay that another collective reached went on simulated; its own events finish it then.
+      if (collectives_[event.collective].replay != nullptr) finish_replay(event.collective);
+      break;
   }
 }
 
@@ -118,6 +267,7 @@ void NetworkCore::start_op(CollectiveId collective, OpId op_id, TimeFs now_fs) {
       const auto& engine =
           topology_->node_kind(op.src) == NodeKind::device ? options_.reduction : options_.switch_reduction;
       busy = begin + to_fs(engine.time_s(op.bytes));
+      if (memo_ && collectives_[collective].recording) collectives_[collective].reductions.push_back({op.src, busy});
       schedule_event(busy, EventKind::done, collective, op_id);
       break;
     }
@@ -127,22 +277,25 @@ void NetworkCore::start_op(CollectiveId collective, OpId op_id, TimeFs now_fs) {
         schedule_event(now_fs, EventKind::done, collective, op_id);
         break;
       }
-      std::uint32_t slot = 0;
-      InFlight flight{PacketTrain(options_.protocol.wire_bytes(op.bytes), options_.packet_bytes, now_fs), &route,
-                      to_fs(protocol_step_s(*topology_, options_.protocol, route))};
-      if (free_slots_.empty()) {
-        slot = static_cast<std::uint32_t>(in_flight_.size());
-        in_flight_.push_back(flight);
-      } else {
-        slot = free_slots_.back();
-        free_slots_.pop_back();
-        in_flight_[slot] = flight;
-      }
+      const std::uint32_t slot =
+          take_slot(InFlight{PacketTrain(options_.protocol.wire_bytes(op.bytes), options_.packet_bytes, now_fs), &route,
+                             to_fs(protocol_step_s(*topology_, options_.protocol, route))});
       // The first link is reserved now: the message is at its input at this very time.
       cross_hop(collective, op_id, slot, 0);
       break;
     }
   }
+}
+
+std::uint32_t NetworkCore::take_slot(const InFlight& flight) {
+  if (free_slots_.empty()) {
+    in_flight_.push_back(flight);
+    return static_cast<std::uint32_t>(in_flight_.size() - 1);
+  }
+  const std::uint32_t slot = free_slots_.back();
+  free_slots_.pop_back();
+  in_flight_[slot] = flight;
+  return slot;
 }
 
 Seconds protocol_step_s(const Topology& topology, const ProtocolCost& protocol, const std::vector<LinkId>& route) {
@@ -171,6 +324,9 @@ void NetworkCore::cross_hop(CollectiveId collective, OpId op, std::uint32_t slot
   stats.busy_fs += busy_until - begin;
   if (on_reservation_)
     on_reservation_(LinkReservation{link_id, collective, op, begin, busy_until, flight.train.bytes()});
+  if (memo_ && collectives_[collective].recording) {
+    collectives_[collective].reservations.push_back({link_id, op, begin, busy_until, flight.train.bytes()});
+  }
   if (hop + 1 < flight.route->size()) {
     schedule_event(flight.train.first_arrival_fs(), EventKind::hop, collective, op, slot, hop + 1);
   } else {
@@ -187,6 +343,14 @@ void NetworkCore::finish_op(CollectiveId collective_id, OpId op, TimeFs now_fs) 
   }
   collective.finish_fs = std::max(collective.finish_fs, now_fs);
   if (--collective.remaining_ops != 0) return;
+  if (memo_) {
+    if (collective.recording && !collective.shared) {
+      auto record = memo_->make_record(*collective.footprint, collective.start_fs, collective.finish_fs,
+                                       collective.reservations, collective.reductions);
+      memo_->insert(std::move(collective.footprint->key), std::move(record));
+    }
+    release(collective);
+  }
   // Nothing reads a finished collective's schedule again: a training step on a thousand ranks issues tens of
   // thousands of collectives, whose schedules would otherwise stay in memory (gigabytes) until the run ends.
   collective.schedule.reset();

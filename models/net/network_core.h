@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/kernel/quad_heap.h"
+#include "models/net/collective_memo.h"
 #include "models/net/collectives.h"
 #include "models/net/packet_train.h"
 #include "models/net/protocol.h"
@@ -32,6 +33,10 @@ struct NetworkOptions {
   // max(0, step latency - the route's link latencies) after its last packet (NCCL's step latency counts the wire too).
   // Default: an ideal wire.
   ProtocolCost protocol;
+  // Replays a collective that would play exactly as one simulated before (collective_memo.h): same schedule on links
+  // of the same parameters, all of them and its reducers idle at its start and left to it until it finishes. Off:
+  // every collective is simulated.
+  bool memoize = false;
 };
 
 struct LinkStats {
@@ -84,9 +89,16 @@ class NetworkCore {
   [[nodiscard]] const LinkStats& link_stats(LinkId id) const { return links_[id].stats; }
   [[nodiscard]] const Topology& topology() const { return *topology_; }
   [[nodiscard]] const NetworkOptions& options() const { return options_; }
+  // A link whose reservations must be reported as they happen (an observer reads them while the run goes on: the link
+  // energy of a simulated device); collectives that cross it are simulated, never replayed.
+  void watch(LinkId link) { watched_[link] = true; }
+  // Collectives replayed from a record, and replays that another collective reached before they finished (they went
+  // on simulated from there).
+  [[nodiscard]] std::uint64_t replayed() const { return replayed_; }
+  [[nodiscard]] std::uint64_t resumed() const { return resumed_; }
 
  private:
-  enum class EventKind : std::uint8_t { start, hop, done };
+  enum class EventKind : std::uint8_t { start, hop, done, replay_done };
   struct Event {
     TimeFs time_fs;
     CollectiveId collective;
@@ -107,6 +119,15 @@ class NetworkCore {
     std::size_t remaining_ops = 0;
     TimeFs start_fs = 0;
     TimeFs finish_fs = 0;
+    // With memoize: the links and reducers it holds until it finishes, the record it replays (until it finishes or
+    // another collective reaches its resources), what it reserved while it ran alone (to be recorded), and whether
+    // another collective shared its resources.
+    std::unique_ptr<CollectiveFootprint> footprint;
+    const CollectiveRecord* replay = nullptr;
+    bool recording = false;
+    bool shared = false;
+    std::vector<CollectiveMemo::Reservation> reservations;
+    std::vector<CollectiveMemo::Reduction> reductions;
   };
   struct InFlight {
     PacketTrain train;
@@ -120,6 +141,14 @@ class NetworkCore {
   void start_op(CollectiveId collective, OpId op, TimeFs now_fs);
   void cross_hop(CollectiveId collective, OpId op, std::uint32_t train, std::uint32_t hop);
   void finish_op(CollectiveId collective, OpId op, TimeFs now_fs);
+  // Memoization: takes a new collective's resources and replays it if it may; gives them back when it finishes.
+  [[nodiscard]] bool claim(CollectiveId id, TimeFs start_fs);
+  void release(Collective& collective);
+  // A replay reached by another collective at `now_fs` goes on simulated from the state it had reached; one whose
+  // time is up finishes.
+  void resume(CollectiveId id, TimeFs now_fs);
+  void finish_replay(CollectiveId id);
+  [[nodiscard]] std::uint32_t take_slot(const InFlight& flight);
 
   const Topology* topology_;
   NetworkOptions options_;
@@ -131,9 +160,19 @@ class NetworkCore {
     TimeFs overhead_fs = 0;
     TimeFs latency_fs = 0;
     LinkStats stats;
+    // With memoize: the collectives in flight that use it, and the first of them.
+    std::uint32_t users = 0;
+    CollectiveId owner = 0;
   };
+  static_assert(sizeof(LinkState) == 64);
   std::vector<LinkState> links_;
   std::vector<TimeFs> reducer_busy_until_fs_;  // per vertex (devices only reduce)
+  std::vector<bool> watched_;                  // per link
+  std::vector<std::uint32_t> reducer_users_;   // with memoize: per vertex, as LinkState::users and owner
+  std::vector<CollectiveId> reducer_owner_;
+  std::unique_ptr<CollectiveMemo> memo_;
+  std::uint64_t replayed_ = 0;
+  std::uint64_t resumed_ = 0;
   std::vector<Collective> collectives_;
   std::vector<InFlight> in_flight_;
   std::vector<std::uint32_t> free_slots_;
@@ -145,6 +184,9 @@ class NetworkCore {
   std::uint64_t sequence_ = 0;
   std::uint64_t events_ = 0;
   TimeFs now_fs_ = 0;
+  // Whether run_until has been called, and the latest time it was called with: the events at that time are done.
+  bool advanced_ = false;
+  TimeFs advanced_fs_ = 0;
   CompletionHandler on_completion_;
   std::function<void(const LinkReservation&)> on_reservation_;
 };

@@ -29,6 +29,8 @@ class NetworkModule : public sc_core::sc_module {
   [[nodiscard]] bool finished(CollectiveId id) const { return core_.finished(id); }
   [[nodiscard]] sc_core::sc_time finish_time(CollectiveId id) const;
   [[nodiscard]] const NetworkCore& core() const { return core_; }
+  // A link whose reservations the observer must see as they happen (NetworkCore::watch).
+  void watch(LinkId link) { core_.watch(link); }
   // Called (from the module's process, inside the core's event processing) when a collective finishes; the handler
   // must not issue: it notes the completion and lets a process of its own act on it.
   void on_completion(NetworkCore::CompletionHandler handler) { on_completion_ = std::move(handler); }

@@ -72,7 +72,7 @@ class ClusterShell : public sc_core::sc_module {
         options_(options),
         classes_(classes),
         graph_of_class_(graph_of_class),
-        network_("network", topology, network_options(cluster)),
+        network_("network", topology, network_options(cluster, options.memoize)),
         sync_(cluster.devices, std::move(classes), layouts_of(graphs_, cluster.devices), std::move(graph_of_class)) {
     // Per graph and direction of flow (0: to the next stage, 1: to the previous), the sends and the receives in
     // graph order: the k-th receive of a direction takes the k-th message sent in it.
@@ -101,7 +101,11 @@ class ClusterShell : public sc_core::sc_module {
     for (std::size_t l = 0; l < topology.link_count(); ++l) {
       const auto& link = topology.link(static_cast<net::LinkId>(l));
       if (topology.node_kind(link.from) != net::NodeKind::device || link.from >= represented_by_.size()) continue;
-      if (represented_by_[link.from] != classes_.count()) sender_class_[l] = represented_by_[link.from];
+      if (represented_by_[link.from] != classes_.count()) {
+        sender_class_[l] = represented_by_[link.from];
+        // Its reservations spend a simulated device's link energy while the governor reads it.
+        network_.watch(static_cast<net::LinkId>(l));
+      }
     }
     network_.on_reservation([this](const net::LinkReservation& r) {
       // Every packet train crossing a link reports here, mostly back to back with the one before: the open period
@@ -153,8 +157,9 @@ class ClusterShell : public sc_core::sc_module {
     return layouts;
   }
 
-  static net::NetworkOptions network_options(const ClusterParams& cluster) {
+  static net::NetworkOptions network_options(const ClusterParams& cluster, bool memoize) {
     net::NetworkOptions options;
+    options.memoize = memoize;
     options.packet_bytes = cluster.collective.packet_bytes;
     if (cluster.collective.reduce_cost == ReduceCost::device) {
       options.reduction = net::ReductionModel(reduction_params(cluster.device, cluster.collective.data_type));
@@ -333,8 +338,12 @@ class ClusterShell : public sc_core::sc_module {
   }
 
   void handle_completions() {
-    const auto done = std::move(completions_);
+    auto done = std::move(completions_);
     completions_.clear();
+    // Collectives that finish at the same time are taken in the order they were issued, not in the order the network
+    // happened to process their last events: a replayed collective's end is one event scheduled when it starts, a
+    // simulated one's the last of its own, and the next collectives must be issued in the same order either way.
+    std::sort(done.begin(), done.end());
     for (const auto id : done) {
       if (id >= by_id_.size() || by_id_[id] == kNoStats) throw std::logic_error("cluster run: a collective not issued");
       auto& stats = stats_[by_id_[id]];
@@ -679,6 +688,11 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
         "beside an op outside a group {}, in groups not yet agreed {}",
         groups.replayed, groups.members_replayed, groups.recorded, groups.size(), groups.diverged, groups.unrecorded,
         groups.beside_started, groups.in_unagreed_group);
+    const auto& core = shell->network().core();
+    result.symmetry += fmt::format(
+        "; collectives replayed on links they had to themselves: {} ({} reached by another before the end and "
+        "simulated on from there)",
+        core.replayed(), core.resumed());
     if (options.fast_forward) {
       const OpMemoStore& memo = shell->memo();
       result.symmetry += fmt::format("; fast-forwarded {} ops ({} waves skipped, {} steps inside tiles)",
