@@ -132,7 +132,12 @@ void DramChannel::refresh_until(Cycle cycle) {
   const Cycle idle_end = has_work() ? busy_from_ : kNever;
   const std::uint64_t busy = reads_.nonempty() | writes_.nonempty();
   Cycle repay_from = idle_since_;  // where the next owed refresh may go, while the channel is idle
-  std::uint64_t on_time = 0;       // per-bank refreshes in a row issued at their due cycle with no bank to close
+  // Per-bank refreshes in a row issued at their due cycle with no bank to close. The count goes on from the last call
+  // while the channel has served nothing since: a channel idle through a run of replayed ops is caught up at each
+  // replay's end, and would otherwise issue a whole round one by one at every call before it could skip rounds.
+  const std::uint64_t served = counters_.read_bursts + counters_.write_bursts + counters_.acts;
+  if (served != served_at_refresh_) refresh_on_time_ = 0;
+  std::uint64_t& on_time = refresh_on_time_;
   for (;;) {
     const Cycle due = refresh_.next_due();
     const bool repaying = refresh_.owed() > 0 && repay_from < idle_end && repay_from <= cycle && repay_from <= due;
@@ -197,6 +202,7 @@ void DramChannel::refresh_until(Cycle cycle) {
     }
   }
   if (has_work() && cycle >= busy_from_) idle_since_ = kNever;
+  served_at_refresh_ = served;
 }
 
 void DramChannel::refresh_for_bus_sharer(Cycle cycle) {

@@ -209,6 +209,10 @@ class DramChannel {
   DecisionScratch* scratch_;
   DecisionScratch::Stretch pre_known_;
   ChannelCounters counters_;
+  // refresh_until's count of on-time per-bank refreshes in a row, and the bursts and activates served when it last
+  // returned.
+  std::uint64_t refresh_on_time_ = 0;
+  std::uint64_t served_at_refresh_ = 0;
 };
 
 }  // namespace roofsim::dram

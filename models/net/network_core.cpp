@@ -47,38 +47,42 @@ CollectiveId NetworkCore::issue(std::shared_ptr<const Schedule> schedule, TimeFs
 }
 
 bool NetworkCore::claim(CollectiveId id, TimeFs start_fs) {
-  auto footprint = std::make_unique<CollectiveFootprint>();
-  memo_->footprint_of(*collectives_[id].schedule, *footprint);
+  // Built in one buffer kept from collective to collective (keys run to tens of kilobytes); a collective keeps only
+  // its resources, and its key if it records.
+  memo_->footprint_of(*collectives_[id].schedule, footprint_);
   // A replay holding what this collective needs goes on simulated from where it stands (or finishes, if its time is
   // up), so that the two meet on the links as they would have had both been simulated.
-  for (const LinkId link : footprint->links) {
+  for (const LinkId link : footprint_.links) {
     if (links_[link].users != 0 && collectives_[links_[link].owner].replay != nullptr)
       resume(links_[link].owner, start_fs);
   }
-  for (const NodeId vertex : footprint->reducers) {
+  for (const NodeId vertex : footprint_.reducers) {
     if (reducer_users_[vertex] != 0 && collectives_[reducer_owner_[vertex]].replay != nullptr) {
       resume(reducer_owner_[vertex], start_fs);
     }
   }
   bool alone = true;
   bool watched = false;
-  for (const LinkId link : footprint->links) {
+  for (const LinkId link : footprint_.links) {
     auto& state = links_[link];
     if (state.users != 0) collectives_[state.owner].shared = true;
     alone = alone && state.users == 0 && state.busy_until_fs <= start_fs;
     watched = watched || watched_[link];
     if (state.users++ == 0) state.owner = id;
   }
-  for (const NodeId vertex : footprint->reducers) {
+  for (const NodeId vertex : footprint_.reducers) {
     if (reducer_users_[vertex] != 0) collectives_[reducer_owner_[vertex]].shared = true;
     alone = alone && reducer_users_[vertex] == 0 && reducer_busy_until_fs_[vertex] <= start_fs;
     if (reducer_users_[vertex]++ == 0) reducer_owner_[vertex] = id;
   }
   auto& collective = collectives_[id];
-  const CollectiveRecord* record = alone ? memo_->find(footprint->key) : nullptr;
-  collective.footprint = std::move(footprint);
+  const CollectiveRecord* record = alone ? memo_->find(footprint_.key) : nullptr;
+  collective.footprint = std::make_unique<CollectiveFootprint>();
+  collective.footprint->links = footprint_.links;
+  collective.footprint->reducers = footprint_.reducers;
   if (!alone) return false;
   if (record == nullptr) {
+    collective.footprint->key = footprint_.key;
     collective.recording = true;
     return false;
   }

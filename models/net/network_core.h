@@ -2,7 +2,9 @@
 // The network as a discrete-event core in plain C++: it plays collective schedules over the topology. Each link
 // direction is a FIFO resource with a busy-until time; a message reserves each link of its route when its first
 // packet reaches it (one event per message and hop), so contention between flows emerges from the order in which
-// they reach a link. Each device's reductions queue on one FIFO resource (its vector engine and memory).
+// they reach a link. Each device's reductions queue on one FIFO resource (its vector engine and memory). With
+// NetworkOptions::memoize a collective that has its links and reducers to itself is replayed from the record of one
+// that played alike (collective_memo.h), exactly.
 //
 // The API is the one the engine calls (Network II): issue a schedule at a time, advance to a time, learn when it
 // finished. NetworkModule (network_module.h) drives it from SystemC; `roofsim collective` runs it alone.
@@ -171,6 +173,7 @@ class NetworkCore {
   std::vector<std::uint32_t> reducer_users_;   // with memoize: per vertex, as LinkState::users and owner
   std::vector<CollectiveId> reducer_owner_;
   std::unique_ptr<CollectiveMemo> memo_;
+  CollectiveFootprint footprint_;  // the footprint of the collective being issued
   std::uint64_t replayed_ = 0;
   std::uint64_t resumed_ = 0;
   std::vector<Collective> collectives_;

@@ -577,6 +577,8 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
   }
   result.collectives = shell->collectives();
   result.network_events = shell->network().core().events();
+  result.collectives_replayed = shell->network().core().replayed();
+  result.collectives_resumed = shell->network().core().resumed();
   const auto vertex_name = [&](net::NodeId node) {
     switch (topology.node_kind(node)) {
       case net::NodeKind::device: return fmt::format("dev{}", node);

@@ -81,6 +81,9 @@ struct ClusterRunResult {
   std::vector<const Workload*> graphs;            // the workload, or each pipeline stage's (the caller's)
   std::vector<GroupCollectiveStats> collectives;  // in issue order
   std::uint64_t network_events = 0;
+  // Collectives the network replayed from a record, and replays another collective reached before their end (they
+  // went on simulated from there).
+  std::uint64_t collectives_replayed = 0, collectives_resumed = 0;
   std::vector<LinkBusy> links;  // links that carried anything, by link id
   Seconds sim_time_s = 0;
   Seconds wall_s = 0;

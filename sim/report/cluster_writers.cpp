@@ -63,8 +63,8 @@ void write_cluster_table(const ClusterRunResult& result, const std::vector<Repor
                {"ahead", "us"},
                {"unattributed", "us"}},
               gap_rows, out);
-  out << fmt::format("\ncollectives ({} issued, {} network events)\n", result.collectives.size(),
-                     result.network_events);
+  out << fmt::format("\ncollectives ({} issued, {} replayed from a record, {} network events)\n",
+                     result.collectives.size(), result.collectives_replayed, result.network_events);
   std::vector<std::vector<std::string>> collective_rows;
   for (const auto& c : result.collectives) {
     // One line per op for collectives over many groups: the first group stands for the rest when symmetric.
@@ -96,6 +96,8 @@ nlohmann::ordered_json cluster_json(const ClusterRunResult& result, const std::v
   json["symmetric"] = result.symmetric;
   json["sim_time_s"] = result.sim_time_s;
   json["network_events"] = result.network_events;
+  json["collectives_replayed"] = result.collectives_replayed;
+  json["collectives_resumed"] = result.collectives_resumed;
   json["simulated_ranks"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < result.simulated.size(); ++i) {
     const auto& rank = result.simulated[i];

@@ -83,6 +83,42 @@ TEST_CASE("per-bank refresh through a long idle stretch: counted in closed form,
   check_same_as_every_ref("DDR5-4800", RefreshMode::per_bank);
 }
 
+// Memoized replays end one after another while a channel stays idle: each end catches its refreshes up. Counted
+// across those calls (the on-time refreshes in a row go on from one call to the next), they come out as every REF
+// issued one by one, and the requests after them are served the same.
+TEST_CASE("per-bank refresh caught up at many short idle stretches in a row: the same as every REF issued") {
+  for (const std::string name : {"HBM2-2000", "DDR5-4800"}) {
+    CAPTURE(name);
+    const auto standard = test::standard(name);
+    DramChannel stepped(standard, test::policy(PagePolicy::open, RefreshMode::per_bank));
+    DramChannel counted(standard, test::policy(PagePolicy::open, RefreshMode::per_bank));
+    std::vector<IssuedCommand> log;
+    stepped.set_command_log(&log);
+    const Cycle interval = standard.timing.tREFIsb;
+    // A few rounds of per-bank refreshes per call, ending off the refresh grid.
+    const Cycle step = 7 * interval * standard.banks() / 2 + interval / 5;
+    Cycle at = 0;
+    for (int call = 0; call < 200; ++call) {
+      at += step;
+      stepped.finish(at);
+      counted.finish(at);
+    }
+    std::vector<TestRequest> requests;
+    for (std::uint32_t i = 0; i < 24; ++i) requests.push_back({at + i, i % 6, 100 + i % 4, 2, i % 3 == 0});
+    const auto expected = test::run_channel(stepped, requests);
+    const auto done = test::run_channel(counted, requests);
+    REQUIRE(done.size() == expected.size());
+    for (std::size_t i = 0; i < done.size(); ++i) {
+      INFO("request " << i);
+      CHECK(done[i].done == expected[i].done);
+      CHECK(done[i].refreshes_per_bank == expected[i].refreshes_per_bank);
+    }
+    CHECK(counted.counters().refs_per_bank == stepped.counters().refs_per_bank);
+    CHECK(counted.counters().refresh_bank_cycles == stepped.counters().refresh_bank_cycles);
+    CHECK(counted.counters().pres == stepped.counters().pres);
+    CHECK(stepped.counters().refs_per_bank >= static_cast<std::uint64_t>(at / interval) - 1);
+  }
+}
 }  // namespace
 
 // A memoized replay stands for an op whose record holds the refreshes of its interval: the channels issue the
