@@ -32,17 +32,9 @@ std::vector<TestRequest> write_then_conflict() {
   return requests;
 }
 
-void check_same_as_every_ref(const std::string& standard_name, RefreshMode mode, Cycle tWR_refresh_intervals = 0) {
-  auto standard = test::standard(standard_name);
-  const Cycle interval = mode == RefreshMode::per_bank ? standard.timing.tREFIsb : standard.timing.tREFI;
-  if (tWR_refresh_intervals > 0) standard.timing.tWR = static_cast<std::uint32_t>(tWR_refresh_intervals * interval);
-  DramChannel stepped(standard, test::policy(PagePolicy::open, mode));
-  DramChannel counted(standard, test::policy(PagePolicy::open, mode));
-  std::vector<IssuedCommand> log;
-  stepped.set_command_log(&log);
-  // Thousands of refresh intervals of idle, ending off the refresh grid.
-  const Cycle idle = 5000 * interval + interval / 3;
-  const auto requests = tWR_refresh_intervals > 0 ? write_then_conflict() : bursts_apart(idle);
+// The channel that issues every REF and the one that counts repeating ones serve `requests` alike: the same
+// completions, charged the same refreshes and precharges.
+void serves_alike(DramChannel& stepped, DramChannel& counted, const std::vector<TestRequest>& requests) {
   const auto expected = test::run_channel(stepped, requests);
   const auto done = test::run_channel(counted, requests);
   REQUIRE(done.size() == expected.size());
@@ -54,6 +46,20 @@ void check_same_as_every_ref(const std::string& standard_name, RefreshMode mode,
     CHECK(done[i].refreshes_per_bank == expected[i].refreshes_per_bank);
     CHECK(done[i].precharges == expected[i].precharges);
   }
+}
+
+void check_same_as_every_ref(const std::string& standard_name, RefreshMode mode, Cycle tWR_refresh_intervals = 0) {
+  auto standard = test::standard(standard_name);
+  const Cycle interval = mode == RefreshMode::per_bank ? standard.timing.tREFIsb : standard.timing.tREFI;
+  if (tWR_refresh_intervals > 0) standard.timing.tWR = static_cast<std::uint32_t>(tWR_refresh_intervals * interval);
+  DramChannel stepped(standard, test::policy(PagePolicy::open, mode));
+  DramChannel counted(standard, test::policy(PagePolicy::open, mode));
+  std::vector<IssuedCommand> log;
+  stepped.set_command_log(&log);
+  // Thousands of refresh intervals of idle, ending off the refresh grid.
+  const Cycle idle = 5000 * interval + interval / 3;
+  const auto requests = tWR_refresh_intervals > 0 ? write_then_conflict() : bursts_apart(idle);
+  serves_alike(stepped, counted, requests);
   const Cycle end = 3 * std::max(idle, counted.counters().last_done);
   stepped.finish(end);
   counted.finish(end);
@@ -105,14 +111,7 @@ TEST_CASE("per-bank refresh caught up at many short idle stretches in a row: the
     }
     std::vector<TestRequest> requests;
     for (std::uint32_t i = 0; i < 24; ++i) requests.push_back({at + i, i % 6, 100 + i % 4, 2, i % 3 == 0});
-    const auto expected = test::run_channel(stepped, requests);
-    const auto done = test::run_channel(counted, requests);
-    REQUIRE(done.size() == expected.size());
-    for (std::size_t i = 0; i < done.size(); ++i) {
-      INFO("request " << i);
-      CHECK(done[i].done == expected[i].done);
-      CHECK(done[i].refreshes_per_bank == expected[i].refreshes_per_bank);
-    }
+    serves_alike(stepped, counted, requests);
     CHECK(counted.counters().refs_per_bank == stepped.counters().refs_per_bank);
     CHECK(counted.counters().refresh_bank_cycles == stepped.counters().refresh_bank_cycles);
     CHECK(counted.counters().pres == stepped.counters().pres);

@@ -30,14 +30,7 @@ TEST_CASE("the link-load bound is a lower bound of every algorithm's simulated t
 }
 
 TEST_CASE("auto picks the algorithm with the least simulated time") {
-  ClusterParams cluster = make_cluster(TopologyKind::two_level, 16, make_link(450e9, 0.5e-6));
-  cluster.devices_per_node = 4;
-  cluster.nics_per_node = 4;
-  cluster.leaf_ports = 32;
-  cluster.host_link = make_link(63e9, 0.5e-6);
-  cluster.nic_link = make_link(50e9, 1e-6, 1e-6);
-  cluster.fabric_link = cluster.nic_link;
-  const Topology topology(cluster);
+  const Topology topology(two_level_cluster(16, 4, 4));
   for (const Bytes bytes : {Bytes{4096}, Bytes{64} << 20}) {
     auto request = make_request(CollectiveOp::allreduce, Algorithm::ring, bytes, topology, 1 << 20);
     NetworkOptions options;

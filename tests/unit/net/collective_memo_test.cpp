@@ -17,24 +17,7 @@ namespace {
 
 // Two nodes of four devices on a switch each, joined by one NIC per node.
 Topology two_nodes() {
-  ClusterParams cluster = make_cluster(TopologyKind::two_level, 8, make_link(450e9, 0.5e-6));
-  cluster.devices_per_node = 4;
-  cluster.nics_per_node = 1;
-  cluster.leaf_ports = 32;
-  cluster.host_link = make_link(63e9, 0.5e-6);
-  cluster.nic_link = make_link(50e9, 1e-6, 1e-6);
-  cluster.fabric_link = cluster.nic_link;
-  return Topology(cluster);
-}
-
-CollectiveRequest ring_allreduce(std::vector<NodeId> group, Bytes bytes) {
-  CollectiveRequest request;
-  request.op = CollectiveOp::allreduce;
-  request.algorithm = Algorithm::ring;
-  request.bytes = bytes;
-  request.ranks = std::move(group);
-  request.chunk_bytes = 1 << 20;
-  return request;
+  return Topology(two_level_cluster(8, 4, 1));
 }
 
 NetworkOptions options(bool memoize) {
@@ -82,6 +65,27 @@ Outcome play(const Topology& topology, NetworkCore& core, const std::vector<Issu
   return outcome;
 }
 
+// The same issues played by a core that simulates every collective and one that memoizes them (with `watched`
+// links): what each left behind, and the memoizing core's counts.
+struct BothWays {
+  Outcome simulated, memoized;
+  std::uint64_t simulated_events = 0, memoized_events = 0, replayed = 0, resumed = 0;
+};
+BothWays play_both_ways(const Topology& topology, const std::vector<Issue>& issues,
+                        const std::vector<LinkId>& watched = {}) {
+  NetworkCore simulated(topology, options(false));
+  NetworkCore memoized(topology, options(true));
+  for (const LinkId link : watched) memoized.watch(link);
+  BothWays both;
+  both.simulated = play(topology, simulated, issues);
+  both.memoized = play(topology, memoized, issues);
+  both.simulated_events = simulated.events();
+  both.memoized_events = memoized.events();
+  both.replayed = memoized.replayed();
+  both.resumed = memoized.resumed();
+  return both;
+}
+
 TimeFs alone_fs(const Topology& topology, const CollectiveRequest& request) {
   NetworkCore core(topology, options(false));
   const auto id = core.issue(request, 0);
@@ -89,71 +93,65 @@ TimeFs alone_fs(const Topology& topology, const CollectiveRequest& request) {
   return core.finish_fs(id);
 }
 
+// An allreduce of `bytes` on each node's four devices, and the time one takes alone.
+struct TwoNodes {
+  Topology topology;
+  CollectiveRequest low, high;
+  TimeFs once;
+  explicit TwoNodes(Bytes bytes)
+      : topology(two_nodes()),
+        low(group_allreduce({0, 1, 2, 3}, bytes)),
+        high(group_allreduce({4, 5, 6, 7}, bytes)),
+        once(alone_fs(topology, low)) {}
+};
+
 }  // namespace
 
 TEST_CASE("allreduces on nodes of their own replay what simulating them gives, with fewer events") {
-  const Topology topology = two_nodes();
-  const Bytes bytes = Bytes{24} << 20;
-  const auto low = ring_allreduce({0, 1, 2, 3}, bytes);
-  const auto high = ring_allreduce({4, 5, 6, 7}, bytes);
-  const TimeFs once = alone_fs(topology, low);
+  const TwoNodes nodes(Bytes{24} << 20);
+  const auto& [topology, low, high, once] = nodes;
   // Both nodes at once (each records, for neither has a record yet), then one after the other, then both again.
   const std::vector<Issue> issues{{0, low},         {0, high},        {2 * once, low},
                                   {4 * once, high}, {6 * once, high}, {6 * once, low}};
-  NetworkCore simulated(topology, options(false));
-  NetworkCore memoized(topology, options(true));
-  const Outcome expected = play(topology, simulated, issues);
-  const Outcome got = play(topology, memoized, issues);
-  CHECK(got == expected);
-  CHECK(memoized.replayed() == 4);
-  CHECK(memoized.resumed() == 0);
-  CHECK(memoized.events() * 2 < simulated.events());
-  for (const auto& [start, finish] : got.collectives) CHECK(finish - start == once);
+  const BothWays both = play_both_ways(topology, issues);
+  CHECK(both.memoized == both.simulated);
+  CHECK(both.replayed == 4);
+  CHECK(both.resumed == 0);
+  CHECK(both.memoized_events * 2 < both.simulated_events);
+  for (const auto& [start, finish] : both.memoized.collectives) CHECK(finish - start == once);
 }
 
 TEST_CASE("a replay that another collective reaches goes on simulated, and both end as if simulated throughout") {
-  const Topology topology = two_nodes();
-  const Bytes bytes = Bytes{24} << 20;
-  const auto low = ring_allreduce({0, 1, 2, 3}, bytes);
-  const auto high = ring_allreduce({4, 5, 6, 7}, bytes);
-  const TimeFs once = alone_fs(topology, low);
+  const TwoNodes nodes(Bytes{24} << 20);
+  const auto& [topology, low, high, once] = nodes;
   for (const TimeFs into : {TimeFs{0}, once / 3, once - 1, once}) {
     CAPTURE(into);
     // A recorded, then B replayed; a pair of B's devices starts an allreduce of its own `into` after B started.
     const std::vector<Issue> issues{
-        {0, low}, {2 * once, high}, {2 * once + into, ring_allreduce({5, 6}, Bytes{4} << 20)}};
-    NetworkCore simulated(topology, options(false));
-    NetworkCore memoized(topology, options(true));
-    const Outcome expected = play(topology, simulated, issues);
-    const Outcome got = play(topology, memoized, issues);
-    CHECK(got == expected);
-    CHECK(memoized.replayed() == 1);
+        {0, low}, {2 * once, high}, {2 * once + into, group_allreduce({5, 6}, Bytes{4} << 20)}};
+    const BothWays both = play_both_ways(topology, issues);
+    CHECK(both.memoized == both.simulated);
+    CHECK(both.replayed == 1);
     // Reached before its end, the replay goes on simulated; reached at its end, it has finished.
-    CHECK(memoized.resumed() == (into < once ? 1 : 0));
+    CHECK(both.resumed == (into < once ? 1 : 0));
     // A third of the way in, the two share links: B takes longer than alone.
-    if (into == once / 3) CHECK(got.collectives[1].second - got.collectives[1].first > once);
+    const auto& [start, finish] = both.memoized.collectives[1];
+    if (into == once / 3) CHECK(finish - start > once);
   }
 }
 
 TEST_CASE("a collective crossing a watched link, or starting on a busy one, is simulated") {
-  const Topology topology = two_nodes();
-  const Bytes bytes = Bytes{8} << 20;
-  const auto low = ring_allreduce({0, 1, 2, 3}, bytes);
-  const auto high = ring_allreduce({4, 5, 6, 7}, bytes);
-  const TimeFs once = alone_fs(topology, low);
-  const std::vector<Issue> issues{{0, low}, {2 * once, high}, {4 * once, high}};
-  NetworkCore simulated(topology, options(false));
-  NetworkCore memoized(topology, options(true));
-  memoized.watch(topology.route(4, 5)[0]);
-  CHECK(play(topology, memoized, issues) == play(topology, simulated, issues));
-  CHECK(memoized.replayed() == 0);
+  const TwoNodes nodes(Bytes{8} << 20);
+  const auto& [topology, low, high, once] = nodes;
+  const BothWays watched =
+      play_both_ways(topology, {{0, low}, {2 * once, high}, {4 * once, high}}, {topology.route(4, 5)[0]});
+  CHECK(watched.memoized == watched.simulated);
+  CHECK(watched.replayed == 0);
 
-  // The same allreduce twice at once on one node: the second finds the first on its links.
-  NetworkCore together(topology, options(true));
-  const std::vector<Issue> twice{{0, low}, {0, low}, {4 * once, low}};
-  NetworkCore apart(topology, options(false));
-  CHECK(play(topology, together, twice) == play(topology, apart, twice));
-  CHECK(together.replayed() == 0);
+  // The same allreduce twice at once on one node: the second finds the first on its links, and neither records.
+  const BothWays twice = play_both_ways(topology, {{0, low}, {0, low}, {4 * once, low}});
+  CHECK(twice.memoized == twice.simulated);
+  CHECK(twice.replayed == 0);
 }
 
 TEST_CASE("a footprint's key matches where the schedules and the links they cross match, and only there") {
@@ -164,13 +162,13 @@ TEST_CASE("a footprint's key matches where the schedules and the links they cros
     memo.footprint_of(build_schedule(request), footprint);
     return footprint;
   };
-  const auto low = key(ring_allreduce({0, 1, 2, 3}, Bytes{8} << 20));
-  const auto high = key(ring_allreduce({4, 5, 6, 7}, Bytes{8} << 20));
+  const auto low = key(group_allreduce({0, 1, 2, 3}, Bytes{8} << 20));
+  const auto high = key(group_allreduce({4, 5, 6, 7}, Bytes{8} << 20));
   CHECK(low.key == high.key);
   CHECK(low.links.size() == 8);  // each device's link to its node's switch and back
   CHECK(low.reducers.size() == 4);
   CHECK(low.links != high.links);
-  CHECK(key(ring_allreduce({0, 1, 2, 3}, Bytes{4} << 20)).key != low.key);
+  CHECK(key(group_allreduce({0, 1, 2, 3}, Bytes{4} << 20)).key != low.key);
   // Across the nodes the ring crosses NICs and the leaf: other links, other parameters.
-  CHECK(key(ring_allreduce({0, 4, 1, 5}, Bytes{8} << 20)).key != low.key);
+  CHECK(key(group_allreduce({0, 4, 1, 5}, Bytes{8} << 20)).key != low.key);
 }

@@ -9,20 +9,6 @@ using namespace roofsim;
 using namespace roofsim::net;
 using namespace roofsim::net::test;
 
-namespace {
-
-CollectiveRequest group_allreduce(std::vector<NodeId> group, Bytes bytes) {
-  CollectiveRequest request;
-  request.op = CollectiveOp::allreduce;
-  request.algorithm = Algorithm::ring;
-  request.bytes = bytes;
-  request.ranks = std::move(group);
-  request.chunk_bytes = 1 << 20;
-  return request;
-}
-
-}  // namespace
-
 TEST_CASE("two allreduces on the same ring take twice as long, and on disjoint halves of a switch, as long as alone") {
   const Bytes bytes = Bytes{256} << 20;
   {

@@ -27,6 +27,31 @@ inline ClusterParams make_cluster(TopologyKind kind, std::uint64_t devices, Link
   return cluster;
 }
 
+// Nodes of `devices_per_node` devices on NVLink-class links to a switch, each node's `nics_per_node` NICs on one
+// leaf (PCIe to the NIC, 50 GB/s with 1 us of per-message overhead beyond it).
+inline ClusterParams two_level_cluster(std::uint64_t devices, std::uint64_t devices_per_node,
+                                       std::uint64_t nics_per_node) {
+  ClusterParams cluster = make_cluster(TopologyKind::two_level, devices, make_link(450e9, 0.5e-6));
+  cluster.devices_per_node = devices_per_node;
+  cluster.nics_per_node = nics_per_node;
+  cluster.leaf_ports = 32;
+  cluster.host_link = make_link(63e9, 0.5e-6);
+  cluster.nic_link = make_link(50e9, 1e-6, 1e-6);
+  cluster.fabric_link = cluster.nic_link;
+  return cluster;
+}
+
+// A ring allreduce of `bytes` on a group of ranks, in 1 MiB chunks.
+inline CollectiveRequest group_allreduce(std::vector<NodeId> group, Bytes bytes) {
+  CollectiveRequest request;
+  request.op = CollectiveOp::allreduce;
+  request.algorithm = Algorithm::ring;
+  request.bytes = bytes;
+  request.ranks = std::move(group);
+  request.chunk_bytes = 1 << 20;
+  return request;
+}
+
 inline std::vector<NodeId> natural_ranks(std::uint32_t devices) {
   std::vector<NodeId> ranks;
   for (NodeId d = 0; d < devices; ++d) ranks.push_back(d);
