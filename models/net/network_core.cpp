@@ -150,7 +150,11 @@ void NetworkCore::resume(CollectiveId id, TimeFs now_fs) {
   std::vector<LinkReservation> reserved;
   alone.on_reservation([&reserved](const LinkReservation& r) { reserved.push_back(r); });
   const CollectiveId copy = alone.issue(collective.schedule, collective.start_fs);
-  alone.run_until(advanced_ && advanced_fs_ >= now_fs ? now_fs : now_fs - 1);
+  if (advanced_ && advanced_fs_ >= now_fs) {
+    alone.run_until(now_fs);
+  } else if (now_fs > 0) {
+    alone.run_until(now_fs - 1);
+  }
   for (auto r : reserved) {
     r.collective = id;
     if (on_reservation_) on_reservation_(r);
