@@ -69,29 +69,20 @@ void CollectiveMemo::footprint_of(const Schedule& schedule, CollectiveFootprint&
 
 std::unique_ptr<CollectiveRecord> CollectiveMemo::make_record(const CollectiveFootprint& footprint, TimeFs start_fs,
                                                               TimeFs finish_fs,
-                                                              const std::vector<Reservation>& reservations,
+                                                              const std::vector<LinkReservation>& reservations,
                                                               const std::vector<Reduction>& reductions) {
   auto record = std::make_unique<CollectiveRecord>();
   record->duration_fs = finish_fs - start_fs;
-  const std::size_t links = footprint.links.size();
-  record->link_busy_until_fs.assign(links, CollectiveRecord::kUnused);
-  record->link_bytes.assign(links, 0);
-  record->link_messages.assign(links, 0);
-  record->link_busy_fs.assign(links, 0);
-  record->reducer_busy_until_fs.assign(footprint.reducers.size(), CollectiveRecord::kUnused);
-  for (std::uint32_t i = 0; i < links; ++i) link_index_[footprint.links[i]] = i;
+  for (std::uint32_t i = 0; i < footprint.links.size(); ++i) link_index_[footprint.links[i]] = i;
   for (std::uint32_t i = 0; i < footprint.reducers.size(); ++i) vertex_index_[footprint.reducers[i]] = i;
   record->reservations.reserve(reservations.size());
   for (const auto& r : reservations) {
-    const std::uint32_t i = link_index_[r.link];
-    record->reservations.push_back(RecordedReservation{i, r.op, r.begin_fs - start_fs, r.end_fs - start_fs, r.bytes});
-    // A link direction serves its messages in order: the last reservation leaves it busy until its end.
-    record->link_busy_until_fs[i] = r.end_fs - start_fs;
-    record->link_bytes[i] += r.bytes;
-    record->link_messages[i] += 1;
-    record->link_busy_fs[i] += r.end_fs - r.begin_fs;
+    record->reservations.push_back(
+        RecordedReservation{link_index_[r.link], r.op, r.begin_fs - start_fs, r.end_fs - start_fs, r.bytes});
   }
-  for (const auto& r : reductions) record->reducer_busy_until_fs[vertex_index_[r.reducer]] = r.busy_until_fs - start_fs;
+  for (const auto& r : reductions) {
+    record->reductions.push_back(CollectiveRecord::Reduction{vertex_index_[r.reducer], r.busy_until_fs - start_fs});
+  }
   for (const LinkId link : footprint.links) link_index_[link] = kNone;
   for (const NodeId vertex : footprint.reducers) vertex_index_[vertex] = kNone;
   return record;

@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/net/packet_train.h"
+#include "models/net/link_reservation.h"
 #include "models/net/schedule.h"
 #include "models/net/topology.h"
 
@@ -38,18 +38,17 @@ struct RecordedReservation {
   Bytes bytes = 0;
 };
 
-// What a collective did on idle resources, relative to its start (times) and footprint (indices).
+// What a collective did on idle resources, relative to its start (times) and footprint (indices): the link totals
+// and busy-until times a replay leaves follow from its reservations, a reducer's busy-until time from its last
+// reduction.
 struct CollectiveRecord {
   TimeFs duration_fs = 0;
   std::vector<RecordedReservation> reservations;  // in the order the links took them
-  // Per footprint link: the busy-until time it was left with (kUnused: never reserved), the bytes, messages and busy
-  // time it gained.
-  std::vector<TimeFs> link_busy_until_fs;
-  std::vector<Bytes> link_bytes;
-  std::vector<std::uint64_t> link_messages;
-  std::vector<TimeFs> link_busy_fs;
-  std::vector<TimeFs> reducer_busy_until_fs;  // per footprint reducer (kUnused: never reduced on)
-  static constexpr TimeFs kUnused = ~TimeFs{0};
+  struct Reduction {
+    std::uint32_t reducer = 0;  // index into the footprint's reducers
+    TimeFs busy_until_fs = 0;
+  };
+  std::vector<Reduction> reductions;  // in the order they were queued
 };
 
 class CollectiveMemo {
@@ -59,21 +58,15 @@ class CollectiveMemo {
   // Fills `footprint` for `schedule` (finalized).
   void footprint_of(const Schedule& schedule, CollectiveFootprint& footprint);
 
-  // Builds the record of a collective that ran alone from `start_fs` to `finish_fs`: its reservations and the last
-  // busy-until time of each reducer it used, in absolute times and topology ids.
-  struct Reservation {
-    LinkId link;
-    OpId op;
-    TimeFs begin_fs, end_fs;
-    Bytes bytes;
-  };
+  // Builds the record of a collective that ran alone from `start_fs` to `finish_fs` from its reservations and
+  // reductions, in absolute times and topology ids.
   struct Reduction {
     NodeId reducer;
     TimeFs busy_until_fs;
   };
   [[nodiscard]] std::unique_ptr<CollectiveRecord> make_record(const CollectiveFootprint& footprint, TimeFs start_fs,
                                                               TimeFs finish_fs,
-                                                              const std::vector<Reservation>& reservations,
+                                                              const std::vector<LinkReservation>& reservations,
                                                               const std::vector<Reduction>& reductions);
 
   [[nodiscard]] const CollectiveRecord* find(const std::string& key) const {

@@ -97,7 +97,7 @@ void NetworkCore::release(Collective& collective) {
   for (const LinkId link : collective.footprint->links) --links_[link].users;
   for (const NodeId vertex : collective.footprint->reducers) --reducer_users_[vertex];
   collective.footprint.reset();
-  std::vector<CollectiveMemo::Reservation>().swap(collective.reservations);
+  std::vector<LinkReservation>().swap(collective.reservations);
   std::vector<CollectiveMemo::Reduction>().swap(collective.reductions);
 }
 
@@ -106,26 +106,14 @@ void NetworkCore::finish_replay(CollectiveId id) {
   const CollectiveRecord& record = *collective.replay;
   const CollectiveFootprint& footprint = *collective.footprint;
   const TimeFs start = collective.start_fs;
-  for (std::size_t i = 0; i < footprint.links.size(); ++i) {
-    if (record.link_busy_until_fs[i] == CollectiveRecord::kUnused) continue;
-    auto& link = links_[footprint.links[i]];
-    link.busy_until_fs = std::max(link.busy_until_fs, start + record.link_busy_until_fs[i]);
-    link.stats.bytes += record.link_bytes[i];
-    link.stats.messages += record.link_messages[i];
-    link.stats.busy_fs += record.link_busy_fs[i];
+  // No one else reserved these links while the replay held them: its reservations, booked now, come in each link's
+  // order.
+  for (const auto& r : record.reservations) {
+    book(LinkReservation{footprint.links[r.link], id, r.op, start + r.begin_fs, start + r.end_fs, r.bytes});
   }
-  for (std::size_t i = 0; i < footprint.reducers.size(); ++i) {
-    if (record.reducer_busy_until_fs[i] == CollectiveRecord::kUnused) continue;
-    auto& busy = reducer_busy_until_fs_[footprint.reducers[i]];
-    busy = std::max(busy, start + record.reducer_busy_until_fs[i]);
-  }
-  // No one else reserved these links while the replay held them: its reservations, reported now, come in each
-  // link's order.
-  if (on_reservation_) {
-    for (const auto& r : record.reservations) {
-      on_reservation_(
-          LinkReservation{footprint.links[r.link], id, r.op, start + r.begin_fs, start + r.end_fs, r.bytes});
-    }
+  for (const auto& r : record.reductions) {
+    auto& busy = reducer_busy_until_fs_[footprint.reducers[r.reducer]];
+    busy = std::max(busy, start + r.busy_until_fs);
   }
   collective.replay = nullptr;
   collective.remaining_ops = 0;
@@ -143,31 +131,21 @@ void NetworkCore::resume(CollectiveId id, TimeFs now_fs) {
     return;
   }
   // The collective had its resources to itself until now: alone on an idle network it reaches the same state. This
-  // core has processed the events at `now_fs` if it has advanced to it, none of them if not; so does the copy.
+  // core has processed the events at `now_fs` once its time has reached it (issue() is never called from inside its
+  // event processing), none of them before; so does the copy. (A replay still running at `now_fs` replays a
+  // collective of nonzero duration that had finished when it started, so `now_fs` > 0.)
   NetworkOptions alone_options = options_;
   alone_options.memoize = false;
   NetworkCore alone(*topology_, alone_options);
   std::vector<LinkReservation> reserved;
   alone.on_reservation([&reserved](const LinkReservation& r) { reserved.push_back(r); });
   const CollectiveId copy = alone.issue(collective.schedule, collective.start_fs);
-  if (advanced_ && advanced_fs_ >= now_fs) {
-    alone.run_until(now_fs);
-  } else if (now_fs > 0) {
-    alone.run_until(now_fs - 1);
-  }
+  alone.run_until(now_fs_ >= now_fs ? now_fs : now_fs - 1);
   for (auto r : reserved) {
     r.collective = id;
-    if (on_reservation_) on_reservation_(r);
+    book(r);
   }
   const CollectiveFootprint& footprint = *collective.footprint;
-  for (const LinkId link : footprint.links) {
-    const auto& from = alone.links_[link];
-    auto& to = links_[link];
-    to.busy_until_fs = std::max(to.busy_until_fs, from.busy_until_fs);
-    to.stats.bytes += from.stats.bytes;
-    to.stats.messages += from.stats.messages;
-    to.stats.busy_fs += from.stats.busy_fs;
-  }
   for (const NodeId vertex : footprint.reducers) {
     reducer_busy_until_fs_[vertex] = std::max(reducer_busy_until_fs_[vertex], alone.reducer_busy_until_fs_[vertex]);
   }
@@ -226,8 +204,6 @@ std::optional<TimeFs> NetworkCore::next_event_fs() const {
 }
 
 void NetworkCore::run_until(TimeFs limit_fs) {
-  advanced_ = true;
-  advanced_fs_ = std::max(advanced_fs_, limit_fs);
   while (!queue_.empty() && queue_.top().at <= limit_fs) {
     const Event event = pop_event();
     now_fs_ = event.time_fs;
@@ -326,21 +302,23 @@ void NetworkCore::cross_hop(CollectiveId collective, OpId op, std::uint32_t slot
   auto& busy_until = link.busy_until_fs;
   const TimeFs begin = std::max(busy_until, flight.train.first_arrival_fs());
   flight.train.cross(busy_until, link.payload_bytes_per_s, link.overhead_fs, link.latency_fs);
-  auto& stats = link.stats;
-  stats.bytes += flight.train.bytes();
-  stats.messages += 1;
-  stats.busy_fs += busy_until - begin;
-  if (on_reservation_)
-    on_reservation_(LinkReservation{link_id, collective, op, begin, busy_until, flight.train.bytes()});
-  if (memo_ && collectives_[collective].recording) {
-    collectives_[collective].reservations.push_back({link_id, op, begin, busy_until, flight.train.bytes()});
-  }
+  book(LinkReservation{link_id, collective, op, begin, busy_until, flight.train.bytes()});
   if (hop + 1 < flight.route->size()) {
     schedule_event(flight.train.first_arrival_fs(), EventKind::hop, collective, op, slot, hop + 1);
   } else {
     schedule_event(flight.train.last_arrival_fs() + flight.protocol_fs, EventKind::done, collective, op);
     free_slots_.push_back(slot);
   }
+}
+
+void NetworkCore::book(const LinkReservation& r) {
+  LinkState& link = links_[r.link];
+  link.busy_until_fs = std::max(link.busy_until_fs, r.end_fs);
+  link.stats.bytes += r.bytes;
+  link.stats.messages += 1;
+  link.stats.busy_fs += r.end_fs - r.begin_fs;
+  if (on_reservation_) on_reservation_(r);
+  if (memo_ && collectives_[r.collective].recording) collectives_[r.collective].reservations.push_back(r);
 }
 
 void NetworkCore::finish_op(CollectiveId collective_id, OpId op, TimeFs now_fs) {

@@ -17,6 +17,7 @@
 #include "models/kernel/quad_heap.h"
 #include "models/net/collective_memo.h"
 #include "models/net/collectives.h"
+#include "models/net/link_reservation.h"
 #include "models/net/packet_train.h"
 #include "models/net/protocol.h"
 #include "models/net/reduction_model.h"
@@ -24,8 +25,6 @@
 #include "models/net/topology.h"
 
 namespace roofsim::net {
-
-using CollectiveId = std::uint32_t;
 
 struct NetworkOptions {
   Bytes packet_bytes = 64 * 1024;
@@ -39,22 +38,6 @@ struct NetworkOptions {
   // of the same parameters, all of them and its reducers idle at its start and left to it until it finishes. Off:
   // every collective is simulated.
   bool memoize = false;
-};
-
-struct LinkStats {
-  Bytes bytes = 0;
-  std::uint64_t messages = 0;
-  TimeFs busy_fs = 0;  // time the link direction was reserved (overheads, packets and the gaps between them)
-};
-
-// One message's reservation of one link direction: from its first packet's start to its last packet's end.
-struct LinkReservation {
-  LinkId link = 0;
-  CollectiveId collective = 0;
-  OpId op = 0;
-  TimeFs begin_fs = 0;
-  TimeFs end_fs = 0;
-  Bytes bytes = 0;
 };
 
 // The protocol's step latency beyond the route's own (NCCL's step latencies count the wire too): the NVLink figure
@@ -128,7 +111,7 @@ class NetworkCore {
     const CollectiveRecord* replay = nullptr;
     bool recording = false;
     bool shared = false;
-    std::vector<CollectiveMemo::Reservation> reservations;
+    std::vector<LinkReservation> reservations;
     std::vector<CollectiveMemo::Reduction> reductions;
   };
   struct InFlight {
@@ -151,6 +134,9 @@ class NetworkCore {
   void resume(CollectiveId id, TimeFs now_fs);
   void finish_replay(CollectiveId id);
   [[nodiscard]] std::uint32_t take_slot(const InFlight& flight);
+  // Books a reservation on its link (busy-until time, totals), reports it, and records it for a recording collective:
+  // the one path of a simulated hop, a replay's end and a resumed replay's past.
+  void book(const LinkReservation& reservation);
 
   const Topology* topology_;
   NetworkOptions options_;
@@ -187,9 +173,6 @@ class NetworkCore {
   std::uint64_t sequence_ = 0;
   std::uint64_t events_ = 0;
   TimeFs now_fs_ = 0;
-  // Whether run_until has been called, and the latest time it was called with: the events at that time are done.
-  bool advanced_ = false;
-  TimeFs advanced_fs_ = 0;
   CompletionHandler on_completion_;
   std::function<void(const LinkReservation&)> on_reservation_;
 };
