@@ -59,19 +59,21 @@ std::optional<std::size_t> DispatchPolicy::next_starting(TimeFs now) {
   return std::nullopt;
 }
 
-void DispatchPolicy::replay(std::size_t op, TimeFs end_fs) {
+void DispatchPolicy::replay(std::size_t op, TimeFs end_fs, TimeFs tiles_out_fs) {
   auto& t = times_[op];
   if (t.issued != 0 || t.end_fs != kNever) throw std::logic_error("replay() of an op that has started");
   t.issued = t.finished = ops_[op].tiles;
   t.replay_end_fs = end_fs;
+  t.tiles_out_fs = std::min(tiles_out_fs, end_fs);
   t.replayed = true;
   ++replays_open_;
 }
 
-void DispatchPolicy::retime_replay(std::size_t op, TimeFs end_fs) {
+void DispatchPolicy::retime_replay(std::size_t op, TimeFs end_fs, TimeFs tiles_out_fs) {
   auto& t = times_[op];
   if (!t.replayed || t.end_fs != kNever) throw std::logic_error("retime_replay() of an op not replaying");
   t.replay_end_fs = end_fs;
+  t.tiles_out_fs = std::min(tiles_out_fs, end_fs);
 }
 
 std::uint64_t DispatchPolicy::skip_tiles(std::size_t op, std::uint64_t first, std::uint64_t tiles, TimeFs hold_fs) {
@@ -82,6 +84,9 @@ std::uint64_t DispatchPolicy::skip_tiles(std::size_t op, std::uint64_t first, st
   t.issued += tiles;
   t.finished += tiles;
   t.hold_fs += hold_fs;
+  // Tile `next` goes out in place of `first`, after the skipped ones (steps skipped inside tiles, tiles == 0, move no
+  // hand-out: they pass inside tiles already out).
+  if (tiles > 0) t.tiles_out_fs += hold_fs;
   return next;
 }
 
@@ -160,13 +165,20 @@ void DispatchPolicy::advance(TimeFs now) {
 std::optional<TileAssignment> DispatchPolicy::next_tile(TimeFs now) {
   for (std::size_t i = first_open_; i < ops_.size(); ++i) {
     auto& t = times_[i];
-    if (t.start_fs > now || t.end_fs != kNever || t.issued == ops_[i].tiles) continue;
+    if (t.start_fs > now || t.end_fs != kNever) continue;
+    if (t.issued == ops_[i].tiles) {
+      // Its tiles still go out in the run's time (a replay, or waves a fast-forward skipped): the ops after it wait.
+      if (t.tiles_out_fs != kNever && t.tiles_out_fs > now) return std::nullopt;
+      continue;
+    }
     std::uint64_t best = 0;
     for (std::uint64_t u = 1; u < free_.size(); ++u) {
       if (free_[u] > free_[best]) best = u;
     }
     if (free_[best] == 0) return std::nullopt;
     --free_[best];
+    // The waves skipped so far passed before this tile in the op's own time.
+    t.tiles_out_fs = now + t.hold_fs;
     return TileAssignment{i, t.issued++, best};
   }
   return std::nullopt;
@@ -198,14 +210,21 @@ void DispatchPolicy::external_done(std::size_t op, TimeFs now) {
   finish(op, now);
 }
 
-TimeFs DispatchPolicy::next_wake() const {
+TimeFs DispatchPolicy::next_wake(TimeFs now) const {
+  // Times not after now are left out: what is due now has run (an op whose latency is over and that has tiles left
+  // has no free slot, and a tile's end wakes the dispatcher), and would hide a later time.
   TimeFs next = kNever;
+  const auto consider = [&](TimeFs at) {
+    if (at > now) next = std::min(next, at);
+  };
   for (std::size_t i = first_open_; i < ops_.size(); ++i) {
     const auto& t = times_[i];
-    if (t.end_fs == kNever && t.replay_end_fs != kNever) next = std::min(next, t.replay_end_fs);
+    if (t.end_fs != kNever) continue;
+    if (t.replay_end_fs != kNever) consider(t.replay_end_fs);
+    if (t.tiles_out_fs != kNever) consider(t.tiles_out_fs);
     // An external op in flight waits for its owner, not for a time.
-    if (t.end_fs != kNever || t.start_fs == kNever || ops_[i].external) continue;
-    if (t.issued < ops_[i].tiles || ops_[i].tiles == 0) next = std::min(next, t.start_fs);
+    if (t.start_fs == kNever || ops_[i].external) continue;
+    if (t.issued < ops_[i].tiles || ops_[i].tiles == 0) consider(t.start_fs);
   }
   return next;
 }

@@ -45,10 +45,13 @@ class DispatchPolicy {
   // The next simulated op with tiles whose launch latency is over at `now` and that no tile of has started, each
   // once: the moment a memoized replay may stand in for it.
   [[nodiscard]] std::optional<std::size_t> next_starting(TimeFs now);
-  // Replays `op` (returned by next_starting): its tiles count as issued and done, and it ends at `end_fs`.
-  void replay(std::size_t op, TimeFs end_fs);
-  // A replay not yet ended now ends at `end_fs` (its pace follows the compute clock, which changed).
-  void retime_replay(std::size_t op, TimeFs end_fs);
+  // Replays `op` (returned by next_starting): its tiles count as issued and done, and it ends at `end_fs`. Its
+  // record handed out its last tile at `tiles_out_fs`: until then the ops after it get no tile, as they would not
+  // behind its tiles.
+  void replay(std::size_t op, TimeFs end_fs, TimeFs tiles_out_fs);
+  // A replay not yet ended now ends at `end_fs` and hands out its last tile at `tiles_out_fs` (its pace follows the
+  // compute clock, which changed).
+  void retime_replay(std::size_t op, TimeFs end_fs, TimeFs tiles_out_fs);
   // Steady-state fast-forward (sim/engine/wave_fast_forward.h): the `tiles` tiles of `op` from `first` on, which must
   // be the one just handed out, count as issued and done, and the op ends `hold_fs` after its last tile and write;
   // returns the tile to hand out in place of `first` (the one after the skipped ones).
@@ -60,8 +63,9 @@ class DispatchPolicy {
   [[nodiscard]] std::uint64_t tiles(std::size_t op) const { return ops_[op].tiles; }
   // True when a simulated op other than `op` has launched and not ended.
   [[nodiscard]] bool others_in_flight(std::size_t op) const;
-  // The next time something happens without a tile finishing (a launch latency or a replay ending), or kNever.
-  [[nodiscard]] TimeFs next_wake() const;
+  // The next time after `now` that something happens without a tile finishing (a launch latency, a replay ending or
+  // handing out its last tile), or kNever.
+  [[nodiscard]] TimeFs next_wake(TimeFs now) const;
   [[nodiscard]] bool all_done() const { return done_ops_ == ops_.size(); }
   [[nodiscard]] std::size_t done_ops() const { return done_ops_; }
   // External ops whose inputs became ready since the last call, in program order.
@@ -74,6 +78,10 @@ class DispatchPolicy {
     TimeFs launch_fs = kNever;  // inputs ready and a stream taken: its launch latency starts
     TimeFs start_fs = kNever;   // launch latency over: tiles may start
     TimeFs end_fs = kNever;     // last tile finished
+    // Its latest tile handed out, in the run's time: a replay's last as its record had it; a fast-forwarded op's
+    // after the waves skipped before it, which the run passed over but the op's tiles took. Once all are out, the ops
+    // after it in program order get no tile before then.
+    TimeFs tiles_out_fs = kNever;
     std::uint64_t issued = 0, finished = 0;
     std::uint64_t pending_writes = 0;
     TimeFs replay_end_fs = kNever;  // a memoized replay's end

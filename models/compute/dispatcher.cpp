@@ -22,7 +22,7 @@ void Dispatcher::run() {
     for (const auto op : policy_.take_held_ended()) replay_->op_finished(op, policy_.times(op).end_fs);
     while (const auto op = policy_.next_starting(now)) {
       const TimeFs end = replay_->op_starting(*op, now);
-      if (end != kNever) policy_.replay(*op, end);
+      if (end != kNever) policy_.replay(*op, end, replay_->tiles_out_fs(*op));
     }
   }
   const std::uint64_t wave = policy_.wave_tiles();
@@ -36,7 +36,7 @@ void Dispatcher::run() {
     spans_.start(assignment->op, assignment->unit, now);
     units_[assignment->unit]->start_tile(assignment->op, assignment->tile);
   }
-  const TimeFs next = policy_.next_wake();
+  const TimeFs next = policy_.next_wake(now);
   if (next != kNever && next > now) wake_.notify_at(next);
 }
 
@@ -68,10 +68,10 @@ void Dispatcher::step_boundary(std::size_t op) {
   if (hold_fs > 0) (void)policy_.skip_tiles(op, 0, 0, hold_fs);
 }
 
-void Dispatcher::retime_replay(std::size_t op, TimeFs end_fs) {
-  policy_.retime_replay(op, end_fs);
+void Dispatcher::retime_replay(std::size_t op, TimeFs end_fs, TimeFs tiles_out_fs) {
+  policy_.retime_replay(op, end_fs, tiles_out_fs);
   const TimeFs now = sc_core::sc_time_stamp().value();
-  const TimeFs next = policy_.next_wake();
+  const TimeFs next = policy_.next_wake(now);
   if (next != kNever) wake_.notify_at(std::max(next, now));
 }
 

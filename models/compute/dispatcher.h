@@ -40,8 +40,9 @@ class Dispatcher : public sc_core::sc_module, public TileListener, private Wakea
   [[nodiscard]] TileSpanRecorder& tile_spans() { return spans_; }
   // Memoized execution: asked before each op's first tile (null: every op is simulated).
   void set_replay_hook(OpReplayHook* hook) { replay_ = hook; }
-  // A replay not yet ended now ends at `end_fs` (DispatchPolicy::retime_replay); wakes at the policy's next time.
-  void retime_replay(std::size_t op, TimeFs end_fs);
+  // A replay not yet ended now ends at `end_fs` and hands out its last tile at `tiles_out_fs`
+  // (DispatchPolicy::retime_replay); wakes at the policy's next time.
+  void retime_replay(std::size_t op, TimeFs end_fs, TimeFs tiles_out_fs);
 
  private:
   void run();

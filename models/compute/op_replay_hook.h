@@ -14,6 +14,9 @@ class OpReplayHook {
  public:
   // `op` may start its tiles at `now`: the end time of its replay, or kNever to simulate it.
   [[nodiscard]] virtual TimeFs op_starting(std::size_t op, TimeFs now) = 0;
+  // When a replayed op (op_starting returned its end) hands out its last tile: its record's moment of that, at the
+  // replay's pace. The ops after it in program order wait for it, as they would for its tiles.
+  [[nodiscard]] virtual TimeFs tiles_out_fs(std::size_t op) const = 0;
   // A simulated op ended at `now`.
   virtual void op_finished(std::size_t op, TimeFs now) = 0;
   // Steady-state fast-forward: tile `tile` of `op`, the first of a wave, is handed out at `now`. The tiles to skip

@@ -223,6 +223,8 @@ std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_
   auto rec = std::make_unique<OpRecord>();
   const OpExecution& e = executions_[r.op];
   rec->duration_fs = end_fs - r.start_fs;
+  const TimeFs tiles_out = policy_.times(r.op).tiles_out_fs;
+  rec->tiles_out_fs = tiles_out != kNever && tiles_out > r.start_fs ? std::min(tiles_out, end_fs) - r.start_fs : 0;
   rec->executed_work = e.executed_work;
   rec->executed_flops = e.executed_flops;
   rec->tiles_done = e.tiles_done;
@@ -446,6 +448,19 @@ std::vector<DeviceOpReplay::ForeignSectors> DeviceOpReplay::foreign_sectors(
   return out;
 }
 
+TimeFs DeviceOpReplay::tiles_out_fs(std::size_t op) const {
+  const OpExecution& e = executions_[op];
+  for (const auto& r : replaying_) {
+    if (r.op != op) continue;
+    // At the replay's pace: the record's moment in the same proportion of its duration as the units' times (rebook).
+    const TimeFs recorded = r.record->duration_fs;
+    if (recorded == 0) return e.replay_end_fs;
+    const double span = static_cast<double>(e.replay_end_fs - r.start_fs) / static_cast<double>(recorded);
+    return r.start_fs + round_fs(static_cast<double>(r.record->tiles_out_fs) * span);
+  }
+  return e.replay_end_fs;
+}
+
 void DeviceOpReplay::rebook(Replaying& r) {
   OpExecution& e = executions_[r.op];
   const OpRecord& rec = *r.record;
@@ -510,7 +525,7 @@ void DeviceOpReplay::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz /*ne
     }
     r.read_state = clock_.state();
     rebook(r);
-    dispatcher_.retime_replay(r.op, e.replay_end_fs);
+    dispatcher_.retime_replay(r.op, e.replay_end_fs, tiles_out_fs(r.op));
   }
 }
 

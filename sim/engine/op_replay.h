@@ -75,6 +75,7 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
                  OpMemoStore& store, TimeFs shortest_record_fs);
 
   [[nodiscard]] TimeFs op_starting(std::size_t op, TimeFs now) override;
+  [[nodiscard]] TimeFs tiles_out_fs(std::size_t op) const override;
   void op_finished(std::size_t op, TimeFs now) override;
   // Steady-state fast-forward (sim/engine/wave_fast_forward.h) of an op that runs alone: at each wave boundary its
   // state and counters go to the op's WaveFastForward; when it skips, the skipped waves' counters are booked here.

@@ -33,7 +33,7 @@ TEST_CASE("an op launches after its inputs are done plus the launch latency") {
   policy.advance(0);
   CHECK(policy.times(0).launch_fs == 0);
   CHECK(policy.times(0).start_fs == 50);
-  CHECK(policy.next_wake() == 50);
+  CHECK(policy.next_wake(0) == 50);
   CHECK(drain(policy, 10).empty());
   const auto a = drain(policy, 50);
   REQUIRE(a.size() == 1);
@@ -85,4 +85,60 @@ TEST_CASE("an op ends when its last tile has left and its last write is acknowle
   CHECK(policy.times(0).end_fs == 250);
   policy.advance(250);
   CHECK(policy.times(1).launch_fs == 250);
+}
+
+TEST_CASE("an op launched beside a replay gets no tile before the replay's last tile would have gone out") {
+  // Two independent ops on two streams: op 0 is replayed from a record whose last tile went out 600 fs after its
+  // start; op 1, after it in program order, would have waited behind those tiles.
+  DispatchPolicy policy({DispatchOp{{}, 8, true}, DispatchOp{{}, 4, true}}, 2, 1, 2, 0);
+  policy.advance(0);
+  REQUIRE(policy.next_starting(0) == std::optional<std::size_t>{0});
+  policy.replay(0, 1000, 600);
+  CHECK(drain(policy, 0).empty());
+  CHECK(drain(policy, 599).empty());
+  CHECK(policy.next_wake(0) == 600);
+  const auto at_out = drain(policy, 600);
+  REQUIRE(at_out.size() == 2);
+  CHECK(at_out[0].op == 1);
+  // Retimed (the clock changed), the hand-out moves with it.
+  DispatchPolicy slower({DispatchOp{{}, 8, true}, DispatchOp{{}, 4, true}}, 2, 1, 2, 0);
+  slower.advance(0);
+  REQUIRE(slower.next_starting(0) == std::optional<std::size_t>{0});
+  slower.replay(0, 1000, 600);
+  slower.retime_replay(0, 1500, 900);
+  CHECK(drain(slower, 600).empty());
+  CHECK(slower.next_wake(600) == 900);
+  CHECK(drain(slower, 900).size() == 2);
+}
+
+TEST_CASE("after a fast-forward, the ops behind wait out the skipped waves before the last tile goes out") {
+  // Op 0 has 10 tiles on 2 units of one slot. At the second wave's first tile (100 fs) 4 tiles, two waves taking
+  // 500 fs, are skipped. Its last tile then goes out at 300 fs in the run, at 800 in the op's own time.
+  DispatchPolicy policy({DispatchOp{{}, 10, true}, DispatchOp{{}, 1, true}}, 2, 1, 2, 0);
+  const auto first = drain(policy, 0);
+  REQUIRE(first.size() == 2);
+  policy.tile_done(0, first[0].unit, 100);
+  policy.tile_done(0, first[1].unit, 100);
+  policy.advance(100);
+  const auto boundary = policy.next_tile(100);
+  REQUIRE(boundary);
+  CHECK(boundary->tile == 2);
+  CHECK(policy.skip_tiles(0, 2, 4, 500) == 6);
+  const auto beside = policy.next_tile(100);
+  REQUIRE(beside);
+  CHECK(beside->tile == 7);
+  policy.tile_done(0, boundary->unit, 300);
+  policy.tile_done(0, beside->unit, 300);
+  const auto last = drain(policy, 300);
+  REQUIRE(last.size() == 2);
+  CHECK(last[1].op == 0);
+  CHECK(last[1].tile == 9);
+  CHECK(policy.times(0).tiles_out_fs == 800);
+  policy.tile_done(0, last[0].unit, 310);
+  // A slot is free, but op 1's tile waits for the skipped waves.
+  CHECK(drain(policy, 310).empty());
+  CHECK(policy.next_wake(310) == 800);
+  const auto behind = drain(policy, 800);
+  REQUIRE(behind.size() == 1);
+  CHECK(behind[0].op == 1);
 }
