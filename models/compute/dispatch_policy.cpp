@@ -105,7 +105,7 @@ bool DispatchPolicy::others_in_flight(std::size_t op) const {
 
 void DispatchPolicy::advance(TimeFs now) {
   if (replays_open_ > 0) {
-    for (std::size_t i = first_open_; i < ops_.size(); ++i) {
+    for (std::size_t i = first_open_; i < launched_end_; ++i) {
       auto& t = times_[i];
       if (t.replay_end_fs <= now && t.end_fs == kNever) {
         --replays_open_;
@@ -152,7 +152,7 @@ void DispatchPolicy::advance(TimeFs now) {
     while (first_waiting_ < ops_.size() && times_[first_waiting_].launch_fs != kNever) ++first_waiting_;
   }
   // Ops without tiles end when their launch latency is over.
-  for (std::size_t i = first_open_; i < ops_.size(); ++i) {
+  for (std::size_t i = first_open_; i < launched_end_; ++i) {
     auto& t = times_[i];
     if (ops_[i].simulated && ops_[i].tiles == 0 && t.start_fs <= now && t.end_fs == kNever) {
       finish(i, t.start_fs);
@@ -163,7 +163,7 @@ void DispatchPolicy::advance(TimeFs now) {
 }
 
 std::optional<TileAssignment> DispatchPolicy::next_tile(TimeFs now) {
-  for (std::size_t i = first_open_; i < ops_.size(); ++i) {
+  for (std::size_t i = first_open_; i < launched_end_; ++i) {
     auto& t = times_[i];
     if (t.start_fs > now || t.end_fs != kNever) continue;
     if (t.issued == ops_[i].tiles) {
@@ -217,7 +217,8 @@ TimeFs DispatchPolicy::next_wake(TimeFs now) const {
   const auto consider = [&](TimeFs at) {
     if (at > now) next = std::min(next, at);
   };
-  for (std::size_t i = first_open_; i < ops_.size(); ++i) {
+  // Ops from launched_end_ on have not launched: no start, replay or hand-out yet.
+  for (std::size_t i = first_open_; i < launched_end_; ++i) {
     const auto& t = times_[i];
     if (t.end_fs != kNever) continue;
     if (t.replay_end_fs != kNever) consider(t.replay_end_fs);

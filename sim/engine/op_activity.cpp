@@ -56,7 +56,6 @@ OpActivity::OpActivity(const std::vector<OpExecution>& executions, const Dispatc
   reported_flops_.assign(executions.size(), 0);
   reported_ops_.assign(executions.size(), {});
   finished_active_.assign(executions.size(), false);
-  link_spent_.assign(executions.size(), 0.0);
   reported_link_.assign(executions.size(), 0);
 }
 
@@ -87,7 +86,7 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
         in_flight_->add_unfinished(now, dram_unfinished_);
       }
       for (const auto* unit : units_) unit->add_unfinished_work(now, unfinished_);
-      links_.spent_by(now, link_spent_);
+      links_.read(now);
     }
     const UnfinishedWork left_work = unfinished_of(op, now);
     // Counts are integers and never go down between readings (the even-pace shares are doubles).
@@ -131,7 +130,7 @@ void OpActivity::add_op_activity(std::size_t op, Activity& into) const {
     }
     into.active_unit_cycles += static_cast<std::uint64_t>(active_unit_cycles_[op]);
   }
-  reported_link_[op] = std::max(reported_link_[op], static_cast<Bytes>(std::floor(link_spent_[op])));
+  reported_link_[op] = std::max(reported_link_[op], static_cast<Bytes>(std::floor(links_.spent(op))));
   into.network_bytes += reported_link_[op];
   (flops_on_lanes_[op] ? into.lane_flops : into.flops[slots_[op]]) += flops;
   for (std::size_t kind = 0; kind < ops.size(); ++kind) into.ops[op_slots_[op][kind]] += ops[kind];
@@ -231,9 +230,10 @@ bool OpActivity::settled(std::size_t op) const {
   if (left.flops != 0 || std::any_of(left.ops.begin(), left.ops.end(), [](double v) { return v != 0; })) return false;
   if (in_flight_ != nullptr && dram_unfinished_[op] != 0) return false;
   if (clock_ != nullptr && !finished_active_[op]) return false;
-  // A link transfer may still be spending some op's energy; the detailed DRAM charges commands to ops as it issues
-  // them, which an op's end (its writes acknowledged) leaves none of.
-  return !links_.busy_after(read_at_fs_);
+  // Its link transfers may still be spending its energy (none starts after its end: a collective ends when its last
+  // message is in); the detailed DRAM charges commands to ops as it issues them, which an op's end (its writes
+  // acknowledged) leaves none of.
+  return !links_.busy_after(read_at_fs_, op);
 }
 
 bool OpActivity::replaying(TimeFs now_fs) const {

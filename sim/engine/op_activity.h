@@ -80,7 +80,6 @@ class OpActivity final : public DeviceActivity {
   mutable std::vector<double> active_unit_cycles_;
   mutable std::vector<bool> finished_active_;  // per op: its unit time is all counted
   mutable PacedTransfers links_;               // the device's link transfers, per op
-  mutable std::vector<double> link_spent_;     // per op, at the last reading: wire bytes sent
   mutable std::vector<Bytes> reported_link_;
   [[nodiscard]] double active_unit_fs(std::size_t op, TimeFs now) const;
   // `op`'s work not yet spent at `now`, the last reading's time: its steps' on the units, a replay's and a skip's.
