@@ -37,7 +37,7 @@ void Dispatcher::run() {
     units_[assignment->unit]->start_tile(assignment->op, assignment->tile);
   }
   const TimeFs next = policy_.next_wake(now);
-  if (next != kNever && next > now) wake_.notify_at(next);
+  if (next != kNever) wake_.notify_at(next);
 }
 
 void Dispatcher::tile_finished(std::size_t op, std::uint64_t unit) {
@@ -72,7 +72,7 @@ void Dispatcher::retime_replay(std::size_t op, TimeFs end_fs, TimeFs tiles_out_f
   policy_.retime_replay(op, end_fs, tiles_out_fs);
   const TimeFs now = sc_core::sc_time_stamp().value();
   const TimeFs next = policy_.next_wake(now);
-  if (next != kNever) wake_.notify_at(std::max(next, now));
+  if (next != kNever) wake_.notify_at(next);
 }
 
 void Dispatcher::complete(std::size_t op) {

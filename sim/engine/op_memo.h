@@ -85,7 +85,7 @@ void for_each_valid_run(std::int64_t block_start, std::uint64_t valid, Bytes sec
 // What a recorded op did, relative to its start: everything collect_run_result and the power domain read of it, and
 // the cache contents it left that belong to its own tensors.
 struct OpRecord {
-  TimeFs duration_fs = 0;  // start (launch latency over) to end
+  TimeFs duration_fs = 0;   // start (launch latency over) to end
   TimeFs tiles_out_fs = 0;  // start to the hand-out of its last tile (the ops after it had none before)
   // Waves or steps of it were skipped (sim/engine/wave_fast_forward.h): its time is the simulated part's and an
   // estimate of the rest that may lie kSteadyTolerance of the skipped part from what simulating it would give.

@@ -449,16 +449,20 @@ std::vector<DeviceOpReplay::ForeignSectors> DeviceOpReplay::foreign_sectors(
 }
 
 TimeFs DeviceOpReplay::tiles_out_fs(std::size_t op) const {
-  const OpExecution& e = executions_[op];
   for (const auto& r : replaying_) {
-    if (r.op != op) continue;
-    // At the replay's pace: the record's moment in the same proportion of its duration as the units' times (rebook).
-    const TimeFs recorded = r.record->duration_fs;
-    if (recorded == 0) return e.replay_end_fs;
-    const double span = static_cast<double>(e.replay_end_fs - r.start_fs) / static_cast<double>(recorded);
-    return r.start_fs + round_fs(static_cast<double>(r.record->tiles_out_fs) * span);
+    if (r.op == op) return tiles_out_of(r);
   }
-  return e.replay_end_fs;
+  return executions_[op].replay_end_fs;
+}
+
+double DeviceOpReplay::replay_span(const Replaying& r) const {
+  const auto duration = static_cast<double>(r.record->duration_fs);
+  return duration > 0 ? static_cast<double>(executions_[r.op].replay_end_fs - r.start_fs) / duration : 1.0;
+}
+
+TimeFs DeviceOpReplay::tiles_out_of(const Replaying& r) const {
+  // At the replay's pace, as the units' times (rebook).
+  return r.start_fs + round_fs(static_cast<double>(r.record->tiles_out_fs) * replay_span(r));
 }
 
 void DeviceOpReplay::rebook(Replaying& r) {
@@ -487,7 +491,7 @@ void DeviceOpReplay::rebook(Replaying& r) {
     if (s < rec.busy_at_state_fs.size()) busy_recorded += static_cast<double>(rec.busy_at_state_fs[s]);
   }
   // The units hold the op's tiles for the replay's length and compute for its engine time.
-  const double span = duration > 0 ? static_cast<double>(e.replay_end_fs - r.start_fs) / duration : 1.0;
+  const double span = replay_span(r);
   const double busy = busy_recorded > 0 ? busy_live / busy_recorded : 1.0;
   const auto scaled = [](TimeFs t, double by) { return round_fs(static_cast<double>(t) * by); };
   for (std::size_t u = 0; u < e.units.size() && u < rec.units.size(); ++u) {
@@ -525,7 +529,7 @@ void DeviceOpReplay::clock_changed(TimeFs now_fs, Hertz old_clock_hz, Hertz /*ne
     }
     r.read_state = clock_.state();
     rebook(r);
-    dispatcher_.retime_replay(r.op, e.replay_end_fs, tiles_out_fs(r.op));
+    dispatcher_.retime_replay(r.op, e.replay_end_fs, tiles_out_of(r));
   }
 }
 

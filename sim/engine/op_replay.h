@@ -124,6 +124,10 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   };
   // Books the replay's engine time per state, its units' times and its pace for the end it now has.
   void rebook(Replaying& r);
+  // The replay's length over its record's: the factor that maps the record's times onto the run's.
+  [[nodiscard]] double replay_span(const Replaying& r) const;
+  // When the replay hands out its last tile (OpReplayHook::tiles_out_fs).
+  [[nodiscard]] TimeFs tiles_out_of(const Replaying& r) const;
 
   // The overlap group in flight (op_group_memo.h; sim/engine/op_group_replay.cpp): from an op that starts with no
   // other op started and not ended, while one of its members has not ended.
