@@ -181,6 +181,18 @@ void GovernorModule::skip_windows(TimeFs now_fs, TimeFs skipped_fs) {
   rearm(now_fs);
 }
 
+std::optional<GovernorPolicy::Through> GovernorModule::through_bound(TimeFs now_fs) const {
+  if (imposed_.active()) return std::nullopt;
+  return policy_.through_bound(now_fs, policy_.kept_mean());
+}
+
+void GovernorModule::skip_through(TimeFs now_fs, TimeFs skipped_fs) {
+  close_interval(now_fs);
+  policy_.skip_through(now_fs, skipped_fs, policy_.kept_mean());
+  clock_.set_state(policy_.state(), now_fs);
+  rearm(now_fs);
+}
+
 void GovernorModule::wake() {
   if (done_) return;
   ++wakes_;

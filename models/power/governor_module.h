@@ -20,6 +20,7 @@
 #include <systemc>
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "models/kernel/device_scheduler.h"
@@ -92,6 +93,12 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   [[nodiscard]] TimeFs skip_bound_fs(TimeFs now_fs) const;
   // `skipped_fs` (at most skip_bound_fs) skipped at `now_fs` (GovernorPolicy::skip_windows).
   void skip_windows(TimeFs now_fs, TimeFs skipped_fs);
+  // A stretch skipped through the change that ends skip_bound_fs's stretch (GovernorPolicy::through_bound, with the
+  // kept mean); none while a stretch is imposed.
+  [[nodiscard]] std::optional<GovernorPolicy::Through> through_bound(TimeFs now_fs) const;
+  // `skipped_fs` skipped through that change at `now_fs` (GovernorPolicy::skip_through): the clock moves to the new
+  // state now, since what runs after the skip runs after the change.
+  void skip_through(TimeFs now_fs, TimeFs skipped_fs);
 
  private:
   void wake();

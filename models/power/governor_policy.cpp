@@ -43,6 +43,7 @@ GovernorPolicy::GovernorPolicy(GovernorParams params) : params_(std::move(params
   if (params_.states.empty()) throw std::invalid_argument("GovernorPolicy: no DVFS state");
   if (params_.window_fs == 0) throw std::invalid_argument("GovernorPolicy: a window of 0 s");
   state_ = params_.states.size() - 1;
+  steady_at_.assign(params_.states.size(), std::nullopt);
 }
 
 TimeFs GovernorPolicy::next_wake_fs() const {
@@ -168,6 +169,7 @@ void GovernorPolicy::skip_windows(TimeFs now_fs, TimeFs skipped_fs, const PowerS
   }
   const TimeFs window = params_.window_fs;
   const std::uint64_t ended = (now_fs + skipped_fs - window_start_fs_) / window;
+  steady_at_[state_] = measured;
   if (params_.cap_w > 0) {
     for (std::uint64_t w = 0; w < ended && w < kept_windows(); ++w) {
       if (judge(at_state_, measured)) throw std::logic_error("GovernorPolicy: a change decided inside a skip");
@@ -178,6 +180,52 @@ void GovernorPolicy::skip_windows(TimeFs now_fs, TimeFs skipped_fs, const PowerS
   const TimeFs start_after = window_start_fs_ + ended * window;
   if (start_after < skipped_fs) throw std::logic_error("GovernorPolicy: a skip before the first window");
   window_start_fs_ = start_after - skipped_fs;
+}
+
+std::optional<TimeFs> GovernorPolicy::deciding_end_fs(TimeFs now_fs, const PowerSplit& measured) const {
+  if (params_.cap_w <= 0 || pending_ || now_fs < window_start_fs_ || now_fs < params_.window_fs) return std::nullopt;
+  constexpr std::uint64_t kAny = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t quiet = quiet_windows(measured, kAny);
+  if (quiet == kAny) return std::nullopt;
+  const TimeFs end_fs = window_start_fs_ + (quiet + 1) * params_.window_fs;
+  if (end_fs <= now_fs) return std::nullopt;
+  return end_fs;
+}
+
+std::optional<GovernorPolicy::Through> GovernorPolicy::through_bound(TimeFs now_fs, const PowerSplit& measured) const {
+  const auto deciding_end = deciding_end_fs(now_fs, measured);
+  if (!deciding_end) return std::nullopt;
+  // The windows up to the one that decides, judged on a copy; then the change, and the bound at the new state.
+  GovernorPolicy after = *this;
+  const std::uint64_t windows = (*deciding_end - window_start_fs_) / params_.window_fs;
+  const auto target = after.windows_ended(*deciding_end, windows, measured);
+  if (!target || !steady_at_[*target]) return std::nullopt;
+  const TimeFs change_fs = after.pending_->at_fs;
+  after.apply(change_fs);
+  const TimeFs bound_after = after.skip_bound_fs(change_fs, *steady_at_[*target]);
+  Through through;
+  through.change_after_fs = change_fs - now_fs;
+  through.state = *target;
+  through.bound_fs = bound_after == kNever ? kNever : through.change_after_fs + bound_after;
+  return through;
+}
+
+void GovernorPolicy::skip_through(TimeFs now_fs, TimeFs skipped_fs, const PowerSplit& measured) {
+  const auto through = through_bound(now_fs, measured);
+  if (!through || skipped_fs < through->change_after_fs || skipped_fs > through->bound_fs) {
+    throw std::logic_error("GovernorPolicy: a stretch skipped through a change it does not reach, or past the next");
+  }
+  steady_at_[state_] = measured;
+  const TimeFs deciding_end = *deciding_end_fs(now_fs, measured);
+  windows_ended(deciding_end, (deciding_end - window_start_fs_) / params_.window_fs, measured);
+  const TimeFs change_fs = now_fs + through->change_after_fs;
+  apply(change_fs);
+  // The windows at the new state are skipped from the change on; the stretch began `change_after_fs` before it.
+  skip_windows(change_fs, skipped_fs - through->change_after_fs, *steady_at_[state_]);
+  if (window_start_fs_ < through->change_after_fs) {
+    throw std::logic_error("GovernorPolicy: a skip before the first window");
+  }
+  window_start_fs_ -= through->change_after_fs;
 }
 
 }  // namespace roofsim

@@ -132,6 +132,24 @@ class GovernorPolicy {
   // windows after the skip keep their phase and the up decision has counted the skipped windows.
   void skip_windows(TimeFs now_fs, TimeFs skipped_fs, const PowerSplit& measured);
 
+  // A stretch skipped through the window that decides (skip_bound_fs's), each window measuring `measured` up to the
+  // decided change and, after it, what the windows at the new state measured when a stretch was last skipped there
+  // (steady_split()): the change happens inside the stretch, as it would have on the simulated clock. A skip of
+  // steady waves that stops at every decision re-detects the state after each change; under a cap that moves the
+  // clock between two adjacent states a few times a wave, those re-detections are most of what is simulated.
+  struct Through {
+    TimeFs change_after_fs = 0;  // from now: when the decided change takes effect
+    std::size_t state = 0;       // the state it moves to
+    TimeFs bound_fs = 0;         // from now: the longest stretch through which no window at `state` decides (kNever)
+  };
+  // None when no window would decide, a change is pending, or the new state has no steady split yet.
+  [[nodiscard]] std::optional<Through> through_bound(TimeFs now_fs, const PowerSplit& measured) const;
+  // The stretch of `skipped_fs` (from through_bound: at least change_after_fs, at most bound_fs) passed at `now_fs`:
+  // the windows are judged, the change applied and the window start moved back by the stretch, as skip_windows does.
+  void skip_through(TimeFs now_fs, TimeFs skipped_fs, const PowerSplit& measured);
+  // What the windows at `state` measured when a stretch was last skipped there (none: never).
+  [[nodiscard]] const std::optional<PowerSplit>& steady_split(std::size_t state) const { return steady_at_[state]; }
+
  private:
   struct Pending {
     TimeFs at_fs = 0;
@@ -140,6 +158,9 @@ class GovernorPolicy {
   // Judges one more window measuring `measured` at the current state: adds it to `at_state` (the last up_windows
   // windows) and returns the state to move to, if any. Changes nothing else.
   [[nodiscard]] std::optional<std::size_t> judge(std::vector<PowerSplit>& at_state, const PowerSplit& measured) const;
+  // The end of the window that decides, each window measuring `measured` from now on (none: none decides, or no
+  // stretch may be skipped now: a change is pending, or it is the first window).
+  [[nodiscard]] std::optional<TimeFs> deciding_end_fs(TimeFs now_fs, const PowerSplit& measured) const;
   // Windows at a state after which the last up_windows all measured the same: from then on each decides alike.
   [[nodiscard]] std::size_t kept_windows() const { return std::max<std::size_t>(params_.up_windows, 1); }
 
@@ -148,6 +169,9 @@ class GovernorPolicy {
   TimeFs window_start_fs_ = 0;
   std::optional<Pending> pending_;
   std::vector<PowerSplit> at_state_;  // the last up_windows windows measured since the last change
+  // Per state: the split its windows measured in the last stretch skipped there. Not part of the snapshot: it is
+  // what the state was seen to draw, not where the policy stands.
+  std::vector<std::optional<PowerSplit>> steady_at_;
 };
 
 }  // namespace roofsim

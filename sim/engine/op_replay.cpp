@@ -654,7 +654,8 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
     f.last_boundary_fs = now;
     return {};
   }
-  note_skip(f, skip, false, now);
+  note_skip(f, skip, false, now, clock_.state());
+  if (governor_ != nullptr) governor_->skip_windows(now, skip.hold_fs);
   Forward::Skipped& skipped = f.skips.back();
   for (std::size_t i = skip.window_mark; i < spans.size(); ++i) {
     if (spans[i].op == op) skipped.wave_spans.push_back(spans[i]);
@@ -739,6 +740,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   WaveFastForward::Window window;
   WaveFastForward::Boundary state = step_state(op, now, slots);
   const std::vector<std::uint32_t> groups = state.lane_groups;
+  std::vector<std::uint64_t> state_class = state.state;
   if (!f.steps.steady_window(std::move(state), buffers, window) || window.window_fs == 0) return 0;
 
   // Every lane keeps kKeptStepQuanta of its tile (its last steps, whose writes end the tile). In a partial
@@ -747,16 +749,50 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   // in the window's misses, and in the trial's below.
   std::vector<std::uint64_t> left;
   for (const auto& s : slots) left.push_back(s.steps - s.next_load);
+  const std::uint64_t keep = kKeptStepQuanta * ComputeUnit::step_quantum(e.stages);
   const TimeFs governor_bound_fs = governor_ != nullptr ? governor_->skip_bound_fs(now) : kNever;
-  const std::vector<std::uint32_t> skip_steps = WaveFastForward::steps_to_skip(
-      window, left, groups, kKeptStepQuanta * ComputeUnit::step_quantum(e.stages), buffers, governor_bound_fs);
-  const std::uint32_t rounds = *std::max_element(skip_steps.begin(), skip_steps.end());
-  if (rounds == 0) return 0;
+  std::vector<std::uint32_t> skip_steps =
+      WaveFastForward::steps_to_skip(window, left, groups, keep, buffers, governor_bound_fs);
+  // Through the governor's next decision, when the state it moves the clock to was seen steady (in the same class
+  // but for the clock's state) and its windows were measured in a skip there: the steps before the change skip at
+  // this window's rates, those after it at the seen window's (WaveFastForward::seen_window, GovernorPolicy::
+  // through_bound).
+  std::optional<GovernorPolicy::Through> through;
+  std::vector<std::uint32_t> after_steps(slots.size(), 0);
+  WaveFastForward::Window after_window;
+  if (governor_ != nullptr && governor_bound_fs != kNever) {
+    through = governor_->through_bound(now);
+    const WaveFastForward::Window* seen = nullptr;
+    if (through) {
+      state_class[0] = through->state;
+      seen = f.steps.seen_window(state_class);
+    }
+    if (seen != nullptr) {
+      auto before = WaveFastForward::steps_to_skip(window, left, groups, keep, buffers, through->change_after_fs);
+      std::vector<std::uint64_t> left_after = left;
+      for (std::size_t lane = 0; lane < left.size(); ++lane) left_after[lane] -= before[lane];
+      // The steps before the change take at most change_after_fs, so those after it end by the bound.
+      const TimeFs after_bound_fs = through->bound_fs == kNever ? kNever : through->bound_fs - through->change_after_fs;
+      auto after = WaveFastForward::steps_to_skip(*seen, left_after, groups, keep, buffers, after_bound_fs);
+      if (*std::max_element(after.begin(), after.end()) > 0) {
+        skip_steps = std::move(before);
+        after_steps = std::move(after);
+        after_window = *seen;
+      }
+    }
+    if (after_window.window_fs == 0) through.reset();
+  }
+  std::uint32_t rounds = 0;
   std::uint64_t lane_steps = 0;
-  for (const std::uint32_t steps : skip_steps) lane_steps += steps;
+  for (std::size_t lane = 0; lane < slots.size(); ++lane) {
+    rounds = std::max(rounds, skip_steps[lane] + after_steps[lane]);
+    lane_steps += skip_steps[lane] + after_steps[lane];
+  }
+  if (rounds == 0) return 0;
   const std::vector<Bytes> capacities = cache_capacities();
+  const WaveFastForward::Window& last_window = through ? after_window : window;
   const std::uint32_t touch_from = WaveFastForward::first_step_through_tags(
-      window, std::max<std::uint64_t>(1, lane_steps / rounds), rounds, capacities);
+      last_window, std::max<std::uint64_t>(1, lane_steps / rounds), rounds, capacities);
   // Their work, exactly. The skip is a trial until the touched steps are done, as a whole-wave skip is: the window
   // may not show the rate at which the skipped steps miss (an op's first skips, while its first wave's operands still
   // fill the caches: V100's GPT-3 GEMMs missed in L2 0.71 to 1.56 times the window's rate there, and mlp.down read
@@ -768,30 +804,34 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   // the caches are put back and the detector starts over from the next boundaries, which simulate on.
   // The steps pass in rounds of equal time: in each, every lane its share of its skipped steps, in step order.
   const std::uint32_t count_from = touch_from + (rounds - touch_from) / 2;
-  Flops flops = 0, useful_flops = 0, counted_flops = 0;
-  std::uint64_t counted_lane_steps = 0;
-  PhaseWork work;
+  // Per part (before the change, after it): the steps' work, and that of the counted ones.
+  std::array<Flops, 2> flops{}, counted_flops{};
+  std::array<std::uint64_t, 2> part_lane_steps{}, counted_lane_steps{};
+  std::array<PhaseWork, 2> work;
+  Flops useful_flops = 0;
   TileStep step;
   std::optional<std::vector<std::vector<CacheTags>>> contents_before;
-  if (count_from < rounds) contents_before = memory_.cache_contents();
+  if (count_from < rounds || through) contents_before = memory_.cache_contents();
   std::vector<Bytes> counted_misses(memory_.sram_levels(), 0);
   for (std::uint32_t round = 0; round < rounds; ++round) {
     const bool touched = round >= touch_from;
     const bool counted = round >= count_from;
     for (std::size_t lane = 0; lane < slots.size(); ++lane) {
       const auto& s = slots[lane];
-      const std::uint64_t steps = skip_steps[lane];
+      const std::uint64_t steps = skip_steps[lane] + after_steps[lane];
       const auto from = static_cast<std::uint32_t>(steps * round / rounds);
       const auto to = static_cast<std::uint32_t>(steps * (round + 1) / rounds);
       for (std::uint32_t k = from; k < to; ++k) {
+        const std::size_t part = k < skip_steps[lane] ? 0 : 1;
         e.lowering->step(s.tile, s.next_load + k, step);
-        flops += step.executed_flops;
+        flops[part] += step.executed_flops;
         useful_flops += step.useful_flops;
-        work += step.work();
+        work[part] += step.work();
+        ++part_lane_steps[part];
         if (!touched) continue;
         if (counted) {
-          counted_flops += step.executed_flops;
-          ++counted_lane_steps;
+          counted_flops[part] += step.executed_flops;
+          ++counted_lane_steps[part];
         }
         for (const Chunk& chunk : step.reads) {
           memory_.touch(s.unit, step.view(chunk), false, now, counted ? counted_misses.data() : nullptr);
@@ -800,38 +840,73 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
       }
     }
   }
-  const std::uint64_t skipped_progress = by_flops ? flops : lane_steps;
-  if (contents_before) {
-    const std::uint64_t counted_progress = by_flops ? counted_flops : counted_lane_steps;
-    std::vector<Bytes> expected_misses = level_misses(window.booked);
-    for (auto& m : expected_misses) m = WaveFastForward::scaled(m, counted_progress, window.progress);
-    if (!WaveFastForward::misses_agree(expected_misses, counted_misses, capacities, kSkipMissTolerance)) {
-      memory_.restore_cache_contents(std::move(*contents_before));
-      f.steps.restart();
-      return 0;
+  const WaveFastForward::Window* windows[2] = {&window, &after_window};
+  std::array<std::uint64_t, 2> progress{};
+  std::array<WaveFastForward::Skip, 2> skips;
+  TimeFs hold_fs = 0;
+  for (std::size_t part = 0; part < 2; ++part) {
+    progress[part] = by_flops ? flops[part] : part_lane_steps[part];
+    if (progress[part] == 0) continue;
+    const WaveFastForward::Window& w = *windows[part];
+    // The window's costs in proportion to the work skipped.
+    skips[part].waves = rounds;
+    skips[part].hold_fs = WaveFastForward::scaled(w.window_fs, progress[part], w.progress);
+    skips[part].wave_fs = skips[part].hold_fs;
+    skips[part].booked = w.booked;
+    for (auto& v : skips[part].booked) v = WaveFastForward::scaled(v, progress[part], w.progress);
+    hold_fs += skips[part].hold_fs;
+  }
+  bool taken = true;
+  // A skip through the change must reach it, and end before a window at the new state decides.
+  if (through) taken = hold_fs >= through->change_after_fs && hold_fs <= through->bound_fs;
+  if (taken && count_from < rounds) {
+    std::vector<Bytes> expected_misses(memory_.sram_levels(), 0);
+    for (std::size_t part = 0; part < 2; ++part) {
+      const std::uint64_t counted_progress = by_flops ? counted_flops[part] : counted_lane_steps[part];
+      if (counted_progress == 0) continue;
+      const std::vector<Bytes> misses = level_misses(windows[part]->booked);
+      for (std::size_t level = 0; level < misses.size(); ++level) {
+        expected_misses[level] += WaveFastForward::scaled(misses[level], counted_progress, windows[part]->progress);
+      }
     }
+    taken = WaveFastForward::misses_agree(expected_misses, counted_misses, capacities, kSkipMissTolerance);
+  }
+  if (!taken) {
+    memory_.restore_cache_contents(std::move(*contents_before));
+    f.steps.restart();
+    return 0;
   }
   e.useful_flops += useful_flops;
   for (std::size_t lane = 0; lane < slots.size(); ++lane) {
-    units_[slots[lane].unit]->skip_steps(op, slots[lane].tile, skip_steps[lane]);
+    units_[slots[lane].unit]->skip_steps(op, slots[lane].tile, skip_steps[lane] + after_steps[lane]);
   }
-  // The window's costs in proportion to the work skipped.
-  WaveFastForward::Skip skip;
-  skip.waves = rounds;
-  skip.hold_fs = WaveFastForward::scaled(window.window_fs, skipped_progress, window.progress);
-  skip.wave_fs = skip.hold_fs;
-  skip.booked = window.booked;
-  for (auto& v : skip.booked) v = WaveFastForward::scaled(v, skipped_progress, window.progress);
-  note_skip(f, skip, true, now);
   store_.skipped_steps += lane_steps;
-  e.executed_flops += flops;
-  e.executed_work += work;
-  book_skip(f, skip, flops, work, true, now);
+  // The governor counts the skipped windows before the skip's counters are booked (its reading at `now` closes the
+  // windows so far); a change inside the stretch moves the clock now, as what runs after the skip runs after it.
+  if (governor_ != nullptr) {
+    if (through) {
+      governor_->skip_through(now, hold_fs);
+    } else {
+      governor_->skip_windows(now, hold_fs);
+    }
+  }
+  for (std::size_t part = 0; part < 2; ++part) {
+    if (progress[part] == 0) continue;
+    note_skip(f, skips[part], true, now, part == 0 ? clock_.state() : through->state);
+    e.executed_flops += flops[part];
+    e.executed_work += work[part];
+    book_skip(f, skips[part], flops[part], work[part], true, now);
+  }
+  if (through) {
+    // The clock changed: a new epoch, whose intervals the detector compares afresh.
+    f.steps.restart();
+    return hold_fs;
+  }
   // The detector goes on from its boundaries, moved by what the skip added.
   slots.clear();
   for (const auto* unit : units_) unit->add_slot_steps(op, slots);
   f.steps.skipped_to(step_state(op, now, slots));
-  return skip.hold_fs;
+  return hold_fs;
 }
 
 std::vector<Bytes> DeviceOpReplay::cache_capacities() const {
@@ -853,7 +928,8 @@ std::vector<Bytes> DeviceOpReplay::level_misses(const std::vector<std::uint64_t>
   return misses;
 }
 
-void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now) {
+void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now,
+                               std::size_t clock_state) {
   if (f.skips.empty()) ++store_.fast_forwarded;
   Forward::Skipped skipped;
   skipped.skip_fs = now;
@@ -861,14 +937,13 @@ void DeviceOpReplay::note_skip(Forward& f, const WaveFastForward::Skip& skip, bo
   skipped.wave_fs = skip.wave_fs;
   skipped.waves = skip.waves;
   skipped.stride = skip.stride;
-  skipped.clock_state = clock_.state();
+  skipped.clock_state = clock_state;
   skipped.inside_tiles = inside_tiles;
   f.skips.push_back(std::move(skipped));
   // The counters after a skip include the skipped ones: the wave detector may not compare across it; the step
   // detector's boundaries move by them (step_boundary).
   f.detector = WaveFastForward{};
   if (!inside_tiles) f.steps = WaveFastForward{};
-  if (governor_ != nullptr) governor_->skip_windows(now, skip.hold_fs);
 }
 
 void DeviceOpReplay::book_skip(Forward& f, const WaveFastForward::Skip& skip, Flops flops, const PhaseWork& work,

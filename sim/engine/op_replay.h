@@ -38,7 +38,9 @@
 // replays as without one.
 //
 // A fast-forward (sim/engine/wave_fast_forward.h) under a cap skips only the waves that end before the governor
-// could decide (GovernorModule::skip_bound_fs), and the governor counts the windows skipped (skip_windows); the
+// could decide (GovernorModule::skip_bound_fs), or through one decision to a state seen before (through_bound), and
+// the governor counts the windows skipped (skip_windows, skip_through: a change inside the skip moves the clock at
+// the skip, since the steps after it run after the change); the
 // skipped waves' time passes after the op's last tile as a hold over which the clock is imposed at the states they
 // were skipped at and their counters are spent at an even pace (SkippedWaves), and after which the policy is left as
 // it was at the hold's start, moved by the hold: the order in which the simulated tail and the skipped waves pass
@@ -195,7 +197,7 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   // passed here for the power domain's pacing. `rated`: the counters were scaled by progress (inside tiles).
   void book_skip(Forward& f, const WaveFastForward::Skip& skip, Flops flops, const PhaseWork& work, bool rated,
                  TimeFs now);
-  void note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now);
+  void note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now, std::size_t clock_state);
   // Each SRAM level's misses in a vector of booked counters (a skip's or a window's, in boundary_of's order).
   [[nodiscard]] std::vector<Bytes> level_misses(const std::vector<std::uint64_t>& booked) const;
   // Each SRAM level's tag capacity in bytes (0: a scratchpad), as the skips' miss checks compare against.

@@ -68,7 +68,13 @@
 // Under a power cap the governor may change the clock while waves are skipped, which the skipped waves' cost would
 // not show; the caller bounds a skip to the waves that end before the governor could decide anything
 // (GovernorModule::skip_bound_fs) and the detector starts afresh after each skip, so an op is simulated on through the
-// window that decides and skipped again once its new state repeats.
+// window that decides and skipped again once its new state repeats. Inside tiles, a skip may run through that
+// decision when the state it moves the clock to was seen steady before, in the same class but for the clock
+// (seen_window), and the governor has measured that state's windows in a skip (GovernorPolicy::through_bound): the
+// steps before the change are skipped at the window's rates, those after it at the seen window's. GPT-3's GEMMs on
+// H100 dip to the state below once a wave, as its tiles start, and climb back some 50 us later; each climb had the
+// op simulated from the window that decides it to the second clean interval after it, a third of what each wave
+// simulated.
 #include <cstdint>
 #include <vector>
 
@@ -160,6 +166,13 @@ class WaveFastForward {
   // last interval, or the last two together, repeated the window last seen steady in the same state class (see the
   // file's comment).
   [[nodiscard]] bool steady_window(Boundary b, std::uint64_t lane_slack, Window& window);
+  // The window last seen steady in state class `state` inside tiles (null: none).
+  [[nodiscard]] const Window* seen_window(const std::vector<std::uint64_t>& state) const {
+    for (const auto& s : seen_) {
+      if (s.state == state) return &s.window;
+    }
+    return nullptr;
+  }
   // Forgets the boundaries, not the windows seen steady.
   void restart() { last_.clear(); }
   // After a skip at the latest boundary: `after` is the state there with the skip's counters and steps added. The

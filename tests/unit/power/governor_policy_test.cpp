@@ -375,3 +375,75 @@ TEST_CASE("the skip bound ends before the window that decides: a step up after u
   (void)pending.window_ended(10 * kUs, over);
   CHECK(pending.skip_bound_fs(10 * kUs + 1, fits) == 0);
 }
+
+TEST_CASE("a skip through the window that decides: judged as window by window, the change inside the stretch") {
+  const PowerSplit fits{200, 0, 100, 0};  // one step below the top: the 8th window there predicts a fit and steps up
+  const PowerSplit top{540, 0, 60, 0};    // at the top state: under the cap, and no state above
+  const PowerSplit over{600, 0, 100, 0};
+  // At the top state, a skip measures `top` there; then one window over the cap steps down, at 21 us. Windows at
+  // the state below end at 31, 41, ... us; the 8th, at 101 us, steps up at 102 us.
+  const auto stepped_down = [&](bool skipped_at_top) {
+    GovernorPolicy policy({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
+    CHECK_FALSE(policy.window_ended(10 * kUs, top).has_value());
+    // 20 us skipped at 10 us: two windows judged; the next one still begins at 10 us on the simulated clock.
+    if (skipped_at_top) policy.skip_windows(10 * kUs, 20 * kUs, top);
+    CHECK(policy.window_start_fs() == 10 * kUs);
+    REQUIRE(policy.window_ended(20 * kUs, over).has_value());
+    CHECK(policy.apply(21 * kUs) == 3);
+    return policy;
+  };
+  const TimeFs now = 25 * kUs;
+  CHECK_FALSE(stepped_down(false).through_bound(now, fits).has_value());  // the top state was never measured
+  const GovernorPolicy policy = stepped_down(true);
+  REQUIRE(policy.steady_split(4).has_value());
+  CHECK(policy.steady_split(4)->total_w() == doctest::Approx(top.total_w()));
+  CHECK_FALSE(policy.through_bound(now, PowerSplit{560, 0, 60, 0}).has_value());  // no window decides
+  const auto through = policy.through_bound(now, fits);
+  REQUIRE(through.has_value());
+  CHECK(through->change_after_fs == 102 * kUs - now);
+  CHECK(through->state == 4);
+  CHECK(through->bound_fs == kNever);  // nothing decides at the top state measuring `top`
+
+  // 110 us skipped at 25 us: the stretch ends at 135 us; the windows at the top state ended at 112, 122 and 132 us.
+  GovernorPolicy skipped = policy;
+  skipped.skip_through(now, 110 * kUs, fits);
+  GovernorPolicy stepped = policy;
+  for (TimeFs end = 31 * kUs; end < 101 * kUs; end += 10 * kUs) CHECK_FALSE(stepped.window_ended(end, fits));
+  REQUIRE(stepped.window_ended(101 * kUs, fits).has_value());
+  CHECK(stepped.apply(102 * kUs) == 4);
+  for (TimeFs end = 112 * kUs; end <= 132 * kUs; end += 10 * kUs) CHECK_FALSE(stepped.window_ended(end, top));
+  // On the simulated clock, which did not move, the window that began at 132 us began 110 us earlier.
+  CHECK(skipped.state() == 4);
+  CHECK(skipped.window_start_fs() == 22 * kUs);
+  CHECK(skipped.snapshot() == stepped.snapshot().moved(135 * kUs, now));
+
+  GovernorPolicy short_of_it = policy;
+  CHECK_THROWS(short_of_it.skip_through(now, 102 * kUs - now - 1, fits));  // ends before the change
+  GovernorPolicy pending = stepped_down(true);
+  REQUIRE(pending.window_ended(31 * kUs, over).has_value());
+  CHECK_FALSE(pending.through_bound(now + 10 * kUs, fits).has_value());
+}
+
+TEST_CASE("a skip through a change ends before a window at the new state decides") {
+  // The top state's skip measured `hot`, over the cap: the first window after a step up decides a step down.
+  const PowerSplit fits{200, 0, 100, 0};
+  const PowerSplit hot{600, 0, 100, 0};
+  GovernorPolicy policy({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
+  // 1 fs skipped at 15 us measuring `hot` (the window ending at 20 us would decide): the window starts 1 fs earlier.
+  CHECK_FALSE(policy.window_ended(10 * kUs, fits).has_value());
+  policy.skip_windows(15 * kUs, 1, hot);
+  REQUIRE(policy.window_ended(20 * kUs - 1, hot).has_value());
+  CHECK(policy.apply(21 * kUs - 1) == 3);
+  // At the state below: the 8th window, ending at 101 us - 1 fs, steps up at 102 us - 1 fs; the first window at the
+  // top state ends 10 us later and steps down.
+  const TimeFs now = 25 * kUs;
+  const auto through = policy.through_bound(now, fits);
+  REQUIRE(through.has_value());
+  CHECK(through->change_after_fs == 102 * kUs - 1 - now);
+  CHECK(through->bound_fs == 112 * kUs - 1 - now - 1);
+  GovernorPolicy past = policy;
+  CHECK_THROWS(past.skip_through(now, through->bound_fs + 1, fits));
+  GovernorPolicy within = policy;
+  CHECK_NOTHROW(within.skip_through(now, through->bound_fs, fits));
+  CHECK(within.state() == 4);
+}
