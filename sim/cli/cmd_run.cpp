@@ -136,10 +136,10 @@ int run_scenario(const RunOptions& given) {
   if (!options.exact && !options.quiet && (replayed || options.model.verbose)) {
     std::cerr << fmt::format(
         "memoized: {} of {} ops replayed, {} recorded ({} signatures), {} fast-forwarded ({} waves skipped, {} steps "
-        "inside tiles); --exact simulates all\n",
+        "inside tiles, {} skips through a clock change); --exact simulates all\n",
         scenario.result.ops_replayed, scenario.workload.ops.size(), scenario.result.ops_recorded,
         scenario.result.memo_signatures, scenario.result.ops_fast_forwarded, scenario.result.waves_skipped,
-        scenario.result.steps_skipped);
+        scenario.result.steps_skipped, scenario.result.skips_through_changes);
   }
   if (!options.dram_trace.empty()) {
     // roofsim's own trace format: `roofsim dram FILE --convert FORMAT` turns it into a peer simulator's.

@@ -137,6 +137,7 @@ RunResult run_workload(const HardwareParams& hw, const Workload& workload, std::
     result.ops_fast_forwarded = memo->fast_forwarded;
     result.waves_skipped = memo->skipped_waves;
     result.steps_skipped = memo->skipped_steps;
+    result.skips_through_changes = memo->skips_through_changes;
   }
   return result;
 }

@@ -243,9 +243,10 @@ class OpMemoStore {
   // Counts over the run: ops simulated and recorded, simulated (not alone or a clock change), and replayed.
   std::uint64_t recorded = 0, simulated = 0, replayed = 0;
   // Steady-state fast-forward inside ops (sim/engine/wave_fast_forward.h): on or off, ops it skipped waves or steps
-  // of, whole waves skipped, and steps skipped inside tiles (each skip's steps, which every running tile skipped).
+  // of, whole waves skipped, steps skipped inside tiles (each skip's steps, which every running tile skipped), and
+  // the skips inside tiles that ran through a change of the clock (GovernorPolicy::through_bound).
   bool fast_forward = false;
-  std::uint64_t fast_forwarded = 0, skipped_waves = 0, skipped_steps = 0;
+  std::uint64_t fast_forwarded = 0, skipped_waves = 0, skipped_steps = 0, skips_through_changes = 0;
   // Ops that overlap others, memoized by overlap group (op_group_memo.h).
   OpGroupStore groups;
 

@@ -881,6 +881,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
     units_[slots[lane].unit]->skip_steps(op, slots[lane].tile, skip_steps[lane] + after_steps[lane]);
   }
   store_.skipped_steps += lane_steps;
+  if (through) ++store_.skips_through_changes;
   // The governor counts the skipped windows before the skip's counters are booked (its reading at `now` closes the
   // windows so far); a change inside the stretch moves the clock now, as what runs after the skip runs after it.
   if (governor_ != nullptr) {

@@ -104,8 +104,9 @@ struct RunResult {
   // Memoized execution (sim/engine/op_replay.h): ops replayed from a recorded twin, ops simulated and recorded, and
   // distinct signatures kept; all 0 with --exact.
   std::uint64_t ops_replayed = 0, ops_recorded = 0, memo_signatures = 0;
-  // Steady-state fast-forward (wave_fast_forward.h): ops, whole waves and steps inside tiles skipped.
-  std::uint64_t ops_fast_forwarded = 0, waves_skipped = 0, steps_skipped = 0;
+  // Steady-state fast-forward (wave_fast_forward.h): ops, whole waves and steps inside tiles skipped, and the skips
+  // inside tiles that ran through a change of the clock.
+  std::uint64_t ops_fast_forwarded = 0, waves_skipped = 0, steps_skipped = 0, skips_through_changes = 0;
   Seconds wall_s = 0;
 };
 

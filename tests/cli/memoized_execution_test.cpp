@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -172,6 +173,26 @@ TEST_CASE("a GPT-3 block on V100 fast-forwarded inside its GEMMs' tiles reads fr
   // first wave's operands fill it. Skipped at the window's rate, mlp.down read 3.9% less from DRAM than --exact (bytes
   // per level 1.4% over the block); the touched steps now show it and those skips are withdrawn.
   check_fast_forward("v100-block", "run --hw V100-SXM2 --workload gpt3_175b_block_prefill", false, true, false);
+}
+
+TEST_CASE("a capped GEMM fast-forwarded through the governor's climbs stays within the bounds of --exact") {
+  // GPT-3's QKV projection on H100 at its 700 W cap: the clock dips one state as each wave's tiles start and climbs
+  // back some 50 us later. Once the state above was seen steady and measured in a skip, a skip at the state below
+  // runs through the climb: the steps before it at this state's rates, those after it at the state above's.
+  const auto dir = test::scratch_dir("through-climb-counts");
+  const auto workload = dir / "qkv.toml";
+  {
+    std::ofstream out(workload);
+    out << "[workload]\nname = \"qkv\"\ndescription = \"GPT-3 175B's QKV projection of 2048 tokens\"\n\n"
+           "[[op]]\nname = \"qkv\"\nkind = \"gemm\"\nm = 2048\nn = 36864\nk = 12288\ndtype = \"fp16\"\n";
+  }
+  const std::string args = "run --hw H100-SXM5 --workload " + workload.string();
+  const auto run = test::run_roofsim(args + " --out " + (dir / "memo").string());
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find(" 0 skips through a clock change") == std::string::npos);
+  CHECK(run.err.find(" skips through a clock change") != std::string::npos);
+  compare_with_exact("through-climb", args, false);
 }
 
 TEST_CASE("a GPT-3 block fast-forwarded under a power cap with per-bank refresh draws at most what the device can") {
