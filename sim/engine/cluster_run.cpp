@@ -697,10 +697,10 @@ ClusterRunResult run_cluster(const ClusterParams& cluster, const std::vector<con
         core.replayed(), core.resumed());
     if (options.fast_forward) {
       const OpMemoStore& memo = shell->memo();
-      result.symmetry +=
-          fmt::format("; fast-forwarded {} ops ({} waves skipped, {} steps inside tiles, {} skips through a clock "
-                      "change)",
-                      memo.fast_forwarded, memo.skipped_waves, memo.skipped_steps, memo.skips_through_changes);
+      result.symmetry += fmt::format(
+          "; fast-forwarded {} ops ({} waves skipped, {} steps inside tiles, {} skips through a clock "
+          "change)",
+          memo.fast_forwarded, memo.skipped_waves, memo.skipped_steps, memo.skips_through_changes);
     }
   }
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
