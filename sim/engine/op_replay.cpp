@@ -774,7 +774,10 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
       // The steps before the change take at most change_after_fs, so those after it end by the bound.
       const TimeFs after_bound_fs = through->bound_fs == kNever ? kNever : through->bound_fs - through->change_after_fs;
       auto after = WaveFastForward::steps_to_skip(*seen, left_after, groups, keep, buffers, after_bound_fs);
-      if (*std::max_element(after.begin(), after.end()) > 0) {
+      // Both parts, so that the hold's course has the time before the change at the state the governor counted it
+      // at (the steps before it round down to none when the change is less than a buffer's steps away: the next
+      // boundary then comes after it).
+      if (before.front() > 0 && after.front() > 0) {
         skip_steps = std::move(before);
         after_steps = std::move(after);
         after_window = *seen;
