@@ -150,16 +150,26 @@ PowerSplit GovernorPolicy::kept_mean() const {
   return mean;
 }
 
-TimeFs GovernorPolicy::skip_bound_fs(TimeFs now_fs, const PowerSplit& measured) const {
-  if (params_.cap_w <= 0) return kNever;
+bool GovernorPolicy::may_skip(TimeFs now_fs) const {
   // A stretch shifts the window start back by its length; before the first window there is nothing to shift into.
-  if (pending_ || now_fs < window_start_fs_ || now_fs < params_.window_fs) return 0;
+  return !pending_ && now_fs >= window_start_fs_ && now_fs >= params_.window_fs;
+}
+
+std::optional<TimeFs> GovernorPolicy::deciding_end_fs(const PowerSplit& measured) const {
   constexpr std::uint64_t kAny = std::numeric_limits<std::uint64_t>::max();
   const std::uint64_t quiet = quiet_windows(measured, kAny);
-  if (quiet == kAny) return kNever;
-  // The window that decides is the (quiet + 1)-th from the current one; the stretch must end before its end.
-  const TimeFs deciding_end = window_start_fs_ + (quiet + 1) * params_.window_fs;
-  return deciding_end > now_fs + 1 ? deciding_end - now_fs - 1 : 0;
+  if (quiet == kAny) return std::nullopt;
+  // The window that decides is the (quiet + 1)-th from the current one.
+  return window_start_fs_ + (quiet + 1) * params_.window_fs;
+}
+
+TimeFs GovernorPolicy::skip_bound_fs(TimeFs now_fs, const PowerSplit& measured) const {
+  if (params_.cap_w <= 0) return kNever;
+  if (!may_skip(now_fs)) return 0;
+  const auto deciding_end = deciding_end_fs(measured);
+  if (!deciding_end) return kNever;
+  // The stretch must end before the deciding window does.
+  return *deciding_end > now_fs + 1 ? *deciding_end - now_fs - 1 : 0;
 }
 
 void GovernorPolicy::skip_windows(TimeFs now_fs, TimeFs skipped_fs, const PowerSplit& measured) {
@@ -182,30 +192,29 @@ void GovernorPolicy::skip_windows(TimeFs now_fs, TimeFs skipped_fs, const PowerS
   window_start_fs_ = start_after - skipped_fs;
 }
 
-std::optional<TimeFs> GovernorPolicy::deciding_end_fs(TimeFs now_fs, const PowerSplit& measured) const {
-  if (params_.cap_w <= 0 || pending_ || now_fs < window_start_fs_ || now_fs < params_.window_fs) return std::nullopt;
-  constexpr std::uint64_t kAny = std::numeric_limits<std::uint64_t>::max();
-  const std::uint64_t quiet = quiet_windows(measured, kAny);
-  if (quiet == kAny) return std::nullopt;
-  const TimeFs end_fs = window_start_fs_ + (quiet + 1) * params_.window_fs;
-  if (end_fs <= now_fs) return std::nullopt;
-  return end_fs;
+std::optional<GovernorPolicy> GovernorPolicy::after_change(TimeFs now_fs, const PowerSplit& measured) const {
+  if (params_.cap_w <= 0 || !may_skip(now_fs)) return std::nullopt;
+  const auto deciding_end = deciding_end_fs(measured);
+  if (!deciding_end || *deciding_end <= now_fs) return std::nullopt;
+  // The windows up to the one that decides, then the change: as window_ended and apply would have them.
+  GovernorPolicy after = *this;
+  after.steady_at_[state_] = measured;
+  const auto target =
+      after.windows_ended(*deciding_end, (*deciding_end - window_start_fs_) / params_.window_fs, measured);
+  if (!target || !steady_at_[*target]) return std::nullopt;
+  after.apply(after.pending_->at_fs);
+  return after;
 }
 
 std::optional<GovernorPolicy::Through> GovernorPolicy::through_bound(TimeFs now_fs, const PowerSplit& measured) const {
-  const auto deciding_end = deciding_end_fs(now_fs, measured);
-  if (!deciding_end) return std::nullopt;
-  // The windows up to the one that decides, judged on a copy; then the change, and the bound at the new state.
-  GovernorPolicy after = *this;
-  const std::uint64_t windows = (*deciding_end - window_start_fs_) / params_.window_fs;
-  const auto target = after.windows_ended(*deciding_end, windows, measured);
-  if (!target || !steady_at_[*target]) return std::nullopt;
-  const TimeFs change_fs = after.pending_->at_fs;
-  after.apply(change_fs);
-  const TimeFs bound_after = after.skip_bound_fs(change_fs, *steady_at_[*target]);
+  const auto after = after_change(now_fs, measured);
+  if (!after) return std::nullopt;
+  // apply() starts the new state's first window at the change.
+  const TimeFs change_fs = after->window_start_fs_;
+  const TimeFs bound_after = after->skip_bound_fs(change_fs, *steady_at_[after->state_]);
   Through through;
   through.change_after_fs = change_fs - now_fs;
-  through.state = *target;
+  through.state = after->state_;
   through.bound_fs = bound_after == kNever ? kNever : through.change_after_fs + bound_after;
   return through;
 }
@@ -215,17 +224,15 @@ void GovernorPolicy::skip_through(TimeFs now_fs, TimeFs skipped_fs, const PowerS
   if (!through || skipped_fs < through->change_after_fs || skipped_fs > through->bound_fs) {
     throw std::logic_error("GovernorPolicy: a stretch skipped through a change it does not reach, or past the next");
   }
-  steady_at_[state_] = measured;
-  const TimeFs deciding_end = *deciding_end_fs(now_fs, measured);
-  windows_ended(deciding_end, (deciding_end - window_start_fs_) / params_.window_fs, measured);
-  const TimeFs change_fs = now_fs + through->change_after_fs;
-  apply(change_fs);
+  GovernorPolicy after = *after_change(now_fs, measured);
   // The windows at the new state are skipped from the change on; the stretch began `change_after_fs` before it.
-  skip_windows(change_fs, skipped_fs - through->change_after_fs, *steady_at_[state_]);
-  if (window_start_fs_ < through->change_after_fs) {
+  after.skip_windows(now_fs + through->change_after_fs, skipped_fs - through->change_after_fs,
+                     *steady_at_[after.state_]);
+  if (after.window_start_fs_ < through->change_after_fs) {
     throw std::logic_error("GovernorPolicy: a skip before the first window");
   }
-  window_start_fs_ -= through->change_after_fs;
+  after.window_start_fs_ -= through->change_after_fs;
+  *this = std::move(after);
 }
 
 }  // namespace roofsim

@@ -158,9 +158,14 @@ class GovernorPolicy {
   // Judges one more window measuring `measured` at the current state: adds it to `at_state` (the last up_windows
   // windows) and returns the state to move to, if any. Changes nothing else.
   [[nodiscard]] std::optional<std::size_t> judge(std::vector<PowerSplit>& at_state, const PowerSplit& measured) const;
-  // The end of the window that decides, each window measuring `measured` from now on (none: none decides, or no
-  // stretch may be skipped now: a change is pending, or it is the first window).
-  [[nodiscard]] std::optional<TimeFs> deciding_end_fs(TimeFs now_fs, const PowerSplit& measured) const;
+  // Whether a stretch may be skipped at `now_fs`: no change is pending, and the first window has ended.
+  [[nodiscard]] bool may_skip(TimeFs now_fs) const;
+  // The end of the window that decides, each window measuring `measured` from the current one on (none: none does).
+  [[nodiscard]] std::optional<TimeFs> deciding_end_fs(const PowerSplit& measured) const;
+  // The policy once the deciding window's change has taken effect, the windows before it measuring `measured` (the
+  // current state's steady split); none when no window decides, a stretch may not be skipped now, or the new state
+  // has no steady split.
+  [[nodiscard]] std::optional<GovernorPolicy> after_change(TimeFs now_fs, const PowerSplit& measured) const;
   // Windows at a state after which the last up_windows all measured the same: from then on each decides alike.
   [[nodiscard]] std::size_t kept_windows() const { return std::max<std::size_t>(params_.up_windows, 1); }
 

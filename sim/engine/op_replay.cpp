@@ -13,6 +13,10 @@ namespace roofsim {
 
 namespace {
 
+// boundary_of's state class starts with the compute clock's state: a skip through a clock change looks up the window
+// seen steady in the same class at the state the clock moves to.
+constexpr std::size_t kClockStateClass = 0;
+
 const std::vector<ProgressKnot> kEvenPace;
 
 TimeFs shifted(TimeFs t, TimeFs by, bool forward) {
@@ -538,7 +542,7 @@ WaveFastForward::Boundary DeviceOpReplay::boundary_of(std::size_t op, TimeFs now
   b.at_fs = now;
   const OpExecution& e = executions_[op];
   // The state class.
-  b.state.push_back(clock_.state());
+  b.state.push_back(clock_.state());  // at kClockStateClass
   b.epoch.push_back(clock_.changes());
   b.slots.assign(kProgressClasses, 0);
   std::uint64_t queued = 0, outstanding = 0;
@@ -764,7 +768,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
     through = governor_->through_bound(now);
     const WaveFastForward::Window* seen = nullptr;
     if (through) {
-      state_class[0] = through->state;
+      state_class[kClockStateClass] = through->state;
       seen = f.steps.seen_window(state_class);
     }
     if (seen != nullptr) {
@@ -776,7 +780,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
       auto after = WaveFastForward::steps_to_skip(*seen, left_after, groups, keep, buffers, after_bound_fs);
       // Both parts, so that the hold's course has the time before the change at the state the governor counted it
       // at (the steps before it round down to none when the change is less than a buffer's steps away: the next
-      // boundary then comes after it).
+      // boundary then comes after it). steps_to_skip gives every lane some steps or none.
       if (before.front() > 0 && after.front() > 0) {
         skip_steps = std::move(before);
         after_steps = std::move(after);
