@@ -66,11 +66,26 @@ std::uint64_t CacheTags::allocate(std::uint64_t block) {
   const std::uint64_t base = set_of(block) * ways_;
   std::uint64_t victim = base;
   std::uint64_t oldest = last_use(base);
-  for (std::uint64_t way = 1; way < ways_ && oldest != 0; ++way) {
-    const std::uint64_t used = last_use(base + way);
-    if (used < oldest) {
-      oldest = used;
-      victim = base + way;
+  if (ways_ == 16 && oldest != 0) {
+    // A set is two whole use lines. A replay's install fills full sets, where the scan's branch on each way's age is
+    // a coin toss; a minimum over (last use, way) keys, in a tree of conditional moves, takes the same way (the
+    // oldest, the first on ties) without one. A clock of 2^60 uses is decades of simulation.
+    std::uint64_t keys[16];
+    for (std::uint64_t way = 0; way < 16; ++way) {
+      keys[way] = uses_[base / 8 + way / 8].last_use[way % 8] << 4 | way;
+    }
+    for (std::uint64_t width = 8; width > 0; width /= 2) {
+      for (std::uint64_t way = 0; way < width; ++way) keys[way] = std::min(keys[way], keys[way + width]);
+    }
+    oldest = keys[0] >> 4;
+    victim = base + (keys[0] & 15);
+  } else {
+    for (std::uint64_t way = 1; way < ways_ && oldest != 0; ++way) {
+      const std::uint64_t used = last_use(base + way);
+      if (used < oldest) {
+        oldest = used;
+        victim = base + way;
+      }
     }
   }
   if (oldest != 0) ++evictions_;  // every way of the set is in use

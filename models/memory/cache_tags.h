@@ -70,6 +70,11 @@ class CacheTags {
       visit(e.block * tracking_bytes_, e.valid, uses_[i / 8].last_use[i % 8]);
     }
   }
+  // The valid sectors of the block that starts at `block_address` (0: not held), without touching it.
+  [[nodiscard]] std::uint64_t valid_sectors(Bytes block_address) const {
+    const std::uint64_t index = find(per_block_.div(block_address));
+    return index == kEmpty ? 0 : entries_[index].valid;
+  }
   [[nodiscard]] std::uint64_t sets() const { return sets_; }
   [[nodiscard]] std::uint64_t ways() const { return ways_; }
   [[nodiscard]] std::uint64_t evictions() const { return evictions_; }

@@ -436,8 +436,9 @@ std::vector<DeviceOpReplay::ForeignSectors> DeviceOpReplay::foreign_sectors(
     }
     std::sort(ends.begin(), ends.end());
     ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-    tags.for_each_block([&](Bytes block, std::uint64_t valid, std::uint64_t) {
-      if (!std::binary_search(ends.begin(), ends.end(), block)) return;
+    // Looked up, not found by a walk over the tags: a level holds thousands of blocks, an op's tensors a few ends.
+    for (const Bytes block : ends) {
+      const std::uint64_t valid = tags.valid_sectors(block);
       std::uint64_t other = 0;
       for (std::uint64_t bits = valid; bits != 0; bits &= bits - 1) {
         const auto s = static_cast<unsigned>(__builtin_ctzll(bits));
@@ -447,7 +448,7 @@ std::vector<DeviceOpReplay::ForeignSectors> DeviceOpReplay::foreign_sectors(
         if (!own) other |= 1ULL << s;
       }
       if (other != 0) out.push_back(ForeignSectors{level, array, block, other});
-    });
+    }
   }
   return out;
 }

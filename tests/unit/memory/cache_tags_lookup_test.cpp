@@ -77,19 +77,21 @@ TEST_CASE("a divider by a size that is not a power of two divides") {
   CHECK(power.mod(3 * 4096 + 1) == 1);
 }
 
-TEST_CASE("a set-associative cache hits exactly where per-set LRU holds the block") {
-  // 8 sets of 4 ways (so that the last-use lines of the sets are shared: 8 per line) under a pseudo-random stream
-  // over 96 blocks; a reference keeps each set's 4 most recent blocks, the set given by the hash the tags use.
-  CacheTags tags(CacheTagsParams{32 * 4096, 128, 4096, 4});
-  REQUIRE(tags.sets() == 8);
-  REQUIRE(tags.ways() == 4);
-  std::vector<std::deque<Bytes>> sets(8);  // most recent first
-  std::uint64_t state = 777;
+namespace {
+// Drives `sets` x `ways` tags with a pseudo-random stream of reads and writes over `blocks` blocks and checks each hit,
+// the evictions and what is held at the end against a reference that keeps each set's `ways` most recent blocks, the
+// set given by the hash the tags use.
+void check_against_per_set_lru(std::uint64_t sets, std::uint64_t ways, std::uint64_t blocks, std::uint64_t seed) {
+  CacheTags tags(CacheTagsParams{sets * ways * 4096, 128, 4096, ways});
+  REQUIRE(tags.sets() == sets);
+  REQUIRE(tags.ways() == ways);
+  std::vector<std::deque<Bytes>> reference(sets);  // most recent first
+  std::uint64_t state = seed;
   std::uint64_t evictions = 0;
   for (int access = 0; access < 20000; ++access) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    const Bytes block = (state >> 33) % 96;
-    auto& recent = sets[hash_bucket(block, 8)];
+    const Bytes block = (state >> 33) % blocks;
+    auto& recent = reference[hash_bucket(block, sets)];
     const bool held = std::find(recent.begin(), recent.end(), block) != recent.end();
     CacheLookup lookup;
     if (access % 5 == 0) {
@@ -100,16 +102,28 @@ TEST_CASE("a set-associative cache hits exactly where per-set LRU holds the bloc
     }
     recent.erase(std::remove(recent.begin(), recent.end(), block), recent.end());
     recent.push_front(block);
-    if (recent.size() > 4) {
+    if (recent.size() > ways) {
       recent.pop_back();
       ++evictions;
     }
   }
   CHECK(tags.evictions() == evictions);
-  for (Bytes block = 0; block < 96; ++block) {
-    const auto& recent = sets[hash_bucket(block, 8)];
+  for (Bytes block = 0; block < blocks; ++block) {
+    const auto& recent = reference[hash_bucket(block, sets)];
     CHECK(tags.contains(block * 4096, 4096) == (std::find(recent.begin(), recent.end(), block) != recent.end()));
   }
+}
+}  // namespace
+
+TEST_CASE("a set-associative cache hits exactly where per-set LRU holds the block") {
+  // 8 sets of 4 ways, so that the last-use lines of the sets are shared (8 per line).
+  check_against_per_set_lru(8, 4, 96, 777);
+}
+
+TEST_CASE("a 16-way cache of several sets evicts each set's least recently used block") {
+  // 16 ways take the victim search that compares a set's two last-use lines at once; sets past the first check that
+  // it reads its own set's lines.
+  check_against_per_set_lru(4, 16, 96, 4242);
 }
 
 TEST_CASE("blocks that share a fingerprint (their low 32 bits) in one 16-way set are told apart") {
