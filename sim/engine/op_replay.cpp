@@ -891,7 +891,9 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   store_.skipped_steps += lane_steps;
   if (through) ++store_.skips_through_changes;
   // The governor counts the skipped windows before the skip's counters are booked (its reading at `now` closes the
-  // windows so far); a change inside the stretch moves the clock now, as what runs after the skip runs after it.
+  // windows so far); a change inside the stretch moves the clock now, as what runs after the skip runs after it. The
+  // steps before the change ran at the state before it.
+  const std::size_t state_before = clock_.state();
   if (governor_ != nullptr) {
     if (through) {
       governor_->skip_through(now, hold_fs);
@@ -901,7 +903,7 @@ TimeFs DeviceOpReplay::step_boundary(std::size_t op, TimeFs now) {
   }
   for (std::size_t part = 0; part < 2; ++part) {
     if (progress[part] == 0) continue;
-    note_skip(f, skips[part], true, now, part == 0 ? clock_.state() : through->state);
+    note_skip(f, skips[part], true, now, part == 0 ? state_before : through->state);
     e.executed_flops += flops[part];
     e.executed_work += work[part];
     book_skip(f, skips[part], flops[part], work[part], true, now);
