@@ -181,6 +181,14 @@ void GovernorModule::skip_windows(TimeFs now_fs, TimeFs skipped_fs) {
   rearm(now_fs);
 }
 
+bool GovernorModule::skip_periods(TimeFs now_fs, TimeFs skipped_fs) {
+  if (imposed_.active() || policy_.change_pending()) return false;
+  close_interval(now_fs);
+  policy_.skip_periods(now_fs, skipped_fs);
+  rearm(now_fs);
+  return true;
+}
+
 std::optional<GovernorPolicy::Through> GovernorModule::through_bound(TimeFs now_fs) const {
   if (imposed_.active()) return std::nullopt;
   return policy_.through_bound(now_fs, policy_.kept_mean());

@@ -96,6 +96,9 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   // A stretch skipped through the change that ends skip_bound_fs's stretch (GovernorPolicy::through_bound, with the
   // kept mean); none while a stretch is imposed.
   [[nodiscard]] std::optional<GovernorPolicy::Through> through_bound(TimeFs now_fs) const;
+  // Whole periods of a cycle of the policy, `skipped_fs` in all, skipped at `now_fs` (GovernorPolicy::skip_periods);
+  // false, and nothing skipped, while a change is pending or a stretch is imposed.
+  [[nodiscard]] bool skip_periods(TimeFs now_fs, TimeFs skipped_fs);
   // `skipped_fs` skipped through that change at `now_fs` (GovernorPolicy::skip_through): the clock moves to the new
   // state now, since what runs after the skip runs after the change.
   void skip_through(TimeFs now_fs, TimeFs skipped_fs);

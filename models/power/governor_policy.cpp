@@ -192,6 +192,15 @@ void GovernorPolicy::skip_windows(TimeFs now_fs, TimeFs skipped_fs, const PowerS
   window_start_fs_ = start_after - skipped_fs;
 }
 
+void GovernorPolicy::skip_periods(TimeFs now_fs, TimeFs skipped_fs) {
+  if (skipped_fs == 0) return;
+  if (pending_) throw std::logic_error("GovernorPolicy: whole periods skipped while a change is pending");
+  const TimeFs window = params_.window_fs;
+  const TimeFs start_after = window_start_fs_ + (now_fs + skipped_fs - window_start_fs_) / window * window;
+  if (start_after < skipped_fs) throw std::logic_error("GovernorPolicy: a skip before the first window");
+  window_start_fs_ = start_after - skipped_fs;
+}
+
 std::optional<GovernorPolicy> GovernorPolicy::after_change(TimeFs now_fs, const PowerSplit& measured) const {
   if (params_.cap_w <= 0 || !may_skip(now_fs)) return std::nullopt;
   const auto deciding_end = deciding_end_fs(measured);

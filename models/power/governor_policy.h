@@ -147,6 +147,11 @@ class GovernorPolicy {
   // The stretch of `skipped_fs` (from through_bound: at least change_after_fs, at most bound_fs) passed at `now_fs`:
   // the windows are judged, the change applied and the window start moved back by the stretch, as skip_windows does.
   void skip_through(TimeFs now_fs, TimeFs skipped_fs, const PowerSplit& measured);
+  // A stretch of `skipped_fs` passed at `now_fs` over which the policy went through whole periods of a cycle that
+  // ends where it began (an op's waves, each dipping to a state and climbing back at the same point of the wave): its
+  // decisions and kept windows are as they are now, and the current window starts where it would after the stretch,
+  // shifted back by it, as skip_windows does. A pending change is no point of a cycle to start from (logic_error).
+  void skip_periods(TimeFs now_fs, TimeFs skipped_fs);
   // What the windows at `state` measured when a stretch was last skipped there (none: never).
   [[nodiscard]] const std::optional<PowerSplit>& steady_split(std::size_t state) const { return steady_at_[state]; }
 

@@ -171,7 +171,14 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
     std::size_t op = 0;
     WaveFastForward detector;  // at wave boundaries
     WaveFastForward steps;     // at step boundaries
+    // At wave boundaries once steps were skipped, on the op's own time (held_fs added): waves whose steps were
+    // skipped in part and whose clock moved and came back in each (a cap's dip as a wave's tiles start) repeat as
+    // whole periods, the clock's course included.
+    WaveFastForward periods;
     TimeFs last_boundary_fs = 0;
+    TimeFs held_fs = 0;  // the holds of the skips so far: simulated time + held_fs is the op's own time
+    // The clock's states on the op's own time since the op's first boundary, the skips' holds included.
+    std::vector<ClockChange> course;
     struct Skipped {
       TimeFs skip_fs = 0;               // when it skipped
       TimeFs hold_fs = 0, wave_fs = 0;  // wave_fs: of the window that repeated, `stride` waves
@@ -179,12 +186,17 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
       std::size_t clock_state = 0;       // the compute clock's state the waves ran at
       std::vector<TileSpan> wave_spans;  // the spans of the last window before the skip
       bool inside_tiles = false;         // steps skipped: the tiles running at the skip last the hold longer
+      // A skip of whole periods: the clock's course over the hold (times from its start), in place of clock_state;
+      // its copies of the window's spans are taken from the spans on the op's own time (end_fast_forward).
+      bool periodic = false;
+      std::vector<ClockChange> course;
     };
     std::vector<Skipped> skips;
     bool holding = false;
     // A whole-wave skip whose skipped tiles would not have missed what the waves before them missed: the op's
     // waves are simulated (a trial costs a copy of the caches' tags and a touch of the waves it would skip).
     bool wave_skips_refused = false;
+    bool period_skips_refused = false;  // the same for whole periods (period_boundary)
   };
   [[nodiscard]] WaveFastForward::Boundary boundary_of(std::size_t op, TimeFs now) const;
   [[nodiscard]] Forward& forward_of(std::size_t op);
@@ -197,7 +209,17 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   // passed here for the power domain's pacing. `rated`: the counters were scaled by progress (inside tiles).
   void book_skip(Forward& f, const WaveFastForward::Skip& skip, Flops flops, const PhaseWork& work, bool rated,
                  TimeFs now);
+  [[nodiscard]] static Forward::Skipped skipped_at(const WaveFastForward::Skip& skip, TimeFs now,
+                                                   std::size_t clock_state);
   void note_skip(Forward& f, const WaveFastForward::Skip& skip, bool inside_tiles, TimeFs now, std::size_t clock_state);
+  // At a wave boundary of an op whose steps were skipped: whole periods of waves skipped (WaveSkip), when they repeat
+  // (Forward::periods).
+  [[nodiscard]] WaveSkip period_boundary(Forward& f, std::uint64_t tile, TimeFs now);
+  // The skipped tiles' work from their steps, and their reads and writes through the cache tags: true when those
+  // missed at each level as the skip books (`booked_misses`); otherwise the caches are put back.
+  [[nodiscard]] bool touch_skipped_waves(std::size_t op, std::uint64_t first_tile, std::uint64_t waves,
+                                         const std::vector<Bytes>& booked_misses, TimeFs now, Flops& flops,
+                                         PhaseWork& work);
   // Each SRAM level's misses in a vector of booked counters (a skip's or a window's, in boundary_of's order).
   [[nodiscard]] std::vector<Bytes> level_misses(const std::vector<std::uint64_t>& booked) const;
   // Each SRAM level's tag capacity in bytes (0: a scratchpad), as the skips' miss checks compare against.
@@ -264,6 +286,7 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   std::vector<UnfinishedWork> unfinished_;  // scratch of step_boundary
   std::vector<Replaying> replaying_;
   std::vector<std::size_t> started_;  // ops started (op_starting) and not ended
+  bool skipping_through_ = false;     // a skip inside tiles moves the clock through a change (its hold's course has it)
   std::optional<GroupRun> group_;
   GovernorModule* governor_ = nullptr;
   // The governor has moved the clock in this run: until then replays and records are those of a fixed clock (their

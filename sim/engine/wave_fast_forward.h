@@ -55,6 +55,16 @@
 // wave's groups drifting apart while they still share blocks). The step detector's boundaries move by what the skip
 // added (skipped_to); a skip of whole waves resets both detectors.
 //
+// Whole periods. Once an op has skipped steps inside its tiles, its wave boundaries feed a third detector
+// (DeviceOpReplay::period_boundary) on the op's own time, the holds added, with no clock-change epoch and with whether
+// a governor change is pending in the state class. Under a cap each of GPT-3's GEMM waves on H100 then runs alike: the
+// last kept steps of the wave before, its first steps, a dip of one state, a skip through the climb back (247.5 to
+// 247.7 us a wave for qkv, simulated or held). Three such waves that cost the same are a period, and the waves up to
+// the kKeptWaves are skipped in whole periods: their counters booked as whole-wave skips book them, the governor's
+// window phase moved (GovernorPolicy::skip_periods) and the hold running the clock's course over one period, repeated.
+// Every skipped wave passes through the cache tags and counts its misses, as for any whole-wave skip: a window of a
+// few waves need not show an access pattern of a longer period.
+//
 // Each state class inside tiles keeps the last window seen steady in it. Under a power cap the governor may move the
 // clock between two adjacent states about once a wave (GPT-3's GEMMs on H100 step down as a wave's tiles start and
 // back up some 50 us later), and every change, like every wave's first tiles, starts a new epoch, in which two more

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -27,8 +28,8 @@ nlohmann::json report(const std::string& dir) {
   return json;
 }
 
-// `replays`: the memoized run replays ops (a workload whose ops all differ replays none).
-void compare_with_exact(const std::string& name, const std::string& args, bool replays = true) {
+// `replays`: the memoized run replays ops (a workload whose ops all differ replays none). Returns --exact's report.
+nlohmann::json compare_with_exact(const std::string& name, const std::string& args, bool replays = true) {
   const auto dir = test::scratch_dir("memo-" + name);
   const auto memo = test::run_roofsim(args + " --out " + (dir / "memo").string());
   INFO("stderr: " << memo.err);
@@ -61,7 +62,7 @@ void compare_with_exact(const std::string& name, const std::string& args, bool r
   // A cluster run: every simulated rank's compute ops (report.json holds the first rank's), where the ranks of other
   // pipeline stages replay what one stage recorded.
   const auto cluster = dir / "memo" / "cluster.json";
-  if (!std::filesystem::exists(cluster)) return;
+  if (!std::filesystem::exists(cluster)) return e;
   const auto mc = nlohmann::json::parse(test::read_file(cluster));
   const auto ec = nlohmann::json::parse(test::read_file(dir / "exact" / "cluster.json"));
   REQUIRE(mc["simulated_ranks"].size() == ec["simulated_ranks"].size());
@@ -78,6 +79,7 @@ void compare_with_exact(const std::string& name, const std::string& args, bool r
       CHECK(relative(span(mops[i]), span(eops[i])) < 0.02);
     }
   }
+  return e;
 }
 
 }  // namespace
@@ -148,10 +150,21 @@ void check_fast_forward(const std::string& name, const std::string& args, bool w
   compare_with_exact(name, args, replays);
 }
 
+// The arguments of a run of one of GPT-3 175B's GEMMs over 2048 tokens (2048 x `n` x 12288, fp16) on H100 at its
+// 700 W cap, whose workload file is written into `dir`.
+std::string capped_gpt3_gemm(const std::filesystem::path& dir, const std::string& name, int n) {
+  const auto workload = dir / (name + ".toml");
+  std::ofstream out(workload);
+  out << "[workload]\nname = \"" << name << "\"\ndescription = \"a GEMM of GPT-3 175B over 2048 tokens\"\n\n"
+      << "[[op]]\nname = \"" << name << "\"\nkind = \"gemm\"\nm = 2048\nn = " << n << "\nk = 12288\ndtype = \"fp16\"\n";
+  return "run --hw H100-SXM5 --workload " + workload.string();
+}
+
 TEST_CASE("a GEMM of 8 waves fast-forwarded over its steady waves stays within the bounds of --exact") {
   // Without a power cap: the governor then keeps the top clock both ways (wave_fast_forward.h). 2048 tiles of
   // 128x256 on 132 units x 2 slots, run in lockstep: each full wave skips steps inside its tiles once three step
-  // boundaries agree (which resets the wave detector, so no whole wave is skipped).
+  // boundaries agree. Waves of skipped steps repeat as whole periods from the fourth wave boundary after the first
+  // skip on, which leaves this GEMM's 7 full waves no more than the two kept: no whole wave is skipped.
   check_fast_forward("fast-forward", "run --hw H100-SXM5 --workload gemm --set dram.model=simple --set power.tdp=5000W",
                      false, true, false);
 }
@@ -180,19 +193,54 @@ TEST_CASE("a capped GEMM fast-forwarded through the governor's climbs stays with
   // back some 50 us later. Once the state above was seen steady and measured in a skip, a skip at the state below
   // runs through the climb: the steps before it at this state's rates, those after it at the state above's.
   const auto dir = test::scratch_dir("through-climb-counts");
-  const auto workload = dir / "qkv.toml";
-  {
-    std::ofstream out(workload);
-    out << "[workload]\nname = \"qkv\"\ndescription = \"GPT-3 175B's QKV projection of 2048 tokens\"\n\n"
-           "[[op]]\nname = \"qkv\"\nkind = \"gemm\"\nm = 2048\nn = 36864\nk = 12288\ndtype = \"fp16\"\n";
-  }
-  const std::string args = "run --hw H100-SXM5 --workload " + workload.string();
+  const std::string args = capped_gpt3_gemm(dir, "qkv", 36864);
   const auto run = test::run_roofsim(args + " --out " + (dir / "memo").string());
   INFO("stderr: " << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK(run.err.find(" 0 skips through a clock change") == std::string::npos);
   CHECK(run.err.find(" skips through a clock change") != std::string::npos);
   compare_with_exact("through-climb", args, false);
+}
+
+TEST_CASE("a capped GEMM whose waves dip and climb alike skips whole waves, with their clock's course") {
+  // GPT-3's MLP up-projection on H100 at its 700 W cap: 3072 tiles, 11 full waves. Each wave skips steps inside its
+  // tiles, through the clock's dip and climb; from the fourth wave boundary after the first skip the waves repeat as
+  // whole periods, and the waves up to the two kept are skipped with the course of the clock over a period.
+  const auto dir = test::scratch_dir("period-skip");
+  const std::string args = capped_gpt3_gemm(dir, "up", 49152);
+  const auto run = test::run_roofsim(args + " --out " + (dir / "memo").string());
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  std::smatch waves;
+  REQUIRE(std::regex_search(run.err, waves, std::regex(R"(\((\d+) waves skipped)")));
+  CHECK(std::stoi(waves[1].str()) >= 3);
+  const auto exact = compare_with_exact("period-skip", args, false);
+  const auto memo = report((dir / "memo").string());
+  const auto& op = memo["ops"][0];
+  // The hold ran the period's course: the op's time splits over both states of the dip as --exact's does, within
+  // a tenth of the op.
+  double at_states = 0;
+  for (const auto& at : op["power"]["time_at_clock_s"]) at_states += at["time_s"].get<double>();
+  CHECK(at_states == doctest::Approx(op["sim_time_s"].get<double>()).epsilon(1e-6));
+  const auto time_at = [](const nlohmann::json& o, double hz) {
+    for (const auto& at : o["power"]["time_at_clock_s"]) {
+      if (std::abs(at["clock_hz"].get<double>() - hz) < 1e3) return at["time_s"].get<double>();
+    }
+    return 0.0;
+  };
+  for (const double hz : {1.77e9, 1.785e9}) {
+    INFO("clock " << hz);
+    CHECK(std::abs(time_at(op, hz) - time_at(exact["ops"][0], hz)) < 0.1 * op["sim_time_s"].get<double>());
+  }
+  // Every tile has one span on the trace, the skipped ones copied from the period, inside the op.
+  const auto trace = nlohmann::json::parse(test::read_file(dir / "memo" / "trace.json"));
+  std::size_t spans = 0;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event["ph"] != "X" || event.value("cat", "") != "tile") continue;
+    ++spans;
+    CHECK(event["ts"].get<double>() + event["dur"].get<double>() <= op["end_s"].get<double>() * 1e6 + 1e-3);
+  }
+  CHECK(spans == op["tiles"].get<std::size_t>());
 }
 
 TEST_CASE("a GPT-3 block fast-forwarded under a power cap with per-bank refresh draws at most what the device can") {

@@ -376,6 +376,30 @@ TEST_CASE("the skip bound ends before the window that decides: a step up after u
   CHECK(pending.skip_bound_fs(10 * kUs + 1, fits) == 0);
 }
 
+TEST_CASE("whole periods skipped keep the policy's decisions and kept windows and move its window's phase") {
+  // One step below the top since 21 us, three windows kept (31, 41, 51 us), at 55 us.
+  const PowerSplit fits{200, 0, 100, 0};
+  GovernorPolicy policy({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
+  (void)policy.window_ended(10 * kUs, PowerSplit{100, 0, 100, 0});
+  (void)policy.window_ended(20 * kUs, PowerSplit{600, 0, 100, 0});
+  (void)policy.apply(21 * kUs);
+  for (TimeFs w = 1; w <= 3; ++w) CHECK_FALSE(policy.window_ended(21 * kUs + w * 10 * kUs, fits).has_value());
+  const TimeFs now = 55 * kUs;
+  const GovernorSnapshot before = policy.snapshot();
+  // 247 us skipped: past the window that would decide after five more windows of `fits`, which a period skip does
+  // not judge (each period came back to where it began). The window that began at 51 us would have run 251 us: the
+  // one running after the stretch began at 301 us, 1 us after 300 us; on the simulated clock 247 us earlier, 54 us.
+  policy.skip_periods(now, 247 * kUs);
+  CHECK(policy.window_start_fs() == 54 * kUs);
+  CHECK(policy.state() == before.state);
+  CHECK(policy.snapshot().at_state.size() == before.at_state.size());
+  CHECK(policy.kept_mean().total_w() == doctest::Approx(fits.total_w()));
+  // A pending change is no point of a cycle.
+  GovernorPolicy pending({640, 10 * kUs, 1 * kUs, h100_like_states(), 0.95});
+  (void)pending.window_ended(10 * kUs, PowerSplit{600, 0, 100, 0});
+  CHECK_THROWS(pending.skip_periods(10 * kUs + 1, 100 * kUs));
+}
+
 TEST_CASE("a skip through the window that decides: judged as window by window, the change inside the stretch") {
   const PowerSplit fits{200, 0, 100, 0};  // one step below the top: the 8th window there predicts a fit and steps up
   const PowerSplit top{540, 0, 60, 0};    // at the top state: under the cap, and no state above
