@@ -727,7 +727,6 @@ OpReplayHook::WaveSkip DeviceOpReplay::period_boundary(Forward& f, std::uint64_t
     if (c.at_fs > start_fs && c.at_fs < end_fs) window.push_back(ClockChange{c.at_fs - start_fs, c.state});
   }
   Forward::Skipped skipped = skipped_at(skip, now, clock_.state());
-  skipped.periodic = true;
   for (std::uint64_t w = 0; w < skip.waves / skip.stride; ++w) {
     for (const ClockChange& c : window) skipped.course.push_back(ClockChange{w * skip.wave_fs + c.at_fs, c.state});
   }
@@ -1139,7 +1138,7 @@ void DeviceOpReplay::hold_started(std::size_t op, TimeFs now) {
   // moved by the hold (the simulated tail ran before them here, after them in the op it stands for).
   ClockTrajectory hold;
   for (const auto& skipped : it->skips) {
-    if (skipped.periodic) {
+    if (skipped.periodic()) {
       for (const ClockChange& c : skipped.course) {
         hold.changes.push_back(ClockChange{hold.duration_fs + c.at_fs, c.state});
       }
@@ -1173,7 +1172,7 @@ void DeviceOpReplay::end_fast_forward(Forward& f) {
     // A skip of whole periods repeats its window's spans as they lie on the op's own time, the skips inside its
     // tiles included (the earlier skips have moved them there).
     std::vector<TileSpan> window_spans;
-    if (skipped.periodic) {
+    if (skipped.periodic()) {
       for (const TileSpan& span : recorder.spans()) {
         if (span.op == f.op && span.start_fs + skipped.wave_fs >= from_fs && span.start_fs < from_fs) {
           TileSpan moved = span;
@@ -1185,7 +1184,7 @@ void DeviceOpReplay::end_fast_forward(Forward& f) {
     }
     recorder.shift(static_cast<std::uint32_t>(f.op), from_fs, skipped.hold_fs);
     for (std::uint64_t w = 1; w <= skipped.waves / skipped.stride; ++w) {
-      for (TileSpan span : skipped.periodic ? window_spans : skipped.wave_spans) {
+      for (TileSpan span : skipped.periodic() ? window_spans : skipped.wave_spans) {
         span.start_fs += earlier + w * skipped.wave_fs;
         span.end_fs += earlier + w * skipped.wave_fs;
         recorder.add(span);

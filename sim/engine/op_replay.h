@@ -186,10 +186,11 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
       std::size_t clock_state = 0;       // the compute clock's state the waves ran at
       std::vector<TileSpan> wave_spans;  // the spans of the last window before the skip
       bool inside_tiles = false;         // steps skipped: the tiles running at the skip last the hold longer
-      // A skip of whole periods: the clock's course over the hold (times from its start), in place of clock_state;
-      // its copies of the window's spans are taken from the spans on the op's own time (end_fast_forward).
-      bool periodic = false;
+      // A skip of whole periods: the clock's course over the hold (times from its start, never empty), in place of
+      // clock_state; its copies of the window's spans are taken from the spans on the op's own time
+      // (end_fast_forward).
       std::vector<ClockChange> course;
+      [[nodiscard]] bool periodic() const { return !course.empty(); }
     };
     std::vector<Skipped> skips;
     bool holding = false;
