@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/compute/compute_params.h"
+#include "models/kernel/paced_amount.h"
 #include "models/kernel/paced_progress.h"
 #include "models/kernel/tile_source.h"
 #include "models/kernel/time_fs.h"
@@ -72,7 +73,29 @@ struct OpExecution {
   // A replay whose pace follows the live compute clock (sim/engine/op_replay.h) spends them along these knots, from
   // its start to its end; empty: at an even pace over the interval.
   std::vector<ProgressKnot> replay_progress;
-  SkippedWaves skipped;  // none: hold_fs == 0
+  // Its units' time holding its tiles (`units`), which a re-timing stretches with its end, is spent along the same
+  // progress; what was spent by the last re-timing stays spent (replay_units_spent_fs below).
+  double replay_units_spent_fs = 0;    // by the last re-timing
+  double replay_units_left_share = 1;  // of the progress still to come at the last re-timing
+  SkippedWaves skipped;                // none: hold_fs == 0
 };
+
+// The part of a replay's `amount` still to come at `now`: spent along replay_progress when its pace follows the live
+// clock, else at an even pace over [replay_start_fs, replay_end_fs).
+[[nodiscard]] inline double replay_left(const OpExecution& execution, double amount, TimeFs now) {
+  if (!execution.replay_progress.empty()) return progress_left(execution.replay_progress, amount, now);
+  return PacedAmount{amount, execution.replay_start_fs, execution.replay_end_fs}.left(now);
+}
+
+// The part of a replay's units' time `total_fs` spent by `now`: what was spent by the last re-timing, and the rest of
+// `total_fs` along the progress since. Spent along the whole progress at each new total instead, a step down of the
+// clock would book at once the stretch of the part already done (and a step up take it back by booking nothing
+// until the progress caught up): a power reading a few per cent high after each step down, which under a cap steps
+// the clock down again.
+[[nodiscard]] inline double replay_units_spent_fs(const OpExecution& execution, double total_fs, TimeFs now) {
+  if (execution.replay_units_left_share <= 0) return total_fs;
+  return total_fs -
+         replay_left(execution, total_fs - execution.replay_units_spent_fs, now) / execution.replay_units_left_share;
+}
 
 }  // namespace roofsim

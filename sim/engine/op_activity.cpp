@@ -13,13 +13,6 @@ namespace roofsim {
 
 namespace {
 
-// The part of a replayed op's counter still to come at `now`: spent along the replay's progress when its pace follows
-// the live clock, else at an even pace over the replay.
-double replay_left(const OpExecution& execution, double amount, TimeFs now) {
-  if (!execution.replay_progress.empty()) return progress_left(execution.replay_progress, amount, now);
-  return PacedAmount{amount, execution.replay_start_fs, execution.replay_end_fs}.left(now);
-}
-
 double replay_left(const OpExecution& execution, std::uint64_t count, TimeFs now) {
   return replay_left(execution, static_cast<double>(count), now);
 }
@@ -190,12 +183,15 @@ double OpActivity::active_unit_fs(std::size_t op, TimeFs now) const {
     if (unit.resident > 0 && now > unit.since_fs) fs += static_cast<double>(now - unit.since_fs);
   }
   // A replay books its units' time at its start, and the units hold its tiles through it: the time is spent along
-  // the replay's progress, as its counters are (re-timed replays scale it with their duration, sim/engine/op_replay.h).
+  // the replay's progress, as its counters are (a re-timed replay scales the part still to come with its duration,
+  // sim/engine/op_replay.h).
   // Not at an even pace: a weight-gradient GEMM replayed beside the data-gradient GEMM holds no unit until that one
   // ends, and its units' time spread over the overlap too would have the governor read both ops' units active there
   // and step the clock down (pp_training on H100: 738 W at the group's start against --exact's 675 W, 1.69 GHz
   // against 1.76 GHz for the rest of the backward pass, the energy 1.7% short).
-  if (execution.replay_end_fs != kNever && now < execution.replay_end_fs) fs -= replay_left(execution, fs, now);
+  if (execution.replay_end_fs != kNever && now < execution.replay_end_fs) {
+    fs = replay_units_spent_fs(execution, fs, now);
+  }
   // A fast-forward books the skipped waves' unit time at the skip.
   if (execution.skipped.hold_fs != 0) fs -= skipped_left(op, execution.skipped.unit_fs, now);
   return fs;

@@ -361,6 +361,8 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
   e.replay_start_fs = start_fs;
   e.replay_end_fs = start_fs + rec.duration_fs;
   e.replay_progress.clear();
+  e.replay_units_spent_fs = 0;
+  e.replay_units_left_share = 1;
   // Under a power cap the replay runs at the clock the live governor applies: its end and pace follow it.
   Replaying live;
   live.op = op;
@@ -476,6 +478,10 @@ void DeviceOpReplay::rebook(Replaying& r) {
   const TimeFs now = r.read_fs;
   const Hertz clock_hz = clock_.clock_hz();
   r.retimed = true;
+  // The units' time spent so far stays as it was spent; the stretch below applies to the rest.
+  double units_fs = 0;
+  for (const auto& u : e.units) units_fs += static_cast<double>(u.resident_fs);
+  const double units_spent_fs = replay_units_spent_fs(e, units_fs, now);
   e.replay_end_fs = now + r.progress.remaining_fs(clock_hz);
   // The pace: the knots passed so far, then those ahead at the clock now in force; of the counters, along the
   // record's activity, and of the recorded time (for the tile spans).
@@ -484,6 +490,8 @@ void DeviceOpReplay::rebook(Replaying& r) {
     while (knots->size() > 1 && knots->back().at_fs > now) knots->pop_back();
     r.progress.knots_ahead(now, clock_hz, knots == &e.replay_progress ? rec.activity : kEvenPace, *knots);
   }
+  e.replay_units_spent_fs = units_spent_fs;
+  e.replay_units_left_share = replay_left(e, 1.0, now);
   // The engine time: the record's cycles, the part done at the clocks it was done at and the rest at this one.
   const double duration = static_cast<double>(rec.duration_fs);
   const double left = duration > 0 ? std::max(0.0, 1.0 - r.progress.done_fs() / duration) : 0.0;

@@ -29,8 +29,10 @@
 // the governor's samples over it (GovernorModule::mark closes a sample at its start and end). A replay's end is the
 // time the record predicts at the clock in force; at each clock change (this hook is a ClockListener) its progress is
 // advanced at the old clock and its end, its counters' pace (OpExecution::replay_progress: along the power profile,
-// in the replay's time), its engine time per state and its units' times are booked again for the new clock. The
-// governor decides meanwhile as ever: its windows see what the op draws at the clock it runs at, at the voltage of the
+// in the replay's time), its engine time per state and its units' times are booked again for the new clock; the
+// units' time already spent stays spent (replay_units_spent_fs, models/compute/op_execution.h), so that a power
+// reading after a change sees the op's draw at the new clock, not the stretch of its past. The governor decides
+// meanwhile as ever: its windows see what the op draws at the clock it runs at, at the voltage of the
 // state in force, so the clock course, the ops' times and the energy follow the cap as in the simulation, and the
 // instances of an op replay whatever the governor's state at their launch. The tile spans of a replay whose pace
 // follows the clock are added at its end, mapped along its progress. Until the governor first moves the clock, a

@@ -1,7 +1,8 @@
 // Work as a power sensor sees it spent (models/compute/paced_work.h): an amount over an interval, re-timed by a clock
-// change, and a step's FLOPs and lane operations shared out over its phases.
+// change, a step's FLOPs and lane operations shared out over its phases, and a re-timed replay's units' time.
 #include <doctest/doctest.h>
 
+#include "models/compute/op_execution.h"
 #include "models/compute/paced_work.h"
 #include "models/kernel/compute_clock.h"
 
@@ -78,4 +79,25 @@ TEST_CASE("the step run ahead counts with the step computing, and a cleared step
   UnfinishedWork at_150;
   StepWorkPacing::add_unfinished(running, 150, at_150);
   CHECK(at_150.flops == doctest::Approx(50.0).epsilon(1e-12));
+}
+
+TEST_CASE("a re-timed replay keeps the units' time it spent and spends the stretched rest along what is to come") {
+  // A replay over [0, 1000) whose units hold its tiles for 800 fs in all, at an even pace: 400 by its middle.
+  OpExecution e;
+  e.replay_start_fs = 0;
+  e.replay_end_fs = 1000;
+  CHECK(replay_units_spent_fs(e, 800.0, 250) == doctest::Approx(200.0).epsilon(1e-12));
+  CHECK(replay_units_spent_fs(e, 800.0, 500) == doctest::Approx(400.0).epsilon(1e-12));
+  // At 500 the clock halves: the half still to come takes 1000 fs, the replay ends at 1500 and its units' time is
+  // 400 + 2 x 400 = 1200. What was spent stays 400, not half of the new 1200.
+  e.replay_units_spent_fs = replay_units_spent_fs(e, 800.0, 500);
+  e.replay_end_fs = 1500;
+  e.replay_progress = {{0, 0.0}, {500, 0.5}, {1500, 1.0}};
+  e.replay_units_left_share = replay_left(e, 1.0, 500);
+  CHECK(e.replay_units_left_share == doctest::Approx(0.5).epsilon(1e-12));
+  CHECK(replay_units_spent_fs(e, 1200.0, 500) == doctest::Approx(400.0).epsilon(1e-12));
+  CHECK(replay_units_spent_fs(e, 1200.0, 1000) == doctest::Approx(800.0).epsilon(1e-12));
+  CHECK(replay_units_spent_fs(e, 1200.0, 1500) == doctest::Approx(1200.0).epsilon(1e-12));
+  // The same 1200 spent along the whole progress would have booked 600 at once at the change.
+  CHECK(1200.0 * (1.0 - replay_left(e, 1.0, 500)) == doctest::Approx(600.0).epsilon(1e-12));
 }
