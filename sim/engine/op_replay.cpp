@@ -647,10 +647,8 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
   // ones hit (a cache still filling with operands later tiles reuse: TPU-v4's 4096^3 GEMM, whose operands fit in
   // CMEM, read 11x its DRAM bytes). The touches count each cache level's misses; if they differ from what the skip
   // would book, the caches are put back and the op's waves are simulated.
-  OpExecution& e = executions_[op];
   Flops flops = 0;
   PhaseWork work;
-  const std::uint64_t tiles = skip.waves * wave;
   if (!touch_skipped_waves(op, tile, skip.waves, level_misses(skip.booked), now, flops, work)) {
     f.wave_skips_refused = true;
     f.last_boundary_fs = now;
@@ -662,13 +660,7 @@ OpReplayHook::WaveSkip DeviceOpReplay::wave_boundary(std::size_t op, std::uint64
   for (std::size_t i = skip.window_mark; i < spans.size(); ++i) {
     if (spans[i].op == op) skipped.wave_spans.push_back(spans[i]);
   }
-  f.last_boundary_fs = now;
-  e.executed_flops += flops;
-  e.executed_work += work;
-  e.tiles_done += tiles;
-  store_.skipped_waves += skip.waves;
-  book_skip(f, skip, flops, work, false, now);
-  return WaveSkip{tiles, skip.hold_fs};
+  return book_skipped_waves(f, skip, flops, work, now);
 }
 
 bool DeviceOpReplay::touch_skipped_waves(std::size_t op, std::uint64_t first_tile, std::uint64_t waves,
@@ -713,7 +705,6 @@ OpReplayHook::WaveSkip DeviceOpReplay::period_boundary(Forward& f, std::uint64_t
   b.state.push_back(pending ? 1 : 0);
   const auto skip = f.periods.boundary(std::move(b), full_waves_left);
   if (skip.waves == 0 || pending) return {};
-  OpExecution& e = executions_[op];
   Flops flops = 0;
   PhaseWork work;
   // Every skipped wave passes through the tags, as for any whole-wave skip: a window of a few waves need not show an
@@ -746,13 +737,20 @@ OpReplayHook::WaveSkip DeviceOpReplay::period_boundary(Forward& f, std::uint64_t
   // stay (the waves after the skip run in the same states).
   f.detector = WaveFastForward{};
   f.steps.restart();
+  return book_skipped_waves(f, skip, flops, work, now);
+}
+
+OpReplayHook::WaveSkip DeviceOpReplay::book_skipped_waves(Forward& f, const WaveFastForward::Skip& skip, Flops flops,
+                                                          const PhaseWork& work, TimeFs now) {
+  OpExecution& e = executions_[f.op];
+  const std::uint64_t tiles = skip.waves * policy_.wave_tiles();
   f.last_boundary_fs = now;
   e.executed_flops += flops;
   e.executed_work += work;
-  e.tiles_done += skip.waves * wave;
+  e.tiles_done += tiles;
   store_.skipped_waves += skip.waves;
   book_skip(f, skip, flops, work, false, now);
-  return WaveSkip{skip.waves * wave, skip.hold_fs};
+  return WaveSkip{tiles, skip.hold_fs};
 }
 
 WaveFastForward::Boundary DeviceOpReplay::step_state(std::size_t op, TimeFs now,

@@ -218,6 +218,9 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   // At a wave boundary of an op whose steps were skipped: whole periods of waves skipped (WaveSkip), when they repeat
   // (Forward::periods).
   [[nodiscard]] WaveSkip period_boundary(Forward& f, std::uint64_t tile, TimeFs now);
+  // Books a skip of whole waves (a window's or a period's) into the op, and the waves' tiles for the dispatcher.
+  [[nodiscard]] WaveSkip book_skipped_waves(Forward& f, const WaveFastForward::Skip& skip, Flops flops,
+                                            const PhaseWork& work, TimeFs now);
   // The skipped tiles' work from their steps, and their reads and writes through the cache tags: true when those
   // missed at each level as the skip books (`booked_misses`); otherwise the caches are put back.
   [[nodiscard]] bool touch_skipped_waves(std::size_t op, std::uint64_t first_tile, std::uint64_t waves,
