@@ -126,7 +126,7 @@ void DeviceOpReplay::group_finished(std::size_t op, TimeFs now) {
   if (g.replaying == nullptr) {
     for (std::size_t i = 0; i < g.members.size(); ++i) {
       if (g.members[i].op != op) continue;
-      auto rec = record(g.members[i], now);
+      auto rec = record(g.members[i], now, std::nullopt);
       // The shared counters and the cache contents are the group's; its clock course and power profile too
       // (close_group).
       rec->levels.clear();

@@ -174,10 +174,17 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
   // A fast-forwarded op's units and tile spans take its holds before anything records it (an overlap group's member
   // is recorded when it finishes, below).
   bool fast_forwarded = false, inside_tiles = false;
+  std::vector<HeldSkip> held_skips;  // in the run's times
+  TimeFs hold_start_fs = now;
   for (std::size_t i = 0; i < forwards_.size(); ++i) {
     if (forwards_[i].op != op) continue;
     fast_forwarded = !forwards_[i].skips.empty();
-    for (const auto& skipped : forwards_[i].skips) inside_tiles = inside_tiles || skipped.inside_tiles;
+    for (const auto& skipped : forwards_[i].skips) {
+      inside_tiles = inside_tiles || skipped.inside_tiles;
+      held_skips.push_back(HeldSkip{skipped.skip_fs, skipped.hold_fs});
+      hold_start_fs -= skipped.hold_fs;
+    }
+    if (forwards_[i].holding) hold_start_fs = forwards_[i].hold_start_fs;
     if (fast_forwarded) end_fast_forward(forwards_[i]);
     forwards_.erase(forwards_.begin() + static_cast<std::ptrdiff_t>(i));
     break;
@@ -211,7 +218,12 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
     const Recording r = std::move(recordings_[i]);
     recordings_.erase(recordings_.begin() + static_cast<std::ptrdiff_t>(i));
     if (r.valid && now - r.start_fs >= shortest_record_fs_) {
-      auto rec = record(r, now);
+      std::optional<HeldTime> held;
+      if (fast_forwarded) {
+        for (auto& skip : held_skips) skip.skip_fs -= r.start_fs;
+        held.emplace(held_skips, hold_start_fs - r.start_fs, now - r.start_fs);
+      }
+      auto rec = record(r, now, held);
       rec->fast_forwarded = fast_forwarded;
       rec->forwarded_inside_tiles = inside_tiles;
       store_.insert(r.signature, std::move(rec), this);
@@ -223,7 +235,8 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
   }
 }
 
-std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_fs) {
+std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_fs,
+                                                 const std::optional<HeldTime>& held) {
   auto rec = std::make_unique<OpRecord>();
   const OpExecution& e = executions_[r.op];
   rec->duration_fs = end_fs - r.start_fs;
@@ -281,6 +294,7 @@ std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_
                    [](const OpRecord::Resident& x, const OpRecord::Resident& y) { return x.last_use < y.last_use; });
   // The clock course it ran at, and its units' time split into compute, memory stall and idle.
   std::vector<ClockSegment> segments = clock_course(r.clock_changes, r.clock_state, r.start_fs, end_fs);
+  if (held) segments = held->own_course(segments);
   // The op ends when its longest-resident unit does: that unit's time sets how the op's follows the clock (the units
   // with less work, or none, wait on it). The stall splits between latency and bandwidth as the run report splits it
   // (sim/engine/engine.cpp).
@@ -296,7 +310,10 @@ std::unique_ptr<OpRecord> DeviceOpReplay::record(const Recording& r, TimeFs end_
   const auto critical_fs = static_cast<TimeFs>(resident);
   rec->work = ClockScaledWork(std::move(segments), unit_time_shares(busy, resident, latency_share, 1, critical_fs));
   // The op ran alone: the samples over its time are its own.
-  if (throttled() && rec->duration_fs > 0) rec->activity = power_profile(r.samples, r.start_fs, end_fs);
+  if (throttled() && rec->duration_fs > 0) {
+    rec->activity = power_profile(r.samples, r.start_fs, end_fs);
+    if (held) rec->activity = held->own_profile(rec->activity);
+  }
   return rec;
 }
 
@@ -376,7 +393,12 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
     live.busy_cycles += static_cast<double>(rec.busy_at_state_fs[s]) * clock_.states()[s].clock_hz;
   }
   if (throttled() || !live.progress.as_recorded(clock_.clock_hz())) rebook(live);
-  const TimeFs end_fs = e.replay_end_fs;
+  // The installed blocks are ready when the op ends. Under a cap the governor may still move that end earlier, and
+  // the op after it would then wait on hits for data that its twin had long written: the earliest end the record
+  // allows, the clock at its top state from now on, is when they are ready.
+  const TimeFs ready_fs =
+      throttled() ? std::min(e.replay_end_fs, start_fs + live.progress.remaining_fs(clock_.states().back().clock_hz))
+                  : e.replay_end_fs;
   memory_.add_replayed(rec.levels, rec.dram_read_bytes, rec.dram_written_bytes);
   if (dram_ != nullptr && rec.detailed_dram)
     dram_->add_replayed(static_cast<std::uint32_t>(op), rec.dram, rec.dram_asked_burst_bytes, start_fs);
@@ -403,7 +425,7 @@ void DeviceOpReplay::replay(std::size_t op, const OpRecord& rec, TimeFs start_fs
       rec.resident,
       [&](const OpRecord::Resident& r) { return r.tensor < tensors.size() ? tensors[r.tensor] : nullptr; },
       [&](const OpRecord::Resident& r, CacheTags& tags, Bytes lo, Bytes hi) {
-        tags.write(lo, hi - lo, end_fs);
+        tags.write(lo, hi - lo, ready_fs);
         if (foreign.empty()) return;
         const Bytes block_bytes = tags.tracking_bytes();
         for (Bytes block = lo / block_bytes * block_bytes; block < hi; block += block_bytes) {
@@ -1134,6 +1156,7 @@ void DeviceOpReplay::hold_started(std::size_t op, TimeFs now) {
   auto it = std::find_if(forwards_.begin(), forwards_.end(), [op](const Forward& f) { return f.op == op; });
   if (it == forwards_.end() || it->skips.empty() || it->holding) return;
   it->holding = true;
+  it->hold_start_fs = now;
   TimeFs total_hold = 0;
   for (const auto& skipped : it->skips) total_hold += skipped.hold_fs;
   // The refreshes due through the hold are the skipped waves' (booked): idle channels pass them, so that the next

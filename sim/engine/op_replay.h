@@ -59,6 +59,7 @@
 #include "models/power/clock_domain.h"
 #include "models/power/clock_scaled_work.h"
 #include "models/power/governor_module.h"
+#include "sim/engine/held_time.h"
 #include "sim/engine/op_memo.h"
 #include "sim/engine/wave_fast_forward.h"
 #include "sim/graph/workload.h"
@@ -196,6 +197,7 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
     };
     std::vector<Skipped> skips;
     bool holding = false;
+    TimeFs hold_start_fs = 0;  // when its hold began (after its last tile)
     // A whole-wave skip whose skipped tiles would not have missed what the waves before them missed: the op's
     // waves are simulated (a trial costs a copy of the caches' tags and a touch of the waves it would skip).
     bool wave_skips_refused = false;
@@ -267,7 +269,9 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
                          [&](Bytes lo, Bytes hi) { write(r, tags, lo, hi); });
     }
   }
-  [[nodiscard]] std::unique_ptr<OpRecord> record(const Recording& recording, TimeFs end_fs);
+  // `held`: a fast-forwarded op's skips and hold start, in the run's times (none: not fast-forwarded).
+  [[nodiscard]] std::unique_ptr<OpRecord> record(const Recording& recording, TimeFs end_fs,
+                                                 const std::optional<HeldTime>& held);
   // The clock course from `start_fs` to `end_fs`, the clock having changed `changes_from` times and been in `state`
   // at the start.
   [[nodiscard]] std::vector<ClockSegment> clock_course(std::uint64_t changes_from, std::size_t state, TimeFs start_fs,
