@@ -61,6 +61,15 @@ void GovernorModule::close_interval(TimeFs end_fs) {
     Activity delta = scratch_;
     delta -= seen_[op];
     seen_[op] = scratch_;
+    if (!followed_.empty()) {
+      for (auto& f : followed_) {
+        if (f.op != op) continue;
+        if (!delta.empty()) {
+          f.energy_j += model_.dynamic_energy(delta, clock_.states().back().voltage_v).dynamic_j();
+        }
+        f.energies.emplace_back(end_fs, f.energy_j);
+      }
+    }
     if (delta.empty()) continue;
     ledger_.add(op, clock_.state(), delta);
     total += delta;
@@ -272,6 +281,23 @@ void GovernorModule::wake_asked(TimeFs at_fs) {
     judge_windows(end);
     arm_at(policy_.next_wake_fs(), now);
   }
+}
+
+void GovernorModule::follow(std::size_t op) {
+  for (const auto& f : followed_) {
+    if (f.op == op) return;
+  }
+  followed_.push_back(Followed{op, 0.0, {}});
+}
+
+std::vector<std::pair<TimeFs, double>> GovernorModule::unfollow(std::size_t op) {
+  for (std::size_t i = 0; i < followed_.size(); ++i) {
+    if (followed_[i].op != op) continue;
+    auto energies = std::move(followed_[i].energies);
+    followed_.erase(followed_.begin() + static_cast<std::ptrdiff_t>(i));
+    return energies;
+  }
+  return {};
 }
 
 EnergyTotals GovernorModule::totals(const std::vector<OpInterval>& ops) const {

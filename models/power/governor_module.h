@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "models/kernel/device_scheduler.h"
@@ -71,6 +72,12 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   // Closes the power trace's interval at `now_fs` (no earlier than the last close), so that a sample starts there: a
   // memoized op's recording reads the samples over its own time (sim/engine/op_replay.h).
   void mark(TimeFs now_fs) { close_interval(now_fs); }
+  // From now on, keeps `op`'s own dynamic energy at each power sample's end, at the top state's voltage (the clock it
+  // ran at does not weigh it, as in a recorded op's power profile): the samples over an overlap group hold the
+  // group's power, not each member's, and a member's replay spends its counters along this (sim/engine/op_replay.h).
+  void follow(std::size_t op);
+  // The energies kept for `op` (sample end, energy so far in J, in time order), and no more of them.
+  [[nodiscard]] std::vector<std::pair<TimeFs, double>> unfollow(std::size_t op);
   // Runs of the governor's work (its wakes, and the stretches judged when a request woke it).
   [[nodiscard]] std::uint64_t wakes() const { return wakes_; }
 
@@ -140,6 +147,12 @@ class GovernorModule : public sc_core::sc_module, private WakeWatcher {
   TimeFs planned_fs_ = kNever;  // while asleep: the wake armed (kNever: none, only a request wakes it)
   bool done_ = false;
   ImposedCourse imposed_;  // an imposed stretch (impose())
+  struct Followed {
+    std::size_t op = 0;
+    double energy_j = 0;
+    std::vector<std::pair<TimeFs, double>> energies;
+  };
+  std::vector<Followed> followed_;  // follow(): a few ops at a time (an overlap group's members)
 };
 
 }  // namespace roofsim

@@ -73,26 +73,34 @@ std::vector<ProgressKnot> profile_between(const std::vector<ProgressKnot>& profi
   return out;
 }
 
-std::vector<ProgressKnot> span_progress(const std::vector<TileSpan>& spans, TimeFs duration_fs) {
+std::vector<ProgressKnot> energy_progress(const std::vector<std::pair<TimeFs, double>>& energies, TimeFs from_fs,
+                                          TimeFs to_fs) {
   std::vector<ProgressKnot> knots;
-  if (spans.empty() || duration_fs == 0) return knots;
-  const auto done_at = [&](TimeFs t) {
-    double done = 0;
-    for (const auto& span : spans) {
-      if (t >= span.end_fs) {
-        done += 1.0;
-      } else if (t > span.start_fs) {
-        done += static_cast<double>(t - span.start_fs) / static_cast<double>(span.end_fs - span.start_fs);
+  if (to_fs <= from_fs) return knots;
+  // The energy by `t`, linear between the readings, none before the first (the op had not started), the last after
+  // the last.
+  const auto energy_at = [&](TimeFs t) {
+    double before_j = 0;
+    TimeFs before_fs = from_fs;
+    for (const auto& [at, energy] : energies) {
+      if (at >= t) {
+        if (at == before_fs) return energy;
+        return before_j +
+               (energy - before_j) * static_cast<double>(t - before_fs) / static_cast<double>(at - before_fs);
       }
+      before_fs = std::max(at, from_fs);
+      before_j = energy;
     }
-    return done / static_cast<double>(spans.size());
+    return before_j;
   };
+  const double first_j = energy_at(from_fs), total_j = energy_at(to_fs) - first_j;
+  if (total_j <= 0) return knots;
   knots.push_back(ProgressKnot{0, 0.0});
-  for (std::size_t k = 1; k < kSpanProgressKnots; ++k) {
-    const TimeFs t = duration_fs / kSpanProgressKnots * k;
-    knots.push_back(ProgressKnot{t, std::max(knots.back().done, std::min(1.0, done_at(t)))});
+  for (const auto& [at, energy] : energies) {
+    if (at <= from_fs || at >= to_fs) continue;
+    knots.push_back(ProgressKnot{at - from_fs, std::clamp((energy - first_j) / total_j, knots.back().done, 1.0)});
   }
-  knots.push_back(ProgressKnot{duration_fs, 1.0});
+  knots.push_back(ProgressKnot{to_fs - from_fs, 1.0});
   return knots;
 }
 

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "models/compute/tile_spans.h"
@@ -70,10 +71,10 @@ struct OpGroupRecord {
 // say how it follows the clock, nor do the governor's samples over it hold its own power. The group is timed as one
 // unit instead: each member's record takes the part of the group's clock course over its own time with the group's
 // shares (course_between). A replay then moves every member's end with the clock as the group's would move. Its
-// counters are spent at its own pace, from its tile spans (a tile's work spread over its residency), so that the
-// governor's windows see the group's power: spent along the group's power profile over the member's time
-// (profile_between), a member that does little while it overlaps the others would crowd its work into the overlap.
-// A run that keeps no tile spans (a cluster run's ranks) falls back to the group's profile.
+// counters are spent at its own pace, as the governor read its own energy at each sample while it ran beside the
+// others (energy_progress), so that the governor's windows see the group's power: spent along the group's power
+// profile over the member's time (profile_between), a member that does little while it overlaps the others would
+// crowd its work into the overlap. A single-op group keeps the group's profile, its own.
 //
 // The split of the group's time for ClockScaledWork: per unit, the members' busy and engine-wait time summed, and
 // their resident time summed up to the group's duration (members resident on one unit at once overlap); the unit
@@ -93,12 +94,11 @@ struct OpGroupRecord {
 // on and rising from 0 to 1 there; empty (an even pace) when `profile` is empty or spends nothing there.
 [[nodiscard]] std::vector<ProgressKnot> profile_between(const std::vector<ProgressKnot>& profile, TimeFs from_fs,
                                                         TimeFs to_fs);
-// A member's own progress over [0, duration_fs] from its tile spans (times from its start): each tile's work spread
-// evenly over its residency, read at kSpanProgressKnots even times, in knots rising to 1 at duration_fs. Beside
-// another member a tile shares its unit and stays resident longer for the same work, so the progress slows there;
-// empty without spans (a run that keeps none).
-inline constexpr std::size_t kSpanProgressKnots = 64;
-[[nodiscard]] std::vector<ProgressKnot> span_progress(const std::vector<TileSpan>& spans, TimeFs duration_fs);
+// A member's own progress over [from_fs, to_fs] (knots from from_fs, rising to 1 at to_fs) from its dynamic energy
+// so far at the governor's samples (`energies`: sample end, energy in J, in time order; GovernorModule::follow): what
+// the governor read of it beside the others. Empty when it spent nothing there.
+[[nodiscard]] std::vector<ProgressKnot> energy_progress(const std::vector<std::pair<TimeFs, double>>& energies,
+                                                        TimeFs from_fs, TimeFs to_fs);
 // Whether an op starting `now_fs` starts where a replayed group's member recorded `offset_fs` after the group's start
 // does, `expected_fs` being that offset mapped to the live clock: within 1/kMemberStartParts of the offset, or a few fs
 // for one starting with the group. The mapping stretches all of the offset with the clock, while the launch latency

@@ -62,6 +62,7 @@ TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
       return kNever;
     }
     ++groups.in_unagreed_group;
+    if (capped()) governor_->follow(op);
     g.members.push_back(start_recording(op, {}, start_fs));
     g.records.emplace_back();
     return kNever;
@@ -112,6 +113,7 @@ TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
     governor_->mark(now);
     g.samples = governor_->trace().size();
   }
+  if (capped()) governor_->follow(op);
   g.members.push_back(start_recording(op, {}, now));
   g.records.emplace_back();
   group_ = std::move(g);
@@ -145,6 +147,7 @@ void DeviceOpReplay::close_group(TimeFs now) {
   group_.reset();
   OpGroupStore& groups = store_.groups;
   std::vector<std::vector<const Tensor*>> tensors;
+  std::vector<std::vector<std::pair<TimeFs, double>>> member_energies;  // per member, recorded under a cap
   if (g.replaying != nullptr) {
     if (g.next != g.replaying->members.size() && !g.diverged) ++groups.diverged;
     ++groups.replayed;
@@ -159,6 +162,11 @@ void DeviceOpReplay::close_group(TimeFs now) {
         },
         [&](const OpGroupRecord::Resident&, CacheTags& tags, Bytes lo, Bytes hi) { tags.write(lo, hi - lo, now); });
     return;
+  }
+  if (capped()) {
+    // The members' energies up to the group's end (a power profile is read only once the clock has moved).
+    if (throttled()) governor_->mark(now);
+    for (const auto& m : g.members) member_energies.push_back(governor_->unfollow(m.op));
   }
   if (std::any_of(g.records.begin(), g.records.end(), [](const auto& r) { return r == nullptr; })) {
     ++groups.unrecorded;
@@ -189,10 +197,15 @@ void DeviceOpReplay::close_group(TimeFs now) {
     // A member's counters are spent at its own pace, not along the group's power profile, where they would crowd
     // into its overlap with the others: a weight-gradient GEMM beside the data-gradient GEMM does little while they
     // overlap, and with its FLOPs there the governor would read 30 % over the power --exact draws (B200's training
-    // stage) and step the clock down from 1.85 to 1.63 GHz for the rest of the step. A run without tile spans keeps
-    // the group's profile (op_group_memo.h).
+    // stage) and step the clock down from 1.85 to 1.63 GHz for the rest of the step. Its pace is its energy as the
+    // governor read it, not its tiles' residency: a weight-gradient tile that runs at half speed beside a
+    // data-gradient tile and then at full speed spreads its work evenly over its residency, and the weight-gradient
+    // GEMM's FLOPs landed 100 us late in an A100 training stage's backward; the governor climbed on the dip.
     if (!profile.empty()) {
-      if (g.members.size() > 1) member.activity = span_progress(member.spans, member.duration_fs);
+      if (g.members.size() > 1 && i < member_energies.size()) {
+        member.activity =
+            energy_progress(member_energies[i], g.members[i].start_fs, g.members[i].start_fs + member.duration_fs);
+      }
       if (member.activity.empty()) member.activity = profile_between(profile, m.offset_fs, member_end_fs);
     }
     // The DRAM serves a member's requests until the group's end (writes posted late, fills behind the other

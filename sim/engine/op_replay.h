@@ -302,6 +302,7 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   // The governor has moved the clock in this run: until then replays and records are those of a fixed clock (their
   // counters spent at an even pace, no power profile recorded), which leaves a run the cap never throttles as it is
   // without one.
+  [[nodiscard]] bool capped() const { return governor_ != nullptr && governor_->params().cap_w > 0; }
   [[nodiscard]] bool throttled() const {
     return governor_ != nullptr && governor_->params().cap_w > 0 && clock_.changes() > 0;
   }

@@ -104,6 +104,7 @@ struct Run {
   EnergyTotals totals;
   TimeFs end_fs = 0;
   std::size_t final_state = 0;
+  std::vector<std::pair<TimeFs, double>> followed;  // the op's energies kept by GovernorModule::follow
 };
 
 Run simulate(const Bench& bench, Watts cap_w) {
@@ -113,8 +114,10 @@ Run simulate(const Bench& bench, Watts cap_w) {
   StubOp op("op", model, clock, model.flop_slot(0, DataType::bf16), bench.flops, bench.rate, bench.oi);
   GovernorParams params{cap_w, 10 * kUs, 1 * kUs, bench.hw.power.dvfs, bench.hw.power.nominal_voltage_v};
   GovernorModule governor("governor", params, model, clock, op);
+  governor.follow(0);
   sc_core::sc_start();
   Run run;
+  run.followed = governor.unfollow(0);
   run.trace = governor.trace();
   run.end_fs = op.end_fs();
   run.totals = governor.totals({{0, op.end_fs()}});
@@ -175,4 +178,29 @@ TEST_CASE(
   for (const auto& sample : run.trace) integral += sample.energy_j;
   CHECK(test::within(integral, run.totals.total.total_j(), 1e-9));
   CHECK(run.totals.ops[0].throttled_fs > 0);
+}
+
+TEST_CASE(
+    "power governor module: an op followed through clock changes has its energy at the top voltage by each sample") {
+  // Under the cap the op runs at lower clocks and voltages, but the energy kept for it weighs its FLOPs and bytes at
+  // the top state's voltage: by each sample's end, the work done by then at the top state's energy per FLOP.
+  Bench bench;
+  bench.rate = 132.0 * 4096 * 1.83e9;
+  bench.flops = bench.rate * 1e-3;
+  const EnergyModel model(power_domain_params(bench.hw), DramEnergyBasis::per_byte);
+  const auto run = simulate(bench, 450);
+  REQUIRE(run.trace.size() > 2);
+  REQUIRE(run.followed.size() == run.trace.size());
+  auto one = model.activity();
+  one.flops[model.flop_slot(0, DataType::bf16)] = 1'000'000'000;
+  for (auto& level : one.level_bytes) level = static_cast<Bytes>(1e9 / bench.oi);
+  const double per_flop_j = model.dynamic_energy(one, bench.hw.power.dvfs.back().voltage_v).dynamic_j() / 1e9;
+  CHECK(test::within(run.followed.back().second, bench.flops * per_flop_j, 1e-6));
+  CHECK(run.followed.back().first == run.end_fs);
+  // The ledger books the same work at the lower voltages it ran at: less dynamic energy than the top state's.
+  CHECK(run.totals.ops[0].energy.dynamic_j() < run.followed.back().second * 0.99);
+  for (std::size_t i = 0; i < run.trace.size(); ++i) {
+    CHECK(run.followed[i].first == run.trace[i].end_fs);
+    if (i > 0) CHECK(run.followed[i].second >= run.followed[i - 1].second);
+  }
 }

@@ -127,22 +127,23 @@ TEST_CASE("a member's part of the group's clock course and power profile") {
   CHECK(profile_between({{0, 0.0}, {100, 1.0}, {200, 1.0}}, 120, 180).empty());  // spends nothing there
 }
 
-TEST_CASE("a group member's progress follows its tiles' residency, slow where its tiles share their units") {
-  // Two tiles over 640 fs: one resident over [0, 640) beside another member (its work spread thin), one over
-  // [320, 640) alone. By 320 fs only half of the first tile is done: a quarter of the member's work, not the half
-  // an even pace over its time would give.
-  const std::vector<TileSpan> spans = {TileSpan{0, 0, 0, 0, 640}, TileSpan{0, 1, 0, 320, 640}};
-  const auto knots = span_progress(spans, 640);
-  REQUIRE(knots.size() == kSpanProgressKnots + 1);
-  CHECK(knots.front().at_fs == 0);
-  CHECK(knots.front().done == 0.0);
-  CHECK(knots[kSpanProgressKnots / 2].at_fs == 320);
-  CHECK(knots[kSpanProgressKnots / 2].done == doctest::Approx(0.25));
-  CHECK(knots[kSpanProgressKnots * 3 / 4].done == doctest::Approx(0.375 + 0.25));
-  CHECK(knots.back().at_fs == 640);
-  CHECK(knots.back().done == 1.0);
-  for (std::size_t k = 1; k < knots.size(); ++k) CHECK(knots[k].done >= knots[k - 1].done);
-  CHECK(span_progress({}, 640).empty());
+TEST_CASE("a group member's progress follows its own energy as the governor read it, slow where it shares the units") {
+  // Read at samples ending 100, 200 and 300 fs: beside another member it spent 1 J by 200 fs, alone 3 J more by 300.
+  // Over [50, 250] it spent 0.5 J by 100 (linear from none at its start), 1 by 200 and 2.5 by 250.
+  const std::vector<std::pair<TimeFs, double>> energies = {{100, 0.5}, {200, 1.0}, {300, 4.0}};
+  const auto knots = energy_progress(energies, 50, 250);
+  REQUIRE(knots.size() == 4);
+  CHECK(knots[0].at_fs == 0);
+  CHECK(knots[0].done == 0.0);
+  CHECK(knots[1].at_fs == 50);
+  CHECK(knots[1].done == doctest::Approx(0.5 / 2.5));
+  CHECK(knots[2].at_fs == 150);
+  CHECK(knots[2].done == doctest::Approx(1.0 / 2.5));
+  CHECK(knots[3].at_fs == 200);
+  CHECK(knots[3].done == 1.0);
+  // Nothing spent over the member's time: no profile (an even pace).
+  CHECK(energy_progress({}, 0, 640).empty());
+  CHECK(energy_progress({{100, 0.0}, {200, 0.0}}, 0, 200).empty());
 }
 
 TEST_CASE(
