@@ -37,7 +37,9 @@
 // instances of an op replay whatever the governor's state at their launch. The tile spans of a replay whose pace
 // follows the clock are added at its end, mapped along its progress. Until the governor first moves the clock, a
 // replay is that of a fixed clock (its recorded time, its counters at an even pace), so a run the cap never throttles
-// replays as without one.
+// replays as without one. The cache blocks a replay installs are ready at its end; once the governor has moved the
+// clock, at the earliest end its record allows (the top clock from its start), since a step up may still end it
+// earlier and the op after it would wait on its hits until the end predicted at its start.
 //
 // A fast-forward (sim/engine/wave_fast_forward.h) under a cap skips only the waves that end before the governor
 // could decide (GovernorModule::skip_bound_fs), or through one decision to a state seen before (through_bound), and
@@ -46,7 +48,9 @@
 // skipped waves' time passes after the op's last tile as a hold over which the clock is imposed at the states they
 // were skipped at and their counters are spent at an even pace (SkippedWaves), and after which the policy is left as
 // it was at the hold's start, moved by the hold: the order in which the simulated tail and the skipped waves pass
-// then changes neither the clocks they run at nor the governor's state after the op.
+// then changes neither the clocks they run at nor the governor's state after the op. Its record, though, takes the clock
+// course and power profile on the op's own time (HeldTime, sim/engine/held_time.h), so that a replay draws the
+// simulated tail's power at its end, where the governor reacts to it.
 #include <optional>
 #include <string>
 #include <vector>
