@@ -4,9 +4,11 @@
 // while the governor re-clocks them keep --exact's clock and energy.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <regex>
 #include <string>
 
@@ -81,6 +83,40 @@ nlohmann::json compare_with_exact(const std::string& name, const std::string& ar
     }
   }
   return e;
+}
+
+// A workload run memoized (it must replay ops) and --exact: their reports.
+struct BothWays {
+  nlohmann::json memo, exact;
+};
+BothWays run_both_ways(const std::string& name, const std::string& args) {
+  const auto dir = test::scratch_dir("memo-" + name);
+  const auto memo = test::run_roofsim(args + " --verbose --out " + (dir / "memo").string());
+  INFO("stderr: " << memo.err);
+  REQUIRE(memo.exit_code == 0);
+  CHECK(memo.err.find("memoized: 0 ") == std::string::npos);
+  const auto exact = test::run_roofsim(args + " --exact --quiet --out " + (dir / "exact").string());
+  REQUIRE(exact.exit_code == 0);
+  BothWays both{report((dir / "memo").string()), report((dir / "exact").string())};
+  REQUIRE(both.memo["ops"].size() == both.exact["ops"].size());
+  CHECK(relative(both.memo["power"]["energy_j"].get<double>(), both.exact["power"]["energy_j"].get<double>()) < 0.01);
+  return both;
+}
+
+// Checks `value` of each op whose name holds every one of `parts` within `bound` of --exact's; returns how many.
+template <typename Value>
+int check_ops(const BothWays& both, std::initializer_list<const char*> parts, Value value, double bound) {
+  int checked = 0;
+  for (std::size_t i = 0; i < both.exact["ops"].size(); ++i) {
+    const auto name = both.exact["ops"][i]["name"].get<std::string>();
+    if (!std::all_of(parts.begin(), parts.end(), [&](const char* p) { return name.find(p) != std::string::npos; })) {
+      continue;
+    }
+    ++checked;
+    INFO("op " << name);
+    CHECK(relative(value(both.memo["ops"][i]), value(both.exact["ops"][i])) < bound);
+  }
+  return checked;
 }
 
 }  // namespace
@@ -355,30 +391,14 @@ TEST_CASE(
   //   A record's clock course and power profile are on the op's own time (sim/engine/held_time.h).
   // The attention's time and some ops' bytes differ from one --exact instance to the next as much as the replay's
   // (2.5% and 9%), so this checks the residual adds, the total and the energy.
-  const auto dir = test::scratch_dir("memo-replay-ready");
-  const std::string args =
+  const auto both = run_both_ways(
+      "replay-ready",
       "run --hw MI300X --workload gpt3_175b_forward --set workload.params.layers=3 --set workload.params.hidden=8192 "
-      "--set workload.params.heads=64 --set dram.model=simple";
-  const auto memo = test::run_roofsim(args + " --verbose --out " + (dir / "memo").string());
-  INFO("stderr: " << memo.err);
-  REQUIRE(memo.exit_code == 0);
-  CHECK(memo.err.find("memoized: 0 ") == std::string::npos);
-  const auto exact = test::run_roofsim(args + " --exact --quiet --out " + (dir / "exact").string());
-  REQUIRE(exact.exit_code == 0);
-  const auto m = report((dir / "memo").string());
-  const auto e = report((dir / "exact").string());
-  CHECK(relative(m["total"]["sim_time_s"].get<double>(), e["total"]["sim_time_s"].get<double>()) < 0.005);
-  CHECK(relative(m["power"]["energy_j"].get<double>(), e["power"]["energy_j"].get<double>()) < 0.01);
-  REQUIRE(m["ops"].size() == e["ops"].size());
-  int residuals = 0;
-  for (std::size_t i = 0; i < e["ops"].size(); ++i) {
-    const auto name = e["ops"][i]["name"].get<std::string>();
-    if (name.find("residual") == std::string::npos) continue;
-    ++residuals;
-    INFO("op " << name);
-    CHECK(relative(m["ops"][i]["sim_time_s"].get<double>(), e["ops"][i]["sim_time_s"].get<double>()) < 0.02);
-  }
-  CHECK(residuals == 6);
+      "--set workload.params.heads=64 --set dram.model=simple");
+  CHECK(relative(both.memo["total"]["sim_time_s"].get<double>(), both.exact["total"]["sim_time_s"].get<double>()) <
+        0.005);
+  const auto time = [](const nlohmann::json& op) { return op["sim_time_s"].get<double>(); };
+  CHECK(check_ops(both, {"residual"}, time, 0.02) == 6);
 }
 
 TEST_CASE("a training stage's overlap groups replayed under a power cap draw each member's energy where --exact does") {
@@ -387,28 +407,10 @@ TEST_CASE("a training stage's overlap groups replayed under a power cap draw eac
   // instead (a tile at half speed beside the other GEMM, then at full speed, booked at its mean rate from its start),
   // the weight-gradient GEMM's FLOPs landed 100 us late on A100 (400 W): the governor read a dip where --exact reads
   // its peak, stayed 35 MHz higher, and the GEMM drew 4.9% more energy than under --exact.
-  const auto dir = test::scratch_dir("memo-group-energy");
-  const std::string args =
-      "run --hw A100-SXM4-80GB --workload pp_training --set workload.params.micro_batches=4 "
-      "--set workload.params.layers=1";
-  const auto memo = test::run_roofsim(args + " --verbose --out " + (dir / "memo").string());
-  INFO("stderr: " << memo.err);
-  REQUIRE(memo.exit_code == 0);
-  CHECK(memo.err.find("memoized: 0 ") == std::string::npos);
-  const auto exact = test::run_roofsim(args + " --exact --quiet --out " + (dir / "exact").string());
-  REQUIRE(exact.exit_code == 0);
-  const auto m = report((dir / "memo").string());
-  const auto e = report((dir / "exact").string());
-  CHECK(relative(m["power"]["energy_j"].get<double>(), e["power"]["energy_j"].get<double>()) < 0.01);
-  REQUIRE(m["ops"].size() == e["ops"].size());
-  int gemms = 0;
-  for (std::size_t i = 0; i < e["ops"].size(); ++i) {
-    const auto name = e["ops"][i]["name"].get<std::string>();
-    if (name.find(".bwd.") == std::string::npos || name.find("grad") == std::string::npos) continue;
-    ++gemms;
-    INFO("op " << name);
-    CHECK(relative(m["ops"][i]["power"]["energy_j"].get<double>(), e["ops"][i]["power"]["energy_j"].get<double>()) <
-          0.025);
-  }
-  CHECK(gemms == 16);
+  const auto both =
+      run_both_ways("group-energy",
+                    "run --hw A100-SXM4-80GB --workload pp_training --set workload.params.micro_batches=4 "
+                    "--set workload.params.layers=1");
+  const auto energy = [](const nlohmann::json& op) { return op["power"]["energy_j"].get<double>(); };
+  CHECK(check_ops(both, {".bwd.", "grad"}, energy, 0.025) == 16);
 }

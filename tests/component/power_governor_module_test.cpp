@@ -87,17 +87,29 @@ struct Bench {
   double flops = 0;
   FlopsPerSecond rate = 0;
 
+  // Dynamic energy per FLOP (with its 1 / OI bytes at every level) at `voltage`.
+  [[nodiscard]] double per_flop_j(const EnergyModel& model, Volts voltage) const {
+    auto one = model.activity();
+    one.flops[model.flop_slot(0, DataType::bf16)] = 1'000'000'000;
+    for (auto& level : one.level_bytes) level = static_cast<Bytes>(1e9 / oi);
+    return model.dynamic_energy(one, voltage).dynamic_j() / 1e9;
+  }
   // Closed-form power at state s.
   [[nodiscard]] Watts power_w(const EnergyModel& model, std::size_t s) const {
     const auto& state = hw.power.dvfs[s];
     const double scale = state.clock_hz / hw.power.dvfs.back().clock_hz;
-    auto one = model.activity();
-    one.flops[model.flop_slot(0, DataType::bf16)] = 1'000'000'000;
-    for (auto& level : one.level_bytes) level = static_cast<Bytes>(1e9 / oi);
-    const double per_flop = model.dynamic_energy(one, state.voltage_v).dynamic_j() / 1e9;
-    return rate * scale * per_flop + model.compute_static_w(state.voltage_v) + model.memory_static_w();
+    return rate * scale * per_flop_j(model, state.voltage_v) + model.compute_static_w(state.voltage_v) +
+           model.memory_static_w();
   }
 };
+
+// A compute-bound op at the H100's bf16 peak, `seconds` long at the nominal clock.
+Bench at_peak(double seconds) {
+  Bench bench;
+  bench.rate = 132.0 * 4096 * 1.83e9;
+  bench.flops = bench.rate * seconds;
+  return bench;
+}
 
 struct Run {
   std::vector<PowerSample> trace;
@@ -128,9 +140,7 @@ Run simulate(const Bench& bench, Watts cap_w) {
 }  // namespace
 
 TEST_CASE("power governor module: without a cap the trace shows the closed-form power and the energies add up") {
-  Bench bench;
-  bench.rate = 132.0 * 4096 * 1.83e9;  // the H100's bf16 peak
-  bench.flops = bench.rate * 2e-3;     // 2 ms at the nominal clock
+  const Bench bench = at_peak(2e-3);
   const EnergyModel model(power_domain_params(bench.hw), DramEnergyBasis::per_byte);
   const auto run = simulate(bench, 0);
   CHECK(run.final_state == bench.hw.power.dvfs.size() - 1);
@@ -153,9 +163,7 @@ TEST_CASE("power governor module: without a cap the trace shows the closed-form 
 
 TEST_CASE(
     "power governor module: under a cap a compute-bound op settles at the highest fitting state and slows by f0 / f") {
-  Bench bench;
-  bench.rate = 132.0 * 4096 * 1.83e9;
-  bench.flops = bench.rate * 5e-3;
+  const Bench bench = at_peak(5e-3);
   const EnergyModel model(power_domain_params(bench.hw), DramEnergyBasis::per_byte);
   const Watts cap = 450;
   std::size_t fitting = 0;
@@ -184,17 +192,12 @@ TEST_CASE(
     "power governor module: an op followed through clock changes has its energy at the top voltage by each sample") {
   // Under the cap the op runs at lower clocks and voltages, but the energy kept for it weighs its FLOPs and bytes at
   // the top state's voltage: by each sample's end, the work done by then at the top state's energy per FLOP.
-  Bench bench;
-  bench.rate = 132.0 * 4096 * 1.83e9;
-  bench.flops = bench.rate * 1e-3;
+  const Bench bench = at_peak(1e-3);
   const EnergyModel model(power_domain_params(bench.hw), DramEnergyBasis::per_byte);
   const auto run = simulate(bench, 450);
   REQUIRE(run.trace.size() > 2);
   REQUIRE(run.followed.size() == run.trace.size());
-  auto one = model.activity();
-  one.flops[model.flop_slot(0, DataType::bf16)] = 1'000'000'000;
-  for (auto& level : one.level_bytes) level = static_cast<Bytes>(1e9 / bench.oi);
-  const double per_flop_j = model.dynamic_energy(one, bench.hw.power.dvfs.back().voltage_v).dynamic_j() / 1e9;
+  const double per_flop_j = bench.per_flop_j(model, bench.hw.power.dvfs.back().voltage_v);
   CHECK(test::within(run.followed.back().second, bench.flops * per_flop_j, 1e-6));
   CHECK(run.followed.back().first == run.end_fs);
   // The ledger books the same work at the lower voltages it ran at: less dynamic energy than the top state's.
