@@ -48,8 +48,8 @@
 // skipped waves' time passes after the op's last tile as a hold over which the clock is imposed at the states they
 // were skipped at and their counters are spent at an even pace (SkippedWaves), and after which the policy is left as
 // it was at the hold's start, moved by the hold: the order in which the simulated tail and the skipped waves pass
-// then changes neither the clocks they run at nor the governor's state after the op. Its record, though, takes the clock
-// course and power profile on the op's own time (HeldTime, sim/engine/held_time.h), so that a replay draws the
+// then changes neither the clocks they run at nor the governor's state after the op. Its record, though, takes the
+// clock course and power profile on the op's own time (HeldTime, sim/engine/held_time.h), so that a replay draws the
 // simulated tail's power at its end, where the governor reacts to it.
 #include <optional>
 #include <string>
