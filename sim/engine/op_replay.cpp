@@ -174,7 +174,8 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
   // A fast-forwarded op's units and tile spans take its holds before anything records it (an overlap group's member
   // is recorded when it finishes, below).
   bool fast_forwarded = false, inside_tiles = false;
-  std::vector<HeldSkip> held_skips;  // in the run's times
+  // The skips in the run's times, and the hold's start: the op ends when the hold of all its skips does.
+  std::vector<HeldSkip> held_skips;
   TimeFs hold_start_fs = now;
   for (std::size_t i = 0; i < forwards_.size(); ++i) {
     if (forwards_[i].op != op) continue;
@@ -184,7 +185,6 @@ void DeviceOpReplay::op_finished(std::size_t op, TimeFs now) {
       held_skips.push_back(HeldSkip{skipped.skip_fs, skipped.hold_fs});
       hold_start_fs -= skipped.hold_fs;
     }
-    if (forwards_[i].holding) hold_start_fs = forwards_[i].hold_start_fs;
     if (fast_forwarded) end_fast_forward(forwards_[i]);
     forwards_.erase(forwards_.begin() + static_cast<std::ptrdiff_t>(i));
     break;
@@ -1156,7 +1156,6 @@ void DeviceOpReplay::hold_started(std::size_t op, TimeFs now) {
   auto it = std::find_if(forwards_.begin(), forwards_.end(), [op](const Forward& f) { return f.op == op; });
   if (it == forwards_.end() || it->skips.empty() || it->holding) return;
   it->holding = true;
-  it->hold_start_fs = now;
   TimeFs total_hold = 0;
   for (const auto& skipped : it->skips) total_hold += skipped.hold_fs;
   // The refreshes due through the hold are the skipped waves' (booked): idle channels pass them, so that the next

@@ -201,7 +201,6 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
     };
     std::vector<Skipped> skips;
     bool holding = false;
-    TimeFs hold_start_fs = 0;  // when its hold began (after its last tile)
     // A whole-wave skip whose skipped tiles would not have missed what the waves before them missed: the op's
     // waves are simulated (a trial costs a copy of the caches' tags and a touch of the waves it would skip).
     bool wave_skips_refused = false;
