@@ -24,7 +24,6 @@
 #include <utility>
 #include <vector>
 
-#include "models/compute/tile_spans.h"
 #include "models/kernel/paced_progress.h"
 #include "models/kernel/time_fs.h"
 #include "models/memory/memory_system.h"
