@@ -151,7 +151,15 @@ void DeviceOpReplay::close_group(TimeFs now) {
   if (g.replaying != nullptr) {
     if (g.next != g.replaying->members.size() && !g.diverged) ++groups.diverged;
     ++groups.replayed;
-    for (const auto& m : g.replaying->members) tensors.push_back(tensors_of(g.first_op + m.delta));
+    // Only the members this group replayed: a record may hold members that joined its twin later (on the rank that
+    // recorded it, the next micro-batch's receive and first GEMM, which came while the weight gradient still ran),
+    // and here start after the group's end or run simulated beside it. Installing their tensors' blocks would leave
+    // their operands resident where nothing read them (a 134 MB weight, half of MI300X's infinity cache, which the
+    // next micro-batch's GEMM then found there), and their op indices may lie past the workload's last op.
+    for (std::size_t i = 0; i < g.replaying->members.size(); ++i) {
+      tensors.push_back(i < g.next ? tensors_of(g.first_op + g.replaying->members[i].delta)
+                                   : std::vector<const Tensor*>{});
+    }
     // The cache contents the recorded group left of its members' tensors, at this group's, oldest use first so that
     // LRU order follows; ready from the group's end.
     install_resident(

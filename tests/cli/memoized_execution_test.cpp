@@ -414,3 +414,27 @@ TEST_CASE("a training stage's overlap groups replayed under a power cap draw eac
   const auto energy = [](const nlohmann::json& op) { return op["power"]["energy_j"].get<double>(); };
   CHECK(check_ops(both, {".bwd.", "grad"}, energy, 0.025) == 16);
 }
+
+TEST_CASE("a replayed overlap group leaves in the caches only the tensors of the members it replayed") {
+  // MI300X's pipeline stage at 4 micro-batches: a backward group (the last layer's up-projection gradients) was
+  // recorded on a rank where the next micro-batch's receive and first data-gradient GEMM joined it; here they start
+  // after its end. Installing every recorded member's blocks left that GEMM's 134 MB weight half resident in the
+  // 256 MB infinity cache, and the GEMM read 151 MB from DRAM. Its weight was last read a whole micro-batch's backward
+  // earlier, over a GB of traffic ago: each data-gradient GEMM after the first reads its compulsory bytes, the
+  // incoming gradient (2048 x 4096), the weight (4096 x 16384) and its output (2048 x 16384), in fp16.
+  const auto dir = test::scratch_dir("group-install");
+  const auto run = test::run_roofsim(
+      "run --hw MI300X --workload pp_training --set workload.params.micro_batches=4 --out " + dir.string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const auto memo = report(dir.string());
+  const double compulsory = 2.0 * (2048.0 * 4096 + 4096.0 * 16384 + 2048.0 * 16384);
+  int checked = 0;
+  for (const auto& op : memo["ops"]) {
+    const auto name = op["name"].get<std::string>();
+    if (name.find(".l1.bwd.down.dgrad") == std::string::npos || name.find("mb3.") != std::string::npos) continue;
+    INFO(name);
+    CHECK(op["bytes"]["dram"].get<double>() == doctest::Approx(compulsory).epsilon(0.005));
+    ++checked;
+  }
+  CHECK(checked == 3);
+}
