@@ -1,23 +1,15 @@
 """scripts/compare-dram without the peer simulators: the roofsim row alone, and the standard file's timings in
 whole cycles as the peers' configurations get them (run by CTest as scripts:compare_dram; needs no peer)."""
-import importlib.machinery
-import importlib.util
 import os
 import subprocess
 import sys
 import unittest
 from pathlib import Path
 
+from script_module import load_script
+
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "compare-dram"
-
-
-def load_script():
-    loader = importlib.machinery.SourceFileLoader("compare_dram", str(SCRIPT))
-    spec = importlib.util.spec_from_loader("compare_dram", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
 
 
 class CompareDramTest(unittest.TestCase):
@@ -37,7 +29,7 @@ class CompareDramTest(unittest.TestCase):
         self.assertGreater(bandwidth, 80.0)
 
     def test_timings_become_whole_cycles_of_tck(self):
-        compare = load_script()
+        compare = load_script("compare-dram")
         hbm2 = compare.load_standard("HBM2-2000")
         self.assertEqual(hbm2["tck_s"], 1e-9)
         self.assertEqual(hbm2["timing"]["tRCD"], 12)  # "12cycles"

@@ -1,21 +1,11 @@
 """scripts/memo-compare's item-by-item comparisons on report folders written here, whose differences are known in
 closed form (run by CTest as scripts:memo_compare; runs no simulation)."""
-import importlib.machinery
-import importlib.util
 import json
 import tempfile
 import unittest
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "memo-compare"
-
-
-def load_script():
-    loader = importlib.machinery.SourceFileLoader("memo_compare", str(SCRIPT))
-    spec = importlib.util.spec_from_loader("memo_compare", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+from script_module import load_script
 
 
 def write_run(folder, total_s, gemm_s, gemm_dram_bytes, energy_j):
@@ -31,7 +21,7 @@ def write_run(folder, total_s, gemm_s, gemm_dram_bytes, energy_j):
 
 class MemoCompareTest(unittest.TestCase):
     def setUp(self):
-        self.mc = load_script()
+        self.mc = load_script("memo-compare")
         self.tmp = tempfile.TemporaryDirectory()
         self.root = Path(self.tmp.name)
 
