@@ -61,8 +61,6 @@ class DispatchPolicy {
   // Tiles in one wave: a slot on every unit.
   [[nodiscard]] std::uint64_t wave_tiles() const { return free_.size() * occupancy_; }
   [[nodiscard]] std::uint64_t tiles(std::size_t op) const { return ops_[op].tiles; }
-  // The ops that wait for `op` (program order).
-  [[nodiscard]] const std::vector<std::size_t>& dependants(std::size_t op) const { return dependants_[op]; }
   // True when a simulated op other than `op` has launched and not ended.
   [[nodiscard]] bool others_in_flight(std::size_t op) const;
   // The next time after `now` that something happens without a tile finishing (a launch latency, a replay ending or

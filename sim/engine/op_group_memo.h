@@ -7,8 +7,7 @@
 // the data-gradient GEMM and the ops that follow it (a stream each), and the chain only pauses where the next layer's
 // gradient waits for a collective. An overlap group is what the device runs from a moment no op is in flight until
 // the next such moment: the ops that start at its start, whose signatures (their memory state at launch included) key
-// it together with the ops each of those feeds (what joins the group later follows from them), and every op that
-// starts while one of the group is still running. Its pattern is its members' order, their
+// it, and every op that starts while one of the group is still running. Its pattern is its members' order, their
 // places in the graph relative to the first (the op index difference), what each runs, and when each starts after the
 // group's start. Where the graph repeats (the layers of a model, its micro-batches, the stages of a pipeline), a group
 // that starts with the same ops from the same memory state repeats the pattern: the dispatcher launches each member

@@ -26,20 +26,6 @@ std::string DeviceOpReplay::kind_key(std::size_t op) const {
   return key;
 }
 
-std::string DeviceOpReplay::dependants_key(std::size_t op) const {
-  // The ops `op` feeds, by their place in the graph and what they run: which of them join the group once it ends.
-  // Two layers' data-gradient GEMMs of one shape start their groups from the same memory state, but the inner
-  // layer's feeds the next layer's gradient GEMMs, which join its group, and the first layer's feeds the send to the
-  // stage before, which does not.
-  std::string key = " feeds";
-  for (const std::size_t d : policy_.dependants(op)) {
-    key += fmt::format(" {}:{}", d - op,
-                       executions_[d].lowering != nullptr ? kind_key(d) : to_string(workload_.ops[d].kind));
-  }
-  key += '\n';
-  return key;
-}
-
 TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
   OpGroupStore& groups = store_.groups;
   if (group_) {
@@ -90,7 +76,7 @@ TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
   g.start_fs = now;
   g.first_op = op;
   g.open.push_back(op);
-  g.key = fmt::format("0:{}\n{}", signature(op), dependants_key(op));
+  g.key = fmt::format("0:{}\n", signature(op));
   const std::size_t end = std::min(workload_.ops.size(), op + 1 + kCoStartScan);
   for (std::size_t j = op + 1; j < end; ++j) {
     const auto& t = policy_.times(j);
@@ -98,7 +84,7 @@ TimeFs DeviceOpReplay::group_starting(std::size_t op, TimeFs now) {
         t.start_fs != now || t.issued != 0 || t.announced) {
       continue;
     }
-    g.key += fmt::format("{}:{}\n{}", j - op, signature(j), dependants_key(j));
+    g.key += fmt::format("{}:{}\n", j - op, signature(j));
   }
   const OpGroupRecord* record = groups.find(g.key);
   if (record != nullptr && record->members.front().kind_key == kind_key(op)) {

@@ -170,8 +170,6 @@ class DeviceOpReplay final : public OpReplayHook, public ClockListener {
   void close_group(TimeFs now);
   // What an op runs, without the memory state: kind, data type, lowering, tiles, shape and tensor sizes.
   [[nodiscard]] std::string kind_key(std::size_t op) const;
-  // What the ops `op` feeds run and where they are in the graph, for a group's key (op_group_memo.h).
-  [[nodiscard]] std::string dependants_key(std::size_t op) const;
   // What an op's record is measured from: the counters, spans, clock and power samples at its start.
   [[nodiscard]] Recording start_recording(std::size_t op, std::string signature, TimeFs now) const;
 

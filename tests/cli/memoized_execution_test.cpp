@@ -438,17 +438,3 @@ TEST_CASE("a replayed overlap group leaves in the caches only the tensors of the
   }
   CHECK(checked == 3);
 }
-
-TEST_CASE("an overlap group is replayed only from a group whose first ops feed the same ops") {
-  // MI300X's pipeline stage, its launch latency 1 ns short of 5 us. Both layers' up-projection gradient GEMMs start a
-  // group from the same memory state, but the second layer's data gradient feeds the first layer's down-projection
-  // gradients, which join its group, and the first layer's feeds the send. Keyed by their signatures alone, the
-  // second layer's group replayed the first layer's, and the down-projection's data gradient, simulated beside a
-  // replayed weight-gradient GEMM that held no unit, took 594 us against --exact's 924 us (the run 3.4 % short).
-  const auto both =
-      run_both_ways("group-feeds", "run --hw MI300X --workload pp_training --set device.launch_latency=4999ns");
-  CHECK(relative(both.memo["total"]["sim_time_s"].get<double>(), both.exact["total"]["sim_time_s"].get<double>()) <
-        0.005);
-  const auto time = [](const nlohmann::json& op) { return op["sim_time_s"].get<double>(); };
-  CHECK(check_ops(both, {".l0.bwd.down.dgrad"}, time, 0.05) == 8);
-}
